@@ -1,0 +1,9 @@
+"""ginnyo: move generator and best-play solver for Ginny-O."""
+
+from .errors import GinnyoError, IllegalMoveError, InvalidMoveError, PositionError, TileError
+from .layout import Layout
+from .play import MeldScore, Play, ScoredPlay
+from .position import Position
+from .tiles import JOKER, PlacedTile
+
+__version__ = "0.1.0"

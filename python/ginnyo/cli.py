@@ -1,0 +1,195 @@
+"""The ``ginnyo`` command line (FORMAT.md "Command line").
+
+Exit status: 0 done, 2 bad input, 1 anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+from . import __version__
+from .errors import GinnyoError
+from .play import MeldScore, ScoredPlay
+from .position import Position
+from .solver import best_play, legal_plays, load_position, play_notation, tiles_to_return
+from .tiles import rack_code
+
+EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        self.exit(EXIT_BAD_INPUT, f"ginnyo: error: {message} (see 'ginnyo --help')\n")
+
+
+def play_to_json(position: Position, scored: ScoredPlay) -> dict[str, Any]:
+    """The JSON object of one play, as ``best-move --json`` and ``moves --json`` print it."""
+    name = position.layout.square_name
+    return {
+        "notation": play_notation(position, scored.play),
+        "score": scored.score,
+        "placements": {name(square): tile.code for square, tile in scored.play.placements},
+        "melds": [{"kind": meld.kind, "squares": [name(s) for s in meld.squares],
+                   "score": meld.score} for meld in scored.melds],
+    }
+
+
+def no_play_json(position: Position) -> dict[str, Any]:
+    tiles, reason = tiles_to_return(position)
+    return {"notation": None, "score": 0, "placements": {}, "melds": [],
+            "return": [rack_code(tile) for tile in tiles], "reason": reason}
+
+
+def meld_formula(position: Position, scored: ScoredPlay, meld: MeldScore) -> str:
+    """``(8 + 8 + 8x3) x 2`` — how a meld's score was made."""
+    from .reference import tile_value  # the one definition of a tile's value
+    layout = position.layout
+    placed = dict(scored.play.placements)
+    terms, multiplier = [], 1
+    for square in meld.squares:
+        if square in placed:
+            value = tile_value(placed[square], meld.kind)
+            factor = layout.tile_multiplier(square)
+            terms.append(f"{value}x{factor}" if factor > 1 else str(value))
+            multiplier *= layout.meld_multiplier(square)
+    text = " + ".join(terms)
+    return f"({text}) x {multiplier}" if multiplier > 1 else text
+
+
+def describe_play(position: Position, scored: ScoredPlay) -> list[str]:
+    """Lines for people: notation, score, then one line per meld touched."""
+    name = position.layout.square_name
+    lines = [f"{play_notation(position, scored.play)}  {scored.score} points"]
+    placements = ", ".join(f"{name(s)} {t.code}" for s, t in scored.play.placements)
+    lines.append(f"  places  {placements}")
+    for meld in scored.melds:
+        tiles = " ".join(_tile_on(position, scored, s) for s in meld.squares)
+        span = f"{name(meld.squares[0])}-{name(meld.squares[-1])}"
+        lines.append(f"  {meld.kind:<4} {span:<8} {tiles:<24} {meld_formula(position, scored, meld)}"
+                     f" = {meld.score}")
+    return lines
+
+
+def _tile_on(position: Position, scored: ScoredPlay, square: int) -> str:
+    placed = dict(scored.play.placements)
+    if square in placed:
+        return placed[square].code
+    return position.board[square].code
+
+
+def cmd_best_move(args: argparse.Namespace) -> int:
+    position = load_position(args.position)
+    best = best_play(position)
+    if args.json:
+        print(json.dumps(play_to_json(position, best) if best else no_play_json(position)))
+    elif best:
+        print("\n".join(describe_play(position, best)))
+    else:
+        print(f"no legal play. {_return_line(position)}")
+    return EXIT_OK
+
+
+def _return_line(position: Position) -> str:
+    tiles, reason = tiles_to_return(position)
+    if not tiles:
+        return reason.capitalize()
+    return f"Return {' '.join(rack_code(t) for t in tiles)} to the box: {reason}."
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    position = load_position(args.position)
+    plays = legal_plays(position)
+    if args.limit is not None:
+        plays = plays[:args.limit]
+    if args.json:
+        print(json.dumps([play_to_json(position, scored) for scored in plays]))
+        return EXIT_OK
+    if not plays:
+        print(f"no legal play. {_return_line(position)}")
+        return EXIT_OK
+    width = len(str(len(plays)))
+    for index, scored in enumerate(plays, 1):
+        print(f"{index:>{width}}. {play_notation(position, scored.play):<28} {scored.score:>4}")
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from . import render
+    position = load_position(args.position)
+    if args.svg:
+        svg = render.board_svg(position)
+        try:
+            with open(args.svg, "w", encoding="utf-8") as handle:
+                handle.write(svg)
+        except OSError as error:
+            raise GinnyoError(f"--svg {args.svg}: cannot write ({error.strerror or error})") from None
+        print(f"wrote {args.svg}")
+        return EXIT_OK
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    print(render.board_text(position, color=color))
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="ginnyo", description="Move generator and best-play solver for Ginny-O.")
+    parser.add_argument("--version", action="version", version=f"ginnyo {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    best = commands.add_parser("best-move", help="the highest-scoring legal play")
+    best.add_argument("position", metavar="POSITION", help="position JSON file, or - for stdin")
+    best.add_argument("--json", action="store_true", help="print one JSON object")
+    best.set_defaults(run=cmd_best_move)
+
+    moves = commands.add_parser("moves", help="every legal play, best first")
+    moves.add_argument("position", metavar="POSITION", help="position JSON file, or - for stdin")
+    moves.add_argument("--limit", type=_positive_int, metavar="N", help="print at most N plays")
+    moves.add_argument("--json", action="store_true", help="print a JSON array")
+    moves.set_defaults(run=cmd_moves)
+
+    show = commands.add_parser("show", help="the board as a picture")
+    show.add_argument("position", metavar="POSITION", help="position JSON file, or - for stdin")
+    show.add_argument("--svg", metavar="FILE", help="write an SVG image instead")
+    show.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                      help="colour the terminal picture (default: when stdout is a terminal)")
+    show.set_defaults(run=cmd_show)
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is negative")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except GinnyoError as error:
+        print(f"ginnyo: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        print("ginnyo: interrupted", file=sys.stderr)
+        return EXIT_FAILURE
+    except Exception as error:  # noqa: BLE001 - the contract is one line, never a traceback
+        print(f"ginnyo: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+def entry_point() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry_point()

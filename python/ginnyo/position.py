@@ -1,0 +1,218 @@
+"""A Ginny-O position: layout, tile sets, board and rack, loaded and validated
+per FORMAT.md.  Every malformed input raises :class:`PositionError` with one line
+naming the field, square or tile."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from . import board as board_lines
+from .errors import PositionError, TileError
+from .layout import Layout
+from .melds import meld_kind
+from .tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, parse_rack_tile, rack_code
+
+MAX_RACK = 14
+CONTEXT_FIELDS = ("players", "scores", "to_move", "unseen")
+KNOWN_FIELDS = ("layout", "sets", "board", "rack") + CONTEXT_FIELDS
+
+
+class Position:
+    """A validated position.  ``board`` maps squares (ints) to :class:`PlacedTile`;
+    ``rack`` is a sorted tuple of rack tiles (cards and :data:`JOKER`)."""
+
+    __slots__ = ("layout", "sets", "board", "rack", "context")
+
+    def __init__(self, layout: Layout, sets: int, board: Mapping[int, PlacedTile],
+                 rack: Iterable[int], context: Mapping[str, Any] | None = None,
+                 *, validate: bool = True) -> None:
+        self.layout = layout
+        self.sets = sets
+        self.board = dict(board)
+        self.rack = tuple(sorted(rack))
+        self.context = dict(context or {})
+        if validate:
+            _validate(self)
+
+    # -- loading -----------------------------------------------------------
+    @classmethod
+    def from_dict(cls, data: object) -> "Position":
+        """Build from the decoded JSON object of FORMAT.md."""
+        if not isinstance(data, dict):
+            raise PositionError("position: must be a JSON object")
+        for key in data:
+            if key not in KNOWN_FIELDS:
+                raise PositionError(f"field {key!r}: unknown field (known: {', '.join(KNOWN_FIELDS)})")
+        for key in ("board", "rack"):
+            if key not in data:
+                raise PositionError(f"field {key!r}: missing")
+        layout = _parse_layout(data.get("layout", "standard"))
+        sets = data.get("sets", 1)
+        if type(sets) is not int or sets not in (1, 2):
+            raise PositionError(f"field 'sets': must be 1 or 2, not {sets!r}")
+        board = _parse_board(layout, data["board"])
+        rack = _parse_rack(data["rack"])
+        context = {key: data[key] for key in CONTEXT_FIELDS if key in data}
+        return cls(layout, sets, board, rack, context)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Position":
+        """Build from JSON text."""
+        try:
+            data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        except PositionError:
+            raise
+        except (ValueError, UnicodeDecodeError) as error:
+            raise PositionError(f"malformed JSON: {_json_error(error)}") from None
+        except RecursionError:
+            raise PositionError("malformed JSON: nested too deeply") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> "Position":
+        """Read a position file (``'-'`` reads standard input)."""
+        import sys
+        if str(path) == "-":
+            return cls.from_json(sys.stdin.buffer.read())
+        try:
+            text = Path(path).read_bytes()
+        except OSError as error:
+            raise PositionError(f"{path}: cannot read ({error.strerror or error})") from None
+        return cls.from_json(text)
+
+    # -- writing -----------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "layout": self.layout.to_json(),
+            "sets": self.sets,
+            "board": {self.layout.square_name(square): tile.code
+                      for square, tile in sorted(self.board.items())},
+            "rack": " ".join(rack_code(tile) for tile in self.rack),
+        }
+        data.update(self.context)
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    # -- queries -----------------------------------------------------------
+    def rack_counts(self) -> Counter[int]:
+        return Counter(self.rack)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Position) and self.layout == other.layout
+                and self.sets == other.sets and self.board == other.board
+                and self.rack == other.rack)
+
+    def __repr__(self) -> str:
+        return f"Position({self.to_json()})"
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise PositionError(f"malformed JSON: key {key!r} appears twice")
+        result[key] = value
+    return result
+
+
+def _json_error(error: Exception) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return f"{error.msg} at line {error.lineno} column {error.colno}"
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def _parse_layout(value: object) -> Layout:
+    if value == "standard":
+        return Layout.standard()
+    if isinstance(value, str):
+        raise PositionError(f"field 'layout': unknown layout {value!r} (\"standard\" or a list of rows)")
+    if not isinstance(value, list):
+        raise PositionError("field 'layout': must be \"standard\" or a list of strings")
+    return Layout.from_rows(value)
+
+
+def _parse_board(layout: Layout, value: object) -> dict[int, PlacedTile]:
+    if not isinstance(value, dict):
+        raise PositionError("field 'board': must be an object of square -> tile")
+    board: dict[int, PlacedTile] = {}
+    for name, code in value.items():
+        square = layout.parse_square(name)
+        if square in board:
+            raise PositionError(f"board {name}: square given twice")
+        if not isinstance(code, str):
+            raise PositionError(f"board {name}: tile must be a string, not {code!r}")
+        if code.strip() == "*":
+            raise PositionError(
+                f"board {name}: a joker on the board needs an identity (write the card in lower case, e.g. 5h)")
+        try:
+            card_id, joker = parse_card(code, lower_is_joker=True)
+        except TileError as error:
+            raise PositionError(f"board {name}: {error}") from None
+        board[square] = PlacedTile(card_id, joker)
+    return board
+
+
+def _parse_rack(value: object) -> list[int]:
+    if isinstance(value, str):
+        codes: list[object] = list(value.split())
+    elif isinstance(value, list):
+        codes = list(value)
+    else:
+        raise PositionError("field 'rack': must be a string of tile codes or a list of codes")
+    if len(codes) > MAX_RACK:
+        raise PositionError(f"field 'rack': {len(codes)} tiles, at most {MAX_RACK}")
+    rack = []
+    for code in codes:
+        if not isinstance(code, str):
+            raise PositionError(f"rack: tile {code!r} is not a string")
+        try:
+            rack.append(parse_rack_tile(code))
+        except TileError as error:
+            raise PositionError(f"rack: {error}") from None
+    return rack
+
+
+def _validate(position: Position) -> None:
+    layout, board = position.layout, position.board
+    for square in board:
+        if not 0 <= square < layout.size:
+            raise PositionError(f"board: square {square} is off the board")
+    _check_copies(position)
+    if board and layout.centre not in board:
+        raise PositionError(
+            f"board: tiles on the board while the centre {layout.square_name(layout.centre)} is empty")
+    in_meld: set[int] = set()
+    for line in board_lines.all_lines(layout, board):
+        cards = [board[square].card for square in line]
+        if meld_kind(cards) is None:
+            names = f"{layout.square_name(line[0])}-{layout.square_name(line[-1])}"
+            tiles = " ".join(board[square].code for square in line)
+            raise PositionError(f"board {names}: line {tiles} is not a valid meld")
+        in_meld.update(line)
+    for square in sorted(board):
+        if square not in in_meld:
+            raise PositionError(
+                f"board {layout.square_name(square)}: tile {board[square].code} lies in no meld of three or more")
+    for group in board_lines.groups(layout, board):
+        if not group & layout.start_squares:
+            first = layout.square_name(min(group))
+            raise PositionError(f"board {first}: the group of tiles there covers no start square (R or S)")
+
+
+def _check_copies(position: Position) -> None:
+    counts = Counter(tile.rack_tile for tile in position.board.values())
+    counts.update(position.rack)
+    for tile in sorted(counts):
+        if tile == JOKER:
+            if counts[tile] > 2 * position.sets:
+                raise PositionError(
+                    f"tiles: {counts[tile]} jokers, but {position.sets} set(s) hold {2 * position.sets}")
+        elif counts[tile] > position.sets:
+            raise PositionError(
+                f"tiles: {counts[tile]} copies of {card_code(tile)}, but {position.sets} set(s) hold {position.sets}")
+    assert all(0 <= tile <= NUM_CARDS for tile in counts)

@@ -1,0 +1,16 @@
+# The Ginny-O core: board state, cross-checks, generation and scoring.
+# Other Cython code may cimport these declarations.
+from ginnycore.types cimport Board, PlayRecord
+
+cdef int line_kind(const signed char* cards, int length) noexcept nogil
+cdef int tile_value(int card, int kind) noexcept nogil
+cdef void board_prepare(Board* board) noexcept nogil
+cdef long long board_generate(Board* board, int mode, PlayRecord* best,
+                              PlayRecord** plays, size_t* capacity) noexcept nogil
+cdef int board_score(Board* board, int n, const short* squares, const signed char* cards,
+                     const unsigned char* jokers, int* melds, int max_melds) noexcept nogil
+
+cdef class Core:
+    cdef Board* board
+    cdef PlayRecord* plays
+    cdef size_t capacity

@@ -1,0 +1,781 @@
+# cython: language_level=3
+"""The compiled Ginny-O core: cross-checks, meld enumeration, generation, scoring.
+
+A play is generated along a row or a column: an interval of empty squares is
+filled, the whole line it makes must be a meld, and each placed card must be
+accepted by the cross-check of its square.  Instead of permuting rack tiles,
+the generator enumerates the melds the whole line can be (a run: suit, first
+rank, direction; a set: rank and suits) given the tiles already in it, then
+the ways the rack can supply the placed cards (a real tile or a joker).
+"""
+
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+from ginnycore.types cimport (ACROSS, DOWN, EMPTY, JOKER, KIND_NONE, KIND_RUN, KIND_SET,
+                              MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
+                              RACK_KINDS, Board, PlayRecord)
+
+cdef uint64_t ALL_CARDS = (<uint64_t>1 << NUM_CARDS) - 1
+
+cdef enum:
+    GEN_COUNT = 0
+    GEN_ALL = 1
+    GEN_BEST = 2
+
+ctypedef void (*meld_visitor)(void* context, const signed char* cards, int length,
+                              int kind) noexcept nogil
+
+
+# -- melds -------------------------------------------------------------------
+
+cdef inline int rank_position(int card) noexcept nogil:
+    """Rank 1..13 of a card (ace 1)."""
+    return card % 13 + 1
+
+
+cdef int tile_value(int card, int kind) noexcept nogil:
+    """A real card's value in a meld of ``kind``: ace 1 in a run, 15 in a set."""
+    cdef int rank = card % 13 + 1
+    if rank == 1:
+        return 15 if kind == KIND_SET else 1
+    return 10 if rank > 10 else rank
+
+
+cdef int line_kind(const signed char* cards, int length) noexcept nogil:
+    """KIND_SET, KIND_RUN or KIND_NONE for a whole line of cards."""
+    cdef int i, suit, rank, used, step, first, position, ok, ace_high
+    if length < 3:
+        return KIND_NONE
+    if length <= 4:
+        rank = cards[0] % 13
+        used = 0
+        ok = 1
+        for i in range(length):
+            if cards[i] % 13 != rank or used & (1 << (cards[i] // 13)):
+                ok = 0
+                break
+            used |= 1 << (cards[i] // 13)
+        if ok:
+            return KIND_SET
+    if length > MAX_RUN:
+        return KIND_NONE
+    suit = cards[0] // 13
+    for i in range(length):
+        if cards[i] // 13 != suit:
+            return KIND_NONE
+    for step in range(1, -2, -2):
+        for ace_high in range(2):
+            first = rank_position(cards[0])
+            if ace_high:
+                if first != 1:
+                    continue
+                first = 14
+            ok = 1
+            for i in range(length):
+                position = first + step * i
+                if position < 1 or position > 14 or (position % 13) != (rank_position(cards[i]) % 13):
+                    ok = 0
+                    break
+            if ok:
+                return KIND_RUN
+    return KIND_NONE
+
+
+cdef void _set_suits(signed char* cards, const signed char* fixed, int length, int index,
+                     int rank, int used, meld_visitor visit, void* context) noexcept nogil:
+    cdef int suit
+    while index < length and fixed[index] != EMPTY:
+        index += 1
+    if index == length:
+        visit(context, cards, length, KIND_SET)
+        return
+    for suit in range(4):
+        if not used & (1 << suit):
+            cards[index] = suit * 13 + rank
+            _set_suits(cards, fixed, length, index + 1, rank, used | (1 << suit), visit, context)
+    cards[index] = EMPTY
+
+
+cdef void enum_melds(const signed char* fixed, int length, meld_visitor visit,
+                     void* context) noexcept nogil:
+    """Call ``visit`` with every card sequence of ``length`` that is a meld and
+    has ``fixed[i]`` wherever it is not EMPTY."""
+    cdef signed char cards[MAX_SIDE]
+    cdef int i, first_fixed = -1, suit, rank, used, ok, step, ace_high, position, first, last
+    cdef int rank_low, rank_high, suit_low, suit_high, anchor
+    for i in range(length):
+        cards[i] = fixed[i]
+        if fixed[i] != EMPTY and first_fixed < 0:
+            first_fixed = i
+    # sets
+    if length == 3 or length == 4:
+        rank = -1
+        used = 0
+        ok = 1
+        for i in range(length):
+            if fixed[i] != EMPTY:
+                if rank < 0:
+                    rank = fixed[i] % 13
+                elif fixed[i] % 13 != rank:
+                    ok = 0
+                if used & (1 << (fixed[i] // 13)):
+                    ok = 0
+                used |= 1 << (fixed[i] // 13)
+        if ok:
+            if rank >= 0:
+                _set_suits(cards, fixed, length, 0, rank, used, visit, context)
+            else:
+                for rank in range(13):
+                    _set_suits(cards, fixed, length, 0, rank, 0, visit, context)
+    # runs
+    if length < 3 or length > MAX_RUN:
+        return
+    if first_fixed >= 0:
+        suit_low = fixed[first_fixed] // 13
+        suit_high = suit_low
+    else:
+        suit_low, suit_high = 0, 3
+    for suit in range(suit_low, suit_high + 1):
+        for step in range(1, -2, -2):
+            if first_fixed >= 0:
+                rank_low = rank_position(fixed[first_fixed])
+                rank_high = 14 if rank_low == 1 else rank_low
+            else:
+                rank_low, rank_high = 1, 14
+            for anchor in range(rank_low, rank_high + 1):
+                if first_fixed >= 0 and anchor != rank_low and anchor != rank_high:
+                    continue
+                # anchor: where index first_fixed (or 0) sits in the rank order 1..14
+                first = anchor - step * (first_fixed if first_fixed >= 0 else 0)
+                last = first + step * (length - 1)
+                if first < 1 or first > 14 or last < 1 or last > 14:
+                    continue
+                ok = 1
+                for i in range(length):
+                    position = first + step * i
+                    cards[i] = suit * 13 + (0 if position == 14 else position - 1)
+                    if fixed[i] != EMPTY and fixed[i] != cards[i]:
+                        ok = 0
+                        break
+                if ok:
+                    visit(context, cards, length, KIND_RUN)
+
+
+# -- board preparation: groups and cross-checks ----------------------------------
+
+ctypedef struct CrossVisit:
+    int hole
+    int kind
+    uint64_t mask
+
+
+cdef void _visit_cross(void* context, const signed char* cards, int length,
+                       int kind) noexcept nogil:
+    cdef CrossVisit* visit = <CrossVisit*>context
+    visit.mask |= <uint64_t>1 << cards[visit.hole]
+    visit.kind = kind
+
+
+cdef void board_prepare(Board* board) noexcept nogil:
+    """Recompute tile count, groups and every cross-check from the board's cards."""
+    cdef int width = board.width, height = board.height, size = board.size
+    cdef int square, other, top, n_groups = 0, direction, row, col, step, count_before, count_after
+    cdef int i, length, group_before, group_after
+    cdef short stack[MAX_SQUARES]
+    cdef signed char fixed[MAX_SIDE]
+    cdef CrossVisit visit
+    board.n_tiles = 0
+    board.rack_size = 0
+    for i in range(RACK_KINDS):
+        board.rack_size += board.rack[i]
+    for square in range(size):
+        board.group[square] = -1
+        if board.card[square] != EMPTY:
+            board.n_tiles += 1
+    for square in range(size):
+        if board.card[square] == EMPTY or board.group[square] >= 0:
+            continue
+        board.group[square] = n_groups
+        top = 0
+        stack[top] = square
+        top += 1
+        while top > 0:
+            top -= 1
+            other = stack[top]
+            row = other // width
+            col = other % width
+            for i in range(4):
+                if i == 0 and row > 0:
+                    step = other - width
+                elif i == 1 and row < height - 1:
+                    step = other + width
+                elif i == 2 and col > 0:
+                    step = other - 1
+                elif i == 3 and col < width - 1:
+                    step = other + 1
+                else:
+                    continue
+                if board.card[step] != EMPTY and board.group[step] < 0:
+                    board.group[step] = n_groups
+                    stack[top] = step
+                    top += 1
+        n_groups += 1
+
+    for direction in range(2):
+        # the perpendicular line of a play across is the column, of a play down the row
+        for square in range(size):
+            board.cross_mask[direction][square] = 0
+            board.cross_len[direction][square] = 1
+            board.cross_kind[direction][square] = KIND_NONE
+            board.cross_group[direction][square] = -1
+            if board.card[square] != EMPTY:
+                continue
+            row = square // width
+            col = square % width
+            count_before = 0
+            count_after = 0
+            if direction == ACROSS:
+                step = width
+                while row - count_before - 1 >= 0 and board.card[square - (count_before + 1) * step] != EMPTY:
+                    count_before += 1
+                while row + count_after + 1 < height and board.card[square + (count_after + 1) * step] != EMPTY:
+                    count_after += 1
+            else:
+                step = 1
+                while col - count_before - 1 >= 0 and board.card[square - (count_before + 1) * step] != EMPTY:
+                    count_before += 1
+                while col + count_after + 1 < width and board.card[square + (count_after + 1) * step] != EMPTY:
+                    count_after += 1
+            length = count_before + count_after + 1
+            board.cross_len[direction][square] = length
+            if length == 1:
+                board.cross_mask[direction][square] = ALL_CARDS
+                continue
+            if length == 2 or length > MAX_RUN:
+                continue
+            group_before = board.group[square - step] if count_before else -1
+            group_after = board.group[square + step] if count_after else -1
+            if group_before >= 0 and group_after >= 0 and group_before != group_after:
+                continue    # placing here would join two areas
+            board.cross_group[direction][square] = group_before if group_before >= 0 else group_after
+            for i in range(length):
+                fixed[i] = board.card[square + (i - count_before) * step]
+            fixed[count_before] = EMPTY
+            visit.hole = count_before
+            visit.mask = 0
+            visit.kind = KIND_NONE
+            enum_melds(fixed, length, _visit_cross, &visit)
+            board.cross_mask[direction][square] = visit.mask
+            board.cross_kind[direction][square] = visit.kind
+
+
+# -- generation -------------------------------------------------------------------
+
+ctypedef struct Gen:
+    Board* board
+    int mode
+    PlayRecord* best
+    int have_best
+    PlayRecord** plays
+    size_t* capacity
+    long long count
+    int direction
+    int length
+    short line_square[MAX_SIDE]
+    signed char fixed[MAX_SIDE]
+    int k
+    int placed_index[MAX_PLACED]
+    int main_mult
+    signed char card[MAX_PLACED]
+    int real_main[MAX_PLACED]
+    int real_cross[MAX_PLACED]
+    unsigned char use_joker[MAX_PLACED]
+    unsigned char counts[RACK_KINDS]
+
+
+cdef inline int _better(Gen* gen, int score, int jokers, PlayRecord* best) noexcept nogil:
+    """Is the play in ``gen`` ahead of ``best`` in the ranking (score, fewer jokers,
+    more tiles, then placements (square, joker, card) in order)?"""
+    cdef int i, square, joker
+    if score != best.score:
+        return score > best.score
+    if jokers != best.jokers:
+        return jokers < best.jokers
+    if gen.k != best.n:
+        return gen.k > best.n
+    for i in range(gen.k):
+        square = gen.line_square[gen.placed_index[i]]
+        if square != best.square[i]:
+            return square < best.square[i]
+        joker = gen.use_joker[i]
+        if joker != best.joker[i]:
+            return joker < best.joker[i]
+        if gen.card[i] != best.card[i]:
+            return gen.card[i] < best.card[i]
+    return 0
+
+
+cdef inline void _record(Gen* gen, PlayRecord* record, int score, int jokers) noexcept nogil:
+    cdef int i
+    record.score = score
+    record.n = gen.k
+    record.jokers = jokers
+    for i in range(gen.k):
+        record.square[i] = gen.line_square[gen.placed_index[i]]
+        record.card[i] = gen.card[i]
+        record.joker[i] = gen.use_joker[i]
+
+
+cdef void _emit(Gen* gen, int score, int jokers) noexcept nogil:
+    cdef PlayRecord* grown
+    cdef size_t new_capacity
+    if gen.mode == GEN_BEST:
+        if not gen.have_best or _better(gen, score, jokers, gen.best):
+            _record(gen, gen.best, score, jokers)
+            gen.have_best = 1
+    elif gen.mode == GEN_ALL:
+        if <size_t>gen.count >= gen.capacity[0]:
+            new_capacity = gen.capacity[0] * 2 if gen.capacity[0] else 1024
+            grown = <PlayRecord*>realloc(gen.plays[0], new_capacity * sizeof(PlayRecord))
+            if grown == NULL:
+                return
+            gen.plays[0] = grown
+            gen.capacity[0] = new_capacity
+        _record(gen, &gen.plays[0][gen.count], score, jokers)
+    gen.count += 1
+
+
+cdef void _assign(Gen* gen, int i, int main_sum, int cross_sum, int jokers) noexcept nogil:
+    """Every way the rack supplies the placed cards from ``i`` on: real tile or joker."""
+    cdef int card
+    if i == gen.k:
+        _emit(gen, main_sum * gen.main_mult + cross_sum, jokers)
+        return
+    card = gen.card[i]
+    if gen.counts[card] > 0:
+        gen.counts[card] -= 1
+        gen.use_joker[i] = 0
+        _assign(gen, i + 1, main_sum + gen.real_main[i], cross_sum + gen.real_cross[i], jokers)
+        gen.counts[card] += 1
+    if gen.counts[JOKER] > 0:
+        gen.counts[JOKER] -= 1
+        gen.use_joker[i] = 1
+        _assign(gen, i + 1, main_sum, cross_sum, jokers + 1)
+        gen.counts[JOKER] += 1
+
+
+cdef void _visit_main(void* context, const signed char* cards, int length, int kind) noexcept nogil:
+    cdef Gen* gen = <Gen*>context
+    cdef Board* board = gen.board
+    cdef int i, index, square, card, tile_mult
+    for i in range(gen.k):
+        index = gen.placed_index[i]
+        square = gen.line_square[index]
+        card = cards[index]
+        if not (board.cross_mask[gen.direction][square] >> card) & 1:
+            return
+        if board.rack[card] == 0 and board.rack[JOKER] == 0:
+            return
+        tile_mult = board.tile_mult[square]
+        gen.card[i] = card
+        gen.real_main[i] = tile_value(card, kind) * tile_mult
+        if board.cross_len[gen.direction][square] >= 3:
+            gen.real_cross[i] = tile_value(card, board.cross_kind[gen.direction][square]) \
+                * tile_mult * board.meld_mult[square]
+        else:
+            gen.real_cross[i] = 0
+    memcpy(gen.counts, board.rack, RACK_KINDS)
+    _assign(gen, 0, 0, 0, 0)
+
+
+cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
+    cdef Board* board = gen.board
+    cdef int n_lines, line_length, step, line, start, a, low, high, b, square, i
+    cdef int touched_group, touch, red, centre, k, group, right_group, right_touch, length, main_mult
+    if direction == ACROSS:
+        n_lines, line_length, step = board.height, board.width, 1
+    else:
+        n_lines, line_length, step = board.width, board.height, board.width
+    gen.direction = direction
+    for line in range(n_lines):
+        start = line * board.width if direction == ACROSS else line
+        for a in range(line_length):
+            if board.card[start + a * step] != EMPTY:
+                continue
+            low = a
+            while low > 0 and board.card[start + (low - 1) * step] != EMPTY:
+                low -= 1
+            touched_group = -1
+            touch = 0
+            red = 0
+            centre = 0
+            k = 0
+            main_mult = 1
+            if low < a:
+                touched_group = board.group[start + (a - 1) * step]
+                touch = 1
+            for b in range(a, line_length):
+                square = start + b * step
+                if board.card[square] != EMPTY:
+                    group = board.group[square]
+                    touch = 1
+                    if touched_group < 0:
+                        touched_group = group
+                    elif group != touched_group:
+                        break       # would join two areas, as would every longer interval
+                    continue
+                if k == board.rack_size or board.cross_mask[direction][square] == 0:
+                    break
+                group = board.cross_group[direction][square]
+                if group >= 0:
+                    touch = 1
+                    if touched_group < 0:
+                        touched_group = group
+                    elif group != touched_group:
+                        break
+                if board.red[square]:
+                    red = 1
+                if square == board.centre:
+                    centre = 1
+                main_mult *= board.meld_mult[square]
+                gen.placed_index[k] = b - low
+                k += 1
+                high = b
+                right_touch = touch
+                if b + 1 < line_length and board.card[square + step] != EMPTY:
+                    high = b + 1
+                    while high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY:
+                        high += 1
+                    right_touch = 1
+                    right_group = board.group[square + step]
+                    if touched_group >= 0 and right_group != touched_group:
+                        continue
+                length = high - low + 1
+                if length > MAX_RUN:
+                    break
+                if length < 3:
+                    continue
+                if board.n_tiles == 0:
+                    if not centre:
+                        continue
+                elif not right_touch and not red:
+                    continue
+                if direction == DOWN and k == 1 and board.cross_len[DOWN][square] > 1:
+                    continue        # a lone tile with a row neighbour is found across
+                gen.length = length
+                gen.k = k
+                gen.main_mult = main_mult
+                for i in range(length):
+                    gen.line_square[i] = start + (low + i) * step
+                    gen.fixed[i] = board.card[gen.line_square[i]]
+                enum_melds(gen.fixed, length, _visit_main, gen)
+
+
+cdef long long board_generate(Board* board, int mode, PlayRecord* best,
+                              PlayRecord** plays, size_t* capacity) noexcept nogil:
+    """Generate every legal play: count them, keep the best in ``best``, or store
+    all in ``plays[0]`` (grown with realloc).  Returns how many there are."""
+    cdef Gen gen
+    gen.board = board
+    gen.mode = mode
+    gen.best = best
+    gen.have_best = 0
+    gen.plays = plays
+    gen.capacity = capacity
+    gen.count = 0
+    _generate_direction(&gen, ACROSS)
+    _generate_direction(&gen, DOWN)
+    return gen.count
+
+
+# -- scoring a given play ---------------------------------------------------------
+
+cdef enum:
+    ILLEGAL_SHAPE = -1      # placement breaks §4.1 (or squares off/occupied/repeated)
+    ILLEGAL_RACK = -2       # the rack does not hold the tiles
+    ILLEGAL_MELD = -3       # §4.2 / §4.3
+    ILLEGAL_PLACE = -4      # §4.4
+    ILLEGAL_AREAS = -5      # §4.5
+
+
+cdef int _line_bounds(Board* board, int square, int direction, int* first) noexcept nogil:
+    """Length of the maximal occupied line through ``square``; its first square in ``first``."""
+    cdef int width = board.width, step, count_before = 0, count_after = 0
+    cdef int row = square // width, col = square % width
+    if direction == ACROSS:
+        step = 1
+        while col - count_before - 1 >= 0 and board.card[square - count_before - 1] != EMPTY:
+            count_before += 1
+        while col + count_after + 1 < width and board.card[square + count_after + 1] != EMPTY:
+            count_after += 1
+    else:
+        step = width
+        while row - count_before - 1 >= 0 and board.card[square - (count_before + 1) * width] != EMPTY:
+            count_before += 1
+        while row + count_after + 1 < board.height and board.card[square + (count_after + 1) * width] != EMPTY:
+            count_after += 1
+    first[0] = square - count_before * step
+    return count_before + count_after + 1
+
+
+cdef int board_score(Board* board, int n, const short* squares, const signed char* cards,
+                     const unsigned char* jokers, int* melds, int max_melds) noexcept nogil:
+    """Check a play against §4 and score it (§5) without changing the board.
+
+    ``squares`` must be in increasing order.  Returns the score (>= 0) and
+    writes up to ``max_melds`` melds as (direction, first square, length, kind,
+    score) quintuples into ``melds``, ending with -1; or returns a negative
+    ILLEGAL_* code.
+    """
+    cdef int i, j, square, width = board.width, direction, first, length, kind, total = 0
+    cdef int n_melds = 0, tile_sum, mult, touched_group = -1, touch = 0, red = 0, centre = 0
+    cdef int longest, step, other, row, col, result = 0, seen
+    cdef int meld_first[2 * MAX_PLACED]
+    cdef int meld_direction[2 * MAX_PLACED]
+    cdef signed char line[MAX_SIDE]
+    cdef unsigned char need[RACK_KINDS]
+    if n < 1 or n > MAX_PLACED:
+        return ILLEGAL_SHAPE
+    memset(need, 0, RACK_KINDS)
+    for i in range(n):
+        square = squares[i]
+        if square < 0 or square >= board.size or board.card[square] != EMPTY:
+            return ILLEGAL_SHAPE
+        if i > 0 and square <= squares[i - 1]:
+            return ILLEGAL_SHAPE
+        if cards[i] < 0 or cards[i] >= NUM_CARDS:
+            return ILLEGAL_SHAPE
+        need[JOKER if jokers[i] else cards[i]] += 1
+    for i in range(RACK_KINDS):
+        if need[i] > board.rack[i]:
+            return ILLEGAL_RACK
+    if n > 1:
+        if squares[0] // width == squares[n - 1] // width:
+            step = 1
+        elif squares[0] % width == squares[n - 1] % width:
+            step = width
+        else:
+            return ILLEGAL_SHAPE
+        for i in range(1, n):
+            if (squares[i] - squares[0]) % step != 0:
+                return ILLEGAL_SHAPE
+        square = squares[0]
+        while square <= squares[n - 1]:
+            if board.card[square] == EMPTY:
+                seen = 0
+                for i in range(n):
+                    if squares[i] == square:
+                        seen = 1
+                if not seen:
+                    return ILLEGAL_SHAPE
+            square += step
+    # §4.4 / §4.5 against the board before the play
+    for i in range(n):
+        square = squares[i]
+        row = square // width
+        col = square % width
+        if board.red[square]:
+            red = 1
+        if square == board.centre:
+            centre = 1
+        for j in range(4):
+            if j == 0 and row > 0:
+                other = square - width
+            elif j == 1 and row < board.height - 1:
+                other = square + width
+            elif j == 2 and col > 0:
+                other = square - 1
+            elif j == 3 and col < width - 1:
+                other = square + 1
+            else:
+                continue
+            if board.card[other] != EMPTY:
+                touch = 1
+                if touched_group < 0:
+                    touched_group = board.group[other]
+                elif board.group[other] != touched_group:
+                    return ILLEGAL_AREAS
+    if board.n_tiles == 0:
+        if not centre:
+            return ILLEGAL_PLACE
+    elif not touch and not red:
+        return ILLEGAL_PLACE
+    # put the tiles down, check and score every line through them, take them up
+    for i in range(n):
+        board.card[squares[i]] = cards[i]
+    for i in range(n):
+        longest = 1
+        for direction in range(2):
+            length = _line_bounds(board, squares[i], direction, &first)
+            if length > longest:
+                longest = length
+            if length < 2:
+                continue
+            step = 1 if direction == ACROSS else width
+            if length > MAX_SIDE:
+                result = ILLEGAL_MELD
+                break
+            for j in range(length):
+                line[j] = board.card[first + j * step]
+            kind = line_kind(line, length)
+            if kind == KIND_NONE:
+                result = ILLEGAL_MELD
+                break
+            seen = 0
+            for j in range(n_melds):
+                if meld_first[j] == first and meld_direction[j] == direction:
+                    seen = 1
+            if seen:
+                continue
+            meld_first[n_melds] = first
+            meld_direction[n_melds] = direction
+            n_melds += 1
+            tile_sum = 0
+            mult = 1
+            for j in range(n):
+                other = squares[j]
+                if (other - first) % step == 0 and first <= other <= first + (length - 1) * step \
+                        and (direction == DOWN or other // width == first // width):
+                    if not jokers[j]:
+                        tile_sum += tile_value(cards[j], kind) * board.tile_mult[other]
+                    mult *= board.meld_mult[other]
+            total += tile_sum * mult
+            if n_melds <= max_melds and melds != NULL:
+                melds[5 * (n_melds - 1)] = direction
+                melds[5 * (n_melds - 1) + 1] = first
+                melds[5 * (n_melds - 1) + 2] = length
+                melds[5 * (n_melds - 1) + 3] = kind
+                melds[5 * (n_melds - 1) + 4] = tile_sum * mult
+        if result != 0:
+            break
+        if longest < 3:
+            result = ILLEGAL_MELD
+            break
+    for i in range(n):
+        board.card[squares[i]] = EMPTY
+    if result != 0:
+        return result
+    if melds != NULL and n_melds < max_melds:
+        melds[5 * n_melds] = -1
+    return total
+
+
+# -- the Python face ----------------------------------------------------------------
+
+cdef class Core:
+    """One board and rack in C.  Load cards, then ask for plays.
+
+    ``Core(width, height, kinds)`` with ``kinds`` the layout letters in square
+    order (bytes).  ``load(cards, jokers, rack)``: ``cards`` has one byte a square
+    (255 empty, else the card 0..51), ``jokers`` one byte a square (1 for a
+    joker), ``rack`` 53 counts (index 52 = jokers).
+    A play is ``(score, ((square, card, is_joker), ...))``.
+    """
+
+    def __cinit__(self, int width, int height, bytes kinds):
+        cdef int square
+        if width < 1 or height < 1 or width > MAX_SIDE or height > MAX_SIDE:
+            raise ValueError(f"board {width} x {height} is outside 1..{MAX_SIDE}")
+        if len(kinds) != width * height:
+            raise ValueError("kinds must have one letter a square")
+        self.board = <Board*>malloc(sizeof(Board))
+        if self.board == NULL:
+            raise MemoryError()
+        memset(self.board, 0, sizeof(Board))
+        self.plays = NULL
+        self.capacity = 0
+        self.board.width = width
+        self.board.height = height
+        self.board.size = width * height
+        self.board.centre = -1
+        for square in range(width * height):
+            kind = kinds[square]
+            self.board.card[square] = EMPTY
+            self.board.tile_mult[square] = 2 if kind == ord("Y") else 3 if kind == ord("G") else 1
+            self.board.meld_mult[square] = 2 if kind == ord("R") else 3 if kind == ord("B") else 1
+            self.board.red[square] = kind == ord("R")
+            if kind == ord("S"):
+                self.board.centre = square
+        board_prepare(self.board)
+
+    def __dealloc__(self):
+        free(self.board)
+        free(self.plays)
+
+    def load(self, const unsigned char[:] cards, const unsigned char[:] jokers,
+             const unsigned char[:] rack):
+        """Set the board and rack (see the class docstring) and recompute cross-checks."""
+        cdef int square
+        if cards.shape[0] != self.board.size or jokers.shape[0] != self.board.size:
+            raise ValueError("cards and jokers need one byte a square")
+        if rack.shape[0] != RACK_KINDS:
+            raise ValueError("rack needs 53 counts")
+        for square in range(self.board.size):
+            if cards[square] != 255 and cards[square] >= NUM_CARDS:
+                raise ValueError(f"card {cards[square]} on square {square}")
+            self.board.card[square] = EMPTY if cards[square] == 255 else <signed char>cards[square]
+            self.board.joker[square] = jokers[square] != 0
+        for square in range(RACK_KINDS):
+            self.board.rack[square] = rack[square]
+        with nogil:
+            board_prepare(self.board)
+
+    def count_plays(self):
+        """How many legal plays there are (nothing is stored)."""
+        cdef long long count
+        with nogil:
+            count = board_generate(self.board, GEN_COUNT, NULL, NULL, NULL)
+        return count
+
+    def legal_plays(self):
+        """Every legal play, in generation order."""
+        cdef long long count, i
+        with nogil:
+            count = board_generate(self.board, GEN_ALL, NULL, &self.plays, &self.capacity)
+        if <size_t>count > self.capacity:
+            raise MemoryError()
+        return [_play_tuple(&self.plays[i]) for i in range(count)]
+
+    def best_play(self):
+        """The first legal play in ranking order, or None."""
+        cdef PlayRecord best
+        cdef long long count
+        with nogil:
+            count = board_generate(self.board, GEN_BEST, &best, NULL, NULL)
+        return _play_tuple(&best) if count else None
+
+    def score_play(self, squares, cards, jokers):
+        """``(score, melds)`` of a play, melds as (direction, first square, length,
+        kind, score); or ``(code, None)`` with a negative code when illegal."""
+        cdef short square_array[MAX_PLACED]
+        cdef signed char card_array[MAX_PLACED]
+        cdef unsigned char joker_array[MAX_PLACED]
+        cdef int melds[5 * 2 * MAX_PLACED + 1]
+        cdef int n = len(squares), i, result
+        if n < 1 or n > MAX_PLACED or len(cards) != n or len(jokers) != n:
+            return ILLEGAL_SHAPE, None
+        for i in range(n):
+            square_array[i] = squares[i]
+            card_array[i] = cards[i]
+            joker_array[i] = 1 if jokers[i] else 0
+        result = board_score(self.board, n, square_array, card_array, joker_array, melds, 2 * MAX_PLACED)
+        if result < 0:
+            return result, None
+        out = []
+        i = 0
+        while i < 2 * MAX_PLACED and melds[5 * i] >= 0:
+            out.append(tuple(melds[5 * i + j] for j in range(5)))
+            i += 1
+        return result, out
+
+    @property
+    def cross_masks(self):
+        """Per direction, the cross-check mask of every square (for tests)."""
+        return [[self.board.cross_mask[d][s] for s in range(self.board.size)] for d in range(2)]
+
+
+cdef tuple _play_tuple(PlayRecord* record):
+    return (record.score, tuple((record.square[i], record.card[i], bool(record.joker[i]))
+                                for i in range(record.n)))

@@ -1,0 +1,46 @@
+# Shared C types and limits of the Ginny-O core.
+from libc.stdint cimport uint64_t
+
+cdef enum:
+    MAX_SIDE = 26
+    MAX_SQUARES = 676          # 26 x 26
+    MAX_PLACED = 14            # a rack holds at most 14 tiles
+    MAX_RUN = 14               # A 2 ... K A
+    NUM_CARDS = 52
+    JOKER = 52                 # rack tile index of a joker
+    RACK_KINDS = 53
+    EMPTY = -1
+    KIND_NONE = 0
+    KIND_SET = 1
+    KIND_RUN = 2
+    ACROSS = 0
+    DOWN = 1
+
+ctypedef struct PlayRecord:
+    int score
+    int n                       # tiles placed
+    int jokers                  # of them jokers
+    short square[MAX_PLACED]    # in increasing square order
+    signed char card[MAX_PLACED]
+    unsigned char joker[MAX_PLACED]
+
+ctypedef struct Board:
+    int width
+    int height
+    int size
+    int centre
+    int n_tiles
+    signed char card[MAX_SQUARES]         # EMPTY or the card (a joker's identity)
+    unsigned char joker[MAX_SQUARES]
+    unsigned char tile_mult[MAX_SQUARES]
+    unsigned char meld_mult[MAX_SQUARES]
+    unsigned char red[MAX_SQUARES]        # an R square: may start a new area
+    short group[MAX_SQUARES]              # connected group of an occupied square, else -1
+    unsigned char rack[RACK_KINDS]        # counts per card, JOKER last
+    int rack_size
+    # Cross-checks, indexed [direction of the play][square]: what the
+    # perpendicular line through an empty square accepts.
+    uint64_t cross_mask[2][MAX_SQUARES]   # cards allowed; 0 = nothing can go here
+    unsigned char cross_len[2][MAX_SQUARES]   # length of that line with the square (1 = alone)
+    unsigned char cross_kind[2][MAX_SQUARES]  # KIND_SET / KIND_RUN when cross_len >= 3
+    short cross_group[2][MAX_SQUARES]     # group the perpendicular neighbours belong to, or -1
