@@ -88,15 +88,15 @@ def cmd_best_move(args: argparse.Namespace) -> int:
     elif best:
         print("\n".join(describe_play(position, best)))
     else:
-        print(f"no legal play. {_return_line(position)}")
+        print(_return_line(position))
     return EXIT_OK
 
 
 def _return_line(position: Position) -> str:
     tiles, reason = tiles_to_return(position)
     if not tiles:
-        return reason.capitalize()
-    return f"Return {' '.join(rack_code(t) for t in tiles)} to the box: {reason}."
+        return f"No legal play: {reason}."
+    return f"No legal play. Return {' '.join(rack_code(t) for t in tiles)} to the box: {reason}."
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -108,7 +108,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
         print(json.dumps([play_to_json(position, scored) for scored in plays]))
         return EXIT_OK
     if not plays:
-        print(f"no legal play. {_return_line(position)}")
+        print(_return_line(position))
         return EXIT_OK
     width = len(str(len(plays)))
     for index, scored in enumerate(plays, 1):

@@ -9,6 +9,7 @@ keeps the ones :func:`check_play` accepts.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import permutations
 from typing import Iterator
 
@@ -135,24 +136,42 @@ def _board_lines(position: Position, direction: str) -> list[list[int]]:
     return [[row * width + col for row in range(height)] for col in range(width)]
 
 
-def _meld_cards(length: int, fixed: dict[int, int]) -> Iterator[tuple[int, ...]]:
-    """Every card sequence of ``length`` that is a meld and agrees with ``fixed``
-    (index in the line -> card already there)."""
+@lru_cache(maxsize=None)
+def _all_melds(length: int) -> tuple[tuple[int, ...], ...]:
+    """Every card sequence of ``length`` that is a meld: each run (suit, first
+    rank, up or down; an ace at either end) and each set (rank, suit order)."""
+    melds = []
     for suit in range(4):
         for step in (1, -1):
             for first in range(1, 15):
                 positions = [first + step * i for i in range(length)]
-                if not all(1 <= p <= 14 for p in positions):
-                    continue
-                cards = tuple(card(1 if p == 14 else p, suit) for p in positions)
-                if all(cards[i] == c for i, c in fixed.items()):
-                    yield cards
+                if all(1 <= p <= 14 for p in positions):
+                    melds.append(tuple(card(1 if p == 14 else p, suit) for p in positions))
     if length in (3, 4):
         for rank in range(1, 14):
             for suits in permutations(range(4), length):
-                cards = tuple(card(rank, s) for s in suits)
-                if all(cards[i] == c for i, c in fixed.items()):
-                    yield cards
+                melds.append(tuple(card(rank, s) for s in suits))
+    assert all(meld_kind(m) for m in melds)
+    return tuple(melds)
+
+
+@lru_cache(maxsize=None)
+def _melds_with(length: int, index: int, card_id: int) -> tuple[tuple[int, ...], ...]:
+    """The melds of ``length`` that have ``card_id`` at ``index``."""
+    return tuple(m for m in _all_melds(length) if m[index] == card_id)
+
+
+def _meld_cards(length: int, fixed: dict[int, int]) -> Iterator[tuple[int, ...]]:
+    """Every card sequence of ``length`` that is a meld and agrees with ``fixed``
+    (index in the line -> card already there)."""
+    if fixed:
+        index, card_id = next(iter(fixed.items()))
+        candidates = _melds_with(length, index, card_id)
+    else:
+        candidates = _all_melds(length)
+    for cards in candidates:
+        if all(cards[i] == c for i, c in fixed.items()):
+            yield cards
 
 
 def _tile_choices(needed: list[int], held: Counter[int]) -> Iterator[list[PlacedTile]]:
@@ -208,6 +227,8 @@ def legal_plays(position: Position) -> list[ScoredPlay]:
                     fixed = {i: board[s].card for i, s in enumerate(whole) if s in board}
                     for cards in _meld_cards(len(whole), fixed):
                         needed = [cards[i] for i, s in enumerate(whole) if s not in board]
+                        if sum(1 for c in needed if not held[c]) > held[JOKER]:
+                            continue  # not even the jokers can make up what is missing
                         for tiles in _tile_choices(needed, held):
                             play = Play.of(zip(placed, tiles))
                             if play in found:

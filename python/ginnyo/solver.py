@@ -86,8 +86,8 @@ def tiles_to_return(position: Position) -> tuple[list[int], str]:
             return [], "the rack is empty: pass"
         return [], "only jokers on the rack, which cost nothing and fit any meld: pass"
     worst = max(candidates, key=lambda tile: (rack_penalty(tile), -tile))
-    reason = (f"no legal play; {rack_code(worst)} would cost the most left on the rack "
-              f"at the end (-{rack_penalty(worst)})")
+    reason = (f"{rack_code(worst)} costs the most if left on the rack at the end "
+              f"(-{rack_penalty(worst)}); jokers are kept")
     return [worst], reason
 
 

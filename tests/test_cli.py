@@ -1,0 +1,94 @@
+"""The command line: best-move, moves, stdin, JSON shapes and exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ginnyo.cli import main
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.json")))
+def test_best_move_on_every_shipped_example_prints_a_legal_play_or_a_return(capsys, example):
+    code, out, err = run(capsys, "best-move", str(EXAMPLES / example))
+    assert code == 0 and err == ""
+    assert "points" in out or "Return" in out
+
+
+def test_best_move_prints_notation_score_and_meld_breakdown(capsys):
+    code, out, _ = run(capsys, "best-move", str(EXAMPLES / "extend.json"))
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == "D2 KCKDKS  60 points"
+    assert "set" in lines[2] and "(10 + 10 + 10) x 2 = 60" in lines[2]
+
+
+def test_best_move_json_has_the_contract_fields(capsys):
+    code, out, _ = run(capsys, "best-move", "--json", str(EXAMPLES / "opening.json"))
+    result = json.loads(out)
+    assert code == 0
+    assert result["score"] == 21
+    assert set(result) >= {"notation", "score", "placements", "melds"}
+    assert sorted(result["placements"].values()) == ["7C", "7H", "7S"]
+    assert result["melds"] == [{"kind": "set", "squares": ["H6", "H7", "H8"], "score": 21}]
+
+
+def test_best_move_without_a_legal_play_names_the_tile_to_return(capsys):
+    code, out, _ = run(capsys, "best-move", str(EXAMPLES / "no-play.json"))
+    assert code == 0
+    assert out.startswith("No legal play. Return AS to the box:")
+    code, out, _ = run(capsys, "best-move", "--json", str(EXAMPLES / "no-play.json"))
+    result = json.loads(out)
+    assert result["notation"] is None and result["return"] == ["AS"] and result["reason"]
+
+
+def test_moves_lists_best_first_and_limit_cuts(capsys):
+    code, out, _ = run(capsys, "moves", "--json", str(EXAMPLES / "extend.json"))
+    plays = json.loads(out)
+    scores = [p["score"] for p in plays]
+    assert code == 0 and scores == sorted(scores, reverse=True) and len(plays) > 100
+    code, out, _ = run(capsys, "moves", "--limit", "3", str(EXAMPLES / "extend.json"))
+    assert code == 0 and len(out.splitlines()) == 3
+
+
+def test_moves_json_objects_are_shaped_like_best_move(capsys):
+    _, best, _ = run(capsys, "best-move", "--json", str(EXAMPLES / "midgame.json"))
+    _, moves, _ = run(capsys, "moves", "--json", "--limit", "1", str(EXAMPLES / "midgame.json"))
+    assert json.loads(moves) == [json.loads(best)]
+
+
+def test_dash_reads_the_position_from_stdin(capsys, monkeypatch):
+    text = (EXAMPLES / "opening.json").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    code, out, _ = run(capsys, "best-move", "--json", "-")
+    assert code == 0 and json.loads(out)["score"] == 21
+
+
+def test_bad_option_exits_2_with_one_line(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["moves", "--limit", "many", str(EXAMPLES / "opening.json")])
+    assert exit_info.value.code == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_installed_console_script_runs(tmp_path):
+    done = subprocess.run(["ginnyo", "best-move", str(EXAMPLES / "opening.json")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and "21 points" in done.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    done = subprocess.run(["ginnyo", "best-move", str(bad)], capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
