@@ -17,6 +17,9 @@ from ginnycore.types cimport (ACROSS, DOWN, EMPTY, JOKER, KIND_NONE, KIND_RUN, K
                               MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
                               RACK_KINDS, Board, PlayRecord)
 
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+
 cdef uint64_t ALL_CARDS = (<uint64_t>1 << NUM_CARDS) - 1
 
 cdef enum:
@@ -293,6 +296,12 @@ ctypedef struct Gen:
     int real_cross[MAX_PLACED]
     unsigned char use_joker[MAX_PLACED]
     unsigned char counts[RACK_KINDS]
+    uint64_t available              # cards the rack can supply (all 52 with a joker)
+    uint64_t rack_cards             # cards the rack holds as real tiles
+    int jokers                      # jokers on the rack
+    uint64_t allowed[MAX_SIDE]      # per index of the line: the cards that may stand there
+    signed char line_cards[MAX_SIDE]
+    int stop                        # best mode: the all-real supply was found
 
 
 cdef inline int _better(Gen* gen, int score, int jokers, PlayRecord* best) noexcept nogil:
@@ -350,8 +359,14 @@ cdef void _emit(Gen* gen, int score, int jokers) noexcept nogil:
 cdef void _assign(Gen* gen, int i, int main_sum, int cross_sum, int jokers) noexcept nogil:
     """Every way the rack supplies the placed cards from ``i`` on: real tile or joker."""
     cdef int card
+    if gen.stop:
+        return
     if i == gen.k:
         _emit(gen, main_sum * gen.main_mult + cross_sum, jokers)
+        # every real tile scores more than a joker, so with the all-real supply
+        # found no other supply of these cards can rank higher
+        if gen.mode == GEN_BEST and jokers == 0:
+            gen.stop = 1
         return
     card = gen.card[i]
     if gen.counts[card] > 0:
@@ -366,18 +381,13 @@ cdef void _assign(Gen* gen, int i, int main_sum, int cross_sum, int jokers) noex
         gen.counts[JOKER] += 1
 
 
-cdef void _visit_main(void* context, const signed char* cards, int length, int kind) noexcept nogil:
-    cdef Gen* gen = <Gen*>context
+cdef void _visit_candidate(Gen* gen, int kind) noexcept nogil:
+    """The whole line is ``gen.line_cards`` (a meld of ``kind``): score and supply it."""
     cdef Board* board = gen.board
-    cdef int i, index, square, card, tile_mult
+    cdef int i, square, card, tile_mult
     for i in range(gen.k):
-        index = gen.placed_index[i]
-        square = gen.line_square[index]
-        card = cards[index]
-        if not (board.cross_mask[gen.direction][square] >> card) & 1:
-            return
-        if board.rack[card] == 0 and board.rack[JOKER] == 0:
-            return
+        square = gen.line_square[gen.placed_index[i]]
+        card = gen.line_cards[gen.placed_index[i]]
         tile_mult = board.tile_mult[square]
         gen.card[i] = card
         gen.real_main[i] = tile_value(card, kind) * tile_mult
@@ -387,13 +397,169 @@ cdef void _visit_main(void* context, const signed char* cards, int length, int k
         else:
             gen.real_cross[i] = 0
     memcpy(gen.counts, board.rack, RACK_KINDS)
+    gen.stop = 0
     _assign(gen, 0, 0, 0, 0)
 
 
+cdef inline int _suits_of_rank(uint64_t mask, int rank_index) noexcept nogil:
+    """4-bit mask of the suits whose card of ``rank_index`` is in ``mask``."""
+    return <int>(((mask >> rank_index) & 1) | (((mask >> (13 + rank_index)) & 1) << 1)
+                 | (((mask >> (26 + rank_index)) & 1) << 2) | (((mask >> (39 + rank_index)) & 1) << 3))
+
+
+cdef inline unsigned int _rank_positions(uint64_t mask, int suit) noexcept nogil:
+    """Bits 1..14: the positions in rank order of the cards of ``suit`` in ``mask``
+    (an ace sits at 1 and at 14)."""
+    cdef unsigned int ranks = <unsigned int>((mask >> (13 * suit)) & 0x1FFF)
+    return (ranks << 1) | ((ranks & 1) << 14)
+
+
+cdef void _set_suits_of_line(Gen* gen, int index, int rank_index, int used, int missing) noexcept nogil:
+    """Give each index of the line a distinct suit of ``rank_index``; ``missing``
+    counts the placed cards the rack holds no real tile of (each needs a joker)."""
+    cdef int suit, suits, card, short
+    if index == gen.length:
+        _visit_candidate(gen, KIND_SET)
+        return
+    suits = _suits_of_rank(gen.allowed[index], rank_index) & ~used
+    for suit in range(4):
+        if suits & (1 << suit):
+            card = suit * 13 + rank_index
+            short = gen.fixed[index] == EMPTY and not (gen.rack_cards >> card) & 1
+            if missing + short > gen.jokers:
+                continue
+            gen.line_cards[index] = card
+            _set_suits_of_line(gen, index + 1, rank_index, used | (1 << suit), missing + short)
+
+
+ctypedef struct Feasible:
+    # What the line from its first square up to the current one can still be.
+    unsigned int up[4]          # per suit: first positions (bits 1..14) of a run read upwards
+    unsigned int down[4]        # ... of a run read downwards
+    unsigned int set_ranks      # ranks (bits 0..12) every index can take in a set
+    int length
+    int set_bound               # upper bounds of the placed tiles' values x tile multiplier
+    int run_bound
+    int cross_bound             # ... and of the crossing melds they make
+
+
+cdef unsigned char SET_MAX[8192]    # by 13-bit rank mask: the highest set value among them
+cdef unsigned char RUN_MAX[8192]    # ... the highest run value
+
+
+cdef void _fill_value_tables() noexcept nogil:
+    cdef int ranks, rank_index, set_best, run_best, value
+    for ranks in range(8192):
+        set_best = 0
+        run_best = 0
+        for rank_index in range(13):
+            if ranks & (1 << rank_index):
+                value = tile_value(rank_index, KIND_SET)
+                if value > set_best:
+                    set_best = value
+                value = tile_value(rank_index, KIND_RUN)
+                if value > run_best:
+                    run_best = value
+        SET_MAX[ranks] = set_best
+        RUN_MAX[ranks] = run_best
+
+
+_fill_value_tables()
+
+
+cdef inline unsigned int _ranks_of(uint64_t mask) noexcept nogil:
+    return <unsigned int>((mask | (mask >> 13) | (mask >> 26) | (mask >> 39)) & 0x1FFF)
+
+
+cdef inline void _feasible_start(Feasible* feasible) noexcept nogil:
+    cdef int suit
+    for suit in range(4):
+        feasible.up[suit] = 0x7FFE
+        feasible.down[suit] = 0x7FFE
+    feasible.set_ranks = 0x1FFF
+    feasible.length = 0
+    feasible.set_bound = 0
+    feasible.run_bound = 0
+    feasible.cross_bound = 0
+
+
+cdef inline void _feasible_add(Feasible* feasible, uint64_t allowed) noexcept nogil:
+    """Append an index whose square may hold the cards in ``allowed``."""
+    cdef int i = feasible.length, suit
+    cdef unsigned int positions
+    for suit in range(4):
+        positions = _rank_positions(allowed, suit)
+        feasible.up[suit] &= positions >> i
+        feasible.down[suit] &= positions << i
+    feasible.set_ranks &= _ranks_of(allowed)
+    feasible.length = i + 1
+
+
+cdef inline int _feasible_runs(Feasible* feasible) noexcept nogil:
+    return (feasible.up[0] | feasible.down[0] | feasible.up[1] | feasible.down[1]
+            | feasible.up[2] | feasible.down[2] | feasible.up[3] | feasible.down[3]) != 0
+
+
+cdef inline int _feasible_any(Feasible* feasible) noexcept nogil:
+    return _feasible_runs(feasible) or (feasible.length <= 4 and feasible.set_ranks != 0)
+
+
+cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
+    """Every meld the whole line can be: sets by rank and suits, runs by suit,
+    first position and direction, as ``feasible`` narrowed them.  A run is
+    skipped when it needs more cards the rack lacks than it has jokers."""
+    cdef int length = gen.length, i, suit, rank_index, position, first
+    cdef unsigned int placed_up = 0, placed_down = 0, held
+    for i in range(gen.k):
+        placed_up |= 1u << gen.placed_index[i]
+        placed_down |= 1u << (length - 1 - gen.placed_index[i])
+    if length <= 4:
+        for rank_index in range(13):
+            if feasible.set_ranks & (1u << rank_index):
+                _set_suits_of_line(gen, 0, rank_index, 0, 0)
+    for suit in range(4):
+        if not (feasible.up[suit] | feasible.down[suit]):
+            continue
+        held = _rank_positions(gen.rack_cards, suit)
+        for first in range(1, 15):
+            if feasible.up[suit] & (1u << first) and \
+                    __builtin_popcount((placed_up << first) & ~held) <= gen.jokers:
+                for i in range(length):
+                    position = first + i
+                    gen.line_cards[i] = suit * 13 + (0 if position == 14 else position - 1)
+                _visit_candidate(gen, KIND_RUN)
+            if feasible.down[suit] & (1u << first) and first >= length - 1 and \
+                    __builtin_popcount((placed_down << (first - length + 1)) & ~held) <= gen.jokers:
+                for i in range(length):
+                    position = first - i
+                    gen.line_cards[i] = suit * 13 + (0 if position == 14 else position - 1)
+                _visit_candidate(gen, KIND_RUN)
+
+
+cdef inline int _has_neighbour(Board* board, int square) noexcept nogil:
+    cdef int row = square // board.width, col = square % board.width
+    return ((row > 0 and board.card[square - board.width] != EMPTY)
+            or (row < board.height - 1 and board.card[square + board.width] != EMPTY)
+            or (col > 0 and board.card[square - 1] != EMPTY)
+            or (col < board.width - 1 and board.card[square + 1] != EMPTY))
+
+
 cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
+    """Every play along rows (ACROSS) or columns (DOWN).
+
+    For each first empty square ``a`` the interval grows square by square;
+    what the line can still be is kept in a Feasible and the growth stops as
+    soon as no meld, no rack tile or no single area is possible any more.
+    """
     cdef Board* board = gen.board
-    cdef int n_lines, line_length, step, line, start, a, low, high, b, square, i
+    cdef int n_lines, line_length, step, line, start, a, low, high, b, square, i, j
     cdef int touched_group, touch, red, centre, k, group, right_group, right_touch, length, main_mult
+    cdef int anchor, tile_mult, bound, main_bound
+    cdef int next_anchor[MAX_SIDE + 1]
+    cdef int empties_before[MAX_SIDE + 1]
+    cdef uint64_t allowed, bit
+    cdef unsigned int ranks
+    cdef Feasible feasible, whole
     if direction == ACROSS:
         n_lines, line_length, step = board.height, board.width, 1
     else:
@@ -401,12 +567,37 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     gen.direction = direction
     for line in range(n_lines):
         start = line * board.width if direction == ACROSS else line
+        # an anchor: an empty square next to a tile, on a red square, or the centre of an empty board
+        next_anchor[line_length] = line_length
+        empties_before[0] = 0
+        for j in range(line_length - 1, -1, -1):
+            square = start + j * step
+            if board.card[square] == EMPTY and (
+                    board.red[square] or _has_neighbour(board, square)
+                    or (board.n_tiles == 0 and square == board.centre)):
+                next_anchor[j] = j
+            else:
+                next_anchor[j] = next_anchor[j + 1]
+        for j in range(line_length):
+            empties_before[j + 1] = empties_before[j] + (board.card[start + j * step] == EMPTY)
         for a in range(line_length):
             if board.card[start + a * step] != EMPTY:
                 continue
+            anchor = next_anchor[a]
+            if anchor == line_length:
+                break
+            if empties_before[anchor + 1] - empties_before[a] > board.rack_size:
+                continue        # the rack cannot reach an anchor from here
             low = a
             while low > 0 and board.card[start + (low - 1) * step] != EMPTY:
                 low -= 1
+            _feasible_start(&feasible)
+            for j in range(low, a):
+                square = start + j * step
+                gen.line_square[j - low] = square
+                gen.fixed[j - low] = board.card[square]
+                gen.allowed[j - low] = <uint64_t>1 << board.card[square]
+                _feasible_add(&feasible, gen.allowed[j - low])
             touched_group = -1
             touch = 0
             red = 0
@@ -418,6 +609,9 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                 touch = 1
             for b in range(a, line_length):
                 square = start + b * step
+                if b - low >= MAX_RUN:
+                    break
+                gen.line_square[b - low] = square
                 if board.card[square] != EMPTY:
                     group = board.group[square]
                     touch = 1
@@ -425,8 +619,16 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                         touched_group = group
                     elif group != touched_group:
                         break       # would join two areas, as would every longer interval
+                    gen.fixed[b - low] = board.card[square]
+                    gen.allowed[b - low] = <uint64_t>1 << board.card[square]
+                    _feasible_add(&feasible, gen.allowed[b - low])
+                    if not _feasible_any(&feasible):
+                        break
                     continue
-                if k == board.rack_size or board.cross_mask[direction][square] == 0:
+                if k == board.rack_size:
+                    break
+                allowed = board.cross_mask[direction][square] & gen.available
+                if allowed == 0:
                     break
                 group = board.cross_group[direction][square]
                 if group >= 0:
@@ -435,6 +637,18 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                         touched_group = group
                     elif group != touched_group:
                         break
+                gen.fixed[b - low] = EMPTY
+                gen.allowed[b - low] = allowed
+                _feasible_add(&feasible, allowed)
+                if not _feasible_any(&feasible):
+                    break
+                tile_mult = board.tile_mult[square]
+                ranks = _ranks_of(allowed)
+                feasible.set_bound += SET_MAX[ranks] * tile_mult
+                feasible.run_bound += RUN_MAX[ranks] * tile_mult
+                if board.cross_len[direction][square] >= 3:
+                    feasible.cross_bound += tile_mult * board.meld_mult[square] * (
+                        SET_MAX[ranks] if board.cross_kind[direction][square] == KIND_SET else RUN_MAX[ranks])
                 if board.red[square]:
                     red = 1
                 if square == board.centre:
@@ -442,20 +656,27 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                 main_mult *= board.meld_mult[square]
                 gen.placed_index[k] = b - low
                 k += 1
+                if b < anchor:
+                    continue        # touches nothing yet
+                whole = feasible
                 high = b
                 right_touch = touch
                 if b + 1 < line_length and board.card[square + step] != EMPTY:
-                    high = b + 1
-                    while high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY:
-                        high += 1
                     right_touch = 1
                     right_group = board.group[square + step]
                     if touched_group >= 0 and right_group != touched_group:
                         continue
+                    while high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY \
+                            and high + 1 - low < MAX_RUN:
+                        high += 1
+                        gen.line_square[high - low] = start + high * step
+                        gen.fixed[high - low] = board.card[start + high * step]
+                        gen.allowed[high - low] = <uint64_t>1 << board.card[start + high * step]
+                        _feasible_add(&whole, gen.allowed[high - low])
+                    if high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY:
+                        break       # the line would be longer than any meld
                 length = high - low + 1
-                if length > MAX_RUN:
-                    break
-                if length < 3:
+                if length < 3 or not _feasible_any(&whole):
                     continue
                 if board.n_tiles == 0:
                     if not centre:
@@ -464,20 +685,27 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                     continue
                 if direction == DOWN and k == 1 and board.cross_len[DOWN][square] > 1:
                     continue        # a lone tile with a row neighbour is found across
+                if gen.mode == GEN_BEST and gen.have_best:
+                    main_bound = 0
+                    if length <= 4 and whole.set_ranks:
+                        main_bound = whole.set_bound
+                    if _feasible_runs(&whole) and whole.run_bound > main_bound:
+                        main_bound = whole.run_bound
+                    if main_bound * main_mult + whole.cross_bound < gen.best.score:
+                        continue
                 gen.length = length
                 gen.k = k
                 gen.main_mult = main_mult
-                for i in range(length):
-                    gen.line_square[i] = start + (low + i) * step
-                    gen.fixed[i] = board.card[gen.line_square[i]]
-                enum_melds(gen.fixed, length, _visit_main, gen)
+                _enumerate_line(gen, &whole)
 
 
 cdef long long board_generate(Board* board, int mode, PlayRecord* best,
                               PlayRecord** plays, size_t* capacity) noexcept nogil:
     """Generate every legal play: count them, keep the best in ``best``, or store
-    all in ``plays[0]`` (grown with realloc).  Returns how many there are."""
+    all in ``plays[0]`` (grown with realloc).  Returns how many there are
+    (in best mode: how many were scored, which is 0 only when there is none)."""
     cdef Gen gen
+    cdef int i
     gen.board = board
     gen.mode = mode
     gen.best = best
@@ -485,6 +713,14 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     gen.plays = plays
     gen.capacity = capacity
     gen.count = 0
+    gen.available = 0
+    for i in range(NUM_CARDS):
+        if board.rack[i]:
+            gen.available |= <uint64_t>1 << i
+    gen.rack_cards = gen.available
+    gen.jokers = board.rack[JOKER]
+    if board.rack[JOKER]:
+        gen.available = ALL_CARDS
     _generate_direction(&gen, ACROSS)
     _generate_direction(&gen, DOWN)
     return gen.count
