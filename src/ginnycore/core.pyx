@@ -181,6 +181,14 @@ cdef void _visit_cross(void* context, const signed char* cards, int length,
     visit.kind = kind
 
 
+cdef inline int _has_neighbour(Board* board, int square) noexcept nogil:
+    cdef int row = square // board.width, col = square % board.width
+    return ((row > 0 and board.card[square - board.width] != EMPTY)
+            or (row < board.height - 1 and board.card[square + board.width] != EMPTY)
+            or (col > 0 and board.card[square - 1] != EMPTY)
+            or (col < board.width - 1 and board.card[square + 1] != EMPTY))
+
+
 cdef void board_prepare(Board* board) noexcept nogil:
     """Recompute tile count, groups and every cross-check from the board's cards."""
     cdef int width = board.width, height = board.height, size = board.size
@@ -225,6 +233,11 @@ cdef void board_prepare(Board* board) noexcept nogil:
                     stack[top] = step
                     top += 1
         n_groups += 1
+
+    for square in range(size):
+        board.anchor[square] = board.card[square] == EMPTY and (
+            board.red[square] or _has_neighbour(board, square)
+            or (board.n_tiles == 0 and square == board.centre))
 
     for direction in range(2):
         # the perpendicular line of a play across is the column, of a play down the row
@@ -299,6 +312,7 @@ ctypedef struct Gen:
     uint64_t available              # cards the rack can supply (all 52 with a joker)
     uint64_t rack_cards             # cards the rack holds as real tiles
     int jokers                      # jokers on the rack
+    unsigned int set_ranks_for[MAX_PLACED + 1]  # ranks whose real tiles and jokers can fill k squares of a set
     uint64_t allowed[MAX_SIDE]      # per index of the line: the cards that may stand there
     signed char line_cards[MAX_SIDE]
     int stop                        # best mode: the all-real supply was found
@@ -536,14 +550,6 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
                 _visit_candidate(gen, KIND_RUN)
 
 
-cdef inline int _has_neighbour(Board* board, int square) noexcept nogil:
-    cdef int row = square // board.width, col = square % board.width
-    return ((row > 0 and board.card[square - board.width] != EMPTY)
-            or (row < board.height - 1 and board.card[square + board.width] != EMPTY)
-            or (col > 0 and board.card[square - 1] != EMPTY)
-            or (col < board.width - 1 and board.card[square + 1] != EMPTY))
-
-
 cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     """Every play along rows (ACROSS) or columns (DOWN).
 
@@ -571,10 +577,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
         next_anchor[line_length] = line_length
         empties_before[0] = 0
         for j in range(line_length - 1, -1, -1):
-            square = start + j * step
-            if board.card[square] == EMPTY and (
-                    board.red[square] or _has_neighbour(board, square)
-                    or (board.n_tiles == 0 and square == board.centre)):
+            if board.anchor[start + j * step]:
                 next_anchor[j] = j
             else:
                 next_anchor[j] = next_anchor[j + 1]
@@ -642,13 +645,15 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                 _feasible_add(&feasible, allowed)
                 if not _feasible_any(&feasible):
                     break
-                tile_mult = board.tile_mult[square]
-                ranks = _ranks_of(allowed)
-                feasible.set_bound += SET_MAX[ranks] * tile_mult
-                feasible.run_bound += RUN_MAX[ranks] * tile_mult
-                if board.cross_len[direction][square] >= 3:
-                    feasible.cross_bound += tile_mult * board.meld_mult[square] * (
-                        SET_MAX[ranks] if board.cross_kind[direction][square] == KIND_SET else RUN_MAX[ranks])
+                if gen.mode == GEN_BEST:
+                    tile_mult = board.tile_mult[square]
+                    ranks = _ranks_of(allowed)
+                    feasible.set_bound += SET_MAX[ranks] * tile_mult
+                    feasible.run_bound += RUN_MAX[ranks] * tile_mult
+                    if board.cross_len[direction][square] >= 3:
+                        feasible.cross_bound += tile_mult * board.meld_mult[square] * (
+                            SET_MAX[ranks] if board.cross_kind[direction][square] == KIND_SET
+                            else RUN_MAX[ranks])
                 if board.red[square]:
                     red = 1
                 if square == board.centre:
@@ -656,6 +661,9 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                 main_mult *= board.meld_mult[square]
                 gen.placed_index[k] = b - low
                 k += 1
+                feasible.set_ranks &= gen.set_ranks_for[k]
+                if not _feasible_any(&feasible):
+                    break
                 if b < anchor:
                     continue        # touches nothing yet
                 whole = feasible
@@ -705,7 +713,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     all in ``plays[0]`` (grown with realloc).  Returns how many there are
     (in best mode: how many were scored, which is 0 only when there is none)."""
     cdef Gen gen
-    cdef int i
+    cdef int i, rank_index
     gen.board = board
     gen.mode = mode
     gen.best = best
@@ -719,6 +727,11 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
             gen.available |= <uint64_t>1 << i
     gen.rack_cards = gen.available
     gen.jokers = board.rack[JOKER]
+    for i in range(MAX_PLACED + 1):
+        gen.set_ranks_for[i] = 0
+        for rank_index in range(13):
+            if __builtin_popcount(_suits_of_rank(gen.rack_cards, rank_index)) + gen.jokers >= i:
+                gen.set_ranks_for[i] |= 1u << rank_index
     if board.rack[JOKER]:
         gen.available = ALL_CARDS
     _generate_direction(&gen, ACROSS)

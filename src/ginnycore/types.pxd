@@ -36,6 +36,7 @@ ctypedef struct Board:
     unsigned char meld_mult[MAX_SQUARES]
     unsigned char red[MAX_SQUARES]        # an R square: may start a new area
     short group[MAX_SQUARES]              # connected group of an occupied square, else -1
+    unsigned char anchor[MAX_SQUARES]     # empty and next to a tile, or red, or the centre of an empty board
     unsigned char rack[RACK_KINDS]        # counts per card, JOKER last
     int rack_size
     # Cross-checks, indexed [direction of the play][square]: what the
