@@ -12,7 +12,8 @@ COMPILER_DIRECTIVES = {
 }
 
 extensions = [
-    Extension("ginnycore.core", ["src/ginnycore/core.pyx"], extra_compile_args=["-O3"]),
+    Extension("ginnycore.core", ["src/ginnycore/core.pyx"],
+              extra_compile_args=["-O3", "-fopenmp"], extra_link_args=["-fopenmp"]),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=COMPILER_DIRECTIVES,

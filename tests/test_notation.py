@@ -49,6 +49,7 @@ def test_ten_is_read_as_T_or_10():
     expected = play(pos, {"J8": "8H", "K8": "9H", "L8": "TH"})
     assert parse_notation(pos, "8G ...8H9HTH") == expected
     assert parse_notation(pos, "8G ...8H9H10H") == expected
+    assert parse_notation(pos, "8G ...8H9H10h") == play(pos, {"J8": "8H", "K8": "9H", "L8": "th"})
 
 
 def test_spaces_between_tiles_are_allowed():

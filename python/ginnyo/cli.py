@@ -175,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except GinnyoError as error:
-        print(f"ginnyo: error: {error}", file=sys.stderr)
+        print(f"ginnyo: error: {_one_line(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return EXIT_FAILURE
@@ -183,8 +183,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("ginnyo: interrupted", file=sys.stderr)
         return EXIT_FAILURE
     except Exception as error:  # noqa: BLE001 - the contract is one line, never a traceback
-        print(f"ginnyo: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        print(f"ginnyo: internal error: {type(error).__name__}: {_one_line(error)}", file=sys.stderr)
         return EXIT_FAILURE
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split("\n"))
 
 
 def entry_point() -> None:

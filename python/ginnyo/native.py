@@ -87,3 +87,56 @@ def best_play(position: Position) -> ScoredPlay | None:
     if found is None:
         return None
     return score(core, position, to_play(found[1]))
+
+
+class Batch:
+    """Many positions of one layout packed for the core: solved in one call,
+    spread over several cores.  ``best_plays()`` returns the raw arrays;
+    :func:`best_plays_batch` turns them into :class:`ScoredPlay` objects."""
+
+    def __init__(self, positions: list[Position]) -> None:
+        import numpy as np
+        if not positions:
+            raise ValueError("a batch needs at least one position")
+        self.layout = positions[0].layout
+        if any(p.layout != self.layout for p in positions):
+            raise ValueError("every position of a batch must have the same layout")
+        size = self.layout.size
+        self.boards = np.empty((len(positions), 2 * size), dtype=np.uint8)
+        self.racks = np.empty((len(positions), JOKER + 1), dtype=np.uint8)
+        for row, position in enumerate(positions):
+            cards, jokers, rack = encode(position)
+            self.boards[row, :size] = np.frombuffer(cards, dtype=np.uint8)
+            self.boards[row, size:] = np.frombuffer(jokers, dtype=np.uint8)
+            self.racks[row] = np.frombuffer(rack, dtype=np.uint8)
+        self._core = Core(self.layout.width, self.layout.height, _kinds(self.layout))
+
+    def __len__(self) -> int:
+        return len(self.racks)
+
+    def best_plays(self, threads: int = 1):
+        """``(scores, squares, cards, jokers)`` arrays; a score of -1 means no play."""
+        import numpy as np
+        from ginnycore.core import best_plays_batch
+        n = len(self)
+        scores = np.empty(n, dtype=np.int32)
+        squares = np.empty((n, 14), dtype=np.int16)
+        cards = np.empty((n, 14), dtype=np.int8)
+        jokers = np.empty((n, 14), dtype=np.uint8)
+        best_plays_batch(self._core, self.boards, self.racks, scores, squares, cards, jokers, threads)
+        return scores, squares, cards, jokers
+
+
+def best_plays_batch(positions: list[Position], threads: int = 1) -> list[ScoredPlay | None]:
+    """The best play of every position (None where there is none), in one core call."""
+    scores, squares, cards, jokers = Batch(positions).best_plays(threads)
+    result: list[ScoredPlay | None] = []
+    for row, position in enumerate(positions):
+        if scores[row] < 0:
+            result.append(None)
+            continue
+        placements = tuple((int(s), int(c), bool(j)) for s, c, j in zip(squares[row], cards[row], jokers[row])
+                           if s >= 0)
+        result.append(ScoredPlay(to_play(placements), int(scores[row]),
+                                 score(core_of(position), position, to_play(placements)).melds))
+    return result

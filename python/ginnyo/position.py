@@ -80,7 +80,7 @@ class Position:
         try:
             text = Path(path).read_bytes()
         except OSError as error:
-            raise PositionError(f"{path}: cannot read ({error.strerror or error})") from None
+            raise PositionError(f"{str(path)!r}: cannot read ({error.strerror or error})") from None
         return cls.from_json(text)
 
     # -- writing -----------------------------------------------------------

@@ -52,7 +52,7 @@ def rack_code(tile: int) -> str:
 
 def _split_rank_suit(text: str) -> tuple[str, str] | None:
     if len(text) == 3 and text[:2] == "10":
-        return "T", text[2]
+        return "10", text[2]
     if len(text) == 2:
         return text[0], text[1]
     return None
@@ -78,7 +78,7 @@ def parse_card(text: str, *, lower_is_joker: bool) -> tuple[int, bool]:
             is_joker = True
         elif not (suit_text.isupper() and (not rank_text.isalpha() or rank_text.isupper())):
             raise TileError(f"unknown tile code {text!r} (mixed case: a joker is all lower case)")
-    rank_index = RANKS.find(rank_text.upper())
+    rank_index = RANKS.find("T" if rank_text == "10" else rank_text.upper())
     suit_index = SUITS.find(suit_text.upper())
     if rank_index < 0 or suit_index < 0 or not rank_text.strip() or not suit_text.strip():
         raise TileError(f"unknown tile code {text!r}")

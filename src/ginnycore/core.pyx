@@ -9,6 +9,7 @@ rank, direction; a set: rank and suits) given the tiles already in it, then
 the ways the rack can supply the placed cards (a real tile or a joker).
 """
 
+from cython.parallel cimport parallel, prange
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -26,10 +27,6 @@ cdef enum:
     GEN_COUNT = 0
     GEN_ALL = 1
     GEN_BEST = 2
-
-ctypedef void (*meld_visitor)(void* context, const signed char* cards, int length,
-                              int kind) noexcept nogil
-
 
 # -- melds -------------------------------------------------------------------
 
@@ -86,100 +83,7 @@ cdef int line_kind(const signed char* cards, int length) noexcept nogil:
     return KIND_NONE
 
 
-cdef void _set_suits(signed char* cards, const signed char* fixed, int length, int index,
-                     int rank, int used, meld_visitor visit, void* context) noexcept nogil:
-    cdef int suit
-    while index < length and fixed[index] != EMPTY:
-        index += 1
-    if index == length:
-        visit(context, cards, length, KIND_SET)
-        return
-    for suit in range(4):
-        if not used & (1 << suit):
-            cards[index] = suit * 13 + rank
-            _set_suits(cards, fixed, length, index + 1, rank, used | (1 << suit), visit, context)
-    cards[index] = EMPTY
-
-
-cdef void enum_melds(const signed char* fixed, int length, meld_visitor visit,
-                     void* context) noexcept nogil:
-    """Call ``visit`` with every card sequence of ``length`` that is a meld and
-    has ``fixed[i]`` wherever it is not EMPTY."""
-    cdef signed char cards[MAX_SIDE]
-    cdef int i, first_fixed = -1, suit, rank, used, ok, step, ace_high, position, first, last
-    cdef int rank_low, rank_high, suit_low, suit_high, anchor
-    for i in range(length):
-        cards[i] = fixed[i]
-        if fixed[i] != EMPTY and first_fixed < 0:
-            first_fixed = i
-    # sets
-    if length == 3 or length == 4:
-        rank = -1
-        used = 0
-        ok = 1
-        for i in range(length):
-            if fixed[i] != EMPTY:
-                if rank < 0:
-                    rank = fixed[i] % 13
-                elif fixed[i] % 13 != rank:
-                    ok = 0
-                if used & (1 << (fixed[i] // 13)):
-                    ok = 0
-                used |= 1 << (fixed[i] // 13)
-        if ok:
-            if rank >= 0:
-                _set_suits(cards, fixed, length, 0, rank, used, visit, context)
-            else:
-                for rank in range(13):
-                    _set_suits(cards, fixed, length, 0, rank, 0, visit, context)
-    # runs
-    if length < 3 or length > MAX_RUN:
-        return
-    if first_fixed >= 0:
-        suit_low = fixed[first_fixed] // 13
-        suit_high = suit_low
-    else:
-        suit_low, suit_high = 0, 3
-    for suit in range(suit_low, suit_high + 1):
-        for step in range(1, -2, -2):
-            if first_fixed >= 0:
-                rank_low = rank_position(fixed[first_fixed])
-                rank_high = 14 if rank_low == 1 else rank_low
-            else:
-                rank_low, rank_high = 1, 14
-            for anchor in range(rank_low, rank_high + 1):
-                if first_fixed >= 0 and anchor != rank_low and anchor != rank_high:
-                    continue
-                # anchor: where index first_fixed (or 0) sits in the rank order 1..14
-                first = anchor - step * (first_fixed if first_fixed >= 0 else 0)
-                last = first + step * (length - 1)
-                if first < 1 or first > 14 or last < 1 or last > 14:
-                    continue
-                ok = 1
-                for i in range(length):
-                    position = first + step * i
-                    cards[i] = suit * 13 + (0 if position == 14 else position - 1)
-                    if fixed[i] != EMPTY and fixed[i] != cards[i]:
-                        ok = 0
-                        break
-                if ok:
-                    visit(context, cards, length, KIND_RUN)
-
-
 # -- board preparation: groups and cross-checks ----------------------------------
-
-ctypedef struct CrossVisit:
-    int hole
-    int kind
-    uint64_t mask
-
-
-cdef void _visit_cross(void* context, const signed char* cards, int length,
-                       int kind) noexcept nogil:
-    cdef CrossVisit* visit = <CrossVisit*>context
-    visit.mask |= <uint64_t>1 << cards[visit.hole]
-    visit.kind = kind
-
 
 cdef inline int _has_neighbour(Board* board, int square) noexcept nogil:
     cdef int row = square // board.width, col = square % board.width
@@ -189,14 +93,53 @@ cdef inline int _has_neighbour(Board* board, int square) noexcept nogil:
             or (col < board.width - 1 and board.card[square + 1] != EMPTY))
 
 
+cdef uint64_t _hole_mask(Board* board, int first, int step, int length, int hole,
+                         unsigned char* kind) noexcept nogil:
+    """The cards that make the line of ``length`` squares from ``first`` a meld
+    when put on its empty index ``hole``; the meld's kind goes to ``kind``."""
+    cdef int i, card, rank_index = -1, suit = -1, used = 0, same_rank = 1, same_suit = 1
+    cdef unsigned int up = 0x7FFE, down = 0x7FFE, positions
+    cdef uint64_t mask = 0
+    for i in range(length):
+        if i == hole:
+            continue
+        card = board.card[first + i * step]
+        if rank_index < 0:
+            rank_index = card % 13
+            suit = card // 13
+        if card % 13 != rank_index or used & (1 << (card // 13)):
+            same_rank = 0
+        used |= 1 << (card // 13)
+        if card // 13 != suit:
+            same_suit = 0
+        positions = _rank_positions(<uint64_t>1 << card, card // 13)
+        up &= positions >> i
+        down &= positions << i
+    if same_rank and length <= 4:
+        for i in range(4):
+            if not used & (1 << i):
+                mask |= <uint64_t>1 << (i * 13 + rank_index)
+        kind[0] = KIND_SET
+        return mask
+    if not same_suit:
+        return 0
+    for i in range(1, 15):
+        if up & (1u << i) and i + hole <= 14:
+            card = i + hole
+            mask |= <uint64_t>1 << (suit * 13 + (0 if card == 14 else card - 1))
+        if down & (1u << i) and i - hole >= 1:
+            card = i - hole
+            mask |= <uint64_t>1 << (suit * 13 + (0 if card == 14 else card - 1))
+    kind[0] = KIND_RUN
+    return mask
+
+
 cdef void board_prepare(Board* board) noexcept nogil:
     """Recompute tile count, groups and every cross-check from the board's cards."""
     cdef int width = board.width, height = board.height, size = board.size
     cdef int square, other, top, n_groups = 0, direction, row, col, step, count_before, count_after
     cdef int i, length, group_before, group_after
     cdef short stack[MAX_SQUARES]
-    cdef signed char fixed[MAX_SIDE]
-    cdef CrossVisit visit
     board.n_tiles = 0
     board.rack_size = 0
     for i in range(RACK_KINDS):
@@ -234,57 +177,57 @@ cdef void board_prepare(Board* board) noexcept nogil:
                     top += 1
         n_groups += 1
 
+    # how many tiles stand next to each square, in an unbroken line, on each side
+    cdef unsigned char before[2][MAX_SQUARES]   # [ACROSS]: above (the column); [DOWN]: to the left (the row)
+    cdef unsigned char after[2][MAX_SQUARES]
+    cdef int line, run, n_lines, line_length, line_step, start
+    for direction in range(2):
+        if direction == ACROSS:   # the perpendicular line is a column
+            n_lines, line_length, line_step = width, height, width
+        else:
+            n_lines, line_length, line_step = height, width, 1
+        for line in range(n_lines):
+            start = line if direction == ACROSS else line * width
+            run = 0
+            for i in range(line_length):
+                square = start + i * line_step
+                before[direction][square] = run
+                run = run + 1 if board.card[square] != EMPTY else 0
+            run = 0
+            for i in range(line_length - 1, -1, -1):
+                square = start + i * line_step
+                after[direction][square] = run
+                run = run + 1 if board.card[square] != EMPTY else 0
+
     for square in range(size):
         board.anchor[square] = board.card[square] == EMPTY and (
-            board.red[square] or _has_neighbour(board, square)
-            or (board.n_tiles == 0 and square == board.centre))
+            board.red[square] or before[0][square] or after[0][square] or before[1][square]
+            or after[1][square] or (board.n_tiles == 0 and square == board.centre))
 
     for direction in range(2):
-        # the perpendicular line of a play across is the column, of a play down the row
+        step = width if direction == ACROSS else 1
         for square in range(size):
-            board.cross_mask[direction][square] = 0
-            board.cross_len[direction][square] = 1
-            board.cross_kind[direction][square] = KIND_NONE
-            board.cross_group[direction][square] = -1
-            if board.card[square] != EMPTY:
-                continue
-            row = square // width
-            col = square % width
-            count_before = 0
-            count_after = 0
-            if direction == ACROSS:
-                step = width
-                while row - count_before - 1 >= 0 and board.card[square - (count_before + 1) * step] != EMPTY:
-                    count_before += 1
-                while row + count_after + 1 < height and board.card[square + (count_after + 1) * step] != EMPTY:
-                    count_after += 1
-            else:
-                step = 1
-                while col - count_before - 1 >= 0 and board.card[square - (count_before + 1) * step] != EMPTY:
-                    count_before += 1
-                while col + count_after + 1 < width and board.card[square + (count_after + 1) * step] != EMPTY:
-                    count_after += 1
+            count_before = before[direction][square]
+            count_after = after[direction][square]
             length = count_before + count_after + 1
             board.cross_len[direction][square] = length
+            board.cross_kind[direction][square] = KIND_NONE
+            board.cross_group[direction][square] = -1
+            if board.card[square] != EMPTY or length == 2 or length > MAX_RUN:
+                board.cross_mask[direction][square] = 0
+                continue
             if length == 1:
                 board.cross_mask[direction][square] = ALL_CARDS
-                continue
-            if length == 2 or length > MAX_RUN:
                 continue
             group_before = board.group[square - step] if count_before else -1
             group_after = board.group[square + step] if count_after else -1
             if group_before >= 0 and group_after >= 0 and group_before != group_after:
+                board.cross_mask[direction][square] = 0
                 continue    # placing here would join two areas
             board.cross_group[direction][square] = group_before if group_before >= 0 else group_after
-            for i in range(length):
-                fixed[i] = board.card[square + (i - count_before) * step]
-            fixed[count_before] = EMPTY
-            visit.hole = count_before
-            visit.mask = 0
-            visit.kind = KIND_NONE
-            enum_melds(fixed, length, _visit_cross, &visit)
-            board.cross_mask[direction][square] = visit.mask
-            board.cross_kind[direction][square] = visit.kind
+            board.cross_mask[direction][square] = _hole_mask(
+                board, square - count_before * step, step, length, count_before,
+                &board.cross_kind[direction][square])
 
 
 # -- generation -------------------------------------------------------------------
@@ -1028,3 +971,64 @@ cdef class Core:
 cdef tuple _play_tuple(PlayRecord* record):
     return (record.score, tuple((record.square[i], record.card[i], bool(record.joker[i]))
                                 for i in range(record.n)))
+
+
+# -- many positions in one call ----------------------------------------------------
+
+cdef inline void _load_row(Board* board, const unsigned char[:, :] boards,
+                           const unsigned char[:, :] racks, Py_ssize_t row) noexcept nogil:
+    cdef int square, size = board.size
+    for square in range(size):
+        board.card[square] = EMPTY if boards[row, square] == 255 else <signed char>boards[row, square]
+        board.joker[square] = boards[row, size + square] != 0
+    for square in range(RACK_KINDS):
+        board.rack[square] = racks[row, square]
+
+
+def best_plays_batch(Core layout, const unsigned char[:, :] boards, const unsigned char[:, :] racks,
+                     int[:] scores, short[:, :] squares, signed char[:, :] cards,
+                     unsigned char[:, :] jokers, int threads=1):
+    """Solve many positions of one layout; ``layout`` is a Core of that layout.
+
+    ``boards`` holds a row per position: the cards of every square (255 empty)
+    then the joker flags; ``racks`` 53 counts a row.  Each row's best play goes
+    to ``scores`` (-1 when there is none; the placed count is the number of
+    ``squares`` entries that are not -1), ``squares``, ``cards`` and ``jokers``
+    (14 columns each).  ``threads`` > 1 spreads the rows over that many cores.
+    """
+    cdef Py_ssize_t n = boards.shape[0], row
+    cdef int i, size = layout.board.size
+    cdef Board* local
+    cdef PlayRecord best
+    cdef long long found
+    if boards.shape[1] != 2 * size or racks.shape[0] != n or racks.shape[1] != RACK_KINDS:
+        raise ValueError("boards must be (n, 2 x squares) and racks (n, 53)")
+    if scores.shape[0] < n or squares.shape[0] < n or cards.shape[0] < n or jokers.shape[0] < n \
+            or squares.shape[1] < MAX_PLACED or cards.shape[1] < MAX_PLACED or jokers.shape[1] < MAX_PLACED:
+        raise ValueError("output arrays are too small")
+    for row in range(n):
+        for i in range(size):
+            if boards[row, i] != 255 and boards[row, i] >= NUM_CARDS:
+                raise ValueError(f"row {row}: card {boards[row, i]} on square {i}")
+    with nogil, parallel(num_threads=threads if threads > 0 else 1):
+        local = <Board*>malloc(sizeof(Board))
+        if local != NULL:
+            memcpy(local, layout.board, sizeof(Board))
+        for row in prange(n, schedule="dynamic", chunksize=64):
+            if local == NULL:
+                scores[row] = -2
+                continue
+            _load_row(local, boards, racks, row)
+            board_prepare(local)
+            found = board_generate(local, GEN_BEST, &best, NULL, NULL)
+            for i in range(MAX_PLACED):
+                squares[row, i] = -1
+            if found == 0:
+                scores[row] = -1
+                continue
+            scores[row] = best.score
+            for i in range(best.n):
+                squares[row, i] = best.square[i]
+                cards[row, i] = best.card[i]
+                jokers[row, i] = best.joker[i]
+        free(local)
