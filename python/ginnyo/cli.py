@@ -133,6 +133,26 @@ def cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_corpus(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .corpus import sample_positions
+    positions = sample_positions(args.positions, args.seed, args.stage)
+    out = Path(args.out)
+    try:
+        if out.suffix == ".jsonl":
+            out.write_text("".join(p.to_json() + "\n" for p in positions), encoding="utf-8")
+        else:
+            out.mkdir(parents=True, exist_ok=True)
+            width = len(str(len(positions)))
+            for index, position in enumerate(positions, 1):
+                (out / f"position-{index:0{width}d}.json").write_text(position.to_json() + "\n", encoding="utf-8")
+    except OSError as error:
+        raise GinnyoError(f"--out {str(out)!r}: cannot write ({error.strerror or error})") from None
+    print(f"wrote {len(positions)} positions to {out}")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ginnyo", description="Move generator and best-play solver for Ginny-O.")
     parser.add_argument("--version", action="version", version=f"ginnyo {__version__}")
@@ -156,6 +176,14 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the terminal picture (default: when stdout is a terminal)")
     show.set_defaults(run=cmd_show)
+
+    corpus = commands.add_parser("corpus", help="positions drawn from seeded games")
+    corpus.add_argument("--positions", type=_positive_int, required=True, metavar="N")
+    corpus.add_argument("--stage", choices=("early", "mid", "late"), help="only positions of this stage")
+    corpus.add_argument("--seed", type=int, default=0, metavar="S")
+    corpus.add_argument("--out", required=True, metavar="PATH",
+                        help="a directory of position files, or a .jsonl file (one position a line)")
+    corpus.set_defaults(run=cmd_corpus)
     return parser
 
 

@@ -211,13 +211,12 @@ cdef void board_prepare(Board* board) noexcept nogil:
             count_after = after[direction][square]
             length = count_before + count_after + 1
             board.cross_len[direction][square] = length
-            board.cross_kind[direction][square] = KIND_NONE
-            board.cross_group[direction][square] = -1
-            if board.card[square] != EMPTY or length == 2 or length > MAX_RUN:
-                board.cross_mask[direction][square] = 0
+            # the generator reads the rest only for an empty square with neighbours
+            if length == 1 or board.card[square] != EMPTY:
                 continue
-            if length == 1:
-                board.cross_mask[direction][square] = ALL_CARDS
+            board.cross_kind[direction][square] = KIND_NONE
+            if length == 2 or length > MAX_RUN:
+                board.cross_mask[direction][square] = 0
                 continue
             group_before = board.group[square - step] if count_before else -1
             group_after = board.group[square + step] if count_after else -1
@@ -231,6 +230,17 @@ cdef void board_prepare(Board* board) noexcept nogil:
 
 
 # -- generation -------------------------------------------------------------------
+
+ctypedef struct Feasible:
+    # What the line from its first square up to the current one can still be.
+    unsigned int up[4]          # per suit: first positions (bits 1..14) of a run read upwards
+    unsigned int down[4]        # ... of a run read downwards
+    unsigned int set_ranks      # ranks (bits 0..12) every index can take in a set
+    int length
+    int set_bound               # upper bounds of the placed tiles' values x tile multiplier
+    int run_bound
+    int cross_bound             # ... and of the crossing melds they make
+
 
 ctypedef struct Gen:
     Board* board
@@ -255,6 +265,9 @@ ctypedef struct Gen:
     uint64_t available              # cards the rack can supply (all 52 with a joker)
     uint64_t rack_cards             # cards the rack holds as real tiles
     int jokers                      # jokers on the rack
+    Feasible free_prefix[MAX_PLACED + 1]  # the state of a line of k squares that touch nothing
+    unsigned int free_positions[4]  # per suit, the rank positions of ``available``
+    unsigned int free_ranks         # the ranks of ``available``
     unsigned int set_ranks_for[MAX_PLACED + 1]  # ranks whose real tiles and jokers can fill k squares of a set
     uint64_t allowed[MAX_SIDE]      # per index of the line: the cards that may stand there
     signed char line_cards[MAX_SIDE]
@@ -389,17 +402,6 @@ cdef void _set_suits_of_line(Gen* gen, int index, int rank_index, int used, int 
             _set_suits_of_line(gen, index + 1, rank_index, used | (1 << suit), missing + short)
 
 
-ctypedef struct Feasible:
-    # What the line from its first square up to the current one can still be.
-    unsigned int up[4]          # per suit: first positions (bits 1..14) of a run read upwards
-    unsigned int down[4]        # ... of a run read downwards
-    unsigned int set_ranks      # ranks (bits 0..12) every index can take in a set
-    int length
-    int set_bound               # upper bounds of the placed tiles' values x tile multiplier
-    int run_bound
-    int cross_bound             # ... and of the crossing melds they make
-
-
 cdef unsigned char SET_MAX[8192]    # by 13-bit rank mask: the highest set value among them
 cdef unsigned char RUN_MAX[8192]    # ... the highest run value
 
@@ -449,6 +451,36 @@ cdef inline void _feasible_add(Feasible* feasible, uint64_t allowed) noexcept no
         feasible.up[suit] &= positions >> i
         feasible.down[suit] &= positions << i
     feasible.set_ranks &= _ranks_of(allowed)
+    feasible.length = i + 1
+
+
+cdef inline void _feasible_add_lanes(Feasible* feasible, const unsigned int* positions,
+                                     unsigned int ranks) noexcept nogil:
+    """Append an index whose cards are given as per-suit positions and ranks."""
+    cdef int i = feasible.length
+    feasible.up[0] &= positions[0] >> i
+    feasible.down[0] &= positions[0] << i
+    feasible.up[1] &= positions[1] >> i
+    feasible.down[1] &= positions[1] << i
+    feasible.up[2] &= positions[2] >> i
+    feasible.down[2] &= positions[2] << i
+    feasible.up[3] &= positions[3] >> i
+    feasible.down[3] &= positions[3] << i
+    feasible.set_ranks &= ranks
+    feasible.length = i + 1
+
+
+cdef inline void _feasible_add_card(Feasible* feasible, int card) noexcept nogil:
+    """Append an index holding ``card`` (a tile already on the board)."""
+    cdef int i = feasible.length, suit = card // 13, other, rank_index = card % 13
+    cdef unsigned int positions = (1u << (rank_index + 1)) | ((1u << 14) if rank_index == 0 else 0u)
+    for other in range(4):
+        if other != suit:
+            feasible.up[other] = 0
+            feasible.down[other] = 0
+    feasible.up[suit] &= positions >> i
+    feasible.down[suit] &= positions << i
+    feasible.set_ranks &= 1u << rank_index
     feasible.length = i + 1
 
 
@@ -534,26 +566,44 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                 break
             if empties_before[anchor + 1] - empties_before[a] > board.rack_size:
                 continue        # the rack cannot reach an anchor from here
-            low = a
-            while low > 0 and board.card[start + (low - 1) * step] != EMPTY:
-                low -= 1
-            _feasible_start(&feasible)
-            for j in range(low, a):
-                square = start + j * step
-                gen.line_square[j - low] = square
-                gen.fixed[j - low] = board.card[square]
-                gen.allowed[j - low] = <uint64_t>1 << board.card[square]
-                _feasible_add(&feasible, gen.allowed[j - low])
             touched_group = -1
             touch = 0
             red = 0
             centre = 0
-            k = 0
             main_mult = 1
-            if low < a:
-                touched_group = board.group[start + (a - 1) * step]
-                touch = 1
-            for b in range(a, line_length):
+            k = anchor - a
+            if k:
+                # Squares before the anchor touch nothing, so each may hold any card
+                # the rack supplies: start from the precomputed state of k such squares.
+                feasible = gen.free_prefix[k]
+                if not _feasible_any(&feasible):
+                    continue
+                low = a
+                for j in range(k):
+                    square = start + (a + j) * step
+                    gen.line_square[j] = square
+                    gen.fixed[j] = EMPTY
+                    gen.allowed[j] = gen.available
+                    gen.placed_index[j] = j
+                    main_mult *= board.meld_mult[square]
+                    if gen.mode == GEN_BEST:
+                        feasible.set_bound += SET_MAX[gen.free_ranks] * board.tile_mult[square]
+                        feasible.run_bound += RUN_MAX[gen.free_ranks] * board.tile_mult[square]
+            else:
+                low = a
+                while low > 0 and board.card[start + (low - 1) * step] != EMPTY:
+                    low -= 1
+                _feasible_start(&feasible)
+                for j in range(low, a):
+                    square = start + j * step
+                    gen.line_square[j - low] = square
+                    gen.fixed[j - low] = board.card[square]
+                    gen.allowed[j - low] = <uint64_t>1 << board.card[square]
+                    _feasible_add_card(&feasible, board.card[square])
+                if low < a:
+                    touched_group = board.group[start + (a - 1) * step]
+                    touch = 1
+            for b in range(anchor, line_length):
                 square = start + b * step
                 if b - low >= MAX_RUN:
                     break
@@ -567,25 +617,28 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                         break       # would join two areas, as would every longer interval
                     gen.fixed[b - low] = board.card[square]
                     gen.allowed[b - low] = <uint64_t>1 << board.card[square]
-                    _feasible_add(&feasible, gen.allowed[b - low])
+                    _feasible_add_card(&feasible, board.card[square])
                     if not _feasible_any(&feasible):
                         break
                     continue
                 if k == board.rack_size:
                     break
-                allowed = board.cross_mask[direction][square] & gen.available
-                if allowed == 0:
-                    break
-                group = board.cross_group[direction][square]
-                if group >= 0:
+                if board.cross_len[direction][square] == 1:
+                    allowed = gen.available
+                    _feasible_add_lanes(&feasible, gen.free_positions, gen.free_ranks)
+                else:
+                    allowed = board.cross_mask[direction][square] & gen.available
+                    if allowed == 0:
+                        break
+                    group = board.cross_group[direction][square]
                     touch = 1
                     if touched_group < 0:
                         touched_group = group
                     elif group != touched_group:
                         break
+                    _feasible_add(&feasible, allowed)
                 gen.fixed[b - low] = EMPTY
                 gen.allowed[b - low] = allowed
-                _feasible_add(&feasible, allowed)
                 if not _feasible_any(&feasible):
                     break
                 if gen.mode == GEN_BEST:
@@ -607,8 +660,6 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                 feasible.set_ranks &= gen.set_ranks_for[k]
                 if not _feasible_any(&feasible):
                     break
-                if b < anchor:
-                    continue        # touches nothing yet
                 whole = feasible
                 high = b
                 right_touch = touch
@@ -623,7 +674,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                         gen.line_square[high - low] = start + high * step
                         gen.fixed[high - low] = board.card[start + high * step]
                         gen.allowed[high - low] = <uint64_t>1 << board.card[start + high * step]
-                        _feasible_add(&whole, gen.allowed[high - low])
+                        _feasible_add_card(&whole, board.card[start + high * step])
                     if high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY:
                         break       # the line would be longer than any meld
                 length = high - low + 1
@@ -670,13 +721,21 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
             gen.available |= <uint64_t>1 << i
     gen.rack_cards = gen.available
     gen.jokers = board.rack[JOKER]
+    if board.rack[JOKER]:
+        gen.available = ALL_CARDS
+    for i in range(4):
+        gen.free_positions[i] = _rank_positions(gen.available, i)
+    gen.free_ranks = _ranks_of(gen.available)
     for i in range(MAX_PLACED + 1):
         gen.set_ranks_for[i] = 0
         for rank_index in range(13):
             if __builtin_popcount(_suits_of_rank(gen.rack_cards, rank_index)) + gen.jokers >= i:
                 gen.set_ranks_for[i] |= 1u << rank_index
-    if board.rack[JOKER]:
-        gen.available = ALL_CARDS
+    _feasible_start(&gen.free_prefix[0])
+    for i in range(1, MAX_PLACED + 1):
+        gen.free_prefix[i] = gen.free_prefix[i - 1]
+        _feasible_add_lanes(&gen.free_prefix[i], gen.free_positions, gen.free_ranks)
+        gen.free_prefix[i].set_ranks &= gen.set_ranks_for[i]
     _generate_direction(&gen, ACROSS)
     _generate_direction(&gen, DOWN)
     return gen.count
@@ -965,7 +1024,8 @@ cdef class Core:
     @property
     def cross_masks(self):
         """Per direction, the cross-check mask of every square (for tests)."""
-        return [[self.board.cross_mask[d][s] for s in range(self.board.size)] for d in range(2)]
+        return [[0 if self.board.card[s] != EMPTY else ALL_CARDS if self.board.cross_len[d][s] == 1
+                 else self.board.cross_mask[d][s] for s in range(self.board.size)] for d in range(2)]
 
 
 cdef tuple _play_tuple(PlayRecord* record):

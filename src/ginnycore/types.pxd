@@ -40,7 +40,8 @@ ctypedef struct Board:
     unsigned char rack[RACK_KINDS]        # counts per card, JOKER last
     int rack_size
     # Cross-checks, indexed [direction of the play][square]: what the
-    # perpendicular line through an empty square accepts.
+    # perpendicular line through an empty square accepts.  Only cross_len is
+    # kept for every square; the rest only for empty squares with cross_len > 1.
     uint64_t cross_mask[2][MAX_SQUARES]   # cards allowed; 0 = nothing can go here
     unsigned char cross_len[2][MAX_SQUARES]   # length of that line with the square (1 = alone)
     unsigned char cross_kind[2][MAX_SQUARES]  # KIND_SET / KIND_RUN when cross_len >= 3

@@ -1,0 +1,82 @@
+"""Benchmark fixtures and the summary: throughput, ratios to the reference, and
+the CI guard on the best-play speed-up (see bench/baseline.json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ginnyo.position import Position
+
+HERE = Path(__file__).resolve().parent
+RESULTS: dict[str, float] = {}
+COUNTS: dict[str, int] = {}
+REFERENCE_SLICE = 25     # the reference is slow: ratios are taken on these positions
+
+
+@pytest.fixture(scope="session")
+def corpus() -> list[Position]:
+    """The committed mid-game corpus (``ginnyo corpus --positions 500 --stage mid
+    --seed 2026 --out bench/corpus-mid.jsonl``)."""
+    lines = (HERE / "corpus-mid.jsonl").read_text(encoding="utf-8").splitlines()
+    return [Position.from_json(line) for line in lines]
+
+
+@pytest.fixture(scope="session")
+def reference_slice(corpus) -> list[Position]:
+    return corpus[:REFERENCE_SLICE]
+
+
+def record(name: str, seconds: float, count: int) -> None:
+    """Keep a benchmark's median time and how many items one round handled."""
+    RESULTS[name] = seconds
+    COUNTS[name] = count
+
+
+def _per_item(name: str) -> float | None:
+    return RESULTS[name] / COUNTS[name] if name in RESULTS else None
+
+
+def _rows() -> list[tuple[str, str]]:
+    rows = []
+    for name in sorted(RESULTS):
+        per = _per_item(name)
+        unit = "play" if "plays" in name else "position"
+        rows.append((name, f"{per * 1e6:10.2f} us/{unit}   {1 / per:12,.0f} {unit}s/s"))
+    ratios = speedups()
+    for name, value in ratios.items():
+        rows.append((name, f"{value:10,.0f} x"))
+    return rows
+
+
+def speedups() -> dict[str, float]:
+    """Core against reference on the same positions, in this run."""
+    result = {}
+    reference = _per_item("best play, reference (slice)")
+    for core in ("best play, core (slice)", "best play, core batch 1 thread"):
+        if reference and _per_item(core):
+            result[f"speed-up of {core} over the reference"] = reference / _per_item(core)
+    return result
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not RESULTS:
+        return
+    terminalreporter.section("ginnyo throughput (median of rounds)")
+    for name, text in _rows():
+        terminalreporter.write_line(f"{name:<48} {text}")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Fail the run when the best-play speed-up fell below half the baseline."""
+    baseline = json.loads((HERE / "baseline.json").read_text(encoding="utf-8"))
+    measured = speedups().get("speed-up of best play, core (slice) over the reference")
+    if measured is None:
+        return
+    floor = baseline["best_play_speedup_over_reference"] / 2
+    if measured < floor:
+        session.config.pluginmanager.get_plugin("terminalreporter").write_line(
+            f"FAILED: best-play speed-up {measured:,.0f}x is below half the baseline ({floor:,.0f}x)")
+        session.exitstatus = 1

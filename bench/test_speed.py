@@ -1,0 +1,79 @@
+"""Throughput of the compiled core against the plain-Python reference.
+
+Run with ``python -m pytest bench``; the summary at the end gives per-position
+and per-play figures and the speed-ups, all measured in the same run.
+"""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import record
+from ginnyo import native, reference
+
+EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "midgame.json")
+
+
+def test_best_play_reference(benchmark, reference_slice):
+    benchmark.pedantic(lambda: [reference.legal_plays(p) for p in reference_slice], rounds=1, iterations=1)
+    record("best play, reference (slice)", benchmark.stats.stats.median, len(reference_slice))
+
+
+def test_best_play_core_per_call(benchmark, reference_slice):
+    cores = [native.core_of(p) for p in reference_slice]
+    benchmark(lambda: [core.best_play() for core in cores])
+    record("best play, core (slice)", benchmark.stats.stats.median, len(cores))
+
+
+def test_best_play_core_batch_one_thread(benchmark, corpus):
+    batch = native.Batch(corpus)
+    scores = benchmark(lambda: batch.best_plays(threads=1))[0]
+    assert (scores >= -1).all()
+    record("best play, core batch 1 thread", benchmark.stats.stats.median, len(corpus))
+
+
+def test_best_play_core_batch_two_threads(benchmark, corpus):
+    batch = native.Batch(corpus)
+    benchmark(lambda: batch.best_plays(threads=2))
+    record("best play, core batch 2 threads", benchmark.stats.stats.median, len(corpus))
+
+
+def test_all_plays_core(benchmark, corpus):
+    cores = [native.core_of(p) for p in corpus]
+    plays = sum(core.count_plays() for core in cores)
+    benchmark(lambda: [core.count_plays() for core in cores])
+    record("all plays, core (per generated play)", benchmark.stats.stats.median, plays)
+
+
+def test_all_plays_core_as_python_objects(benchmark, corpus):
+    cores = [native.core_of(p) for p in corpus[:100]]
+    plays = sum(core.count_plays() for core in cores)
+    benchmark(lambda: [core.legal_plays() for core in cores])
+    record("all plays, core as tuples (per play)", benchmark.stats.stats.median, plays)
+
+
+def _run(argv: list[str]) -> None:
+    subprocess.run(argv, check=True, capture_output=True)
+
+
+def test_cli_best_move_end_to_end(benchmark):
+    benchmark.pedantic(_run, args=(["ginnyo", "best-move", EXAMPLE],), rounds=15, iterations=1)
+    record("ginnyo best-move FILE, end to end", benchmark.stats.stats.median, 1)
+
+
+def test_python_import_ginnyo(benchmark):
+    benchmark.pedantic(_run, args=([sys.executable, "-c", "import ginnyo"],), rounds=15, iterations=1)
+    record("python -c 'import ginnyo'", benchmark.stats.stats.median, 1)
+
+
+def test_a_million_positions_in_batches_do_not_grow_the_process(corpus):
+    batch = native.Batch(corpus[:500])
+    batch.best_plays(threads=2)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for _ in range(2000):            # 2 000 x 500 = 1 000 000 positions
+        batch.best_plays(threads=2)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert after - before < 1024, f"peak RSS grew by {after - before} KiB"
