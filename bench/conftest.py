@@ -43,7 +43,7 @@ def _rows() -> list[tuple[str, str]]:
     rows = []
     for name in sorted(RESULTS):
         per = _per_item(name)
-        unit = "play" if "plays" in name else "position"
+        unit = "game" if "games" in name else "play" if "plays" in name else "position"
         rows.append((name, f"{per * 1e6:10.2f} us/{unit}   {1 / per:12,.0f} {unit}s/s"))
     ratios = speedups()
     for name, value in ratios.items():

@@ -77,3 +77,11 @@ def test_a_million_positions_in_batches_do_not_grow_the_process(corpus):
         batch.best_plays(threads=2)
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     assert after - before < 1024, f"peak RSS grew by {after - before} KiB"
+
+
+def test_greedy_two_player_games_in_c_one_thread(benchmark):
+    from ginnyo.native_selfplay import greedy_games
+    games = 500
+    result = benchmark.pedantic(greedy_games, args=(games, 2, 2026), rounds=5, iterations=1)
+    assert len(result) == games
+    record("greedy 2-player games, C loop, 1 thread (per game)", benchmark.stats.stats.median, games)

@@ -14,7 +14,8 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-from ginnycore.types cimport (ACROSS, DOWN, EMPTY, JOKER, KIND_NONE, KIND_RUN, KIND_SET,
+from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_BEST, GEN_COUNT, JOKER, KIND_NONE,
+                              KIND_RUN, KIND_SET,
                               MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
                               RACK_KINDS, Board, PlayRecord)
 
@@ -22,11 +23,6 @@ cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
 
 cdef uint64_t ALL_CARDS = (<uint64_t>1 << NUM_CARDS) - 1
-
-cdef enum:
-    GEN_COUNT = 0
-    GEN_ALL = 1
-    GEN_BEST = 2
 
 # -- melds -------------------------------------------------------------------
 

@@ -15,6 +15,9 @@ cdef enum:
     KIND_RUN = 2
     ACROSS = 0
     DOWN = 1
+    GEN_COUNT = 0              # board_generate modes: count the legal plays,
+    GEN_ALL = 1                # ... store them all,
+    GEN_BEST = 2               # ... keep the first in ranking order
 
 ctypedef struct PlayRecord:
     int score

@@ -1,0 +1,303 @@
+# cython: language_level=3
+"""Whole greedy games of Ginny-O in C (RULES.md §6), for self-play at scale.
+
+Every player takes the best-scoring play (the core's ranking); with none, it
+returns the real tile that costs most on the rack at the end and redraws, or
+passes when the box is empty.  The box is shuffled by a SplitMix64 generator
+seeded per game, so a (seed, game) pair always gives the same game.
+"""
+
+from cython.parallel cimport parallel, prange
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
+
+from ginnycore.core cimport Core, board_generate, board_prepare
+from ginnycore.types cimport EMPTY, GEN_BEST, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord
+
+cdef enum:
+    RACK_SIZE = 7
+    MAX_TILES = 108
+    MAX_PLAYERS = 4
+    MAX_TURNS = 5000
+    ACTION_PLAY = 0
+    ACTION_RETURN = 1
+    ACTION_PASS = 2
+
+ctypedef struct Turn:
+    int player
+    int action
+    int drawn               # the tile drawn at the start of the turn, -1 when the box was empty
+    int returned            # the tile returned to the box, -1 when none
+    int score
+    int n_refill
+    signed char refill[MAX_PLACED]   # tiles drawn after the action
+    PlayRecord play
+
+ctypedef struct Game:
+    int players
+    int sets
+    int stall_rounds
+    int to_move
+    int first_player
+    int turns_without_play
+    int passes_on_empty_box
+    int over
+    int n_turns
+    int n_plays
+    int box_size
+    signed char box[MAX_TILES]
+    unsigned char racks[MAX_PLAYERS][RACK_KINDS]
+    int rack_sizes[MAX_PLAYERS]
+    int scores[MAX_PLAYERS]
+    uint64_t rng
+
+
+cdef inline uint64_t _random(Game* game) noexcept nogil:
+    """SplitMix64."""
+    cdef uint64_t z
+    game.rng += <uint64_t>0x9E3779B97F4A7C15
+    z = game.rng
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline int _below(Game* game, int n) noexcept nogil:
+    return <int>(_random(game) % <uint64_t>n)
+
+
+cdef void _shuffle_box(Game* game) noexcept nogil:
+    cdef int i, j
+    cdef signed char tile
+    for i in range(game.box_size - 1, 0, -1):
+        j = _below(game, i + 1)
+        tile = game.box[i]
+        game.box[i] = game.box[j]
+        game.box[j] = tile
+
+
+cdef inline int _draw_strength(int tile) noexcept nogil:
+    """The first-player draw: ace highest, a joker lowest."""
+    if tile == JOKER:
+        return 0
+    return 14 if tile % 13 == 0 else tile % 13 + 1
+
+
+cdef inline int _penalty(int tile) noexcept nogil:
+    if tile == JOKER:
+        return 0
+    if tile % 13 == 0:
+        return 15
+    return 10 if tile % 13 + 1 > 10 else tile % 13 + 1
+
+
+cdef int _draw(Game* game, int player, int count, signed char* drawn) noexcept nogil:
+    """Move up to ``count`` tiles from the end of the box to a rack; returns how many."""
+    cdef int n = 0, tile
+    while n < count and game.box_size > 0:
+        game.box_size -= 1
+        tile = game.box[game.box_size]
+        game.racks[player][tile] += 1
+        game.rack_sizes[player] += 1
+        if drawn != NULL:
+            drawn[n] = tile
+        n += 1
+    return n
+
+
+cdef void _start(Game* game, int players, int sets, uint64_t seed, int stall_rounds) noexcept nogil:
+    cdef int card, copy, player, i, top, n_contenders, strength
+    cdef int picked[MAX_PLAYERS]
+    cdef int is_contender[MAX_PLAYERS]
+    memset(game, 0, sizeof(Game))
+    game.players = players
+    game.sets = sets
+    game.stall_rounds = stall_rounds
+    game.rng = seed
+    for copy in range(sets):
+        for card in range(NUM_CARDS):
+            game.box[game.box_size] = card
+            game.box_size += 1
+        for card in range(2):
+            game.box[game.box_size] = JOKER
+            game.box_size += 1
+    _shuffle_box(game)
+    for player in range(players):
+        is_contender[player] = 1
+    n_contenders = players
+    while n_contenders > 1:
+        # each contender draws a different tile; the highest stay in
+        top = -1
+        for player in range(players):
+            if not is_contender[player]:
+                continue
+            while True:
+                picked[player] = _below(game, game.box_size)
+                for i in range(player):
+                    if is_contender[i] and picked[i] == picked[player]:
+                        break
+                else:
+                    break
+            strength = _draw_strength(game.box[picked[player]])
+            if strength > top:
+                top = strength
+        n_contenders = 0
+        for player in range(players):
+            if is_contender[player]:
+                if _draw_strength(game.box[picked[player]]) == top:
+                    n_contenders += 1
+                else:
+                    is_contender[player] = 0
+    for player in range(players):
+        if is_contender[player]:
+            game.to_move = player
+            game.first_player = player
+    for player in range(players):
+        _draw(game, player, RACK_SIZE, NULL)
+
+
+cdef int _tile_to_return(Game* game, int player) noexcept nogil:
+    """The real tile costing most on the rack (ties: the lowest card), or -1."""
+    cdef int tile, best = -1
+    for tile in range(NUM_CARDS):
+        if game.racks[player][tile] and (best < 0 or _penalty(tile) > _penalty(best)):
+            best = tile
+    return best
+
+
+cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
+    """Play one turn for the player to move; returns 1 when the game is over."""
+    cdef int player = game.to_move, i, tile, square
+    cdef signed char drawn[1]
+    cdef long long found
+    turn.player = player
+    turn.drawn = drawn[0] if _draw(game, player, 1, drawn) else -1
+    turn.returned = -1
+    turn.score = 0
+    turn.n_refill = 0
+    memcpy(board.rack, game.racks[player], RACK_KINDS)
+    board_prepare(board)
+    found = board_generate(board, GEN_BEST, &turn.play, NULL, NULL)
+    if found:
+        turn.action = ACTION_PLAY
+        turn.score = turn.play.score
+        for i in range(turn.play.n):
+            square = turn.play.square[i]
+            board.card[square] = turn.play.card[i]
+            board.joker[square] = turn.play.joker[i]
+            tile = JOKER if turn.play.joker[i] else turn.play.card[i]
+            game.racks[player][tile] -= 1
+            game.rack_sizes[player] -= 1
+        game.scores[player] += turn.score
+        game.turns_without_play = 0
+        game.passes_on_empty_box = 0
+        game.n_plays += 1
+        turn.n_refill = _draw(game, player, RACK_SIZE - game.rack_sizes[player], turn.refill)
+    else:
+        turn.play.n = 0
+        turn.action = ACTION_PASS
+        if game.box_size > 0:
+            tile = _tile_to_return(game, player)
+            if tile >= 0:
+                turn.action = ACTION_RETURN
+                turn.returned = tile
+                game.racks[player][tile] -= 1
+                game.rack_sizes[player] -= 1
+                game.box[game.box_size] = tile
+                game.box_size += 1
+                _shuffle_box(game)
+                turn.n_refill = _draw(game, player, RACK_SIZE - game.rack_sizes[player], turn.refill)
+        game.turns_without_play += 1
+        game.passes_on_empty_box = game.passes_on_empty_box + 1 if game.box_size == 0 else 0
+    game.n_turns += 1
+    if game.passes_on_empty_box >= game.players \
+            or game.turns_without_play >= game.stall_rounds * game.players:
+        game.over = 1
+        for player in range(game.players):
+            for tile in range(RACK_KINDS):
+                game.scores[player] -= _penalty(tile) * game.racks[player][tile]
+    game.to_move = (game.to_move + 1) % game.players
+    return game.over
+
+
+cdef inline uint64_t _game_seed(uint64_t seed, long long index) noexcept nogil:
+    cdef Game mixer
+    mixer.rng = seed ^ (<uint64_t>index * <uint64_t>0xD1B54A32D192ED03)
+    return _random(&mixer)
+
+
+def play_greedy_games(Core layout, long long games, int players, unsigned long long seed,
+                      int[:, :] scores, int[:] turns, int[:] plays, int[:] first_players,
+                      int stall_rounds=3, int threads=1):
+    """Play ``games`` greedy games on ``layout`` (an empty Core of the layout).
+
+    Game i is seeded from (seed, i).  Final scores (penalties taken) go to
+    ``scores[i, :players]``, and the number of turns, plays and the first
+    player to ``turns``, ``plays`` and ``first_players``.
+    """
+    cdef long long index
+    cdef int player, sets = 1 if players == 2 else 2
+    cdef Board* board
+    cdef Game* game
+    cdef Turn* turn
+    if not 2 <= players <= MAX_PLAYERS:
+        raise ValueError("Ginny-O is for 2 to 4 players")
+    if scores.shape[0] < games or scores.shape[1] < players or turns.shape[0] < games \
+            or plays.shape[0] < games or first_players.shape[0] < games:
+        raise ValueError("output arrays are too small")
+    with nogil, parallel(num_threads=threads if threads > 0 else 1):
+        # each thread owns its board, game and turn
+        board = <Board*>malloc(sizeof(Board))
+        game = <Game*>malloc(sizeof(Game))
+        turn = <Turn*>malloc(sizeof(Turn))
+        for index in prange(games, schedule="dynamic", chunksize=4):
+            if board == NULL or game == NULL or turn == NULL:
+                turns[index] = -1
+                continue
+            memcpy(board, layout.board, sizeof(Board))
+            _start(game, players, sets, _game_seed(seed, index), stall_rounds)
+            while game.n_turns < MAX_TURNS and not _turn(game, board, turn):
+                pass
+            for player in range(players):
+                scores[index, player] = game.scores[player]
+            turns[index] = game.n_turns
+            plays[index] = game.n_plays
+            first_players[index] = game.first_player
+        free(board)
+        free(game)
+        free(turn)
+
+
+def greedy_game_record(Core layout, int players, unsigned long long seed, long long index=0,
+                       int stall_rounds=3):
+    """One greedy game, turn by turn, as Python data (for records and checks).
+
+    Returns ``(first_player, racks, turns, scores)``: the racks dealt (lists of
+    tiles, 52 = joker), one dict a turn, and the final scores.
+    """
+    cdef Board board
+    cdef Game game
+    cdef Turn turn
+    cdef int player, tile, i
+    if not 2 <= players <= MAX_PLAYERS:
+        raise ValueError("Ginny-O is for 2 to 4 players")
+    memcpy(&board, layout.board, sizeof(Board))
+    _start(&game, players, 1 if players == 2 else 2, _game_seed(seed, index), stall_rounds)
+    racks = [[tile for tile in range(RACK_KINDS) for _ in range(game.racks[player][tile])]
+             for player in range(players)]
+    record = []
+    over = 0
+    while game.n_turns < MAX_TURNS and not over:
+        over = _turn(&game, &board, &turn)
+        record.append({
+            "player": turn.player,
+            "action": ("play", "return", "pass")[turn.action],
+            "drawn": turn.drawn,
+            "returned": turn.returned,
+            "score": turn.score,
+            "placements": [(turn.play.square[i], turn.play.card[i], bool(turn.play.joker[i]))
+                           for i in range(turn.play.n)],
+            "refill": [turn.refill[i] for i in range(turn.n_refill)],
+        })
+    return game.first_player, racks, record, [game.scores[player] for player in range(players)]

@@ -1,0 +1,86 @@
+"""The C greedy game loop, replayed turn by turn against the Python rules."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from conftest import FULL_CORPUS
+from ginnyo import Layout, Play, PlacedTile, Position, native, reference
+from ginnyo.native_selfplay import greedy_game, greedy_games
+from ginnyo.solver import tiles_to_return
+from ginnyo.tiles import JOKER, rack_penalty
+
+GAMES = 400 if FULL_CORPUS else 60
+
+
+def full_set(sets: int) -> Counter[int]:
+    return Counter({**{card: sets for card in range(52)}, JOKER: 2 * sets})
+
+
+def replay(players: int, seed: int, index: int) -> None:
+    """Re-check every turn of one C game with the Python rules."""
+    sets = 1 if players == 2 else 2
+    first, racks, turns, final = greedy_game(players, seed, index)
+    board: dict[int, PlacedTile] = {}
+    racks = [list(rack) for rack in racks]
+    scores = [0] * players
+    layout = Layout.standard()
+    assert all(len(rack) == 7 for rack in racks)
+    assert turns[0]["player"] == first
+    for number, turn in enumerate(turns):
+        player = turn["player"]
+        assert player == (first + number) % players
+        if turn["drawn"] >= 0:
+            racks[player].append(turn["drawn"])
+        position = Position(layout, sets, board, racks[player])   # validates the board
+        on_board = Counter(t.rack_tile for t in board.values())
+        in_racks = sum((Counter(r) for r in racks), Counter())
+        assert not on_board + in_racks - full_set(sets), "more tiles than the sets hold"
+        if turn["action"] == "play":
+            play = Play.of((s, PlacedTile(c, j)) for s, c, j in turn["placements"])
+            scored = reference.score_play(position, play)
+            assert scored.score == turn["score"]
+            best = native.best_play(position)
+            assert best.play == play and best.score == scored.score
+            for square, tile in play.placements:
+                board[square] = tile
+                racks[player].remove(tile.rack_tile)
+            scores[player] += scored.score
+        else:
+            assert not native.legal_plays(position), "returned or passed with a legal play"
+            if turn["action"] == "return":
+                assert [turn["returned"]] == tiles_to_return(position)[0]
+                racks[player].remove(turn["returned"])
+        racks[player].extend(turn["refill"])
+        assert len(racks[player]) <= 7 or turn["action"] == "pass"
+    for player in range(players):
+        scores[player] -= sum(rack_penalty(tile) for tile in racks[player])
+    assert scores == final
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_c_greedy_games_replay_legally_in_python(players):
+    for index in range(GAMES // 3):
+        replay(players, seed=7, index=index)
+
+
+def test_c_greedy_games_are_reproducible_and_independent_of_threads():
+    one = greedy_games(200, 2, seed=11, threads=1)
+    two = greedy_games(200, 2, seed=11, threads=2)
+    assert (one.scores == two.scores).all() and (one.turns == two.turns).all()
+    other = greedy_games(200, 2, seed=12, threads=1)
+    assert not (one.scores == other.scores).all()
+
+
+def test_c_greedy_game_record_matches_the_batch():
+    batch = greedy_games(5, 3, seed=3)
+    for index in range(5):
+        _, _, turns, final = greedy_game(3, seed=3, index=index)
+        assert list(batch.scores[index]) == final and batch.turns[index] == len(turns)
+
+
+def test_c_greedy_games_reject_a_bad_player_count():
+    with pytest.raises(ValueError):
+        greedy_games(1, 5, seed=1)
