@@ -5,6 +5,8 @@ from ginnycore.types cimport Board, PlayRecord
 cdef int line_kind(const signed char* cards, int length) noexcept nogil
 cdef int tile_value(int card, int kind) noexcept nogil
 cdef void board_prepare(Board* board) noexcept nogil
+cdef void board_place(Board* board, int n, const short* squares, const signed char* cards,
+                      const unsigned char* jokers, int remove) noexcept nogil
 cdef long long board_generate(Board* board, int mode, PlayRecord* best,
                               PlayRecord** plays, size_t* capacity) noexcept nogil
 cdef int board_score(Board* board, int n, const short* squares, const signed char* cards,
@@ -14,3 +16,4 @@ cdef class Core:
     cdef Board* board
     cdef PlayRecord* plays
     cdef size_t capacity
+    cdef list history

@@ -130,13 +130,64 @@ cdef uint64_t _hole_mask(Board* board, int first, int step, int length, int hole
     return mask
 
 
+cdef void _line_runs(Board* board, int direction, int line) noexcept nogil:
+    """Recount, for every square of a column (ACROSS) or a row (DOWN), the tiles
+    standing in an unbroken line before and after it."""
+    cdef int length, step, start, i, square, run
+    if direction == ACROSS:
+        length, step, start = board.height, board.width, line
+    else:
+        length, step, start = board.width, 1, line * board.width
+    run = 0
+    for i in range(length):
+        square = start + i * step
+        board.run_before[direction][square] = run
+        run = run + 1 if board.card[square] != EMPTY else 0
+    run = 0
+    for i in range(length - 1, -1, -1):
+        square = start + i * step
+        board.run_after[direction][square] = run
+        run = run + 1 if board.card[square] != EMPTY else 0
+
+
+cdef void _square_checks(Board* board, int square) noexcept nogil:
+    """The anchor flag and both cross-checks of one square, from the run counts."""
+    cdef int direction, step, count_before, count_after, length, group_before, group_after
+    board.anchor[square] = board.card[square] == EMPTY and (
+        board.red[square] or board.run_before[0][square] or board.run_after[0][square]
+        or board.run_before[1][square] or board.run_after[1][square]
+        or (board.n_tiles == 0 and square == board.centre))
+    for direction in range(2):
+        step = board.width if direction == ACROSS else 1
+        count_before = board.run_before[direction][square]
+        count_after = board.run_after[direction][square]
+        length = count_before + count_after + 1
+        board.cross_len[direction][square] = length
+        # the generator reads the rest only for an empty square with neighbours
+        if length == 1 or board.card[square] != EMPTY:
+            continue
+        board.cross_kind[direction][square] = KIND_NONE
+        if length == 2 or length > MAX_RUN:
+            board.cross_mask[direction][square] = 0
+            continue
+        group_before = board.group[square - step] if count_before else -1
+        group_after = board.group[square + step] if count_after else -1
+        if group_before >= 0 and group_after >= 0 and group_before != group_after:
+            board.cross_mask[direction][square] = 0
+            continue    # placing here would join two areas
+        board.cross_group[direction][square] = group_before if group_before >= 0 else group_after
+        board.cross_mask[direction][square] = _hole_mask(
+            board, square - count_before * step, step, length, count_before,
+            &board.cross_kind[direction][square])
+
+
 cdef void board_prepare(Board* board) noexcept nogil:
     """Recompute tile count, groups and every cross-check from the board's cards."""
     cdef int width = board.width, height = board.height, size = board.size
-    cdef int square, other, top, n_groups = 0, direction, row, col, step, count_before, count_after
-    cdef int i, length, group_before, group_after
+    cdef int square, other, top, row, col, neighbour, i
     cdef short stack[MAX_SQUARES]
     board.n_tiles = 0
+    board.n_groups = 0
     board.rack_size = 0
     for i in range(RACK_KINDS):
         board.rack_size += board.rack[i]
@@ -147,7 +198,7 @@ cdef void board_prepare(Board* board) noexcept nogil:
     for square in range(size):
         if board.card[square] == EMPTY or board.group[square] >= 0:
             continue
-        board.group[square] = n_groups
+        board.group[square] = board.n_groups
         top = 0
         stack[top] = square
         top += 1
@@ -158,71 +209,90 @@ cdef void board_prepare(Board* board) noexcept nogil:
             col = other % width
             for i in range(4):
                 if i == 0 and row > 0:
-                    step = other - width
+                    neighbour = other - width
                 elif i == 1 and row < height - 1:
-                    step = other + width
+                    neighbour = other + width
                 elif i == 2 and col > 0:
-                    step = other - 1
+                    neighbour = other - 1
                 elif i == 3 and col < width - 1:
-                    step = other + 1
+                    neighbour = other + 1
                 else:
                     continue
-                if board.card[step] != EMPTY and board.group[step] < 0:
-                    board.group[step] = n_groups
-                    stack[top] = step
+                if board.card[neighbour] != EMPTY and board.group[neighbour] < 0:
+                    board.group[neighbour] = board.n_groups
+                    stack[top] = neighbour
                     top += 1
-        n_groups += 1
-
-    # how many tiles stand next to each square, in an unbroken line, on each side
-    cdef unsigned char before[2][MAX_SQUARES]   # [ACROSS]: above (the column); [DOWN]: to the left (the row)
-    cdef unsigned char after[2][MAX_SQUARES]
-    cdef int line, run, n_lines, line_length, line_step, start
-    for direction in range(2):
-        if direction == ACROSS:   # the perpendicular line is a column
-            n_lines, line_length, line_step = width, height, width
-        else:
-            n_lines, line_length, line_step = height, width, 1
-        for line in range(n_lines):
-            start = line if direction == ACROSS else line * width
-            run = 0
-            for i in range(line_length):
-                square = start + i * line_step
-                before[direction][square] = run
-                run = run + 1 if board.card[square] != EMPTY else 0
-            run = 0
-            for i in range(line_length - 1, -1, -1):
-                square = start + i * line_step
-                after[direction][square] = run
-                run = run + 1 if board.card[square] != EMPTY else 0
-
+        board.n_groups += 1
+    for col in range(width):
+        _line_runs(board, ACROSS, col)
+    for row in range(height):
+        _line_runs(board, DOWN, row)
     for square in range(size):
-        board.anchor[square] = board.card[square] == EMPTY and (
-            board.red[square] or before[0][square] or after[0][square] or before[1][square]
-            or after[1][square] or (board.n_tiles == 0 and square == board.centre))
+        _square_checks(board, square)
 
-    for direction in range(2):
-        step = width if direction == ACROSS else 1
-        for square in range(size):
-            count_before = before[direction][square]
-            count_after = after[direction][square]
-            length = count_before + count_after + 1
-            board.cross_len[direction][square] = length
-            # the generator reads the rest only for an empty square with neighbours
-            if length == 1 or board.card[square] != EMPTY:
-                continue
-            board.cross_kind[direction][square] = KIND_NONE
-            if length == 2 or length > MAX_RUN:
-                board.cross_mask[direction][square] = 0
-                continue
-            group_before = board.group[square - step] if count_before else -1
-            group_after = board.group[square + step] if count_after else -1
-            if group_before >= 0 and group_after >= 0 and group_before != group_after:
-                board.cross_mask[direction][square] = 0
-                continue    # placing here would join two areas
-            board.cross_group[direction][square] = group_before if group_before >= 0 else group_after
-            board.cross_mask[direction][square] = _hole_mask(
-                board, square - count_before * step, step, length, count_before,
-                &board.cross_kind[direction][square])
+
+cdef void board_place(Board* board, int n, const short* squares, const signed char* cards,
+                      const unsigned char* jokers, int remove) noexcept nogil:
+    """Put a legal play's tiles on the board (or, with ``remove``, take them off
+    again) and bring groups, run counts, anchors and cross-checks up to date
+    along the rows and columns of those tiles only.  The rack is the caller's."""
+    cdef int i, j, square, row, col, group = -1, width = board.width
+    cdef int lines[2 * MAX_PLACED]
+    cdef int directions[2 * MAX_PLACED]
+    cdef int n_lines = 0, seen, length, step, start, line, k
+    if remove:
+        for i in range(n):
+            board.card[squares[i]] = EMPTY
+            board.joker[squares[i]] = 0
+            board.group[squares[i]] = -1
+        board.n_tiles -= n
+    else:
+        # the area the play joins, or a new one (a legal play touches at most one)
+        for i in range(n):
+            square = squares[i]
+            row = square // width
+            col = square % width
+            if row > 0 and board.card[square - width] != EMPTY:
+                group = board.group[square - width]
+            elif row < board.height - 1 and board.card[square + width] != EMPTY:
+                group = board.group[square + width]
+            elif col > 0 and board.card[square - 1] != EMPTY:
+                group = board.group[square - 1]
+            elif col < width - 1 and board.card[square + 1] != EMPTY:
+                group = board.group[square + 1]
+            if group >= 0:
+                break
+        if group < 0:
+            group = board.n_groups
+            board.n_groups += 1
+        for i in range(n):
+            board.card[squares[i]] = cards[i]
+            board.joker[squares[i]] = jokers[i]
+            board.group[squares[i]] = group
+        board.n_tiles += n
+    for i in range(n):
+        for j in range(2):
+            # ACROSS run counts live on columns, DOWN ones on rows
+            line = squares[i] % width if j == ACROSS else squares[i] // width
+            seen = 0
+            for k in range(n_lines):
+                if lines[k] == line and directions[k] == j:
+                    seen = 1
+            if not seen:
+                lines[n_lines] = line
+                directions[n_lines] = j
+                n_lines += 1
+    for i in range(n_lines):
+        _line_runs(board, directions[i], lines[i])
+    for i in range(n_lines):
+        if directions[i] == ACROSS:
+            length, step, start = board.height, width, lines[i]
+        else:
+            length, step, start = width, 1, lines[i] * width
+        for j in range(length):
+            _square_checks(board, start + j * step)
+    if board.n_tiles == 0 or (not remove and board.n_tiles == n):
+        _square_checks(board, board.centre)     # the centre is an anchor only on an empty board
 
 
 # -- generation -------------------------------------------------------------------
@@ -933,6 +1003,7 @@ cdef class Core:
         memset(self.board, 0, sizeof(Board))
         self.plays = NULL
         self.capacity = 0
+        self.history = []
         self.board.width = width
         self.board.height = height
         self.board.size = width * height
@@ -1016,6 +1087,61 @@ cdef class Core:
             out.append(tuple(melds[5 * i + j] for j in range(5)))
             i += 1
         return result, out
+
+    def apply(self, squares, cards, jokers):
+        """Play a legal play: its tiles leave the rack for the board, and only the
+        lines through them are brought up to date.  Returns the score; raises
+        ValueError (with the core's code) when the play is illegal."""
+        cdef short square_array[MAX_PLACED]
+        cdef signed char card_array[MAX_PLACED]
+        cdef unsigned char joker_array[MAX_PLACED]
+        cdef int n = len(squares), i, result
+        if n < 1 or n > MAX_PLACED or len(cards) != n or len(jokers) != n:
+            raise ValueError(f"illegal play (code {ILLEGAL_SHAPE})")
+        for i in range(n):
+            square_array[i] = squares[i]
+            card_array[i] = cards[i]
+            joker_array[i] = 1 if jokers[i] else 0
+        result = board_score(self.board, n, square_array, card_array, joker_array, NULL, 0)
+        if result < 0:
+            raise ValueError(f"illegal play (code {result})")
+        board_place(self.board, n, square_array, card_array, joker_array, 0)
+        for i in range(n):
+            self.board.rack[JOKER if joker_array[i] else card_array[i]] -= 1
+        self.board.rack_size -= n
+        self.history.append((tuple(squares), tuple(cards), tuple(bool(j) for j in jokers)))
+        return result
+
+    def undo(self):
+        """Take back the last applied play: its tiles return to the rack."""
+        cdef short square_array[MAX_PLACED]
+        cdef signed char card_array[MAX_PLACED]
+        cdef unsigned char joker_array[MAX_PLACED]
+        cdef int n, i
+        if not self.history:
+            raise ValueError("nothing to undo")
+        squares, cards, jokers = self.history.pop()
+        n = len(squares)
+        for i in range(n):
+            square_array[i] = squares[i]
+            card_array[i] = cards[i]
+            joker_array[i] = jokers[i]
+            self.board.rack[JOKER if jokers[i] else cards[i]] += 1
+        self.board.rack_size += n
+        board_place(self.board, n, square_array, card_array, joker_array, 1)
+
+    def state(self):
+        """What generation reads, as bytes: cards, jokers, anchors, cross lengths
+        and the cross masks of squares that have one (for tests of apply/undo)."""
+        cdef int square, direction
+        parts = [bytes([<unsigned char>self.board.card[s] for s in range(self.board.size)]),
+                 bytes([self.board.joker[s] for s in range(self.board.size)]),
+                 bytes([self.board.anchor[s] for s in range(self.board.size)]),
+                 bytes([self.board.rack[s] for s in range(RACK_KINDS)])]
+        for direction in range(2):
+            parts.append(bytes([self.board.cross_len[direction][s] for s in range(self.board.size)]))
+        masks = self.cross_masks
+        return b"".join(parts), masks
 
     @property
     def cross_masks(self):

@@ -12,7 +12,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-from ginnycore.core cimport Core, board_generate, board_prepare
+from ginnycore.core cimport Core, board_generate, board_place
 from ginnycore.types cimport EMPTY, GEN_BEST, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord
 
 cdef enum:
@@ -168,7 +168,7 @@ cdef int _tile_to_return(Game* game, int player) noexcept nogil:
 
 cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
     """Play one turn for the player to move; returns 1 when the game is over."""
-    cdef int player = game.to_move, i, tile, square
+    cdef int player = game.to_move, i, tile
     cdef signed char drawn[1]
     cdef long long found
     turn.player = player
@@ -177,15 +177,13 @@ cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
     turn.score = 0
     turn.n_refill = 0
     memcpy(board.rack, game.racks[player], RACK_KINDS)
-    board_prepare(board)
+    board.rack_size = game.rack_sizes[player]
     found = board_generate(board, GEN_BEST, &turn.play, NULL, NULL)
     if found:
         turn.action = ACTION_PLAY
         turn.score = turn.play.score
+        board_place(board, turn.play.n, turn.play.square, turn.play.card, turn.play.joker, 0)
         for i in range(turn.play.n):
-            square = turn.play.square[i]
-            board.card[square] = turn.play.card[i]
-            board.joker[square] = turn.play.joker[i]
             tile = JOKER if turn.play.joker[i] else turn.play.card[i]
             game.racks[player][tile] -= 1
             game.rack_sizes[player] -= 1
@@ -282,7 +280,7 @@ def greedy_game_record(Core layout, int players, unsigned long long seed, long l
     cdef int player, tile, i
     if not 2 <= players <= MAX_PLAYERS:
         raise ValueError("Ginny-O is for 2 to 4 players")
-    memcpy(&board, layout.board, sizeof(Board))
+    memcpy(&board, layout.board, sizeof(Board))   # an empty, prepared board
     _start(&game, players, 1 if players == 2 else 2, _game_seed(seed, index), stall_rounds)
     racks = [[tile for tile in range(RACK_KINDS) for _ in range(game.racks[player][tile])]
              for player in range(players)]

@@ -39,6 +39,7 @@ ctypedef struct Board:
     unsigned char meld_mult[MAX_SQUARES]
     unsigned char red[MAX_SQUARES]        # an R square: may start a new area
     short group[MAX_SQUARES]              # connected group of an occupied square, else -1
+    int n_groups                          # group ids handed out so far
     unsigned char anchor[MAX_SQUARES]     # empty and next to a tile, or red, or the centre of an empty board
     unsigned char rack[RACK_KINDS]        # counts per card, JOKER last
     int rack_size
@@ -49,3 +50,5 @@ ctypedef struct Board:
     unsigned char cross_len[2][MAX_SQUARES]   # length of that line with the square (1 = alone)
     unsigned char cross_kind[2][MAX_SQUARES]  # KIND_SET / KIND_RUN when cross_len >= 3
     short cross_group[2][MAX_SQUARES]     # group the perpendicular neighbours belong to, or -1
+    unsigned char run_before[2][MAX_SQUARES]  # tiles in an unbroken line above ([ACROSS]) or left ([DOWN])
+    unsigned char run_after[2][MAX_SQUARES]   # ... below or right
