@@ -66,3 +66,10 @@ def test_illegal_apply_is_refused_and_changes_nothing():
     with pytest.raises(ValueError):
         core.undo()
     assert core.state() == before
+
+
+def test_a_standard_position_takes_a_few_kilobytes_in_the_core():
+    core = native.core_of(sample_positions(1, seed=1)[0])
+    assert core.nbytes < 10 * 1024
+    large = native.Core(21, 21, b"." * 220 + b"S" + b"." * 220)
+    assert core.nbytes < large.nbytes < 20 * 1024

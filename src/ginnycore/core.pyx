@@ -14,6 +14,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+from ginnycore.board cimport board_clone, board_new
 from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_BEST, GEN_COUNT, JOKER, KIND_NONE,
                               KIND_RUN, KIND_SET,
                               MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
@@ -997,16 +998,12 @@ cdef class Core:
             raise ValueError(f"board {width} x {height} is outside 1..{MAX_SIDE}")
         if len(kinds) != width * height:
             raise ValueError("kinds must have one letter a square")
-        self.board = <Board*>malloc(sizeof(Board))
+        self.board = board_new(width, height)
         if self.board == NULL:
             raise MemoryError()
-        memset(self.board, 0, sizeof(Board))
         self.plays = NULL
         self.capacity = 0
         self.history = []
-        self.board.width = width
-        self.board.height = height
-        self.board.size = width * height
         self.board.centre = -1
         for square in range(width * height):
             kind = kinds[square]
@@ -1144,6 +1141,11 @@ cdef class Core:
         return b"".join(parts), masks
 
     @property
+    def nbytes(self):
+        """Memory the board and rack take in C."""
+        return self.board.bytes
+
+    @property
     def cross_masks(self):
         """Per direction, the cross-check mask of every square (for tests)."""
         return [[0 if self.board.card[s] != EMPTY else ALL_CARDS if self.board.cross_len[d][s] == 1
@@ -1193,9 +1195,7 @@ def best_plays_batch(Core layout, const unsigned char[:, :] boards, const unsign
             if boards[row, i] != 255 and boards[row, i] >= NUM_CARDS:
                 raise ValueError(f"row {row}: card {boards[row, i]} on square {i}")
     with nogil, parallel(num_threads=threads if threads > 0 else 1):
-        local = <Board*>malloc(sizeof(Board))
-        if local != NULL:
-            memcpy(local, layout.board, sizeof(Board))
+        local = board_clone(layout.board)
         for row in prange(n, schedule="dynamic", chunksize=64):
             if local == NULL:
                 scores[row] = -2

@@ -12,6 +12,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
+from ginnycore.board cimport board_clone, board_copy
 from ginnycore.core cimport Core, board_generate, board_place
 from ginnycore.types cimport EMPTY, GEN_BEST, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord
 
@@ -246,14 +247,14 @@ def play_greedy_games(Core layout, long long games, int players, unsigned long l
         raise ValueError("output arrays are too small")
     with nogil, parallel(num_threads=threads if threads > 0 else 1):
         # each thread owns its board, game and turn
-        board = <Board*>malloc(sizeof(Board))
+        board = board_clone(layout.board)
         game = <Game*>malloc(sizeof(Game))
         turn = <Turn*>malloc(sizeof(Turn))
         for index in prange(games, schedule="dynamic", chunksize=4):
             if board == NULL or game == NULL or turn == NULL:
                 turns[index] = -1
                 continue
-            memcpy(board, layout.board, sizeof(Board))
+            board_copy(board, layout.board)
             _start(game, players, sets, _game_seed(seed, index), stall_rounds)
             while game.n_turns < MAX_TURNS and not _turn(game, board, turn):
                 pass
@@ -274,20 +275,22 @@ def greedy_game_record(Core layout, int players, unsigned long long seed, long l
     Returns ``(first_player, racks, turns, scores)``: the racks dealt (lists of
     tiles, 52 = joker), one dict a turn, and the final scores.
     """
-    cdef Board board
+    cdef Board* board
     cdef Game game
     cdef Turn turn
     cdef int player, tile, i
     if not 2 <= players <= MAX_PLAYERS:
         raise ValueError("Ginny-O is for 2 to 4 players")
-    memcpy(&board, layout.board, sizeof(Board))   # an empty, prepared board
+    board = board_clone(layout.board)   # an empty, prepared board
+    if board == NULL:
+        raise MemoryError()
     _start(&game, players, 1 if players == 2 else 2, _game_seed(seed, index), stall_rounds)
     racks = [[tile for tile in range(RACK_KINDS) for _ in range(game.racks[player][tile])]
              for player in range(players)]
     record = []
     over = 0
     while game.n_turns < MAX_TURNS and not over:
-        over = _turn(&game, &board, &turn)
+        over = _turn(&game, board, &turn)
         record.append({
             "player": turn.player,
             "action": ("play", "return", "pass")[turn.action],
@@ -298,4 +301,5 @@ def greedy_game_record(Core layout, int players, unsigned long long seed, long l
                            for i in range(turn.play.n)],
             "refill": [turn.refill[i] for i in range(turn.n_refill)],
         })
+    free(board)
     return game.first_player, racks, record, [game.scores[player] for player in range(players)]

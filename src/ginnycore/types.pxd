@@ -28,27 +28,30 @@ ctypedef struct PlayRecord:
     unsigned char joker[MAX_PLACED]
 
 ctypedef struct Board:
+    # One malloc'd block: this header, then the per-square arrays sized to the
+    # board (see board.pyx: board_new, board_clone, board_copy).
+    size_t bytes                # of the whole block
     int width
     int height
     int size
     int centre
     int n_tiles
-    signed char card[MAX_SQUARES]         # EMPTY or the card (a joker's identity)
-    unsigned char joker[MAX_SQUARES]
-    unsigned char tile_mult[MAX_SQUARES]
-    unsigned char meld_mult[MAX_SQUARES]
-    unsigned char red[MAX_SQUARES]        # an R square: may start a new area
-    short group[MAX_SQUARES]              # connected group of an occupied square, else -1
-    int n_groups                          # group ids handed out so far
-    unsigned char anchor[MAX_SQUARES]     # empty and next to a tile, or red, or the centre of an empty board
-    unsigned char rack[RACK_KINDS]        # counts per card, JOKER last
+    int n_groups                # group ids handed out so far
     int rack_size
+    unsigned char rack[RACK_KINDS]        # counts per card, JOKER last
+    signed char* card           # EMPTY or the card (a joker's identity)
+    unsigned char* joker
+    unsigned char* tile_mult
+    unsigned char* meld_mult
+    unsigned char* red          # an R square: may start a new area
+    short* group                # connected group of an occupied square, else -1
+    unsigned char* anchor       # empty and next to a tile, or red, or the centre of an empty board
     # Cross-checks, indexed [direction of the play][square]: what the
     # perpendicular line through an empty square accepts.  Only cross_len is
     # kept for every square; the rest only for empty squares with cross_len > 1.
-    uint64_t cross_mask[2][MAX_SQUARES]   # cards allowed; 0 = nothing can go here
-    unsigned char cross_len[2][MAX_SQUARES]   # length of that line with the square (1 = alone)
-    unsigned char cross_kind[2][MAX_SQUARES]  # KIND_SET / KIND_RUN when cross_len >= 3
-    short cross_group[2][MAX_SQUARES]     # group the perpendicular neighbours belong to, or -1
-    unsigned char run_before[2][MAX_SQUARES]  # tiles in an unbroken line above ([ACROSS]) or left ([DOWN])
-    unsigned char run_after[2][MAX_SQUARES]   # ... below or right
+    uint64_t* cross_mask[2]     # cards allowed; 0 = nothing can go here
+    unsigned char* cross_len[2] # length of that line with the square (1 = alone)
+    unsigned char* cross_kind[2]    # KIND_SET / KIND_RUN when cross_len >= 3
+    short* cross_group[2]       # group the perpendicular neighbours belong to, or -1
+    unsigned char* run_before[2]    # tiles in an unbroken line above ([ACROSS]) or left ([DOWN])
+    unsigned char* run_after[2]     # ... below or right
