@@ -154,10 +154,15 @@ cdef void _line_runs(Board* board, int direction, int line) noexcept nogil:
 cdef void _square_checks(Board* board, int square) noexcept nogil:
     """The anchor flag and both cross-checks of one square, from the run counts."""
     cdef int direction, step, count_before, count_after, length, group_before, group_after
-    board.anchor[square] = board.card[square] == EMPTY and (
-        board.red[square] or board.run_before[0][square] or board.run_after[0][square]
-        or board.run_before[1][square] or board.run_after[1][square]
-        or (board.n_tiles == 0 and square == board.centre))
+    if not (board.run_before[0][square] | board.run_after[0][square]
+            | board.run_before[1][square] | board.run_after[1][square]):
+        # no tile next to it: the common case, nothing to check across it
+        board.anchor[square] = board.card[square] == EMPTY and (
+            board.red[square] or (board.n_tiles == 0 and square == board.centre))
+        board.cross_len[0][square] = 1
+        board.cross_len[1][square] = 1
+        return
+    board.anchor[square] = board.card[square] == EMPTY
     for direction in range(2):
         step = board.width if direction == ACROSS else 1
         count_before = board.run_before[direction][square]
