@@ -82,12 +82,16 @@ cdef int line_kind(const signed char* cards, int length) noexcept nogil:
 
 # -- board preparation: groups and cross-checks ----------------------------------
 
-cdef inline int _has_neighbour(Board* board, int square) noexcept nogil:
+cdef inline int _neighbour(Board* board, int square, int side) noexcept nogil:
+    """The square above (side 0), below (1), left (2) or right (3), or -1 off the board."""
     cdef int row = square // board.width, col = square % board.width
-    return ((row > 0 and board.card[square - board.width] != EMPTY)
-            or (row < board.height - 1 and board.card[square + board.width] != EMPTY)
-            or (col > 0 and board.card[square - 1] != EMPTY)
-            or (col < board.width - 1 and board.card[square + 1] != EMPTY))
+    if side == 0:
+        return square - board.width if row > 0 else -1
+    if side == 1:
+        return square + board.width if row < board.height - 1 else -1
+    if side == 2:
+        return square - 1 if col > 0 else -1
+    return square + 1 if col < board.width - 1 else -1
 
 
 cdef uint64_t _hole_mask(Board* board, int first, int step, int length, int hole,
@@ -211,20 +215,9 @@ cdef void board_prepare(Board* board) noexcept nogil:
         while top > 0:
             top -= 1
             other = stack[top]
-            row = other // width
-            col = other % width
             for i in range(4):
-                if i == 0 and row > 0:
-                    neighbour = other - width
-                elif i == 1 and row < height - 1:
-                    neighbour = other + width
-                elif i == 2 and col > 0:
-                    neighbour = other - 1
-                elif i == 3 and col < width - 1:
-                    neighbour = other + 1
-                else:
-                    continue
-                if board.card[neighbour] != EMPTY and board.group[neighbour] < 0:
+                neighbour = _neighbour(board, other, i)
+                if neighbour >= 0 and board.card[neighbour] != EMPTY and board.group[neighbour] < 0:
                     board.group[neighbour] = board.n_groups
                     stack[top] = neighbour
                     top += 1
@@ -255,17 +248,10 @@ cdef void board_place(Board* board, int n, const short* squares, const signed ch
     else:
         # the area the play joins, or a new one (a legal play touches at most one)
         for i in range(n):
-            square = squares[i]
-            row = square // width
-            col = square % width
-            if row > 0 and board.card[square - width] != EMPTY:
-                group = board.group[square - width]
-            elif row < board.height - 1 and board.card[square + width] != EMPTY:
-                group = board.group[square + width]
-            elif col > 0 and board.card[square - 1] != EMPTY:
-                group = board.group[square - 1]
-            elif col < width - 1 and board.card[square + 1] != EMPTY:
-                group = board.group[square + 1]
+            for j in range(4):
+                square = _neighbour(board, squares[i], j)
+                if square >= 0 and board.card[square] != EMPTY:
+                    group = board.group[square]
             if group >= 0:
                 break
         if group < 0:
@@ -897,24 +883,13 @@ cdef int board_score(Board* board, int n, const short* squares, const signed cha
     # §4.4 / §4.5 against the board before the play
     for i in range(n):
         square = squares[i]
-        row = square // width
-        col = square % width
         if board.red[square]:
             red = 1
         if square == board.centre:
             centre = 1
         for j in range(4):
-            if j == 0 and row > 0:
-                other = square - width
-            elif j == 1 and row < board.height - 1:
-                other = square + width
-            elif j == 2 and col > 0:
-                other = square - 1
-            elif j == 3 and col < width - 1:
-                other = square + 1
-            else:
-                continue
-            if board.card[other] != EMPTY:
+            other = _neighbour(board, square, j)
+            if other >= 0 and board.card[other] != EMPTY:
                 touch = 1
                 if touched_group < 0:
                     touched_group = board.group[other]
