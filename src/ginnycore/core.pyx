@@ -191,11 +191,25 @@ cdef void _square_checks(Board* board, int square) noexcept nogil:
             &board.cross_kind[direction][square])
 
 
+cdef inline int _root(short* parent, int square) noexcept nogil:
+    while parent[square] != square:
+        parent[square] = parent[parent[square]]
+        square = parent[square]
+    return square
+
+
+cdef inline void _union(short* parent, int a, int b) noexcept nogil:
+    a = _root(parent, a)
+    b = _root(parent, b)
+    if a != b:
+        parent[a if a > b else b] = b if a > b else a      # the smaller square is the root
+
+
 cdef void board_prepare(Board* board) noexcept nogil:
     """Recompute tile count, groups and every cross-check from the board's cards."""
     cdef int width = board.width, height = board.height, size = board.size
-    cdef int square, other, top, row, col, neighbour, i
-    cdef short stack[MAX_SQUARES]
+    cdef int square, row, col, root, i
+    cdef short parent[MAX_SQUARES]
     board.n_tiles = 0
     board.n_groups = 0
     board.rack_size = 0
@@ -205,23 +219,26 @@ cdef void board_prepare(Board* board) noexcept nogil:
         board.group[square] = -1
         if board.card[square] != EMPTY:
             board.n_tiles += 1
+    # groups by union-find over the left and upper neighbours; a set's root is
+    # its smallest square, so it comes first in square order
+    for row in range(height):
+        for col in range(width):
+            square = row * width + col
+            if board.card[square] == EMPTY:
+                continue
+            parent[square] = square
+            if col > 0 and board.card[square - 1] != EMPTY:
+                _union(parent, square, square - 1)
+            if row > 0 and board.card[square - width] != EMPTY:
+                _union(parent, square, square - width)
     for square in range(size):
-        if board.card[square] == EMPTY or board.group[square] >= 0:
-            continue
-        board.group[square] = board.n_groups
-        top = 0
-        stack[top] = square
-        top += 1
-        while top > 0:
-            top -= 1
-            other = stack[top]
-            for i in range(4):
-                neighbour = _neighbour(board, other, i)
-                if neighbour >= 0 and board.card[neighbour] != EMPTY and board.group[neighbour] < 0:
-                    board.group[neighbour] = board.n_groups
-                    stack[top] = neighbour
-                    top += 1
-        board.n_groups += 1
+        if board.card[square] != EMPTY:
+            root = _root(parent, square)
+            if root == square:
+                board.group[square] = board.n_groups
+                board.n_groups += 1
+            else:
+                board.group[square] = board.group[root]
     for col in range(width):
         _line_runs(board, ACROSS, col)
     for row in range(height):
