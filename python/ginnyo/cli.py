@@ -6,9 +6,10 @@ Exit status: 0 done, 2 bad input, 1 anything else.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from . import __version__
 from .errors import GinnyoError
@@ -119,6 +120,10 @@ def cmd_moves(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     from . import render
     position = load_position(args.position)
+    if args.line:
+        from .position_string import to_line
+        print(to_line(position))
+        return EXIT_OK
     if args.svg:
         svg = render.board_svg(position)
         try:
@@ -136,17 +141,19 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_corpus(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .corpus import sample_positions
-    positions = sample_positions(args.positions, args.seed, args.stage)
+    from .corpus import sample_texts
+    from .workers import default_workers
+    positions = sample_texts(args.positions, args.seed, args.stage,
+                             workers=args.workers or default_workers(), scheduler=args.scheduler)
     out = Path(args.out)
     try:
         if out.suffix == ".jsonl":
-            out.write_text("".join(p.to_json() + "\n" for p in positions), encoding="utf-8")
+            out.write_text("".join(text + "\n" for text in positions), encoding="utf-8")
         else:
             out.mkdir(parents=True, exist_ok=True)
             width = len(str(len(positions)))
-            for index, position in enumerate(positions, 1):
-                (out / f"position-{index:0{width}d}.json").write_text(position.to_json() + "\n", encoding="utf-8")
+            for index, text in enumerate(positions, 1):
+                (out / f"position-{index:0{width}d}.json").write_text(text + "\n", encoding="utf-8")
     except OSError as error:
         raise GinnyoError(f"--out {str(out)!r}: cannot write ({error.strerror or error})") from None
     print(f"wrote {len(positions)} positions to {out}")
@@ -160,19 +167,22 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
 
     best = commands.add_parser("best-move", help="the highest-scoring legal play")
-    best.add_argument("position", metavar="POSITION", help="position JSON file, or - for stdin")
+    best.add_argument("position", metavar="POSITION", help="position file (JSON or a position string), or - for stdin")
     best.add_argument("--json", action="store_true", help="print one JSON object")
     best.set_defaults(run=cmd_best_move)
 
     moves = commands.add_parser("moves", help="every legal play, best first")
-    moves.add_argument("position", metavar="POSITION", help="position JSON file, or - for stdin")
+    moves.add_argument("position", metavar="POSITION", help="position file (JSON or a position string), or - for stdin")
     moves.add_argument("--limit", type=_positive_int, metavar="N", help="print at most N plays")
     moves.add_argument("--json", action="store_true", help="print a JSON array")
     moves.set_defaults(run=cmd_moves)
 
     show = commands.add_parser("show", help="the board as a picture")
-    show.add_argument("position", metavar="POSITION", help="position JSON file, or - for stdin")
-    show.add_argument("--svg", metavar="FILE", help="write an SVG image instead")
+    show.add_argument("position", metavar="POSITION", help="position file (JSON or a position string), or - for stdin")
+    show_output = show.add_mutually_exclusive_group()
+    show_output.add_argument("--svg", metavar="FILE", help="write an SVG image instead")
+    show_output.add_argument("--line", action="store_true",
+                             help="print the one-line position string instead (docs/POSITION-STRING.md)")
     show.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the terminal picture (default: when stdout is a terminal)")
     show.set_defaults(run=cmd_show)
@@ -183,7 +193,33 @@ def build_parser() -> argparse.ArgumentParser:
     corpus.add_argument("--seed", type=int, default=0, metavar="S")
     corpus.add_argument("--out", required=True, metavar="PATH",
                         help="a directory of position files, or a .jsonl file (one position a line)")
+    corpus.add_argument("--workers", type=_positive_int, metavar="W",
+                        help="local processes to play the games on (default: one a core)")
+    corpus.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
     corpus.set_defaults(run=cmd_corpus)
+
+    replay = commands.add_parser("replay", help="re-check a game record move by move and show it")
+    replay.add_argument("record", metavar="RECORD", help="a game record (JSON lines)")
+    replay.add_argument("--quiet", action="store_true", help="print only the verdict")
+    replay.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colour the boards (default: when stdout is a terminal)")
+    replay.set_defaults(run=_command_in(".records", "cmd_replay"))
+
+    selfplay = commands.add_parser("selfplay", help="play many seeded games and summarise them")
+    selfplay.add_argument("--games", type=_positive_int, required=True, metavar="N")
+    selfplay.add_argument("--players", type=_player_count, default=2, metavar="K", help="2 to 4 (default 2)")
+    selfplay.add_argument("--seed", type=int, default=0, metavar="S", help="game i is dealt from seed S+i")
+    selfplay.add_argument("--bots", metavar="KIND[,KIND...]",
+                          help="greedy (default) or random: one for every seat, or one a seat")
+    selfplay.add_argument("--workers", type=_positive_int, metavar="W",
+                          help="local processes (default: one a core; 1 plays in this process)")
+    selfplay.add_argument("--scheduler", metavar="ADDRESS",
+                          help="play on the Dask cluster of this scheduler (tcp://host:8786)")
+    selfplay.add_argument("--records", metavar="DIR", help="write each game's record to DIR/game-SEED.jsonl")
+    selfplay.set_defaults(run=_command_in(".selfplay", "cmd_selfplay"))
+
+    engine = commands.add_parser("engine", help="serve the engine line protocol on stdin/stdout (docs/PROTOCOL.md)")
+    engine.set_defaults(run=_command_in(".engine", "cmd_engine"))
     return parser
 
 
@@ -194,6 +230,23 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} is negative")
+    return value
+
+
+def _command_in(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    """A command whose module is imported only when it runs, so that start-up stays short."""
+    def run(args: argparse.Namespace) -> int:
+        return int(getattr(importlib.import_module(module, __package__), name)(args))
+    return run
+
+
+def _player_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 2 <= value <= 4:
+        raise argparse.ArgumentTypeError(f"{value}: Ginny-O is for 2 to 4 players")
     return value
 
 

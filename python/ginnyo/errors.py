@@ -19,3 +19,7 @@ class InvalidMoveError(GinnyoError):
 
 class IllegalMoveError(GinnyoError):
     """A well-formed play that the rules do not allow in this position."""
+
+
+class RecordError(GinnyoError):
+    """A game record is malformed, or a move in it breaks the rules."""

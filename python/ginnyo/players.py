@@ -1,0 +1,104 @@
+"""Players: a :class:`~ginnyo.game.View` in, an action out.
+
+A player is any object with a ``name`` and a ``choose(view)`` method (the
+:class:`Player` protocol).  Two come with ginnyo: :class:`GreedyPlayer` (the
+best-scoring play) and :class:`RandomPlayer` (a uniformly random legal play);
+:func:`make_player` builds them by name.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from .actions import PASS, Action, Place, Return
+from .game import View
+from .native import to_play
+from .solver import tiles_to_return
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, view: View) -> Action:
+        """The action for the turn ``view`` shows (8 tiles on the rack while the box lasts)."""
+        ...
+
+
+def no_play_action(view: View) -> Action:
+    """What a player without a play does: return the tile ``best-move`` names (the
+    real tile that costs most left on the rack), or pass when the box is empty."""
+    if not view.box_size:
+        return PASS
+    tiles, _ = tiles_to_return(view.position)
+    return Return(tuple(tiles) or view.rack[:1])
+
+
+class GreedyPlayer:
+    """Plays the highest-scoring play (ties as ``best-move`` breaks them)."""
+
+    name = "greedy"
+
+    def choose(self, view: View) -> Action:
+        found = view.core().best_play()
+        if found is None:
+            return no_play_action(view)
+        return Place(to_play(found[1]))
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal play; without one, returns a random non-empty
+    handful of tiles (one to all), or passes when the box is empty."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: View) -> Action:
+        # sorted, so that the choice does not depend on the core's generation order
+        plays = sorted(view.core().legal_plays())
+        if plays:
+            return Place(to_play(self.rng.choice(plays)[1]))
+        if not view.box_size:
+            return PASS
+        count = self.rng.randint(1, len(view.rack))
+        return Return(tuple(sorted(self.rng.sample(view.rack, count))))
+
+
+class RandomOrBestPlayer:
+    """Half the time a random legal play, otherwise the best: the mix that draws
+    the test corpus.  It shares the game's generator (``Game.rng``) and picks in
+    the core's generation order, so the committed corpora stay as they were drawn."""
+
+    name = "random-or-best"
+
+    def __init__(self, rng: random.Random, random_share: float = 0.5) -> None:
+        self.rng = rng
+        self.random_share = random_share
+
+    def choose(self, view: View) -> Action:
+        core = view.core()
+        plays = core.legal_plays()
+        if not plays:
+            return no_play_action(view)
+        if self.rng.random() < self.random_share:
+            return Place(to_play(self.rng.choice(plays)[1]))
+        return Place(to_play(core.best_play()[1]))
+
+
+PLAYER_KINDS = ("greedy", "random")
+
+
+def make_player(kind: str, seed: int, seat: int) -> Player:
+    """A player of ``kind`` (one of :data:`PLAYER_KINDS`) for ``seat`` of the game
+    dealt from ``seed``; a random player's choices are seeded from both."""
+    if kind == "greedy":
+        return GreedyPlayer()
+    if kind == "random":
+        return RandomPlayer(random.Random(f"ginnyo player {seed} {seat}"))
+    raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
+
+
+__all__ = ["Player", "GreedyPlayer", "RandomPlayer", "RandomOrBestPlayer", "make_player",
+           "no_play_action", "PLAYER_KINDS"]

@@ -1,0 +1,382 @@
+"""Game records in JSON lines, written from a game and replayed move by move.
+
+A record is a header line (the deal), one line a turn, and an end line::
+
+    {"record": "ginnyo game", "version": 1, "layout": "standard", "sets": 1, "players": 2,
+     "names": ["greedy", "greedy"], "seed": 7, "stall_rounds": 3,
+     "first_draw": [[[0, "9C"], [1, "KD"]]], "first_player": 1, "racks": ["2C 5D ...", "..."]}
+    {"turn": 1, "player": 1, "rack": "2C 5D ...", "draw": "KD", "action": "8G 7H7C7S",
+     "score": 21, "refill": "AS 3C 9H", "scores": [0, 21]}
+    ...
+    {"end": "no player played for 3 full rounds", "penalties": [12, 30], "scores": [120, 88],
+     "winners": [0]}
+
+``rack`` is the rack before the turn's draw, ``draw`` the tile drawn before
+deciding (null from an empty box), ``action`` a play in move notation,
+``return <tiles>`` or ``pass``, ``refill`` the tiles drawn after it, ``scores``
+the running totals.  :func:`replay` re-checks every line against the rules.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from .actions import Place, action_notation, parse_action
+from .errors import GinnyoError, PositionError, RecordError
+from .game import STALL_ROUNDS, Box, Game, Turn, first_player, sets_for, tile_set
+from .position import Position, _parse_layout
+from .tiles import parse_rack_tile, rack_code
+
+RECORD_KIND = "ginnyo game"
+RECORD_VERSION = 1
+
+
+def _codes(tiles: Iterable[int]) -> str:
+    return " ".join(rack_code(tile) for tile in tiles)
+
+
+# -- writing ---------------------------------------------------------------------------
+
+def record_lines(game: Game, names: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """The record of ``game`` (finished or not) as JSON-ready objects, one a line."""
+    header: dict[str, Any] = {
+        "record": RECORD_KIND, "version": RECORD_VERSION,
+        "layout": game.layout.to_json(), "sets": game.sets, "players": game.players,
+        "names": list(names) if names is not None else None, "seed": game.seed,
+        "stall_rounds": game.stall_rounds,
+        "first_draw": [[[player, rack_code(tile)] for player, tile in draw] for draw in game.first_draw],
+        "first_player": game.first_player,
+        "racks": [_codes(rack) for rack in game.dealt],
+    }
+    lines = [header]
+    board: dict = {}
+    scores = [0] * game.players
+    for turn in game.history:
+        before = Position(game.layout, game.sets, board, (), validate=False)
+        scores[turn.player] += turn.score
+        lines.append({"turn": turn.number, "player": turn.player, "rack": _codes(turn.rack),
+                      "draw": None if turn.draw is None else rack_code(turn.draw),
+                      "action": action_notation(before, turn.action), "score": turn.score,
+                      "refill": _codes(turn.refill), "scores": list(scores)})
+        if isinstance(turn.action, Place):
+            board.update(turn.action.play.placements)
+    if game.over:
+        lines.append({"end": game.end_reason, "penalties": game.penalties,
+                      "scores": list(game.scores), "winners": game.winners})
+    return lines
+
+
+def record_text(game: Game, names: Sequence[str] | None = None) -> str:
+    """The record as JSON-lines text."""
+    return "".join(json.dumps(line) + "\n" for line in record_lines(game, names))
+
+
+def write_record(game: Game, path: str | Path, names: Sequence[str] | None = None) -> None:
+    Path(path).write_text(record_text(game, names), encoding="utf-8")
+
+
+# -- reading and replaying ---------------------------------------------------------------
+
+class RecordedBox(Box):
+    """A box whose draws come from a record: each must be a tile the box holds."""
+
+    __slots__ = ("script",)
+
+    def __init__(self, tiles: list[int]) -> None:
+        super().__init__(tiles, rng=None)  # type: ignore[arg-type]
+        self.script: list[int] = []
+
+    def draw(self) -> int:
+        if not self.script:
+            raise RecordError("the record draws fewer tiles than the rules do")
+        tile = self.script.pop(0)
+        try:
+            self.tiles.remove(tile)
+        except ValueError:
+            raise RecordError(f"draws {rack_code(tile)}, which is not in the box") from None
+        return tile
+
+    def put_back(self, tiles: Sequence[int]) -> None:
+        self.tiles.extend(tiles)
+
+
+def read_record(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
+    """The non-blank lines of a record file as ``(line number, object)``."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"{str(path)!r}: cannot read ({error.strerror or error})") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{str(path)!r}: not a text file") from None
+    return parse_record(text, str(path))
+
+
+def parse_record(text: str, source: str = "record") -> list[tuple[int, dict[str, Any]]]:
+    lines = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError as error:
+            message = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+            raise RecordError(f"{source} line {number}: malformed JSON: {message}") from None
+        if not isinstance(data, dict):
+            raise RecordError(f"{source} line {number}: must be a JSON object")
+        lines.append((number, data))
+    if not lines:
+        raise RecordError(f"{source}: empty record")
+    return lines
+
+
+OnTurn = Callable[[Game, Turn], None]
+
+
+def replay(source: str | Path | list[tuple[int, dict[str, Any]]], *,
+           on_turn: OnTurn | None = None, name: str | None = None) -> Game:
+    """Replay a record (a path, or lines from :func:`parse_record`), checking every
+    turn against the rules; the finished game, or :class:`RecordError` naming the
+    line (of the record called ``name``) and what is wrong."""
+    if isinstance(source, (str, Path)):
+        name, lines = name or str(source), read_record(source)
+    else:
+        name, lines = name or "record", source
+    number, header = lines[0]
+    try:
+        game = _game_from_header(header)
+    except GinnyoError as error:
+        raise RecordError(f"{name} line {number}: {error}") from None
+    running = [0] * game.players
+    for number, data in lines[1:]:
+        try:
+            if "end" in data:
+                _check_end(game, data)
+                if number != lines[-1][0]:
+                    raise RecordError("the end line is not the last line")
+                return game
+            if game.over:
+                raise RecordError(f"the game ended after turn {game.turns_played} "
+                                  f"({game.end_reason}), but the record goes on")
+            turn = _replay_turn(game, data)
+            running[turn.player] += turn.score
+            scores = _field(data, "scores", list)
+            if scores != running:
+                raise RecordError(f"scores {scores}, the replay has {running}")
+        except GinnyoError as error:
+            raise RecordError(f"{name} line {number}: {error}") from None
+        if on_turn is not None:
+            on_turn(game, turn)
+    if game.over:
+        raise RecordError(f"{name}: the game ended after turn {game.turns_played}, "
+                          "but the record has no end line")
+    raise RecordError(f"{name}: the record stops after turn {game.turns_played}, "
+                      "before the game is over")
+
+
+def record_names(lines: list[tuple[int, dict[str, Any]]]) -> list[str] | None:
+    """The player names in a record's header, if it gives them."""
+    names = lines[0][1].get("names")
+    return names if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
+
+
+def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in data:
+        raise RecordError(f"field {key!r}: missing")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecordError(f"field {key!r}: {value!r} is not {_kind_name(kind)}")
+    return value
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {int: "a whole number", str: "a string", list: "a list"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, "null" if k is type(None) else k.__name__) for k in kinds)
+
+
+def _tiles(data: dict[str, Any], key: str) -> list[int]:
+    try:
+        return [parse_rack_tile(code) for code in _field(data, key, str).split()]
+    except PositionError as error:
+        raise RecordError(f"field {key!r}: {error}") from None
+
+
+def _game_from_header(header: dict[str, Any]) -> Game:
+    if header.get("record") != RECORD_KIND:
+        raise RecordError(f"not a ginnyo game record (the first line needs \"record\": \"{RECORD_KIND}\")")
+    if header.get("version") != RECORD_VERSION:
+        raise RecordError(f"field 'version': {header.get('version')!r}, this ginnyo reads {RECORD_VERSION}")
+    players = _field(header, "players", int)
+    try:
+        sets = sets_for(players)
+    except ValueError as error:
+        raise RecordError(f"field 'players': {error}") from None
+    if header.get("sets", sets) != sets:
+        raise RecordError(f"field 'sets': {players} players use {sets} set{'s' if sets > 1 else ''}")
+    layout = _parse_layout(header.get("layout", "standard"))
+    stall_rounds = header.get("stall_rounds", STALL_ROUNDS)
+    if type(stall_rounds) is not int or stall_rounds < 1:
+        raise RecordError(f"field 'stall_rounds': {stall_rounds!r} is not a positive whole number")
+    seed = header.get("seed")
+    if seed is not None and type(seed) is not int:
+        raise RecordError(f"field 'seed': {seed!r} is not a whole number")
+    names = header.get("names")
+    if names is not None and (not isinstance(names, list) or len(names) != players
+                              or not all(isinstance(n, str) for n in names)):
+        raise RecordError(f"field 'names': must be a list of {players} strings")
+
+    draws = _first_draw(_field(header, "first_draw", list), players, sets)
+    to_move = _field(header, "first_player", int)
+    try:
+        winner = first_player(draws, players)
+    except ValueError as error:
+        raise RecordError(f"field 'first_draw': {error}") from None
+    if winner != to_move:
+        raise RecordError(f"field 'first_player': the first draw makes player {winner} start, not {to_move}")
+
+    rack_codes = _field(header, "racks", list)
+    if len(rack_codes) != players:
+        raise RecordError(f"field 'racks': {len(rack_codes)} racks for {players} players")
+    racks = [_tiles({"racks": codes}, "racks") for codes in rack_codes]
+    box = Counter(tile_set(sets))
+    for player, rack in enumerate(racks):
+        if len(rack) != 7:
+            raise RecordError(f"field 'racks': player {player} is dealt {len(rack)} tiles, not 7")
+        box.subtract(rack)
+    short = sorted(tile for tile, count in box.items() if count < 0)
+    if short:
+        raise RecordError(f"field 'racks': more {_codes(short)} than {sets} set{'s' if sets > 1 else ''} hold")
+    return Game(players, racks, RecordedBox(sorted(box.elements())), to_move, layout=layout,
+                seed=seed, first_draw=draws, stall_rounds=stall_rounds)
+
+
+def _first_draw(value: list, players: int, sets: int) -> list[list[tuple[int, int]]]:
+    draws = []
+    for draw in value:
+        if not isinstance(draw, list) or not all(
+                isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is int
+                and isinstance(pair[1], str) for pair in draw):
+            raise RecordError("field 'first_draw': each draw is a list of [player, tile]")
+        try:
+            pairs = [(player, parse_rack_tile(code)) for player, code in draw]
+        except PositionError as error:
+            raise RecordError(f"field 'first_draw': {error}") from None
+        over = Counter(tile for _, tile in pairs) - Counter(tile_set(sets))
+        if over:
+            raise RecordError(f"field 'first_draw': more {_codes(sorted(over.elements()))} than the box holds")
+        draws.append(pairs)
+    return draws
+
+
+def _replay_turn(game: Game, data: dict[str, Any]) -> Turn:
+    box = game.box
+    assert isinstance(box, RecordedBox)
+    number = _field(data, "turn", int)
+    if number != game.turns_played + 1:
+        raise RecordError(f"turn {number}, expected turn {game.turns_played + 1}")
+    player = _field(data, "player", int)
+    if player != game.to_move:
+        raise RecordError(f"turn {number} is player {game.to_move}'s, not player {player}'s")
+    rack = sorted(_tiles(data, "rack"))
+    if rack != sorted(game.racks[player]):
+        raise RecordError(f"player {player}'s rack is {_codes(sorted(game.racks[player]))}, "
+                          f"the record says {_codes(rack)}")
+    draw = _field(data, "draw", (str, type(None)))
+    if draw is None and len(box):
+        raise RecordError(f"draws nothing, but the box holds {len(box)} tiles")
+    if draw is not None:
+        if not len(box):
+            raise RecordError(f"draws {draw} from an empty box")
+        box.script = _tiles(data, "draw")
+        if len(box.script) != 1:
+            raise RecordError(f"field 'draw': one tile, not {draw!r}")
+    view = game.begin_turn()
+    text = _field(data, "action", str)
+    action = parse_action(view.position, text)
+    box.script = _tiles(data, "refill")
+    try:
+        turn = game.apply(action)
+    except GinnyoError as error:
+        raise RecordError(f"{text}: {error}") from None
+    if box.script:
+        raise RecordError(f"the record draws {_codes(box.script)} more than the rules do")
+    score = _field(data, "score", int)
+    if score != turn.score:
+        raise RecordError(f"{text} scores {turn.score}, the record says {score}")
+    return turn
+
+
+def _check_end(game: Game, data: dict[str, Any]) -> None:
+    if not game.over:
+        raise RecordError(f"the record ends the game after turn {game.turns_played}, "
+                          "but the rules do not end it there")
+    reason = _field(data, "end", str)
+    if reason != game.end_reason:
+        raise RecordError(f"the game ends because {game.end_reason}, the record says {reason!r}")
+    for key, expected in (("penalties", game.penalties), ("scores", game.scores), ("winners", game.winners)):
+        value = _field(data, key, list)
+        if value != expected:
+            raise RecordError(f"{key} {value}, the replay has {expected}")
+
+
+# -- the command ----------------------------------------------------------------------------
+
+def cmd_replay(args) -> int:
+    """``ginnyo replay RECORD``: re-check a record move by move, printing each turn
+    and the board after each play (``--quiet``: only the verdict)."""
+    import sys
+
+    from .render import board_text
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    lines = read_record(args.record)
+    names = record_names(lines)
+
+    def who(player: int) -> str:
+        return f"player {player}" + (f" ({names[player]})" if names else "")
+
+    def show(game: Game, turn: Turn) -> None:
+        if args.quiet:
+            return
+        if turn.number == 1:
+            print(f"{game.players} players, {game.sets} set{'s' if game.sets > 1 else ''}, "
+                  f"seed {game.seed}; {who(game.first_player)} starts")
+        draw = "nothing" if turn.draw is None else rack_code(turn.draw)
+        before = Position(game.layout, game.sets, _board_before(game, turn), (), validate=False)
+        print(f"\nturn {turn.number}  {who(turn.player)}  rack {_codes(turn.rack)}  draws {draw}")
+        refill = f"; draws {_codes(turn.refill)}" if turn.refill else ""
+        print(f"  {action_notation(before, turn.action)}  {turn.score:+d}{refill};  "
+              f"scores {' '.join(str(score) for score in _running(game))}")
+        if isinstance(turn.action, Place):
+            print(board_text(game.position(turn.player), color=color))
+
+    game = replay(lines, on_turn=show, name=args.record)
+    if not args.quiet:
+        print(f"\nend: {game.end_reason}")
+        print(f"penalties {' '.join(f'-{p}' for p in game.penalties or [])}; final scores "
+              f"{' '.join(str(score) for score in game.scores)}; "
+              f"{' and '.join(who(p) for p in game.winners)} "
+              f"{'win' if len(game.winners) > 1 else 'wins'}")
+    print(f"record verified: {game.turns_played} turns, every move legal, scores as recorded")
+    return 0
+
+
+def _board_before(game: Game, turn: Turn) -> dict:
+    board = dict(game.board)
+    if isinstance(turn.action, Place):
+        for square, _ in turn.action.play.placements:
+            del board[square]
+    return board
+
+
+def _running(game: Game) -> list[int]:
+    scores = [0] * game.players
+    for turn in game.history:
+        scores[turn.player] += turn.score
+    return scores
+
+
+__all__ = ["record_lines", "record_text", "write_record", "read_record", "parse_record",
+           "replay", "record_names", "RecordedBox", "RECORD_KIND", "RECORD_VERSION"]

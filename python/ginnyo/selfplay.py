@@ -1,0 +1,201 @@
+"""Self-play at scale: many seeded games, spread over local processes or a Dask
+cluster, and the summary of how they went.
+
+Game ``i`` of a run from seed ``S`` is dealt from seed ``S + i``, so any one game
+can be played again alone (``--seed S+i --games 1``), wherever it first ran.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from .errors import GinnyoError
+from .game import Game, play_game, sets_for
+from .players import PLAYER_KINDS, make_player
+from .workers import cut, default_workers, run_batches
+
+DEFAULT_KIND = "greedy"
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How one game went (and its record, when asked for)."""
+
+    seed: int
+    names: tuple[str, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    plays: int
+    turns: int
+    end_reason: str
+    record: str | None = None
+
+
+def play_one(seed: int, names: Sequence[str], keep_record: bool = False) -> GameResult:
+    """Deal the game of ``seed`` for players of the given kinds and play it out."""
+    players = [make_player(kind, seed, seat) for seat, kind in enumerate(names)]
+    game = play_game(Game.deal(len(players), seed), players)
+    record = None
+    if keep_record:
+        from .records import record_text
+        record = record_text(game, names)
+    return GameResult(seed, tuple(names), tuple(game.scores), tuple(game.winners), game.plays,
+                      game.turns_played, game.end_reason or "", record)
+
+
+def play_batch(seeds: Sequence[int], names: Sequence[str], keep_record: bool = False) -> list[GameResult]:
+    """Several games in one call: the unit of work sent to a process or a Dask worker."""
+    return [play_one(seed, names, keep_record) for seed in seeds]
+
+
+def player_kinds(players: int, kinds: Sequence[str] | None) -> tuple[str, ...]:
+    """One kind for every seat: ``kinds`` names one kind for all or one a seat."""
+    sets_for(players)   # raises ValueError outside 2..4
+    kinds = list(kinds or [DEFAULT_KIND])
+    for kind in kinds:
+        if kind not in PLAYER_KINDS:
+            raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
+    if len(kinds) == 1:
+        return tuple(kinds * players)
+    if len(kinds) != players:
+        raise ValueError(f"{len(kinds)} player kinds for {players} players (give 1 or {players})")
+    return tuple(kinds)
+
+
+def run(games: int, players: int, seed: int = 0, kinds: Sequence[str] | None = None, *,
+        workers: int | None = None, scheduler: str | None = None, keep_records: bool = False,
+        on_results: Callable[[list[GameResult]], None] | None = None) -> list[GameResult]:
+    """Play ``games`` games from seeds ``seed, seed + 1, …``; the results in seed order.
+
+    In this process when ``workers`` is 1, over ``workers`` local processes
+    otherwise (default: one a core), or over the Dask cluster whose scheduler is
+    at ``scheduler``.  ``on_results`` sees each batch as it finishes; when it is
+    given, the records (``keep_records``) go to it only, so that a long run does
+    not hold them all.
+    """
+    names = player_kinds(players, kinds)
+    seeds = list(range(seed, seed + games))
+    workers = workers or default_workers()
+    finished = run_batches(partial(play_batch, names=names, keep_record=keep_records),
+                           cut(seeds, workers), workers=workers, scheduler=scheduler)
+    results: list[GameResult] = []
+    for batch in finished:
+        if on_results is not None:
+            on_results(batch)
+            if keep_records:
+                batch = [replace(result, record=None) for result in batch]
+        results.extend(batch)
+    return sorted(results, key=lambda result: result.seed)
+
+
+# -- the summary ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SeatSummary:
+    seat: int
+    name: str
+    wins: int        # outright
+    shared: int      # first place shared with others
+    mean: float
+    spread: float    # standard deviation of the final score
+    low: int
+    high: int
+
+
+def seat_summaries(results: Sequence[GameResult]) -> list[SeatSummary]:
+    """Per seat: wins, shared first places, and the final scores' mean, spread and range."""
+    rows = []
+    for seat, name in enumerate(results[0].names):
+        scores = [result.scores[seat] for result in results]
+        wins = sum(1 for result in results if result.winners == (seat,))
+        shared = sum(1 for result in results if len(result.winners) > 1 and seat in result.winners)
+        rows.append(SeatSummary(seat, name, wins, shared, statistics.fmean(scores),
+                                statistics.pstdev(scores), min(scores), max(scores)))
+    return rows
+
+
+def summary_text(results: Sequence[GameResult], seconds: float, workers: str) -> str:
+    """The table ``ginnyo selfplay`` prints."""
+    if not results:
+        return "no games played"
+    first, last = results[0].seed, results[-1].seed
+    lines = [f"{len(results)} games of {len(results[0].names)} players, seeds {first}..{last}, "
+             f"{workers}: {seconds:.2f} s, {len(results) / seconds:,.1f} games/s", "",
+             f"{'player':<7} {'kind':<8} {'wins':>6} {'shared':>6} {'mean':>8} {'spread':>7} "
+             f"{'min':>5} {'max':>5}"]
+    for row in seat_summaries(results):
+        lines.append(f"{row.seat:<7} {row.name:<8} {row.wins:>6} {row.shared:>6} {row.mean:>8.1f} "
+                     f"{row.spread:>7.1f} {row.low:>5} {row.high:>5}")
+    plays = [result.plays for result in results]
+    turns = [result.turns for result in results]
+    lines += ["",
+              f"plays per game  {statistics.fmean(plays):6.1f}  (spread {statistics.pstdev(plays):.1f})",
+              f"game length     {statistics.fmean(turns):6.1f} turns  (spread {statistics.pstdev(turns):.1f})"]
+    ends: dict[str, int] = {}
+    for result in results:
+        ends[result.end_reason] = ends.get(result.end_reason, 0) + 1
+    for reason, count in sorted(ends.items(), key=lambda item: -item[1]):
+        lines.append(f"ended: {reason:<55} {count:>6}")
+    return "\n".join(lines)
+
+
+# -- the command ----------------------------------------------------------------------------
+
+def cmd_selfplay(args) -> int:
+    """``ginnyo selfplay``: play, show progress on stderr, write records, print the summary."""
+    try:
+        kinds = player_kinds(args.players, args.bots.split(",") if args.bots else None)
+    except ValueError as error:
+        raise GinnyoError(f"--bots: {error}") from None
+    records = Path(args.records) if args.records else None
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise GinnyoError(f"--records {str(records)!r}: cannot create ({error.strerror or error})") from None
+    workers = args.workers or default_workers()
+    where = f"Dask scheduler {args.scheduler}" if args.scheduler else \
+        f"{workers} worker process{'es' if workers > 1 else ''}" if workers > 1 else "1 process"
+    bar = _progress_bar(args.games)
+    start = time.perf_counter()
+    try:
+        results = run(args.games, args.players, args.seed, kinds, workers=workers,
+                      scheduler=args.scheduler, keep_records=records is not None,
+                      on_results=lambda batch: _finished(batch, bar, records))
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - start
+    print(summary_text(results, seconds, where))
+    if records is not None:
+        print(f"\nwrote {len(results)} records to {records}")
+    return 0
+
+
+def record_name(seed: int) -> str:
+    return f"game-{seed}.jsonl"
+
+
+def _finished(batch: Iterable[GameResult], bar, records: Path | None) -> None:
+    batch = list(batch)
+    if records is not None:
+        for result in batch:
+            try:
+                (records / record_name(result.seed)).write_text(result.record or "", encoding="utf-8")
+            except OSError as error:
+                raise GinnyoError(f"--records {str(records)!r}: cannot write ({error.strerror or error})") from None
+    bar.update(len(batch))
+
+
+def _progress_bar(total: int):
+    from tqdm import tqdm
+    return tqdm(total=total, unit="game", file=sys.stderr, disable=None, dynamic_ncols=True)
+
+
+__all__ = ["GameResult", "play_one", "play_batch", "run", "player_kinds", "seat_summaries",
+           "summary_text", "cmd_selfplay", "default_workers"]

@@ -1,0 +1,66 @@
+"""Running independent batches of work in this process, over local processes, or
+on a Dask cluster: the one mechanism behind self-play and corpus runs."""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Iterator, Sequence, TypeVar
+
+from .errors import GinnyoError
+
+Part = TypeVar("Part")
+Result = TypeVar("Result")
+CONNECT_TIMEOUT = 10   # seconds to reach a Dask scheduler
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def cut(items: Sequence[Part], workers: int, largest: int = 200) -> list[list[Part]]:
+    """Items cut into batches: about 16 a worker, so that the load evens out, and
+    at most ``largest`` each, so that progress shows."""
+    size = max(1, min(largest, len(items) // (16 * max(1, workers)) or 1))
+    return [list(items[i:i + size]) for i in range(0, len(items), size)]
+
+
+def run_batches(function: Callable[[Part], Result], parts: Sequence[Part], *, workers: int,
+                scheduler: str | None = None) -> Iterator[Result]:
+    """``function(part)`` for every part, yielded as each finishes: in this process
+    when ``workers`` is 1, over ``workers`` local processes otherwise, or on the
+    Dask cluster whose scheduler is at ``scheduler``.  ``function`` and the parts
+    must pickle (a module-level function, or a functools.partial of one)."""
+    if scheduler is not None:
+        yield from _on_dask(function, parts, scheduler)
+    elif workers == 1 or len(parts) <= 1:
+        for part in parts:
+            yield function(part)
+    else:
+        import multiprocessing
+        # spawn: a fresh interpreter a worker, safe whatever threads this process runs
+        with multiprocessing.get_context("spawn").Pool(min(workers, len(parts))) as pool:
+            yield from pool.imap_unordered(function, parts)
+
+
+def _on_dask(function: Callable[[Part], Result], parts: Sequence[Part], scheduler: str) -> Iterator[Result]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise GinnyoError("--scheduler needs dask.distributed: pip install 'ginnyo[dask]'") from None
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise GinnyoError(f"--scheduler {scheduler}: cannot connect ({one_line(error)})") from None
+    try:
+        for future in as_completed(client.map(function, list(parts), pure=False)):
+            yield future.result()
+    finally:
+        client.close()
+
+
+def one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
