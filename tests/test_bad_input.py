@@ -524,3 +524,9 @@ def test_board_accepts_optional_context_fields():
 def test_board_accepts_empty_rack_and_empty_board():
     assert Position.from_json('{"board": {}, "rack": ""}').rack == ()
     assert Position.from_json('{"board": {}, "rack": []}').rack == ()
+
+
+def test_square_with_a_superscript_digit_is_a_position_error():
+    # found by the property tests: str.isdigit() accepts '²', int() does not
+    with pytest.raises(PositionError, match="H²"):
+        Position.from_dict({"board": {"G8": "5H", "H8": "6H", "I8": "7H", "H²": "AS"}, "rack": ""})

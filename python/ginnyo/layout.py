@@ -112,10 +112,10 @@ class Layout:
     def parse_square(self, name: object) -> int:
         """``'H8'`` -> square; raises :class:`PositionError` off the board or malformed."""
         if not isinstance(name, str) or len(name) < 2 or not name[0].isalpha() \
-                or not name[1:].isdigit() or not name[0].isascii():
+                or not name[1:].isdigit() or not name.isascii():  # '²' and '٨' are digits too
             raise PositionError(f"square {name!r}: not a square name like H8")
         col = ord(name[0].upper()) - ord("A")
-        row = int(name[1:]) - 1
+        row = int(name[1:]) - 1 if len(name) <= 4 else self.height  # int() refuses 4 300+ digits
         if not (0 <= col < self.width and 0 <= row < self.height) or name[1] == "0":
             raise PositionError(
                 f"square {name!r}: off the board (columns A-{column_letter(self.width - 1)},"

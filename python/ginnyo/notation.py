@@ -11,8 +11,8 @@ from .play import Play
 from .position import Position
 from .tiles import PlacedTile, parse_card
 
-_ACROSS_START = re.compile(r"^(\d{1,2})([A-Za-z])$")
-_DOWN_START = re.compile(r"^([A-Za-z])(\d{1,2})$")
+_ACROSS_START = re.compile(r"^([0-9]{1,2})([A-Za-z])$")  # not \d: it matches any script's digits
+_DOWN_START = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
 _TILE = re.compile(r"\.|10[A-Za-z]|[0-9A-Za-z][A-Za-z]")
 
 

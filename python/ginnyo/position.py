@@ -73,15 +73,18 @@ class Position:
 
     @classmethod
     def from_file(cls, path: str | Path) -> "Position":
-        """Read a position file (``'-'`` reads standard input)."""
+        """Read a position file, JSON or a one-line position string
+        (``'-'`` reads standard input)."""
         import sys
+
+        from .position_string import from_text
         if str(path) == "-":
-            return cls.from_json(sys.stdin.buffer.read())
+            return from_text(sys.stdin.buffer.read())
         try:
             text = Path(path).read_bytes()
         except OSError as error:
             raise PositionError(f"{str(path)!r}: cannot read ({error.strerror or error})") from None
-        return cls.from_json(text)
+        return from_text(text)
 
     # -- writing -----------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

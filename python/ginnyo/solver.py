@@ -13,11 +13,18 @@ from .errors import IllegalMoveError, PositionError
 from .notation import parse_notation, play_notation
 from .play import Play, ScoredPlay
 from .position import Position
+from .position_string import from_line, looks_like_json
 from .tiles import JOKER, rack_code, rack_penalty
 
 
 def load_position(source: Position | dict[str, Any] | str | Path) -> Position:
-    """A position from a :class:`Position`, a dict, JSON text, a file path or ``'-'`` (stdin)."""
+    """A position from a :class:`Position`, a dict, a file path or ``'-'`` (stdin),
+    JSON text or a one-line position string.
+
+    A str is JSON text when it starts with ``{``, ``[`` or ``"``; else a file
+    when it is ``'-'`` or names an existing file; else a position string when it
+    holds a blank (a line always does, between board and rack); else a file path.
+    A file holds JSON or a position string (docs/POSITION-STRING.md)."""
     if isinstance(source, Position):
         return source
     if isinstance(source, dict):
@@ -25,8 +32,10 @@ def load_position(source: Position | dict[str, Any] | str | Path) -> Position:
     if isinstance(source, Path):
         return Position.from_file(source)
     if isinstance(source, str):
-        if source.lstrip().startswith("{"):
+        if looks_like_json(source) and source.strip():
             return Position.from_json(source)
+        if source != "-" and any(ch.isspace() for ch in source.strip()) and not Path(source).is_file():
+            return from_line(source)
         return Position.from_file(source)
     raise PositionError(f"position: cannot load from {type(source).__name__}")
 

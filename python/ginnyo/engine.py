@@ -1,0 +1,265 @@
+"""``ginnyo engine``: the line protocol on stdin/stdout (docs/PROTOCOL.md).
+
+Modelled on chess's UCI and the crossword games' UCGI drafts: one command a
+line in, response lines out, flushed after every command.  Errors are answered
+as ``info string error <code> <message>`` and the engine keeps serving; only
+``quit`` or the end of input stops it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import BinaryIO, Callable, TextIO
+
+from . import __version__
+from .errors import GinnyoError, IllegalMoveError, InvalidMoveError, PositionError
+from .position import Position
+from .position_string import from_line, to_line
+from .solver import apply_play, best_play, legal_plays, play_notation, score_play, tiles_to_return
+from .tiles import rack_code
+
+PROTOCOL_VERSION = 1
+MAX_LINE_BYTES = 1 << 20  # longer lines are skipped with an error, never held in memory
+MAX_ECHO = 40  # characters of a bad command echoed back in an error
+CAPABILITIES = ("position-line", "position-json", "go-top", "moves", "score", "apply", "show")
+HELLOS = {"ginnyo": "ginnyook", "ucgi": "ucgiok"}
+
+
+class ProtocolError(GinnyoError):
+    """A request the engine cannot serve; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def error_line(code: str, message: object) -> str:
+    """``info string error <code> <message>``, always one line."""
+    text = " ".join(str(message).split()) or code
+    return f"info string error {code} {text}"
+
+
+def error_code(error: Exception) -> str:
+    """The protocol's code for an exception raised while serving a command."""
+    if isinstance(error, ProtocolError):
+        return error.code
+    if isinstance(error, PositionError):
+        return "bad-position"
+    if isinstance(error, InvalidMoveError):
+        return "invalid-move"
+    if isinstance(error, IllegalMoveError):
+        return "illegal-move"
+    if isinstance(error, GinnyoError):
+        return "bad-argument"
+    return "internal"
+
+
+def candidate_line(rank: int, score: int, notation: str) -> str:
+    """``info rank 1 score 60 move D2 KCKDKS`` (the move is the rest of the line)."""
+    return f"info rank {rank} score {score} move {notation}"
+
+
+class Engine:
+    """The protocol's state (the current position) and one method per command.
+
+    :meth:`handle` takes one line and returns the response lines; it never
+    raises for bad input.  ``running`` turns false after ``quit``."""
+
+    def __init__(self) -> None:
+        self.position: Position | None = None
+        self.running = True
+        self._commands: dict[str, Callable[[str], list[str]]] = {
+            "ginnyo": lambda argument: self.hello("ginnyo", argument),
+            "ucgi": lambda argument: self.hello("ucgi", argument),
+            "isready": self.isready,
+            "position": self.set_position, "go": self.go, "moves": self.moves,
+            "score": self.score, "apply": self.apply, "show": self.show, "quit": self.quit,
+        }
+
+    def handle(self, line: str) -> list[str]:
+        """The response to one command line (no line end); blank lines get none."""
+        words = line.split(None, 1)
+        if not words:
+            return []
+        name, argument = words[0], words[1].strip() if len(words) > 1 else ""
+        command = self._commands.get(name)
+        if command is None:
+            shown = repr(name[:MAX_ECHO]) + ("..." if len(name) > MAX_ECHO else "")
+            return [error_line("unknown-command",
+                               f"{shown} (commands: {' '.join(self._commands)})")]
+        try:
+            return command(argument)
+        except Exception as error:  # noqa: BLE001 - the engine answers every error and keeps serving
+            code = error_code(error)
+            lines = [error_line(code, f"{type(error).__name__}: {error}" if code == "internal" else error)]
+            if name == "go":
+                lines.append("bestmove none")  # exactly one bestmove per go, whatever happens
+            return lines
+
+    # -- commands ------------------------------------------------------------
+    def hello(self, hello: str, argument: str) -> list[str]:
+        """``ginnyo`` (or ``ucgi``): who the engine is and what it can do."""
+        _no_argument(hello, argument)
+        return (["id name ginnyo", f"id version {__version__}", f"id protocol {PROTOCOL_VERSION}"]
+                + [f"capability {name}" for name in CAPABILITIES] + [HELLOS[hello]])
+
+    def isready(self, argument: str) -> list[str]:
+        _no_argument("isready", argument)
+        return ["readyok"]
+
+    def set_position(self, argument: str) -> list[str]:
+        """``position <line>`` or ``position json <json>``; silent on success."""
+        words = argument.split(None, 1)
+        if not words:
+            raise ProtocolError("bad-argument", "position: expected 'position <position string>'"
+                                " or 'position json <json>'")
+        if words[0] == "json":
+            self.position = _position_from_json(words[1] if len(words) > 1 else "")
+        else:
+            self.position = from_line(argument)
+        return []
+
+    def go(self, argument: str) -> list[str]:
+        """``go`` or ``go top N``: ``info`` lines for the best N, then one ``bestmove``."""
+        top = _top_count(argument)
+        position = self._current()
+        if top == 1:
+            best = best_play(position)
+            plays = [best] if best is not None else []
+        else:
+            plays = legal_plays(position)[:top]
+        lines = [candidate_line(rank, scored.score, play_notation(position, scored.play))
+                 for rank, scored in enumerate(plays, 1)]
+        if plays:
+            lines.append(f"bestmove {play_notation(position, plays[0].play)}")
+            return lines
+        tiles, reason = tiles_to_return(position)
+        lines.append(f"info string no legal play: {reason}")
+        if tiles:
+            lines.append("bestmove none return " + " ".join(rack_code(tile) for tile in tiles))
+        else:
+            lines.append("bestmove none pass")
+        return lines
+
+    def moves(self, argument: str) -> list[str]:
+        """Every legal play as an ``info`` line, best first, then ``movesok <count>``."""
+        _no_argument("moves", argument)
+        position = self._current()
+        plays = legal_plays(position)
+        lines = [candidate_line(rank, scored.score, play_notation(position, scored.play))
+                 for rank, scored in enumerate(plays, 1)]
+        lines.append(f"movesok {len(plays)}")
+        return lines
+
+    def score(self, argument: str) -> list[str]:
+        """``info meld`` lines, then ``score <total> move <canonical notation>``."""
+        position = self._current()
+        scored = score_play(position, _notation(argument, "score"))
+        name = position.layout.square_name
+        lines = [f"info meld {meld.kind} {name(meld.squares[0])}-{name(meld.squares[-1])} score {meld.score}"
+                 for meld in scored.melds]
+        lines.append(f"score {scored.score} move {play_notation(position, scored.play)}")
+        return lines
+
+    def apply(self, argument: str) -> list[str]:
+        """Play a move on the current position; silent on success."""
+        self.position = apply_play(self._current(), _notation(argument, "apply"))
+        return []
+
+    def show(self, argument: str) -> list[str]:
+        """``position <line>``: the current position as a position string."""
+        _no_argument("show", argument)
+        return [f"position {to_line(self._current())}"]
+
+    def quit(self, argument: str) -> list[str]:
+        self.running = False
+        return []
+
+    def _current(self) -> Position:
+        if self.position is None:
+            raise ProtocolError("no-position", "no position yet: send 'position <position string>' first")
+        return self.position
+
+
+def _no_argument(command: str, argument: str) -> None:
+    if argument:
+        raise ProtocolError("bad-argument", f"{command}: takes no argument, got {argument[:MAX_ECHO]!r}")
+
+
+def _top_count(argument: str) -> int:
+    if not argument:
+        return 1
+    words = argument.split()
+    if len(words) == 2 and words[0] == "top" and words[1].isascii() and words[1].isdigit() \
+            and len(words[1]) <= 9 and int(words[1]) >= 1:
+        return int(words[1])
+    raise ProtocolError("bad-argument", f"go: expected 'go' or 'go top N' (N >= 1), got {argument[:MAX_ECHO]!r}")
+
+
+def _notation(argument: str, command: str) -> str:
+    if not argument:
+        raise ProtocolError("bad-argument", f"{command}: expected a move, e.g. '{command} 8G ...8H9H'")
+    return argument
+
+
+def _position_from_json(text: str) -> Position:
+    if not text:
+        raise ProtocolError("bad-argument", "position json: expected a JSON object after 'json'")
+    return Position.from_json(text)
+
+
+def read_line(stream: BinaryIO) -> bytes | None:
+    """The next line without its end, None at the end of input.  A line longer
+    than :data:`MAX_LINE_BYTES` is read to its end in pieces, never held in
+    memory whole, and raises :class:`ProtocolError` ``line-too-long``."""
+    line = stream.readline(MAX_LINE_BYTES + 1)
+    if not line:
+        return None
+    if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+        while True:
+            piece = stream.readline(MAX_LINE_BYTES)
+            if not piece or piece.endswith(b"\n"):
+                break
+        raise ProtocolError("line-too-long", f"a line longer than {MAX_LINE_BYTES} bytes was skipped")
+    return line.rstrip(b"\r\n")
+
+
+def decode_line(raw: bytes) -> str:
+    """A line as text; raises :class:`ProtocolError` ``bad-encoding``."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ProtocolError("bad-encoding", f"the line is not UTF-8 text (byte {error.start + 1})") from None
+
+
+def serve(stdin: BinaryIO, stdout: TextIO) -> int:
+    """Answer commands from ``stdin`` until ``quit`` or the end of input; 0."""
+    engine = Engine()
+    while engine.running:
+        try:
+            raw = read_line(stdin)
+            if raw is None:
+                break
+            lines = engine.handle(decode_line(raw))
+        except ProtocolError as error:
+            lines = [error_line(error.code, error)]
+        if lines:
+            stdout.write("".join(line + "\n" for line in lines))
+        stdout.flush()
+    return 0
+
+
+def cmd_engine(args: argparse.Namespace) -> int:
+    """``ginnyo engine``: serve the protocol on standard input and output."""
+    stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", newline="\n", closefd=False)
+    try:
+        return serve(sys.stdin.buffer, stdout)
+    finally:
+        try:
+            stdout.flush()
+        except (BrokenPipeError, OSError):
+            pass
+
+
+__all__ = ["Engine", "serve", "cmd_engine", "ProtocolError", "error_line", "candidate_line"]
