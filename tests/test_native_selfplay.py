@@ -84,3 +84,24 @@ def test_c_greedy_game_record_matches_the_batch():
 def test_c_greedy_games_reject_a_bad_player_count():
     with pytest.raises(ValueError):
         greedy_games(1, 5, seed=1)
+
+
+def test_game_i_of_a_run_is_the_game_of_seed_plus_i():
+    batch = greedy_games(4, 2, seed=20)
+    for index in range(4):
+        _, _, turns, final = greedy_game(2, seed=20 + index)
+        assert list(batch.scores[index]) == final and batch.turns[index] == len(turns)
+
+
+def test_selfplay_engine_c_prints_the_summary(capsys):
+    from ginnyo.cli import main
+    assert main(["selfplay", "--engine", "c", "--games", "40", "--players", "3", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("40 games of 3 players") and "C game loop" in out and "ended:" in out
+
+
+def test_selfplay_engine_c_refuses_other_players_and_records(capsys, tmp_path):
+    from ginnyo.cli import main
+    assert main(["selfplay", "--engine", "c", "--games", "2", "--bots", "random"]) == 2
+    assert main(["selfplay", "--engine", "c", "--games", "2", "--records", str(tmp_path)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 2

@@ -9,19 +9,27 @@ from typing import Any
 from ginnycore import Core
 from ginnycore.selfplay import greedy_game_record, play_greedy_games
 
+from .game import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS
 from .layout import Layout
+
+
+def end_reason(code: int, stall_rounds: int = 3) -> str:
+    """The words of the game module for the C loop's end codes."""
+    return {1: BOX_EMPTY_AND_ALL_PASSED, 2: NO_PLAY_FOR_ROUNDS.format(rounds=stall_rounds),
+            3: "the turn limit of the C loop was reached"}.get(code, "not over")
 
 
 @dataclass(frozen=True)
 class GreedyGames:
     """Results of a batch: per game the final scores (penalties taken), turns,
-    plays and the first player."""
+    plays, the first player and how it ended (see :data:`END_REASONS`)."""
 
     players: int
     scores: Any        # numpy int32 (games, players)
     turns: Any
     plays: Any
     first_players: Any
+    end_reasons: Any
 
     def __len__(self) -> int:
         return len(self.turns)
@@ -33,16 +41,18 @@ def _empty_core(layout: Layout) -> Core:
 
 def greedy_games(games: int, players: int, seed: int, *, threads: int = 1,
                  stall_rounds: int = 3, layout: Layout | None = None) -> GreedyGames:
-    """Play ``games`` greedy games in C, spread over ``threads`` cores."""
+    """Play ``games`` greedy games in C, spread over ``threads`` cores; game i
+    is the game of seed ``seed + i``."""
     import numpy as np
     layout = layout or Layout.standard()
     scores = np.zeros((games, 4), dtype=np.int32)
     turns = np.zeros(games, dtype=np.int32)
     plays = np.zeros(games, dtype=np.int32)
     first = np.zeros(games, dtype=np.int32)
-    play_greedy_games(_empty_core(layout), games, players, seed, scores, turns, plays, first,
+    ends = np.zeros(games, dtype=np.int32)
+    play_greedy_games(_empty_core(layout), games, players, seed, scores, turns, plays, first, ends,
                       stall_rounds, threads)
-    return GreedyGames(players, scores[:, :players], turns, plays, first)
+    return GreedyGames(players, scores[:, :players], turns, plays, first, ends)
 
 
 def greedy_game(players: int, seed: int, index: int = 0, *, stall_rounds: int = 3,

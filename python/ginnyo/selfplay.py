@@ -68,6 +68,33 @@ def player_kinds(players: int, kinds: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(kinds)
 
 
+def run_in_c(games: int, players: int, seed: int = 0, *, workers: int | None = None,
+             on_results: Callable[[list[GameResult]], None] | None = None) -> list[GameResult]:
+    """Greedy games in the compiled game loop (``--engine c``), on ``workers`` cores
+    of this process.  Game i is the C loop's game of seed ``seed + i``: the same
+    rules and players as the Python loop, but its own shuffles, so not the same deal."""
+    from .native_selfplay import end_reason, greedy_games
+    names = (DEFAULT_KIND,) * players
+    sets_for(players)
+    results: list[GameResult] = []
+    step = 2000
+    for first in range(seed, seed + games, step):
+        count = min(step, seed + games - first)
+        batch = greedy_games(count, players, first, threads=workers or default_workers())
+        part = []
+        for index in range(count):
+            scores = tuple(int(score) for score in batch.scores[index])
+            top = max(scores)
+            part.append(GameResult(first + index, names, scores,
+                                   tuple(seat for seat, score in enumerate(scores) if score == top),
+                                   int(batch.plays[index]), int(batch.turns[index]),
+                                   end_reason(int(batch.end_reasons[index]))))
+        if on_results is not None:
+            on_results(part)
+        results.extend(part)
+    return results
+
+
 def run(games: int, players: int, seed: int = 0, kinds: Sequence[str] | None = None, *,
         workers: int | None = None, scheduler: str | None = None, keep_records: bool = False,
         on_results: Callable[[list[GameResult]], None] | None = None) -> list[GameResult]:
@@ -162,12 +189,20 @@ def cmd_selfplay(args) -> int:
     workers = args.workers or default_workers()
     where = f"Dask scheduler {args.scheduler}" if args.scheduler else \
         f"{workers} worker process{'es' if workers > 1 else ''}" if workers > 1 else "1 process"
+    if args.engine == "c":
+        if set(kinds) != {DEFAULT_KIND} or records is not None or args.scheduler:
+            raise GinnyoError("--engine c plays greedy games only, in this process, without --records")
+        where = f"C game loop on {workers} thread{'s' if workers > 1 else ''}"
     bar = _progress_bar(args.games)
     start = time.perf_counter()
     try:
-        results = run(args.games, args.players, args.seed, kinds, workers=workers,
-                      scheduler=args.scheduler, keep_records=records is not None,
-                      on_results=lambda batch: _finished(batch, bar, records))
+        if args.engine == "c":
+            results = run_in_c(args.games, args.players, args.seed, workers=workers,
+                               on_results=lambda batch: _finished(batch, bar, None))
+        else:
+            results = run(args.games, args.players, args.seed, kinds, workers=workers,
+                          scheduler=args.scheduler, keep_records=records is not None,
+                          on_results=lambda batch: _finished(batch, bar, records))
     finally:
         bar.close()
     seconds = time.perf_counter() - start

@@ -24,6 +24,9 @@ cdef enum:
     ACTION_PLAY = 0
     ACTION_RETURN = 1
     ACTION_PASS = 2
+    END_BOX_EMPTY_ALL_PASSED = 1
+    END_NO_PLAY_FOR_ROUNDS = 2
+    END_TURN_LIMIT = 3
 
 ctypedef struct Turn:
     int player
@@ -44,6 +47,7 @@ ctypedef struct Game:
     int turns_without_play
     int passes_on_empty_box
     int over
+    int end_reason          # END_* once over
     int n_turns
     int n_plays
     int box_size
@@ -210,8 +214,13 @@ cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
         game.turns_without_play += 1
         game.passes_on_empty_box = game.passes_on_empty_box + 1 if game.box_size == 0 else 0
     game.n_turns += 1
-    if game.passes_on_empty_box >= game.players \
-            or game.turns_without_play >= game.stall_rounds * game.players:
+    if game.passes_on_empty_box >= game.players:
+        game.end_reason = END_BOX_EMPTY_ALL_PASSED
+    elif game.turns_without_play >= game.stall_rounds * game.players:
+        game.end_reason = END_NO_PLAY_FOR_ROUNDS
+    elif game.n_turns >= MAX_TURNS:
+        game.end_reason = END_TURN_LIMIT
+    if game.end_reason:
         game.over = 1
         for player in range(game.players):
             for tile in range(RACK_KINDS):
@@ -221,19 +230,22 @@ cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
 
 
 cdef inline uint64_t _game_seed(uint64_t seed, long long index) noexcept nogil:
+    """Game ``index`` of a run from ``seed`` is the game of seed ``seed + index``."""
     cdef Game mixer
-    mixer.rng = seed ^ (<uint64_t>index * <uint64_t>0xD1B54A32D192ED03)
+    mixer.rng = seed + <uint64_t>index
     return _random(&mixer)
 
 
 def play_greedy_games(Core layout, long long games, int players, unsigned long long seed,
                       int[:, :] scores, int[:] turns, int[:] plays, int[:] first_players,
-                      int stall_rounds=3, int threads=1):
+                      int[:] end_reasons, int stall_rounds=3, int threads=1):
     """Play ``games`` greedy games on ``layout`` (an empty Core of the layout).
 
-    Game i is seeded from (seed, i).  Final scores (penalties taken) go to
-    ``scores[i, :players]``, and the number of turns, plays and the first
-    player to ``turns``, ``plays`` and ``first_players``.
+    Game i is the game of seed ``seed + i``.  Final scores (penalties taken) go
+    to ``scores[i, :players]``; the number of turns, of plays, the first player
+    and how the game ended (1: the box was empty and every player passed;
+    2: no play for ``stall_rounds`` full rounds; 3: the turn limit) to the
+    other arrays.
     """
     cdef long long index
     cdef int player, sets = 1 if players == 2 else 2
@@ -243,7 +255,7 @@ def play_greedy_games(Core layout, long long games, int players, unsigned long l
     if not 2 <= players <= MAX_PLAYERS:
         raise ValueError("Ginny-O is for 2 to 4 players")
     if scores.shape[0] < games or scores.shape[1] < players or turns.shape[0] < games \
-            or plays.shape[0] < games or first_players.shape[0] < games:
+            or plays.shape[0] < games or first_players.shape[0] < games or end_reasons.shape[0] < games:
         raise ValueError("output arrays are too small")
     with nogil, parallel(num_threads=threads if threads > 0 else 1):
         # each thread owns its board, game and turn
@@ -256,13 +268,14 @@ def play_greedy_games(Core layout, long long games, int players, unsigned long l
                 continue
             board_copy(board, layout.board)
             _start(game, players, sets, _game_seed(seed, index), stall_rounds)
-            while game.n_turns < MAX_TURNS and not _turn(game, board, turn):
+            while not _turn(game, board, turn):
                 pass
             for player in range(players):
                 scores[index, player] = game.scores[player]
             turns[index] = game.n_turns
             plays[index] = game.n_plays
             first_players[index] = game.first_player
+            end_reasons[index] = game.end_reason
         free(board)
         free(game)
         free(turn)
@@ -289,7 +302,7 @@ def greedy_game_record(Core layout, int players, unsigned long long seed, long l
              for player in range(players)]
     record = []
     over = 0
-    while game.n_turns < MAX_TURNS and not over:
+    while not over:
         over = _turn(&game, board, &turn)
         record.append({
             "player": turn.player,
