@@ -173,7 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     moves = commands.add_parser("moves", help="every legal play, best first")
     moves.add_argument("position", metavar="POSITION", help="position file (JSON or a position string), or - for stdin")
-    moves.add_argument("--limit", type=_positive_int, metavar="N", help="print at most N plays")
+    moves.add_argument("--limit", type=_count, metavar="N", help="print at most N plays")
     moves.add_argument("--json", action="store_true", help="print a JSON array")
     moves.set_defaults(run=cmd_moves)
 
@@ -188,12 +188,12 @@ def build_parser() -> argparse.ArgumentParser:
     show.set_defaults(run=cmd_show)
 
     corpus = commands.add_parser("corpus", help="positions drawn from seeded games")
-    corpus.add_argument("--positions", type=_positive_int, required=True, metavar="N")
+    corpus.add_argument("--positions", type=_count, required=True, metavar="N")
     corpus.add_argument("--stage", choices=("early", "mid", "late"), help="only positions of this stage")
     corpus.add_argument("--seed", type=int, default=0, metavar="S")
     corpus.add_argument("--out", required=True, metavar="PATH",
                         help="a directory of position files, or a .jsonl file (one position a line)")
-    corpus.add_argument("--workers", type=_positive_int, metavar="W",
+    corpus.add_argument("--workers", type=_count, metavar="W",
                         help="local processes to play the games on (default: one a core)")
     corpus.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
     corpus.set_defaults(run=cmd_corpus)
@@ -206,12 +206,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=_command_in(".records", "cmd_replay"))
 
     selfplay = commands.add_parser("selfplay", help="play many seeded games and summarise them")
-    selfplay.add_argument("--games", type=_positive_int, required=True, metavar="N")
-    selfplay.add_argument("--players", type=_player_count, default=2, metavar="K", help="2 to 4 (default 2)")
+    selfplay.add_argument("--games", type=_count, required=True, metavar="N")
+    selfplay.add_argument("--players", type=_whole_number(2, 4), default=2, metavar="K", help="2 to 4 (default 2)")
     selfplay.add_argument("--seed", type=int, default=0, metavar="S", help="game i is dealt from seed S+i")
     selfplay.add_argument("--bots", metavar="KIND[,KIND...]",
                           help="greedy (default) or random: one for every seat, or one a seat")
-    selfplay.add_argument("--workers", type=_positive_int, metavar="W",
+    selfplay.add_argument("--workers", type=_count, metavar="W",
                           help="local processes (default: one a core; 1 plays in this process)")
     selfplay.add_argument("--scheduler", metavar="ADDRESS",
                           help="play on the Dask cluster of this scheduler (tcp://host:8786)")
@@ -226,14 +226,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is negative")
-    return value
+def _whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` (to ``high``)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            allowed = f"from {low}" + (f" to {high}" if high is not None else " up")
+            raise argparse.ArgumentTypeError(f"{value} is out of range ({allowed})")
+        return value
+    return parse
+
+
+_count = _whole_number(0)
 
 
 def _command_in(module: str, name: str) -> Callable[[argparse.Namespace], int]:
@@ -241,16 +248,6 @@ def _command_in(module: str, name: str) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         return int(getattr(importlib.import_module(module, __package__), name)(args))
     return run
-
-
-def _player_count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 2 <= value <= 4:
-        raise argparse.ArgumentTypeError(f"{value}: Ginny-O is for 2 to 4 players")
-    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
