@@ -36,10 +36,14 @@ def encode(position: Position) -> tuple[bytes, bytes, bytes]:
     return bytes(cards), bytes(jokers), bytes(rack)
 
 
+def empty_core(layout: Layout) -> Core:
+    """A core of ``layout`` with an empty board and rack."""
+    return Core(layout.width, layout.height, _kinds(layout))
+
+
 def core_of(position: Position) -> Core:
     """A core loaded with ``position``."""
-    layout = position.layout
-    core = Core(layout.width, layout.height, _kinds(layout))
+    core = empty_core(position.layout)
     core.load(*encode(position))
     return core
 
@@ -109,7 +113,7 @@ class Batch:
             self.boards[row, :size] = np.frombuffer(cards, dtype=np.uint8)
             self.boards[row, size:] = np.frombuffer(jokers, dtype=np.uint8)
             self.racks[row] = np.frombuffer(rack, dtype=np.uint8)
-        self._core = Core(self.layout.width, self.layout.height, _kinds(self.layout))
+        self._core = empty_core(self.layout)
 
     def __len__(self) -> int:
         return len(self.racks)

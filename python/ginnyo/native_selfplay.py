@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ginnycore import Core
 from ginnycore.selfplay import greedy_game_record, play_greedy_games
 
 from .game import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS
 from .layout import Layout
+from .native import empty_core
 
 
 def end_reason(code: int, stall_rounds: int = 3) -> str:
@@ -35,10 +35,6 @@ class GreedyGames:
         return len(self.turns)
 
 
-def _empty_core(layout: Layout) -> Core:
-    return Core(layout.width, layout.height, layout.kinds.encode("ascii"))
-
-
 def greedy_games(games: int, players: int, seed: int, *, threads: int = 1,
                  stall_rounds: int = 3, layout: Layout | None = None) -> GreedyGames:
     """Play ``games`` greedy games in C, spread over ``threads`` cores; game i
@@ -50,7 +46,7 @@ def greedy_games(games: int, players: int, seed: int, *, threads: int = 1,
     plays = np.zeros(games, dtype=np.int32)
     first = np.zeros(games, dtype=np.int32)
     ends = np.zeros(games, dtype=np.int32)
-    play_greedy_games(_empty_core(layout), games, players, seed, scores, turns, plays, first, ends,
+    play_greedy_games(empty_core(layout), games, players, seed, scores, turns, plays, first, ends,
                       stall_rounds, threads)
     return GreedyGames(players, scores[:, :players], turns, plays, first, ends)
 
@@ -60,4 +56,4 @@ def greedy_game(players: int, seed: int, index: int = 0, *, stall_rounds: int = 
     """Game ``index`` of :func:`greedy_games` with ``seed``, turn by turn:
     ``(first_player, racks_dealt, turns, final_scores)``."""
     layout = layout or Layout.standard()
-    return greedy_game_record(_empty_core(layout), players, seed, index, stall_rounds)
+    return greedy_game_record(empty_core(layout), players, seed, index, stall_rounds)
