@@ -25,6 +25,9 @@ cdef extern from *:
 
 cdef uint64_t ALL_CARDS = (<uint64_t>1 << NUM_CARDS) - 1
 
+cdef enum:
+    BASE = MAX_PLACED           # array index of an anchor in Gen's line arrays
+
 # -- melds -------------------------------------------------------------------
 
 cdef inline int rank_position(int card) noexcept nogil:
@@ -327,8 +330,12 @@ ctypedef struct Gen:
     long long count
     int direction
     int length
-    short line_square[MAX_SIDE]
-    signed char fixed[MAX_SIDE]
+    int origin                      # where the line starts in the arrays below
+    # The arrays below are indexed from BASE - (squares left of the anchor):
+    # the anchor sits at BASE, so the walk to its right is shared by every
+    # start to its left.
+    short line_square[BASE + MAX_SIDE]
+    signed char fixed[BASE + MAX_SIDE]
     int k
     int placed_index[MAX_PLACED]
     int main_mult
@@ -340,12 +347,12 @@ ctypedef struct Gen:
     uint64_t available              # cards the rack can supply (all 52 with a joker)
     uint64_t rack_cards             # cards the rack holds as real tiles
     int jokers                      # jokers on the rack
-    Feasible free_prefix[MAX_PLACED + 1]  # the state of a line of k squares that touch nothing
+    Feasible free_left[MAX_PLACED + 1]  # what m squares left of an anchor that touch nothing allow
     unsigned int free_positions[4]  # per suit, the rank positions of ``available``
     unsigned int free_ranks         # the ranks of ``available``
     unsigned int set_ranks_for[MAX_PLACED + 1]  # ranks whose real tiles and jokers can fill k squares of a set
-    uint64_t allowed[MAX_SIDE]      # per index of the line: the cards that may stand there
-    signed char line_cards[MAX_SIDE]
+    uint64_t allowed[BASE + MAX_SIDE]   # per square of the line: the cards that may stand there
+    signed char line_cards[BASE + MAX_SIDE]
     int stop                        # best mode: the all-real supply was found
 
 
@@ -463,7 +470,7 @@ cdef void _set_suits_of_line(Gen* gen, int index, int rank_index, int used, int 
     """Give each index of the line a distinct suit of ``rank_index``; ``missing``
     counts the placed cards the rack holds no real tile of (each needs a joker)."""
     cdef int suit, suits, card, short
-    if index == gen.length:
+    if index == gen.origin + gen.length:
         _visit_candidate(gen, KIND_SET)
         return
     suits = _suits_of_rank(gen.allowed[index], rank_index) & ~used
@@ -559,6 +566,27 @@ cdef inline void _feasible_add_card(Feasible* feasible, int card) noexcept nogil
     feasible.length = i + 1
 
 
+cdef inline void _feasible_add_left(Feasible* feasible, int distance, const unsigned int* positions,
+                                    unsigned int ranks) noexcept nogil:
+    """Add a square ``distance`` squares left of the anchor (index 0): the masks
+    hold the anchor's rank position, so a run up needs the anchor ``distance``
+    higher than this square's card, a run down ``distance`` lower.  ``length``
+    keeps counting the squares from the anchor on."""
+    cdef int suit
+    for suit in range(4):
+        feasible.up[suit] &= positions[suit] << distance
+        feasible.down[suit] &= positions[suit] >> distance
+    feasible.set_ranks &= ranks
+
+
+cdef inline void _card_lanes(int card, unsigned int* positions) noexcept nogil:
+    """Per-suit rank positions of one card."""
+    cdef int suit
+    for suit in range(4):
+        positions[suit] = 0
+    positions[card // 13] = (1u << (card % 13 + 1)) | ((1u << 14) if card % 13 == 0 else 0u)
+
+
 cdef inline int _feasible_runs(Feasible* feasible) noexcept nogil:
     return (feasible.up[0] | feasible.down[0] | feasible.up[1] | feasible.down[1]
             | feasible.up[2] | feasible.down[2] | feasible.up[3] | feasible.down[3]) != 0
@@ -570,17 +598,18 @@ cdef inline int _feasible_any(Feasible* feasible) noexcept nogil:
 
 cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
     """Every meld the whole line can be: sets by rank and suits, runs by suit,
-    first position and direction, as ``feasible`` narrowed them.  A run is
-    skipped when it needs more cards the rack lacks than it has jokers."""
-    cdef int length = gen.length, i, suit, rank_index, position, first
+    first position and direction, as ``feasible`` (indexed from the line's first
+    square) narrowed them.  A run is skipped when it needs more cards the rack
+    lacks than it has jokers."""
+    cdef int length = gen.length, origin = gen.origin, i, suit, rank_index, position, first
     cdef unsigned int placed_up = 0, placed_down = 0, held
     for i in range(gen.k):
-        placed_up |= 1u << gen.placed_index[i]
-        placed_down |= 1u << (length - 1 - gen.placed_index[i])
+        placed_up |= 1u << (gen.placed_index[i] - origin)
+        placed_down |= 1u << (length - 1 - (gen.placed_index[i] - origin))
     if length <= 4:
         for rank_index in range(13):
             if feasible.set_ranks & (1u << rank_index):
-                _set_suits_of_line(gen, 0, rank_index, 0, 0)
+                _set_suits_of_line(gen, origin, rank_index, 0, 0)
     for suit in range(4):
         if not (feasible.up[suit] | feasible.down[suit]):
             continue
@@ -590,32 +619,39 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
                     __builtin_popcount((placed_up << first) & ~held) <= gen.jokers:
                 for i in range(length):
                     position = first + i
-                    gen.line_cards[i] = suit * 13 + (0 if position == 14 else position - 1)
+                    gen.line_cards[origin + i] = suit * 13 + (0 if position == 14 else position - 1)
                 _visit_candidate(gen, KIND_RUN)
             if feasible.down[suit] & (1u << first) and first >= length - 1 and \
                     __builtin_popcount((placed_down << (first - length + 1)) & ~held) <= gen.jokers:
                 for i in range(length):
                     position = first - i
-                    gen.line_cards[i] = suit * 13 + (0 if position == 14 else position - 1)
+                    gen.line_cards[origin + i] = suit * 13 + (0 if position == 14 else position - 1)
                 _visit_candidate(gen, KIND_RUN)
 
 
 cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     """Every play along rows (ACROSS) or columns (DOWN).
 
-    For each first empty square ``a`` the interval grows square by square;
-    what the line can still be is kept in a Feasible and the growth stops as
-    soon as no meld, no rack tile or no single area is possible any more.
+    A play's interval is found from its first anchor x (an empty square beside
+    a tile, a red square, or the centre of an empty board).  Left of x it may
+    start on m empty squares that touch nothing, or, when a tile stands just
+    left of x, take in that tile's line.  The walk right of x is done once per
+    anchor, keeping in a Feasible (indexed from x) what the line can still be;
+    at each of its placed squares every m is tried by ANDing with the
+    precomputed state of m free squares.  The walk stops as soon as no meld, no
+    rack tile or no single area is possible any more.
     """
     cdef Board* board = gen.board
-    cdef int n_lines, line_length, step, line, start, a, low, high, b, square, i, j
-    cdef int touched_group, touch, red, centre, k, group, right_group, right_touch, length, main_mult
-    cdef int anchor, tile_mult, bound, main_bound
-    cdef int next_anchor[MAX_SIDE + 1]
-    cdef int empties_before[MAX_SIDE + 1]
-    cdef uint64_t allowed, bit
+    cdef int n_lines, line_length, step, line, start, x, b, square, i, t, m, low_fixed, free_max
+    cdef int touched_group, touch, red, centre, k, group, right_group, right_touch, high
+    cdef int length, main_mult, tile_mult, main_bound, set_bound, run_bound, start_index
+    cdef int left_tile_mult[MAX_PLACED + 1]
+    cdef int left_meld_mult[MAX_PLACED + 1]
+    cdef int right_placed[MAX_PLACED]
+    cdef unsigned int lanes[4]
+    cdef uint64_t allowed
     cdef unsigned int ranks
-    cdef Feasible feasible, whole
+    cdef Feasible right, whole, line_state
     if direction == ACROSS:
         n_lines, line_length, step = board.height, board.width, 1
     else:
@@ -623,66 +659,50 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     gen.direction = direction
     for line in range(n_lines):
         start = line * board.width if direction == ACROSS else line
-        # an anchor: an empty square next to a tile, on a red square, or the centre of an empty board
-        next_anchor[line_length] = line_length
-        empties_before[0] = 0
-        for j in range(line_length - 1, -1, -1):
-            if board.anchor[start + j * step]:
-                next_anchor[j] = j
-            else:
-                next_anchor[j] = next_anchor[j + 1]
-        for j in range(line_length):
-            empties_before[j + 1] = empties_before[j] + (board.card[start + j * step] == EMPTY)
-        for a in range(line_length):
-            if board.card[start + a * step] != EMPTY:
+        for x in range(line_length):
+            if not board.anchor[start + x * step]:
                 continue
-            anchor = next_anchor[a]
-            if anchor == line_length:
-                break
-            if empties_before[anchor + 1] - empties_before[a] > board.rack_size:
-                continue        # the rack cannot reach an anchor from here
+            _feasible_start(&right)
             touched_group = -1
             touch = 0
+            low_fixed = 0       # tiles of the line just left of x
+            free_max = 0        # empty squares left of x that touch nothing
+            left_tile_mult[0] = 0
+            left_meld_mult[0] = 1
+            if x > 0 and board.card[start + (x - 1) * step] != EMPTY:
+                while x - low_fixed - 1 >= 0 and board.card[start + (x - low_fixed - 1) * step] != EMPTY:
+                    low_fixed += 1
+                    square = start + (x - low_fixed) * step
+                    gen.line_square[BASE - low_fixed] = square
+                    gen.fixed[BASE - low_fixed] = board.card[square]
+                    gen.allowed[BASE - low_fixed] = <uint64_t>1 << board.card[square]
+                    _card_lanes(board.card[square], lanes)
+                    _feasible_add_left(&right, low_fixed, lanes, 1u << (board.card[square] % 13))
+                if low_fixed >= MAX_RUN:
+                    continue
+                touched_group = board.group[start + (x - 1) * step]
+                touch = 1
+            else:
+                while free_max < board.rack_size - 1 and x - free_max - 1 >= 0:
+                    square = start + (x - free_max - 1) * step
+                    if board.card[square] != EMPTY or board.anchor[square]:
+                        break
+                    free_max += 1
+                    gen.line_square[BASE - free_max] = square
+                    gen.fixed[BASE - free_max] = EMPTY
+                    gen.allowed[BASE - free_max] = gen.available
+                    left_tile_mult[free_max] = left_tile_mult[free_max - 1] + board.tile_mult[square]
+                    left_meld_mult[free_max] = left_meld_mult[free_max - 1] * board.meld_mult[square]
             red = 0
             centre = 0
+            k = 0
             main_mult = 1
-            k = anchor - a
-            if k:
-                # Squares before the anchor touch nothing, so each may hold any card
-                # the rack supplies: start from the precomputed state of k such squares.
-                feasible = gen.free_prefix[k]
-                if not _feasible_any(&feasible):
-                    continue
-                low = a
-                for j in range(k):
-                    square = start + (a + j) * step
-                    gen.line_square[j] = square
-                    gen.fixed[j] = EMPTY
-                    gen.allowed[j] = gen.available
-                    gen.placed_index[j] = j
-                    main_mult *= board.meld_mult[square]
-                    if gen.mode == GEN_BEST:
-                        feasible.set_bound += SET_MAX[gen.free_ranks] * board.tile_mult[square]
-                        feasible.run_bound += RUN_MAX[gen.free_ranks] * board.tile_mult[square]
-            else:
-                low = a
-                while low > 0 and board.card[start + (low - 1) * step] != EMPTY:
-                    low -= 1
-                _feasible_start(&feasible)
-                for j in range(low, a):
-                    square = start + j * step
-                    gen.line_square[j - low] = square
-                    gen.fixed[j - low] = board.card[square]
-                    gen.allowed[j - low] = <uint64_t>1 << board.card[square]
-                    _feasible_add_card(&feasible, board.card[square])
-                if low < a:
-                    touched_group = board.group[start + (a - 1) * step]
-                    touch = 1
-            for b in range(anchor, line_length):
-                square = start + b * step
-                if b - low >= MAX_RUN:
+            for b in range(x, line_length):
+                i = b - x
+                if low_fixed + i >= MAX_RUN:
                     break
-                gen.line_square[b - low] = square
+                square = start + b * step
+                gen.line_square[BASE + i] = square
                 if board.card[square] != EMPTY:
                     group = board.group[square]
                     touch = 1
@@ -690,17 +710,17 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                         touched_group = group
                     elif group != touched_group:
                         break       # would join two areas, as would every longer interval
-                    gen.fixed[b - low] = board.card[square]
-                    gen.allowed[b - low] = <uint64_t>1 << board.card[square]
-                    _feasible_add_card(&feasible, board.card[square])
-                    if not _feasible_any(&feasible):
+                    gen.fixed[BASE + i] = board.card[square]
+                    gen.allowed[BASE + i] = <uint64_t>1 << board.card[square]
+                    _feasible_add_card(&right, board.card[square])
+                    if not _feasible_any(&right):
                         break
                     continue
                 if k == board.rack_size:
                     break
                 if board.cross_len[direction][square] == 1:
                     allowed = gen.available
-                    _feasible_add_lanes(&feasible, gen.free_positions, gen.free_ranks)
+                    _feasible_add_lanes(&right, gen.free_positions, gen.free_ranks)
                 else:
                     allowed = board.cross_mask[direction][square] & gen.available
                     if allowed == 0:
@@ -711,18 +731,18 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                         touched_group = group
                     elif group != touched_group:
                         break
-                    _feasible_add(&feasible, allowed)
-                gen.fixed[b - low] = EMPTY
-                gen.allowed[b - low] = allowed
-                if not _feasible_any(&feasible):
+                    _feasible_add(&right, allowed)
+                gen.fixed[BASE + i] = EMPTY
+                gen.allowed[BASE + i] = allowed
+                if not _feasible_any(&right):
                     break
                 if gen.mode == GEN_BEST:
                     tile_mult = board.tile_mult[square]
                     ranks = _ranks_of(allowed)
-                    feasible.set_bound += SET_MAX[ranks] * tile_mult
-                    feasible.run_bound += RUN_MAX[ranks] * tile_mult
+                    right.set_bound += SET_MAX[ranks] * tile_mult
+                    right.run_bound += RUN_MAX[ranks] * tile_mult
                     if board.cross_len[direction][square] >= 3:
-                        feasible.cross_bound += tile_mult * board.meld_mult[square] * (
+                        right.cross_bound += tile_mult * board.meld_mult[square] * (
                             SET_MAX[ranks] if board.cross_kind[direction][square] == KIND_SET
                             else RUN_MAX[ranks])
                 if board.red[square]:
@@ -730,12 +750,13 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                 if square == board.centre:
                     centre = 1
                 main_mult *= board.meld_mult[square]
-                gen.placed_index[k] = b - low
+                right_placed[k] = BASE + i
                 k += 1
-                feasible.set_ranks &= gen.set_ranks_for[k]
-                if not _feasible_any(&feasible):
+                right.set_ranks &= gen.set_ranks_for[k]
+                if not _feasible_any(&right):
                     break
-                whole = feasible
+                # the tiles just right of b belong to the line too
+                whole = right
                 high = b
                 right_touch = touch
                 if b + 1 < line_length and board.card[square + step] != EMPTY:
@@ -744,36 +765,61 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                     if touched_group >= 0 and right_group != touched_group:
                         continue
                     while high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY \
-                            and high + 1 - low < MAX_RUN:
+                            and low_fixed + high + 1 - x < MAX_RUN:
                         high += 1
-                        gen.line_square[high - low] = start + high * step
-                        gen.fixed[high - low] = board.card[start + high * step]
-                        gen.allowed[high - low] = <uint64_t>1 << board.card[start + high * step]
+                        gen.line_square[BASE + high - x] = start + high * step
+                        gen.fixed[BASE + high - x] = board.card[start + high * step]
+                        gen.allowed[BASE + high - x] = <uint64_t>1 << board.card[start + high * step]
                         _feasible_add_card(&whole, board.card[start + high * step])
                     if high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY:
                         break       # the line would be longer than any meld
-                length = high - low + 1
-                if length < 3 or not _feasible_any(&whole):
-                    continue
                 if board.n_tiles == 0:
                     if not centre:
                         continue
                 elif not right_touch and not red:
                     continue
-                if direction == DOWN and k == 1 and board.cross_len[DOWN][square] > 1:
-                    continue        # a lone tile with a row neighbour is found across
-                if gen.mode == GEN_BEST and gen.have_best:
-                    main_bound = 0
-                    if length <= 4 and whole.set_ranks:
-                        main_bound = whole.set_bound
-                    if _feasible_runs(&whole) and whole.run_bound > main_bound:
-                        main_bound = whole.run_bound
-                    if main_bound * main_mult + whole.cross_bound < gen.best.score:
+                for m in range(free_max + 1):
+                    if k + m > board.rack_size:
+                        break
+                    length = low_fixed + m + high - x + 1
+                    if length > MAX_RUN:
+                        break
+                    if length < 3:
                         continue
-                gen.length = length
-                gen.k = k
-                gen.main_mult = main_mult
-                _enumerate_line(gen, &whole)
+                    if direction == DOWN and k + m == 1 and board.cross_len[DOWN][square] > 1:
+                        continue        # a lone tile with a row neighbour is found across
+                    line_state = whole
+                    for t in range(4):
+                        line_state.up[t] &= gen.free_left[m].up[t]
+                        line_state.down[t] &= gen.free_left[m].down[t]
+                    line_state.set_ranks &= gen.free_left[m].set_ranks & gen.set_ranks_for[k + m]
+                    line_state.length = length
+                    if not _feasible_any(&line_state):
+                        continue
+                    if gen.mode == GEN_BEST and gen.have_best:
+                        set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
+                        run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
+                        main_bound = 0
+                        if length <= 4 and line_state.set_ranks:
+                            main_bound = set_bound
+                        if _feasible_runs(&line_state) and run_bound > main_bound:
+                            main_bound = run_bound
+                        if main_bound * main_mult * left_meld_mult[m] + whole.cross_bound < gen.best.score:
+                            continue
+                    # from the anchor's positions to the first square's
+                    start_index = low_fixed + m
+                    for t in range(4):
+                        line_state.up[t] >>= start_index
+                        line_state.down[t] <<= start_index
+                    gen.origin = BASE - start_index
+                    gen.length = length
+                    gen.k = k + m
+                    gen.main_mult = main_mult * left_meld_mult[m]
+                    for t in range(m):
+                        gen.placed_index[t] = BASE - m + t
+                    for t in range(k):
+                        gen.placed_index[m + t] = right_placed[t]
+                    _enumerate_line(gen, &line_state)
 
 
 cdef long long board_generate(Board* board, int mode, PlayRecord* best,
@@ -806,11 +852,10 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
         for rank_index in range(13):
             if __builtin_popcount(_suits_of_rank(gen.rack_cards, rank_index)) + gen.jokers >= i:
                 gen.set_ranks_for[i] |= 1u << rank_index
-    _feasible_start(&gen.free_prefix[0])
+    _feasible_start(&gen.free_left[0])
     for i in range(1, MAX_PLACED + 1):
-        gen.free_prefix[i] = gen.free_prefix[i - 1]
-        _feasible_add_lanes(&gen.free_prefix[i], gen.free_positions, gen.free_ranks)
-        gen.free_prefix[i].set_ranks &= gen.set_ranks_for[i]
+        gen.free_left[i] = gen.free_left[i - 1]
+        _feasible_add_left(&gen.free_left[i], i, gen.free_positions, gen.free_ranks)
     _generate_direction(&gen, ACROSS)
     _generate_direction(&gen, DOWN)
     return gen.count
