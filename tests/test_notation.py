@@ -75,9 +75,9 @@ def test_invalid_and_illegal_moves_are_value_errors():
 
 def test_every_legal_play_round_trips_through_notation():
     checked = 0
-    for pos in sample_positions(60, seed=7):
+    for pos in sample_positions(150, seed=7):
         for scored in native.legal_plays(pos):
             text = play_notation(pos, scored.play)
             assert parse_notation(pos, text) == scored.play, text
             checked += 1
-    assert checked > 1000
+    assert checked > 1500

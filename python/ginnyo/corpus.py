@@ -6,7 +6,7 @@ import random
 from functools import partial
 from typing import Iterator
 
-from .game import Game, ReshuffledBox, play_game
+from .game import Game, play_game
 from .players import RandomOrBestPlayer
 from .position import Position
 from .workers import cut, run_batches
@@ -27,7 +27,7 @@ def game_positions(seed: int, players: int | None = None) -> Iterator[Position]:
     players = players or rng.choice((2, 2, 3, 4))
     positions: list[Position] = []
     # a long stall limit lets games run on to the late stage that corpora need
-    game = Game.deal(players, seed, stall_rounds=50, box=ReshuffledBox)
+    game = Game.deal(players, seed, stall_rounds=50)
     player = RandomOrBestPlayer(game.rng)
     play_game(game, [player] * players, on_decision=lambda view: positions.append(view.position))
     return iter(positions)

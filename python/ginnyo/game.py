@@ -98,17 +98,6 @@ class Box:
         return Counter(self.tiles)
 
 
-class ReshuffledBox(Box):
-    """A box that shuffles all its tiles whenever tiles are put back: how the
-    test corpora were first drawn, kept so that they can be drawn again."""
-
-    __slots__ = ()
-
-    def put_back(self, tiles: Sequence[int]) -> None:
-        self.tiles.extend(tiles)
-        self.rng.shuffle(self.tiles)
-
-
 class Turn(NamedTuple):
     """One turn as it happened: who, the rack before the draw (sorted), the tile
     drawn before deciding (None from an empty box), the action, its score and
@@ -220,7 +209,7 @@ class Game:
 
     @classmethod
     def deal(cls, players: int, seed: int, *, layout: Layout | None = None,
-             stall_rounds: int = STALL_ROUNDS, box: type[Box] = Box) -> "Game":
+             stall_rounds: int = STALL_ROUNDS) -> "Game":
         """Set up a game from ``seed``: the box is mixed, everyone draws one tile
         (highest starts, ace high, joker low; the tied draw again), the tiles go
         back and everyone draws 7, player 0 first."""
@@ -236,7 +225,7 @@ class Game:
             top = max(draw_strength(tile) for _, tile in draw)
             contenders = [player for player, tile in draw if draw_strength(tile) == top]
         racks = [[tiles.pop() for _ in range(RACK_SIZE)] for _ in range(players)]
-        return cls(players, racks, box(tiles, rng), contenders[0], layout=layout, seed=seed,
+        return cls(players, racks, Box(tiles, rng), contenders[0], layout=layout, seed=seed,
                    first_draw=draws, stall_rounds=stall_rounds)
 
     @property
@@ -401,5 +390,5 @@ def play_game(game: Game, players: Sequence[object],
     return game
 
 
-__all__ = ["Game", "View", "Turn", "Box", "ReshuffledBox", "play_game", "tile_set", "sets_for", "first_player",
+__all__ = ["Game", "View", "Turn", "Box", "play_game", "tile_set", "sets_for", "first_player",
            "draw_strength", "RACK_SIZE", "STALL_ROUNDS"]

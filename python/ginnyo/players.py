@@ -68,8 +68,9 @@ class RandomPlayer:
 
 class RandomOrBestPlayer:
     """Half the time a random legal play, otherwise the best: the mix that draws
-    the test corpus.  It shares the game's generator (``Game.rng``) and picks in
-    the core's generation order, so the committed corpora stay as they were drawn."""
+    the test corpus.  It shares the game's generator (``Game.rng``) and picks
+    from the plays sorted, so that the corpus does not depend on the order in
+    which the core generates them."""
 
     name = "random-or-best"
 
@@ -79,7 +80,7 @@ class RandomOrBestPlayer:
 
     def choose(self, view: View) -> Action:
         core = view.core()
-        plays = core.legal_plays()
+        plays = sorted(core.legal_plays())
         if not plays:
             return no_play_action(view)
         if self.rng.random() < self.random_share:
