@@ -2,6 +2,7 @@
 
 from .errors import GinnyoError, IllegalMoveError, InvalidMoveError, PositionError, TileError
 from .layout import Layout
+from .legal import LegalPlays
 from .play import MeldScore, Play, ScoredPlay
 from .position import Position
 from .tiles import JOKER, PlacedTile

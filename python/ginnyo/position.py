@@ -7,13 +7,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from . import board as board_lines
 from .errors import PositionError, TileError
 from .layout import Layout
 from .melds import meld_kind
 from .tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, parse_rack_tile, rack_code
+
+if TYPE_CHECKING:
+    from .legal import LegalPlays
 
 MAX_RACK = 14
 CONTEXT_FIELDS = ("players", "scores", "to_move", "unseen")
@@ -102,6 +105,12 @@ class Position:
         return json.dumps(self.to_dict())
 
     # -- queries -----------------------------------------------------------
+    @property
+    def legal_plays(self) -> LegalPlays:
+        """The legal plays as a lazy view (:class:`ginnyo.legal.LegalPlays`)."""
+        from .legal import LegalPlays
+        return LegalPlays(self)
+
     def rack_counts(self) -> Counter[int]:
         return Counter(self.rack)
 
