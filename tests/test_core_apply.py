@@ -8,7 +8,7 @@ import random
 import pytest
 
 from conftest import FULL_CORPUS
-from ginnyo import native
+from ginnyo import Position, native
 from ginnyo.corpus import sample_positions
 from ginnyo.solver import apply_play
 
@@ -73,3 +73,14 @@ def test_a_standard_position_takes_a_few_kilobytes_in_the_core():
     assert core.nbytes < 10 * 1024
     large = native.Core(21, 21, b"." * 220 + b"S" + b"." * 220)
     assert core.nbytes < large.nbytes < 20 * 1024
+
+
+def test_has_play_stops_at_the_first_and_agrees_with_the_count():
+    positions = sample_positions(60, seed=21)
+    positions.append(Position.from_dict({"board": {"G8": "5H", "H8": "6H", "I8": "7H"}, "rack": "AS 2D 9C"}))
+    answers = set()
+    for position in positions:
+        core = native.core_of(position)
+        answers.add(core.has_play())
+        assert core.has_play() == (core.count_plays() > 0)
+    assert answers == {True, False}

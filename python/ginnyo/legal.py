@@ -18,7 +18,7 @@ class LegalPlays:
     Iterating generates them as :class:`ScoredPlay` objects, best first;
     ``play in view`` checks one play (a :class:`Play` or notation);
     ``len(view)`` and :meth:`count` count them in C without building objects;
-    ``bool(view)`` asks the core whether there is any; :meth:`best` is the best
+    ``bool(view)`` stops at the first play the core finds; :meth:`best` is the best
     play or None.  The view reads the position each time, so it stays current.
     """
 
@@ -53,7 +53,7 @@ class LegalPlays:
 
     def __bool__(self) -> bool:
         from .native import core_of
-        return core_of(self.position).best_play() is not None
+        return bool(core_of(self.position).has_play())
 
     def best(self) -> ScoredPlay | None:
         """The best play (ranked as :func:`ginnyo.solver.ranked`), or None."""

@@ -15,7 +15,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from ginnycore.board cimport board_clone, board_new
-from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_BEST, GEN_COUNT, JOKER, KIND_NONE,
+from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_ANY, GEN_BEST, GEN_COUNT, JOKER, KIND_NONE,
                               KIND_RUN, KIND_SET,
                               MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
                               RACK_KINDS, Board, PlayRecord)
@@ -354,6 +354,7 @@ ctypedef struct Gen:
     uint64_t allowed[BASE + MAX_SIDE]   # per square of the line: the cards that may stand there
     signed char line_cards[BASE + MAX_SIDE]
     int stop                        # best mode: the all-real supply was found
+    int done                        # any mode: a play was found, generation stops
 
 
 cdef inline int _better(Gen* gen, int score, int jokers, PlayRecord* best) noexcept nogil:
@@ -396,6 +397,8 @@ cdef void _emit(Gen* gen, int score, int jokers) noexcept nogil:
         if not gen.have_best or _better(gen, score, jokers, gen.best):
             _record(gen, gen.best, score, jokers)
             gen.have_best = 1
+    elif gen.mode == GEN_ANY:
+        gen.done = 1
     elif gen.mode == GEN_ALL:
         if <size_t>gen.count >= gen.capacity[0]:
             new_capacity = gen.capacity[0] * 2 if gen.capacity[0] else 1024
@@ -411,7 +414,7 @@ cdef void _emit(Gen* gen, int score, int jokers) noexcept nogil:
 cdef void _assign(Gen* gen, int i, int main_sum, int cross_sum, int jokers) noexcept nogil:
     """Every way the rack supplies the placed cards from ``i`` on: real tile or joker."""
     cdef int card
-    if gen.stop:
+    if gen.stop or gen.done:
         return
     if i == gen.k:
         _emit(gen, main_sum * gen.main_mult + cross_sum, jokers)
@@ -820,13 +823,16 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                     for t in range(k):
                         gen.placed_index[m + t] = right_placed[t]
                     _enumerate_line(gen, &line_state)
+                    if gen.done:
+                        return
 
 
 cdef long long board_generate(Board* board, int mode, PlayRecord* best,
                               PlayRecord** plays, size_t* capacity) noexcept nogil:
-    """Generate every legal play: count them, keep the best in ``best``, or store
-    all in ``plays[0]`` (grown with realloc).  Returns how many there are
-    (in best mode: how many were scored, which is 0 only when there is none)."""
+    """Generate every legal play: count them, keep the best in ``best``, store
+    all in ``plays[0]`` (grown with realloc), or stop at the first.  Returns how
+    many there are (in best and any mode: how many were scored, which is 0 only
+    when there is none)."""
     cdef Gen gen
     cdef int i, rank_index
     gen.board = board
@@ -856,8 +862,10 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     for i in range(1, MAX_PLACED + 1):
         gen.free_left[i] = gen.free_left[i - 1]
         _feasible_add_left(&gen.free_left[i], i, gen.free_positions, gen.free_ranks)
+    gen.done = 0
     _generate_direction(&gen, ACROSS)
-    _generate_direction(&gen, DOWN)
+    if not gen.done:
+        _generate_direction(&gen, DOWN)
     return gen.count
 
 
@@ -1094,6 +1102,13 @@ cdef class Core:
         if <size_t>count > self.capacity:
             raise MemoryError()
         return [_play_tuple(&self.plays[i]) for i in range(count)]
+
+    def has_play(self):
+        """Whether there is any legal play; generation stops at the first."""
+        cdef long long count
+        with nogil:
+            count = board_generate(self.board, GEN_ANY, NULL, NULL, NULL)
+        return count > 0
 
     def best_play(self):
         """The first legal play in ranking order, or None."""

@@ -17,7 +17,8 @@ cdef enum:
     DOWN = 1
     GEN_COUNT = 0              # board_generate modes: count the legal plays,
     GEN_ALL = 1                # ... store them all,
-    GEN_BEST = 2               # ... keep the first in ranking order
+    GEN_BEST = 2               # ... keep the first in ranking order,
+    GEN_ANY = 3                # ... stop at the first one found
 
 ctypedef struct PlayRecord:
     int score
