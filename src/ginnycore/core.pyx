@@ -127,15 +127,11 @@ cdef uint64_t _hole_mask(Board* board, int first, int step, int length, int hole
         return mask
     if not same_suit:
         return 0
-    for i in range(1, 15):
-        if up & (1u << i) and i + hole <= 14:
-            card = i + hole
-            mask |= <uint64_t>1 << (suit * 13 + (0 if card == 14 else card - 1))
-        if down & (1u << i) and i - hole >= 1:
-            card = i - hole
-            mask |= <uint64_t>1 << (suit * 13 + (0 if card == 14 else card - 1))
+    # the hole's rank positions: first + hole for runs up, first - hole for runs down
+    positions = (((up << hole) | (down >> hole)) & 0x7FFE)
+    # position p is rank index p - 1, and position 14 the ace again
     kind[0] = KIND_RUN
-    return mask
+    return <uint64_t>(((positions >> 1) & 0x1FFF) | ((positions >> 14) & 1)) << (13 * suit)
 
 
 cdef void _line_runs(Board* board, int direction, int line) noexcept nogil:
