@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Callable
 
 import pytest
 
@@ -24,5 +25,5 @@ def play(pos: Position, placements: dict[str, str]) -> Play:
 
 
 @pytest.fixture
-def make_position():
+def make_position() -> Callable[..., Position]:
     return position

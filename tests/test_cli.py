@@ -15,20 +15,21 @@ from ginnyo.cli import main
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
 
 @pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.json")))
-def test_best_move_on_every_shipped_example_prints_a_legal_play_or_a_return(capsys, example):
+def test_best_move_on_every_shipped_example_prints_a_legal_play_or_a_return(capsys: pytest.CaptureFixture[str],
+                                                                            example: str) -> None:
     code, out, err = run(capsys, "best-move", str(EXAMPLES / example))
     assert code == 0 and err == ""
     assert "points" in out or "Return" in out
 
 
-def test_best_move_prints_notation_score_and_meld_breakdown(capsys):
+def test_best_move_prints_notation_score_and_meld_breakdown(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "best-move", str(EXAMPLES / "extend.json"))
     lines = out.splitlines()
     assert code == 0
@@ -36,7 +37,7 @@ def test_best_move_prints_notation_score_and_meld_breakdown(capsys):
     assert "set" in lines[2] and "(10 + 10 + 10) x 2 = 60" in lines[2]
 
 
-def test_best_move_json_has_the_contract_fields(capsys):
+def test_best_move_json_has_the_contract_fields(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "best-move", "--json", str(EXAMPLES / "opening.json"))
     result = json.loads(out)
     assert code == 0
@@ -46,7 +47,7 @@ def test_best_move_json_has_the_contract_fields(capsys):
     assert result["melds"] == [{"kind": "set", "squares": ["H6", "H7", "H8"], "score": 21}]
 
 
-def test_best_move_without_a_legal_play_names_the_tile_to_return(capsys):
+def test_best_move_without_a_legal_play_names_the_tile_to_return(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "best-move", str(EXAMPLES / "no-play.json"))
     assert code == 0
     assert out.startswith("No legal play. Return AS to the box:")
@@ -55,7 +56,7 @@ def test_best_move_without_a_legal_play_names_the_tile_to_return(capsys):
     assert result["notation"] is None and result["return"] == ["AS"] and result["reason"]
 
 
-def test_moves_lists_best_first_and_limit_cuts(capsys):
+def test_moves_lists_best_first_and_limit_cuts(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "moves", "--json", str(EXAMPLES / "extend.json"))
     plays = json.loads(out)
     scores = [p["score"] for p in plays]
@@ -64,27 +65,28 @@ def test_moves_lists_best_first_and_limit_cuts(capsys):
     assert code == 0 and len(out.splitlines()) == 3
 
 
-def test_moves_json_objects_are_shaped_like_best_move(capsys):
+def test_moves_json_objects_are_shaped_like_best_move(capsys: pytest.CaptureFixture[str]) -> None:
     _, best, _ = run(capsys, "best-move", "--json", str(EXAMPLES / "midgame.json"))
     _, moves, _ = run(capsys, "moves", "--json", "--limit", "1", str(EXAMPLES / "midgame.json"))
     assert json.loads(moves) == [json.loads(best)]
 
 
-def test_dash_reads_the_position_from_stdin(capsys, monkeypatch):
+def test_dash_reads_the_position_from_stdin(capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     text = (EXAMPLES / "opening.json").read_bytes()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
     code, out, _ = run(capsys, "best-move", "--json", "-")
     assert code == 0 and json.loads(out)["score"] == 21
 
 
-def test_bad_option_exits_2_with_one_line(capsys):
+def test_bad_option_exits_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["moves", "--limit", "many", str(EXAMPLES / "opening.json")])
     assert exit_info.value.code == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
-def test_installed_console_script_runs(tmp_path):
+def test_installed_console_script_runs(tmp_path: Path) -> None:
     done = subprocess.run(["ginnyo", "best-move", str(EXAMPLES / "opening.json")],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "21 points" in done.stdout

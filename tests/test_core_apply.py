@@ -8,19 +8,21 @@ import random
 import pytest
 
 from conftest import FULL_CORPUS
+from ginnycore import Core
 from ginnyo import Position, native
 from ginnyo.corpus import sample_positions
+from ginnyo.play import ScoredPlay
 from ginnyo.solver import apply_play
 
 POSITIONS = 400 if FULL_CORPUS else 80
 
 
-def _arguments(scored):
+def _arguments(scored: ScoredPlay) -> tuple[list[int], list[int], list[bool]]:
     placements = scored.play.placements
     return ([s for s, _ in placements], [t.card for _, t in placements], [t.joker for _, t in placements])
 
 
-def test_apply_then_undo_matches_full_recomputation():
+def test_apply_then_undo_matches_full_recomputation() -> None:
     rng = random.Random(5)
     checked = 0
     for position in sample_positions(POSITIONS, seed=99):
@@ -42,7 +44,7 @@ def test_apply_then_undo_matches_full_recomputation():
     assert checked > POSITIONS // 2
 
 
-def test_a_chain_of_applied_plays_stays_exact():
+def test_a_chain_of_applied_plays_stays_exact() -> None:
     for position in sample_positions(10, seed=3, stage="early"):
         core = native.core_of(position)
         current = position
@@ -57,7 +59,7 @@ def test_a_chain_of_applied_plays_stays_exact():
             assert core.state() == native.core_of(current).state()
 
 
-def test_illegal_apply_is_refused_and_changes_nothing():
+def test_illegal_apply_is_refused_and_changes_nothing() -> None:
     position = sample_positions(1, seed=1)[0]
     core = native.core_of(position)
     before = core.state()
@@ -68,14 +70,14 @@ def test_illegal_apply_is_refused_and_changes_nothing():
     assert core.state() == before
 
 
-def test_a_standard_position_takes_a_few_kilobytes_in_the_core():
+def test_a_standard_position_takes_a_few_kilobytes_in_the_core() -> None:
     core = native.core_of(sample_positions(1, seed=1)[0])
     assert core.nbytes < 10 * 1024
-    large = native.Core(21, 21, b"." * 220 + b"S" + b"." * 220)
+    large = Core(21, 21, b"." * 220 + b"S" + b"." * 220)
     assert core.nbytes < large.nbytes < 20 * 1024
 
 
-def test_has_play_stops_at_the_first_and_agrees_with_the_count():
+def test_has_play_stops_at_the_first_and_agrees_with_the_count() -> None:
     positions = sample_positions(60, seed=21)
     positions.append(Position.from_dict({"board": {"G8": "5H", "H8": "6H", "I8": "7H"}, "rack": "AS 2D 9C"}))
     answers = set()

@@ -47,7 +47,7 @@ def _compare(position_json: str) -> str | None:
     return None
 
 
-def test_corpus_covers_what_the_differential_test_needs():
+def test_corpus_covers_what_the_differential_test_needs() -> None:
     corpus = _corpus()
     assert len(corpus) == CORPUS_SIZE
     assert {p.sets for p in corpus} == {1, 2}
@@ -59,7 +59,7 @@ def test_corpus_covers_what_the_differential_test_needs():
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_core_generates_exactly_the_reference_plays(chunk):
+def test_core_generates_exactly_the_reference_plays(chunk: int) -> None:
     corpus = [p.to_json() for p in _corpus()[chunk::CHUNKS]]
     with ProcessPoolExecutor(max_workers=2) as pool:
         problems = [problem for problem in pool.map(_compare, corpus, chunksize=4) if problem]

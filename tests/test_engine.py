@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -48,46 +49,46 @@ def rss_kb(pid: int) -> int:
 
 
 @pytest.fixture
-def engine():
+def engine() -> Iterator[SimpleEngine]:
     with SimpleEngine.popen(timeout=30) as running:
         yield running
 
 
 # -- the documented transcript ---------------------------------------------
 
-def test_documented_transcript_reproduces_line_for_line():
+def test_documented_transcript_reproduces_line_for_line() -> None:
     sent, received = documented_transcript()
     result = run_engine("".join(line + "\n" for line in sent).encode())
     assert result.returncode == 0 and result.stderr == b""
     assert result.stdout.decode().splitlines() == received
 
 
-def test_documented_client_example_runs(capsys):
+def test_documented_client_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     example = re.search(r"```python\n(.*?)```", PROTOCOL.read_text(encoding="utf-8"), re.S)
     assert example
     exec(compile(example.group(1), str(PROTOCOL), "exec"), {})
     assert capsys.readouterr().out.splitlines()[0] == "48"
 
 
-def test_transcript_ends_with_quit_so_the_session_stops_there():
+def test_transcript_ends_with_quit_so_the_session_stops_there() -> None:
     sent, _ = documented_transcript()
     assert sent[-1] == "quit"
 
 
 # -- answers agree with the solver -----------------------------------------
 
-def test_handshake_names_the_engine_and_its_capabilities(engine):
+def test_handshake_names_the_engine_and_its_capabilities(engine: SimpleEngine) -> None:
     assert engine.id["name"] == "ginnyo" and engine.id["protocol"] == "1"
     assert {"position-line", "position-json", "go-top", "moves", "score", "apply"} <= engine.capabilities
 
 
-def test_ucgi_hello_is_answered_with_ucgiok():
+def test_ucgi_hello_is_answered_with_ucgiok() -> None:
     result = run_engine(b"ucgi\nquit\n")
     lines = result.stdout.decode().splitlines()
     assert lines[0] == "id name ginnyo" and lines[-1] == "ucgiok"
 
 
-def test_go_answers_the_solvers_best_play_for_corpus_positions(engine):
+def test_go_answers_the_solvers_best_play_for_corpus_positions(engine: SimpleEngine) -> None:
     for position in sample_positions(12, 11):
         engine.set_position(position)
         best = solver.best_play(position)
@@ -99,7 +100,7 @@ def test_go_answers_the_solvers_best_play_for_corpus_positions(engine):
             assert [c.score for c in result.candidates] == [best.score]
 
 
-def test_go_top_n_lists_the_n_best_plays_in_moves_order(engine):
+def test_go_top_n_lists_the_n_best_plays_in_moves_order(engine: SimpleEngine) -> None:
     position = solver.load_position(EXTEND)
     engine.set_position(EXTEND)
     expected = [(s.score, solver.play_notation(position, s.play)) for s in solver.legal_plays(position)[:7]]
@@ -109,44 +110,44 @@ def test_go_top_n_lists_the_n_best_plays_in_moves_order(engine):
     assert result.bestmove == expected[0][1]
 
 
-def test_moves_lists_every_legal_play(engine):
+def test_moves_lists_every_legal_play(engine: SimpleEngine) -> None:
     position = solver.load_position(EXTEND)
     engine.set_position(EXTEND)
     assert [(c.score, c.notation) for c in engine.moves()] == \
         [(s.score, solver.play_notation(position, s.play)) for s in solver.legal_plays(position)]
 
 
-def test_score_gives_the_total_the_melds_and_the_canonical_notation(engine):
+def test_score_gives_the_total_the_melds_and_the_canonical_notation(engine: SimpleEngine) -> None:
     engine.set_position(EXTEND)
     result = engine.score("J8 8H8C8S")
     assert result.score == 48 and result.notation == "J8 8H8C8S"
     assert sorted((m.kind, m.span, m.score) for m in result.melds) == [("run", "G8-J8", 8), ("set", "J8-J10", 40)]
 
 
-def test_apply_then_show_gives_the_position_after_the_play(engine):
+def test_apply_then_show_gives_the_position_after_the_play(engine: SimpleEngine) -> None:
     position = solver.load_position(EXTEND)
     engine.set_position(EXTEND)
     engine.apply("D2 KCKDKS")
     assert engine.show() == to_line(solver.apply_play(position, "D2 KCKDKS"))
 
 
-def test_position_json_is_accepted_on_one_line(engine):
+def test_position_json_is_accepted_on_one_line(engine: SimpleEngine) -> None:
     engine.set_position_json('{"board": {}, "rack": "7H 7C 7S"}')
     assert engine.go().candidates[0].score == 21
 
 
-def test_go_without_a_legal_play_names_the_tile_to_return(engine):
+def test_go_without_a_legal_play_names_the_tile_to_return(engine: SimpleEngine) -> None:
     engine.set_position(NO_PLAY)
     result = engine.go(top=3)
     assert result.bestmove is None and result.return_tiles == ("AS",)
 
 
-def test_go_with_an_empty_rack_passes():
+def test_go_with_an_empty_rack_passes() -> None:
     result = run_engine(b"position 15/15/15/15/15/15/15/65H6H7H6/15/15/15/15/15/15/15 -\ngo\n")
     assert result.stdout.decode().splitlines()[-1] == "bestmove none pass"
 
 
-def test_every_go_gets_exactly_one_bestmove_even_when_it_fails():
+def test_every_go_gets_exactly_one_bestmove_even_when_it_fails() -> None:
     script = "go\ngo top x\nposition " + EXTEND + "\ngo\ngo top 3\ngo top 0\ngo sideways\nquit\n"
     lines = run_engine(script.encode()).stdout.decode().splitlines()
     assert sum(line.startswith("bestmove ") for line in lines) == 6
@@ -170,11 +171,11 @@ def error_answers() -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("command, code", ERROR_CASES)
-def test_errors_carry_their_code(error_answers, command, code):
+def test_errors_carry_their_code(error_answers: dict[str, list[str]], command: str, code: str) -> None:
     assert error_answers[command][0].startswith(f"info string error {code} ")
 
 
-def test_move_errors_raise_engine_error_with_the_code(engine):
+def test_move_errors_raise_engine_error_with_the_code(engine: SimpleEngine) -> None:
     engine.set_position(EXTEND)
     with pytest.raises(EngineError) as illegal:
         engine.score("8G ...9H")
@@ -200,9 +201,10 @@ def _session(engine: SimpleEngine, lines: list[str], notations: list[str | None]
         engine.go(top=5)
         engine.show()
         sent += 5
-        if notations[which]:
-            engine.score(notations[which])
-            engine.apply(notations[which])
+        notation = notations[which]
+        if notation:
+            engine.score(notation)
+            engine.apply(notation)
             sent += 3
         with pytest.raises(EngineError):
             engine.score("8G ...9H")
@@ -210,7 +212,7 @@ def _session(engine: SimpleEngine, lines: list[str], notations: list[str | None]
         sent += 2
 
 
-def test_ten_thousand_requests_in_one_session_without_memory_growth(engine):
+def test_ten_thousand_requests_in_one_session_without_memory_growth(engine: SimpleEngine) -> None:
     positions = sample_positions(20, 5)
     lines = [to_line(p) for p in positions]
     notations = []
@@ -239,7 +241,7 @@ def _garbage_lines(seed: int) -> list[bytes]:
     return lines
 
 
-def test_garbage_lines_get_at_most_one_error_each_and_the_engine_keeps_serving():
+def test_garbage_lines_get_at_most_one_error_each_and_the_engine_keeps_serving() -> None:
     lines = _garbage_lines(7)
     result = run_engine(b"".join(line + b"\nisready\n" for line in lines) + b"quit\n")
     assert result.returncode == 0 and result.stderr == b""
@@ -253,7 +255,7 @@ def test_garbage_lines_get_at_most_one_error_each_and_the_engine_keeps_serving()
         assert len(errors) <= 1 and len(answer_lines) <= 2, (garbage, answer_lines)
 
 
-def test_huge_lines_are_skipped_with_an_error():
+def test_huge_lines_are_skipped_with_an_error() -> None:
     huge = b"position " + b"9" * (3 * MAX_LINE_BYTES)
     result = run_engine(huge + b"\nisready\n" + b"x" * (MAX_LINE_BYTES + 1) + b"\nisready\nquit\n")
     assert result.stdout.decode().splitlines() == [
@@ -261,14 +263,14 @@ def test_huge_lines_are_skipped_with_an_error():
         f"info string error line-too-long a line longer than {MAX_LINE_BYTES} bytes was skipped", "readyok"]
 
 
-def test_blank_lines_are_ignored():
+def test_blank_lines_are_ignored() -> None:
     result = run_engine(b"\n\n  \n\r\nisready\n")
     assert result.stdout == b"readyok\n"
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(max_size=120), max_size=6))
-def test_any_text_gets_one_line_answers_and_never_an_exception(commands):
+def test_any_text_gets_one_line_answers_and_never_an_exception(commands: list[str]) -> None:
     engine = Engine()
     engine.handle("position " + EXTEND)
     for command in commands:
@@ -280,17 +282,17 @@ def test_any_text_gets_one_line_answers_and_never_an_exception(commands):
 
 # -- ending ----------------------------------------------------------------------
 
-def test_quit_exits_0_and_ignores_what_follows():
+def test_quit_exits_0_and_ignores_what_follows() -> None:
     result = run_engine(b"isready\nquit\nisready\n")
     assert result.returncode == 0 and result.stdout == b"readyok\n"
 
 
-def test_end_of_input_exits_0():
+def test_end_of_input_exits_0() -> None:
     result = run_engine(b"isready")  # no final line end either
     assert result.returncode == 0 and result.stdout == b"readyok\n"
 
 
-def test_the_client_closes_a_running_engine_on_leaving_the_with_block():
+def test_the_client_closes_a_running_engine_on_leaving_the_with_block() -> None:
     with SimpleEngine.popen() as engine:
         process = engine.process
     assert process.returncode == 0

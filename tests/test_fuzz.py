@@ -152,7 +152,7 @@ def check_valid(position: Position) -> None:
 
 @PARSE
 @given(json_values)
-def test_any_json_value_is_a_position_or_a_one_line_error(value):
+def test_any_json_value_is_a_position_or_a_one_line_error(value: object) -> None:
     result = outcome(Position.from_dict, value)
     if isinstance(result, Position):
         check_valid(result)
@@ -161,7 +161,7 @@ def test_any_json_value_is_a_position_or_a_one_line_error(value):
 
 @PARSE
 @given(st.text(max_size=200) | st.binary(max_size=200))
-def test_any_text_is_a_position_or_a_one_line_error(text):
+def test_any_text_is_a_position_or_a_one_line_error(text: str | bytes) -> None:
     result = outcome(Position.from_json, text)
     if isinstance(result, Position):
         check_valid(result)
@@ -170,7 +170,7 @@ def test_any_text_is_a_position_or_a_one_line_error(text):
 
 @PARSE
 @given(st.data())
-def test_mutated_positions_load_or_fail_with_one_line(data):
+def test_mutated_positions_load_or_fail_with_one_line(data: st.DataObject) -> None:
     doc = mutate_position(data, data.draw(st.sampled_from(base_positions())))
     result = outcome(Position.from_dict, doc)
     if isinstance(result, Position):
@@ -180,14 +180,14 @@ def test_mutated_positions_load_or_fail_with_one_line(data):
 
 @PARSE
 @given(st.data())
-def test_mutated_json_text_loads_or_fails_with_one_line(data):
+def test_mutated_json_text_loads_or_fails_with_one_line(data: st.DataObject) -> None:
     text = mutate_text(data, data.draw(st.sampled_from(base_positions())).to_json(), '{}[]":, 0123456789ACDHS')
     outcome(Position.from_json, text)
 
 
 @PARSE
 @given(square_like | json_values)
-def test_any_square_name_is_a_square_or_a_one_line_error(name):
+def test_any_square_name_is_a_square_or_a_one_line_error(name: object) -> None:
     result = outcome(Layout.standard().parse_square, name)
     if not isinstance(result, GinnyoError):
         assert 0 <= result < Layout.standard().size
@@ -197,7 +197,7 @@ def test_any_square_name_is_a_square_or_a_one_line_error(name):
 
 @PARSE
 @given(st.text(alphabet=LINE_CHARS, max_size=120) | st.text(max_size=120))
-def test_any_line_is_a_position_or_a_one_line_error(text):
+def test_any_line_is_a_position_or_a_one_line_error(text: str) -> None:
     result = outcome(from_line, text)
     if isinstance(result, Position):
         assert from_line(to_line(result)) == result
@@ -205,7 +205,7 @@ def test_any_line_is_a_position_or_a_one_line_error(text):
 
 @PARSE
 @given(st.data())
-def test_mutated_lines_load_or_fail_with_one_line(data):
+def test_mutated_lines_load_or_fail_with_one_line(data: st.DataObject) -> None:
     line = mutate_text(data, to_line(data.draw(st.sampled_from(base_positions()))), LINE_CHARS)
     result = outcome(from_line, line)
     if isinstance(result, Position):
@@ -214,7 +214,7 @@ def test_mutated_lines_load_or_fail_with_one_line(data):
 
 @PARSE
 @given(json_values)
-def test_non_text_lines_are_one_line_errors(value):
+def test_non_text_lines_are_one_line_errors(value: object) -> None:
     assert isinstance(outcome(from_line, value), GinnyoError) or isinstance(value, str)
 
 
@@ -222,7 +222,7 @@ def test_non_text_lines_are_one_line_errors(value):
 
 @PARSE
 @given(tile_like | json_values, st.booleans())
-def test_any_card_code_is_a_card_or_a_one_line_error(text, lower_is_joker):
+def test_any_card_code_is_a_card_or_a_one_line_error(text: object, lower_is_joker: bool) -> None:
     result = outcome(parse_card, text, lower_is_joker=lower_is_joker)
     if not isinstance(result, GinnyoError):
         card_id, joker = result
@@ -231,7 +231,7 @@ def test_any_card_code_is_a_card_or_a_one_line_error(text, lower_is_joker):
 
 @PARSE
 @given(tile_like | json_values)
-def test_any_rack_code_is_a_rack_tile_or_a_one_line_error(text):
+def test_any_rack_code_is_a_rack_tile_or_a_one_line_error(text: object) -> None:
     result = outcome(parse_rack_tile, text)
     if not isinstance(result, GinnyoError):
         assert 0 <= result <= JOKER
@@ -247,7 +247,7 @@ def notations_of(index: int) -> tuple[str, ...]:
 
 @SOLVE
 @given(st.data())
-def test_any_notation_is_a_play_or_a_one_line_error(data):
+def test_any_notation_is_a_play_or_a_one_line_error(data: st.DataObject) -> None:
     index = data.draw(st.integers(0, len(base_positions()) - 1))
     position = base_positions()[index]
     known = notations_of(index)
@@ -275,7 +275,7 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
 
 @CLI
 @given(st.data(), st.sampled_from(["best-move", "moves", "show"]))
-def test_cli_on_fuzzed_files_exits_2_with_one_stderr_line(data, command):
+def test_cli_on_fuzzed_files_exits_2_with_one_stderr_line(data: st.DataObject, command: str) -> None:
     base = data.draw(st.sampled_from(base_positions()))
     content = data.draw(st.one_of(
         st.builds(lambda d: json.dumps(mutate_position(d, base)), st.data()),
@@ -294,25 +294,25 @@ def test_cli_on_fuzzed_files_exits_2_with_one_stderr_line(data, command):
 
 # -- bugs the fuzzing found (each fixed; the test keeps it fixed) -------------------
 
-def test_square_name_with_superscript_digits_is_a_position_error_not_a_crash():
+def test_square_name_with_superscript_digits_is_a_position_error_not_a_crash() -> None:
     # '²'.isdigit() is true but int('²') raises a bare ValueError: exit 1 "internal error"
     for name in ("H²", "H¹1"):
         assert isinstance(outcome(Position.from_dict, {"board": {name: "5H"}, "rack": ""}), GinnyoError)
 
 
-def test_square_name_with_another_scripts_digits_is_not_read_as_a_square():
+def test_square_name_with_another_scripts_digits_is_not_read_as_a_square() -> None:
     # 'H٨' (Arabic-Indic eight) was read as H8: a guess the contract forbids
     result = outcome(Position.from_dict, {"board": {"G٨": "5H", "H8": "6H", "I8": "7H"}, "rack": ""})
     assert isinstance(result, GinnyoError) and "not a square name" in str(result)
 
 
-def test_square_name_with_thousands_of_digits_is_a_position_error_not_a_crash():
+def test_square_name_with_thousands_of_digits_is_a_position_error_not_a_crash() -> None:
     # int() refuses strings of more than 4 300 digits with a bare ValueError
     result = outcome(Position.from_dict, {"board": {"H" + "9" * 5000: "5H"}, "rack": ""})
     assert isinstance(result, GinnyoError) and "off the board" in str(result)
 
 
-def test_notation_start_with_another_scripts_digits_is_invalid():
+def test_notation_start_with_another_scripts_digits_is_invalid() -> None:
     # the start's regex used \d, which matches any script's digits: '٨G' was read as 8G
     position = Position.from_dict({"board": {}, "rack": "7H 7C 7S"})
     for text in ("٨G 7H7C7S", "G٨ 7H7C7S"):

@@ -29,7 +29,7 @@ def nogil_lines(source: list[str]) -> set[int]:
 
 
 @pytest.mark.parametrize("module", MODULES)
-def test_nogil_functions_are_white_in_cython_annotate(module, tmp_path):
+def test_nogil_functions_are_white_in_cython_annotate(module: str, tmp_path: Path) -> None:
     pytest.importorskip("Cython")
     pyx = SOURCES / "ginnycore" / f"{module}.pyx"
     command = [sys.executable, "-m", "cython", "-3", "-a", "-I", str(SOURCES),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -43,7 +44,7 @@ def replay(players: int, seed: int, index: int) -> None:
             scored = reference.score_play(position, play)
             assert scored.score == turn["score"]
             best = native.best_play(position)
-            assert best.play == play and best.score == scored.score
+            assert best is not None and best.play == play and best.score == scored.score
             for square, tile in play.placements:
                 board[square] = tile
                 racks[player].remove(tile.rack_tile)
@@ -61,12 +62,12 @@ def replay(players: int, seed: int, index: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_c_greedy_games_replay_legally_in_python(players):
+def test_c_greedy_games_replay_legally_in_python(players: int) -> None:
     for index in range(GAMES // 3):
         replay(players, seed=7, index=index)
 
 
-def test_c_greedy_games_are_reproducible_and_independent_of_threads():
+def test_c_greedy_games_are_reproducible_and_independent_of_threads() -> None:
     one = greedy_games(200, 2, seed=11, threads=1)
     two = greedy_games(200, 2, seed=11, threads=2)
     assert (one.scores == two.scores).all() and (one.turns == two.turns).all()
@@ -74,33 +75,34 @@ def test_c_greedy_games_are_reproducible_and_independent_of_threads():
     assert not (one.scores == other.scores).all()
 
 
-def test_c_greedy_game_record_matches_the_batch():
+def test_c_greedy_game_record_matches_the_batch() -> None:
     batch = greedy_games(5, 3, seed=3)
     for index in range(5):
         _, _, turns, final = greedy_game(3, seed=3, index=index)
         assert list(batch.scores[index]) == final and batch.turns[index] == len(turns)
 
 
-def test_c_greedy_games_reject_a_bad_player_count():
+def test_c_greedy_games_reject_a_bad_player_count() -> None:
     with pytest.raises(ValueError):
         greedy_games(1, 5, seed=1)
 
 
-def test_game_i_of_a_run_is_the_game_of_seed_plus_i():
+def test_game_i_of_a_run_is_the_game_of_seed_plus_i() -> None:
     batch = greedy_games(4, 2, seed=20)
     for index in range(4):
         _, _, turns, final = greedy_game(2, seed=20 + index)
         assert list(batch.scores[index]) == final and batch.turns[index] == len(turns)
 
 
-def test_selfplay_engine_c_prints_the_summary(capsys):
+def test_selfplay_engine_c_prints_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
     from ginnyo.cli import main
     assert main(["selfplay", "--engine", "c", "--games", "40", "--players", "3", "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("40 games of 3 players") and "C game loop" in out and "ended:" in out
 
 
-def test_selfplay_engine_c_refuses_other_players_and_records(capsys, tmp_path):
+def test_selfplay_engine_c_refuses_other_players_and_records(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
     from ginnyo.cli import main
     assert main(["selfplay", "--engine", "c", "--games", "2", "--bots", "random"]) == 2
     assert main(["selfplay", "--engine", "c", "--games", "2", "--records", str(tmp_path)]) == 2

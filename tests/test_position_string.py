@@ -34,7 +34,7 @@ def line_with_row_8(row_8: str, rest: str = "-") -> str:
 
 # -- round trips ---------------------------------------------------------------
 
-def test_corpus_positions_round_trip_through_the_line():
+def test_corpus_positions_round_trip_through_the_line() -> None:
     positions = sample_positions(2000 if FULL_CORPUS else 300, 17)
     assert any(p.sets == 2 for p in positions) and any(p.board for p in positions)
     for pos in positions:
@@ -44,13 +44,13 @@ def test_corpus_positions_round_trip_through_the_line():
 
 
 @pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.json")))
-def test_shipped_examples_round_trip_through_the_line(example):
+def test_shipped_examples_round_trip_through_the_line(example: str) -> None:
     pos = Position.from_file(EXAMPLES / example)
     assert from_line(to_line(pos)) == pos
 
 
 @st.composite
-def positions_on_random_layouts(draw):
+def positions_on_random_layouts(draw: st.DrawFn) -> Position:
     """A valid position on a random layout: maybe a set of three across the
     centre, a rack of up to 14 tiles, one or two sets."""
     width, height = draw(st.integers(1, 26)), draw(st.integers(1, 26))
@@ -78,13 +78,13 @@ def positions_on_random_layouts(draw):
 
 @settings(max_examples=150, deadline=None)
 @given(positions_on_random_layouts())
-def test_positions_on_any_layout_round_trip_through_the_line(pos):
+def test_positions_on_any_layout_round_trip_through_the_line(pos: Position) -> None:
     line = to_line(pos)
     assert from_line(line) == pos
     assert to_line(from_line(line)) == line
 
 
-def test_documented_examples_are_read_and_written_back_exactly():
+def test_documented_examples_are_read_and_written_back_exactly() -> None:
     text = (ROOT / "docs" / "POSITION-STRING.md").read_text(encoding="utf-8")
     block = re.search(r"```position-strings\n(.*?)```", text, re.S)
     assert block
@@ -94,57 +94,57 @@ def test_documented_examples_are_read_and_written_back_exactly():
 
 # -- the grammar ---------------------------------------------------------------
 
-def test_empty_board_is_every_row_as_its_width():
+def test_empty_board_is_every_row_as_its_width() -> None:
     assert to_line(position({}, "")) == f"{EMPTY_ROWS} -"
 
 
-def test_a_count_followed_by_a_digit_rank_reads_the_last_digit_as_the_rank():
+def test_a_count_followed_by_a_digit_rank_reads_the_last_digit_as_the_rank() -> None:
     assert from_line(line_with_row_8("65H6H7H6")) == position(RUN_5_7H)
 
 
-def test_a_two_digit_count_before_a_digit_rank():
+def test_a_two_digit_count_before_a_digit_rank() -> None:
     pos = from_line("102C3C4C - layout=..........S..")
     assert sorted(pos.layout.square_name(s) for s in pos.board) == ["K1", "L1", "M1"]
     assert to_line(pos) == "102C3C4C - layout=..........S.."
 
 
-def test_a_letter_rank_after_a_count():
+def test_a_letter_rank_after_a_count() -> None:
     pos = from_line(line_with_row_8("6JHJDJC6"))
     assert sorted(pos.layout.square_name(s) for s in pos.board) == ["G8", "H8", "I8"]
 
 
-def test_joker_is_the_card_it_stands_for_in_lower_case():
+def test_joker_is_the_card_it_stands_for_in_lower_case() -> None:
     pos = from_line(line_with_row_8("65H6H7h6"))
     assert pos.board[pos.layout.parse_square("I8")] == PlacedTile(card(7, 2), True)
     assert to_line(pos) == line_with_row_8("65H6H7h6")
 
 
-def test_ten_is_written_t_and_10_is_an_error():
+def test_ten_is_written_t_and_10_is_an_error() -> None:
     assert "TH" in to_line(position({"G8": "TH", "H8": "JH", "I8": "QH"}))
     with pytest.raises(PositionError, match="'0H' is not a tile"):
         from_line(line_with_row_8("610H6"))
 
 
-def test_mixed_case_tile_is_an_error():
+def test_mixed_case_tile_is_an_error() -> None:
     with pytest.raises(PositionError, match="mixed case"):
         from_line(line_with_row_8("65H6H7h6".replace("7h", "Th")))
 
 
-def test_rack_joker_is_a_star_and_an_empty_rack_a_dash():
+def test_rack_joker_is_a_star_and_an_empty_rack_a_dash() -> None:
     pos = from_line(f"{EMPTY_ROWS} *AS")
     assert pos.rack == (card(1, 3), JOKER)
     assert to_line(pos) == f"{EMPTY_ROWS} AS*"
     assert from_line(f"{EMPTY_ROWS} -").rack == ()
 
 
-def test_rack_tiles_must_be_upper_case_cards():
+def test_rack_tiles_must_be_upper_case_cards() -> None:
     with pytest.raises(PositionError, match="rack: '5h'"):
         from_line(f"{EMPTY_ROWS} 5h")
     with pytest.raises(PositionError, match="rack: '10'"):
         from_line(f"{EMPTY_ROWS} 10H")
 
 
-def test_options_in_any_order_defaults_left_out_when_written():
+def test_options_in_any_order_defaults_left_out_when_written() -> None:
     line = f"5/5/19S9D9h1/5/5 9C sets=2 layout=Y...B/.R.../..S../...R./B...Y"
     swapped = f"5/5/19S9D9h1/5/5 9C layout=Y...B/.R.../..S../...R./B...Y sets=2"
     assert from_line(line) == from_line(swapped)
@@ -152,7 +152,7 @@ def test_options_in_any_order_defaults_left_out_when_written():
     assert to_line(from_line(f"{EMPTY_ROWS} - sets=1 layout=standard")) == f"{EMPTY_ROWS} -"
 
 
-def test_blanks_around_and_between_fields_are_allowed():
+def test_blanks_around_and_between_fields_are_allowed() -> None:
     assert from_line(f"  {EMPTY_ROWS}\t \tAS  sets=2 \n") == position({}, "AS", sets=2)
 
 
@@ -177,14 +177,14 @@ def test_blanks_around_and_between_fields_are_allowed():
     (f"{EMPTY_ROWS} ASASAS", "copies of AS"),
     (f"{EMPTY_ROWS} " + "2C" * 15, "15 tiles"),
 ])
-def test_bad_lines_are_one_line_position_errors_naming_the_problem(text, names):
+def test_bad_lines_are_one_line_position_errors_naming_the_problem(text: str, names: str) -> None:
     with pytest.raises(PositionError) as error:
         from_line(text)
     message = str(error.value)
     assert names in message and "\n" not in message
 
 
-def test_from_line_is_checked_by_the_same_rules_as_json():
+def test_from_line_is_checked_by_the_same_rules_as_json() -> None:
     board_only_off_centre = "/".join(["15"] * 3) + "/3KDKCKS9/" + "/".join(["15"] * 11) + " -"
     with pytest.raises(PositionError, match="centre H8 is empty"):
         from_line(board_only_off_centre)
@@ -192,13 +192,13 @@ def test_from_line_is_checked_by_the_same_rules_as_json():
 
 # -- where a line is accepted --------------------------------------------------
 
-def test_looks_like_json_by_the_first_non_blank_character():
+def test_looks_like_json_by_the_first_non_blank_character() -> None:
     assert looks_like_json('  {"board": {}}') and looks_like_json("[1]") and looks_like_json('"x"')
     assert looks_like_json("") and looks_like_json(b"\xff{")
     assert not looks_like_json(f"{EMPTY_ROWS} -")
 
 
-def test_files_beginning_with_a_byte_order_mark_load_as_before(tmp_path):
+def test_files_beginning_with_a_byte_order_mark_load_as_before(tmp_path: Path) -> None:
     pos = position(RUN_5_7H, "5C 5S")
     for name, content in (("bom.json", pos.to_json()), ("bom.line", to_line(pos))):
         path = tmp_path / name
@@ -206,12 +206,12 @@ def test_files_beginning_with_a_byte_order_mark_load_as_before(tmp_path):
         assert Position.from_file(path) == pos
 
 
-def test_from_text_reads_json_and_lines_alike():
+def test_from_text_reads_json_and_lines_alike() -> None:
     pos = position(RUN_5_7H, "5C 5S")
     assert from_text(pos.to_json()) == from_text(to_line(pos).encode() + b"\n") == pos
 
 
-def test_load_position_takes_a_line_a_line_file_and_json(tmp_path):
+def test_load_position_takes_a_line_a_line_file_and_json(tmp_path: Path) -> None:
     pos = position(RUN_5_7H, "5C 5S")
     path = tmp_path / "position.line"
     path.write_text(to_line(pos) + "\n", encoding="utf-8")
@@ -221,13 +221,14 @@ def test_load_position_takes_a_line_a_line_file_and_json(tmp_path):
     assert solver.load_position(pos.to_json()) == pos
 
 
-def test_load_position_reports_a_missing_file_as_a_file(tmp_path):
+def test_load_position_reports_a_missing_file_as_a_file(tmp_path: Path) -> None:
     with pytest.raises(PositionError, match="cannot read"):
         solver.load_position(str(tmp_path / "missing.json"))
 
 
 @pytest.mark.parametrize("command", ["best-move", "moves", "show"])
-def test_cli_commands_read_a_file_holding_a_line(command, capsys, tmp_path):
+def test_cli_commands_read_a_file_holding_a_line(command: str, capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
     path = tmp_path / "extend.line"
     path.write_text(to_line(Position.from_file(EXAMPLES / "extend.json")) + "\n", encoding="utf-8")
     assert main([command, str(path)]) == 0
@@ -236,14 +237,14 @@ def test_cli_commands_read_a_file_holding_a_line(command, capsys, tmp_path):
     assert capsys.readouterr().out == from_line_out
 
 
-def test_cli_reads_a_line_from_stdin(capsys, monkeypatch):
+def test_cli_reads_a_line_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     line = to_line(Position.from_file(EXAMPLES / "opening.json"))
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(line.encode() + b"\n")))
     assert main(["best-move", "--json", "-"]) == 0
     assert json.loads(capsys.readouterr().out)["score"] == 21
 
 
-def test_cli_bad_line_file_exits_2_with_one_line(capsys, tmp_path):
+def test_cli_bad_line_file_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "bad.line"
     path.write_text("15/15 -\n", encoding="utf-8")
     assert main(["best-move", str(path)]) == 2
@@ -251,12 +252,12 @@ def test_cli_bad_line_file_exits_2_with_one_line(capsys, tmp_path):
     assert err.count("\n") == 1 and "2 rows" in err
 
 
-def test_show_line_prints_the_position_string(capsys):
+def test_show_line_prints_the_position_string(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", "--line", str(EXAMPLES / "small-board.json")]) == 0
     assert capsys.readouterr().out == "5/5/19S9D9h1/5/5 9CQC8STS layout=Y...B/.R.../..S../...R./B...Y\n"
 
 
-def test_show_line_and_svg_cannot_be_combined(capsys, tmp_path):
+def test_show_line_and_svg_cannot_be_combined(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["show", "--line", "--svg", str(tmp_path / "x.svg"), str(EXAMPLES / "extend.json")])
     assert exit_info.value.code == 2

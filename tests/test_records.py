@@ -26,7 +26,7 @@ def played(seed: int, kinds: tuple[str, ...] = ("greedy", "random")) -> tuple[Ga
 
 
 @pytest.fixture
-def record_file(tmp_path) -> Path:
+def record_file(tmp_path: Path) -> Path:
     game, names = played(4, ("greedy", "greedy", "random"))
     path = tmp_path / "game.jsonl"
     path.write_text(record_text(game, names), encoding="utf-8")
@@ -44,13 +44,13 @@ def tampered(path: Path, line: int, **changes: object) -> Path:
     return out
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
 
-def assert_bad_record(capsys, path: Path | str, message: str) -> None:
+def assert_bad_record(capsys: pytest.CaptureFixture[str], path: Path | str, message: str) -> None:
     code, out, err = run(capsys, "replay", str(path))
     assert code == 2, err
     assert err.count("\n") == 1 and err.startswith("ginnyo: error: ") and "Traceback" not in err
@@ -59,7 +59,7 @@ def assert_bad_record(capsys, path: Path | str, message: str) -> None:
 
 # -- what a record holds ---------------------------------------------------------------------
 
-def test_record_is_a_header_then_one_line_a_turn_then_the_end():
+def test_record_is_a_header_then_one_line_a_turn_then_the_end() -> None:
     game, names = played(3)
     lines = record_lines(game, names)
     assert lines[0]["record"] == "ginnyo game" and lines[0]["names"] == names
@@ -67,7 +67,7 @@ def test_record_is_a_header_then_one_line_a_turn_then_the_end():
     assert lines[-1]["end"] == game.end_reason and lines[-1]["scores"] == game.scores
 
 
-def test_turn_line_has_player_rack_before_action_score_and_tiles_drawn():
+def test_turn_line_has_player_rack_before_action_score_and_tiles_drawn() -> None:
     game = play_game(Game.deal(2, 8), [make_player("greedy", 8, 0)] * 2)
     line = record_lines(game)[1]
     first = game.history[0]
@@ -78,7 +78,7 @@ def test_turn_line_has_player_rack_before_action_score_and_tiles_drawn():
         assert line["action"][0].isalnum() and " " in line["action"]
 
 
-def test_record_lines_are_json_one_object_a_line():
+def test_record_lines_are_json_one_object_a_line() -> None:
     game, names = played(5)
     text = record_text(game, names)
     assert all(isinstance(json.loads(line), dict) for line in text.splitlines())
@@ -86,7 +86,7 @@ def test_record_lines_are_json_one_object_a_line():
 
 # -- replays -------------------------------------------------------------------------------------
 
-def test_a_replay_reproduces_the_game_exactly():
+def test_a_replay_reproduces_the_game_exactly() -> None:
     for seed in range(REPLAYED_GAMES):
         rng = random.Random(seed)
         kinds = tuple(rng.choice(("greedy", "random")) for _ in range(rng.choice((2, 3, 4))))
@@ -101,14 +101,15 @@ def test_a_replay_reproduces_the_game_exactly():
         assert record_text(again, names) == text
 
 
-def test_replay_of_a_bad_record_raises_record_error(record_file):
+def test_replay_of_a_bad_record_raises_record_error(record_file: Path) -> None:
     with pytest.raises(RecordError, match="line 3"):
         replay(tampered(record_file, 3, score=999))
 
 
 # -- the command --------------------------------------------------------------------------------
 
-def test_replay_prints_every_turn_the_boards_and_the_verdict(capsys, record_file):
+def test_replay_prints_every_turn_the_boards_and_the_verdict(capsys: pytest.CaptureFixture[str],
+                                                             record_file: Path) -> None:
     code, out, err = run(capsys, "replay", "--color", "never", str(record_file))
     turns = len(record_file.read_text().splitlines()) - 2
     assert code == 0 and err == ""
@@ -118,83 +119,85 @@ def test_replay_prints_every_turn_the_boards_and_the_verdict(capsys, record_file
     assert out.rstrip().endswith(f"record verified: {turns} turns, every move legal, scores as recorded")
 
 
-def test_replay_quiet_prints_only_the_verdict(capsys, record_file):
+def test_replay_quiet_prints_only_the_verdict(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     code, out, _ = run(capsys, "replay", "--quiet", str(record_file))
     assert code == 0 and out.count("\n") == 1 and out.startswith("record verified:")
 
 
-def test_replay_of_a_missing_file_is_one_line_exit_2(capsys, tmp_path):
+def test_replay_of_a_missing_file_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert_bad_record(capsys, tmp_path / "nope.jsonl", "cannot read")
 
 
-def test_replay_of_a_directory_is_one_line_exit_2(capsys, tmp_path):
+def test_replay_of_a_directory_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert_bad_record(capsys, tmp_path, "cannot read")
 
 
-def test_replay_of_an_empty_file(capsys, tmp_path):
+def test_replay_of_an_empty_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "empty.jsonl"
     path.write_text("\n")
     assert_bad_record(capsys, path, "empty record")
 
 
-def test_replay_of_malformed_json(capsys, record_file):
+def test_replay_of_malformed_json(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     path = record_file.with_name("broken.jsonl")
     path.write_text(record_file.read_text().replace("}", "", 1))
     assert_bad_record(capsys, path, "line 1: malformed JSON")
 
 
-def test_replay_of_a_line_that_is_not_an_object(capsys, record_file):
+def test_replay_of_a_line_that_is_not_an_object(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     path = record_file.with_name("list.jsonl")
     lines = record_file.read_text().splitlines()
     path.write_text("\n".join([lines[0], "[1, 2]"] + lines[2:]))
     assert_bad_record(capsys, path, "line 2: must be a JSON object")
 
 
-def test_replay_of_a_file_that_is_not_a_game_record(capsys, tmp_path):
+def test_replay_of_a_file_that_is_not_a_game_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "position.jsonl"
     path.write_text('{"board": {}, "rack": "AS"}\n')
     assert_bad_record(capsys, path, "not a ginnyo game record")
 
 
-def test_replay_of_a_record_with_five_players(capsys, record_file):
+def test_replay_of_a_record_with_five_players(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     assert_bad_record(capsys, tampered(record_file, 1, players=5), "2 to 4 players")
 
 
-def test_replay_of_a_record_whose_first_draw_names_the_wrong_starter(capsys, record_file):
+def test_replay_of_a_record_whose_first_draw_names_the_wrong_starter(capsys: pytest.CaptureFixture[str],
+                                                                     record_file: Path) -> None:
     header = json.loads(record_file.read_text().splitlines()[0])
     wrong = (header["first_player"] + 1) % 3
     assert_bad_record(capsys, tampered(record_file, 1, first_player=wrong), "first draw makes player")
 
 
-def test_replay_of_a_record_dealing_more_copies_than_the_sets_hold(capsys, record_file):
+def test_replay_of_a_record_dealing_more_copies_than_the_sets_hold(capsys: pytest.CaptureFixture[str],
+                                                                   record_file: Path) -> None:
     assert_bad_record(capsys, tampered(record_file, 1, racks=["AS AS AS AS AS AS AS"] * 3),
                       "than 2 sets hold")
 
 
-def test_replay_of_an_illegal_move(capsys, record_file):
+def test_replay_of_an_illegal_move(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     line = next(number for number, data in parse_record(record_file.read_text())
                 if "action" in data and data["action"].split()[0] not in ("return", "pass"))
     assert_bad_record(capsys, tampered(record_file, line, action="H8 ASASAS"), f"line {line}: H8 ASASAS:")
 
 
-def test_replay_of_a_move_in_bad_notation(capsys, record_file):
+def test_replay_of_a_move_in_bad_notation(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     assert_bad_record(capsys, tampered(record_file, 2, action="Z99 7H"), "line 2:")
 
 
-def test_replay_of_a_wrong_score(capsys, record_file):
+def test_replay_of_a_wrong_score(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     assert_bad_record(capsys, tampered(record_file, 2, score=999), "the record says 999")
 
 
-def test_replay_of_a_turn_by_the_wrong_player(capsys, record_file):
+def test_replay_of_a_turn_by_the_wrong_player(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     player = json.loads(record_file.read_text().splitlines()[1])["player"]
     assert_bad_record(capsys, tampered(record_file, 2, player=(player + 1) % 3), "not player")
 
 
-def test_replay_of_a_wrong_rack(capsys, record_file):
+def test_replay_of_a_wrong_rack(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     assert_bad_record(capsys, tampered(record_file, 2, rack="AS 2S 3S 4S 5S 6S 7S"), "rack is")
 
 
-def test_replay_of_a_draw_that_is_not_in_the_box(capsys, tmp_path):
+def test_replay_of_a_draw_that_is_not_in_the_box(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     game, names = played(6)                       # 2 players, one set: a dealt card is not in the box
     path = tmp_path / "two.jsonl"
     path.write_text(record_text(game, names))
@@ -204,7 +207,7 @@ def test_replay_of_a_draw_that_is_not_in_the_box(capsys, tmp_path):
     assert_bad_record(capsys, tampered(path, 2, draw=other_card), f"draws {other_card}, which is not in the box")
 
 
-def test_replay_of_a_missing_field(capsys, record_file):
+def test_replay_of_a_missing_field(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     path = record_file.with_name("missing.jsonl")
     lines = record_file.read_text().splitlines()
     data = json.loads(lines[1])
@@ -214,19 +217,19 @@ def test_replay_of_a_missing_field(capsys, record_file):
     assert_bad_record(capsys, path, "field 'action': missing")
 
 
-def test_replay_of_a_record_that_stops_before_the_end(capsys, record_file):
+def test_replay_of_a_record_that_stops_before_the_end(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     path = record_file.with_name("short.jsonl")
     path.write_text("\n".join(record_file.read_text().splitlines()[:3]) + "\n")
     assert_bad_record(capsys, path, "before the game is over")
 
 
-def test_replay_of_a_record_that_goes_on_after_the_end(capsys, record_file):
+def test_replay_of_a_record_that_goes_on_after_the_end(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     path = record_file.with_name("long.jsonl")
     lines = record_file.read_text().splitlines()
     path.write_text("\n".join(lines[:-1] + [lines[-2], lines[-1]]) + "\n")
     assert_bad_record(capsys, path, "the record goes on")
 
 
-def test_replay_of_a_wrong_final_score(capsys, record_file):
+def test_replay_of_a_wrong_final_score(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     lines = record_file.read_text().splitlines()
     assert_bad_record(capsys, tampered(record_file, len(lines), scores=[1, 2, 3]), "scores [1, 2, 3]")

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any, Iterable, Mapping, Protocol
 
 import pytest
 
 from ginnyo import IllegalMoveError, PlacedTile, Play, Position, PositionError, reference, solver
 from ginnyo.notation import parse_notation, play_notation
+from ginnyo.play import ScoredPlay
 from ginnyo.tiles import parse_card
 
 # --------------------------------------------------------------------------
@@ -28,8 +30,9 @@ from ginnyo.tiles import parse_card
 RUN_5_7H = {"G8": "5H", "H8": "6H", "I8": "7H"}  # the board of worked examples 2-4
 
 
-def pos(board=None, rack="", sets=1, layout=None) -> Position:
-    data = {"board": dict(board or {}), "rack": rack, "sets": sets}
+def pos(board: Mapping[str, str] | None = None, rack: str = "", sets: int = 1,
+        layout: list[str] | None = None) -> Position:
+    data: dict[str, Any] = {"board": dict(board or {}), "rack": rack, "sets": sets}
     if layout is not None:
         data["layout"] = layout
     return Position.from_dict(data)
@@ -44,15 +47,16 @@ def play(position: Position, placements: dict[str, str]) -> Play:
     return Play.of(items)
 
 
-def by_play(scored_list) -> dict:
+def by_play(scored_list: Iterable[ScoredPlay]) -> dict[Play, ScoredPlay]:
     """Map play -> ScoredPlay, insisting the list has no play twice."""
+    scored_list = list(scored_list)
     plays = [s.play for s in scored_list]
     duplicates = [p for p, n in Counter(plays).items() if n > 1]
     assert not duplicates, f"plays listed more than once: {duplicates}"
     return {s.play: s for s in scored_list}
 
 
-def melds_named(position: Position, scored) -> set[tuple[str, str, int]]:
+def melds_named(position: Position, scored: ScoredPlay) -> set[tuple[str, str, int]]:
     """Melds as {(kind, 'G7-G9', score)}."""
     name = position.layout.square_name
     return {(m.kind, f"{name(m.squares[0])}-{name(m.squares[-1])}", m.score) for m in scored.melds}
@@ -95,15 +99,22 @@ def assert_illegal(position: Position, placements: dict[str, str]) -> None:
     assert p not in by_play(solver.legal_plays(position)), f"solver generates illegal {placements}"
 
 
-def plays_on(position: Position, squares: list[str], engine) -> set[Play]:
+class Generator(Protocol):
+    """``ginnyo.reference`` or ``ginnyo.solver``: both generate every legal play."""
+
+    def legal_plays(self, position: Position) -> list[ScoredPlay]: ...
+
+
+def plays_on(position: Position, squares: list[str], engine: Generator) -> set[Play]:
     """Every generated play that covers exactly ``squares``."""
     wanted = {position.layout.parse_square(s) for s in squares}
     return {s.play for s in engine.legal_plays(position) if set(s.play.squares) == wanted}
 
 
-def assert_rejected(board, rack, sets=1, layout=None) -> None:
+def assert_rejected(board: Mapping[str, str] | None, rack: str, sets: int = 1,
+                    layout: list[str] | None = None) -> None:
     """Position loading refuses it, through the class and through the solver API."""
-    data = {"board": dict(board or {}), "rack": rack, "sets": sets}
+    data: dict[str, Any] = {"board": dict(board or {}), "rack": rack, "sets": sets}
     if layout is not None:
         data["layout"] = layout
     with pytest.raises(PositionError):
@@ -114,42 +125,43 @@ def assert_rejected(board, rack, sets=1, layout=None) -> None:
         solver.load_position(json.dumps(data))
 
 
-def best_score(position: Position, engine) -> int:
+def best_score(position: Position, engine: Generator) -> int:
     return max(s.score for s in engine.legal_plays(position))
 
 
 # --------------------------------------------------------------------------
 # §5 worked examples (standard layout)
 
-EXAMPLE_1 = dict(board={}, rack="7H 7C 7S 5H 6H * KD 2C")
-EXAMPLE_2_TO_4 = dict(board=RUN_5_7H, rack="5C 5S 8H 8C 8S KD KC KS")
+EXAMPLE_1: dict[str, Any] = dict(board={}, rack="7H 7C 7S 5H 6H * KD 2C")
+EXAMPLE_2_TO_4: dict[str, Any] = dict(board=RUN_5_7H, rack="5C 5S 8H 8C 8S KD KC KS")
 
 
-def test_example_1_set_of_sevens_across_the_centre_scores_21():
+def test_example_1_set_of_sevens_across_the_centre_scores_21() -> None:
     p = pos(**EXAMPLE_1)
     assert_legal(p, {"G8": "7H", "H8": "7C", "I8": "7S"}, 21, {("set", "G8-I8", 21)})
 
 
-def test_example_1_run_5h_6h_7h_scores_18():
+def test_example_1_run_5h_6h_7h_scores_18() -> None:
     p = pos(**EXAMPLE_1)
     assert_legal(p, {"G8": "5H", "H8": "6H", "I8": "7H"}, 18, {("run", "G8-I8", 18)})
 
 
-def test_example_1_jokers_add_zero():
+def test_example_1_jokers_add_zero() -> None:
     p = pos(**EXAMPLE_1)
     assert_legal(p, {"G8": "7H", "H8": "7C", "I8": "7S", "J8": "7d"}, 21)
     assert_legal(p, {"G8": "5H", "H8": "6H", "I8": "7H", "J8": "8h"}, 18)
 
 
-def test_example_1_no_play_scores_more_than_21():
+def test_example_1_no_play_scores_more_than_21() -> None:
     p = pos(**EXAMPLE_1)
     assert best_score(p, reference) == 21
     assert best_score(p, solver) == 21
     assert solver.legal_plays(p)[0].score == 21  # best first
-    assert solver.best_play(p).score == 21
+    best = solver.best_play(p)
+    assert best is not None and best.score == 21
 
 
-def test_example_2_set_of_fives_down_column_g_scores_20():
+def test_example_2_set_of_fives_down_column_g_scores_20() -> None:
     p = pos(**EXAMPLE_2_TO_4)
     assert_legal(p, {"G7": "5C", "G9": "5S"}, 20, {("set", "G7-G9", 20)})
     assert parse_notation(p, "G7 5C.5S") == play(p, {"G7": "5C", "G9": "5S"})
@@ -157,7 +169,7 @@ def test_example_2_set_of_fives_down_column_g_scores_20():
     assert play_notation(p, play(p, {"G7": "5C", "G9": "5S"})) == "G7 5C.5S"
 
 
-def test_example_3_set_of_eights_down_j8_j10_extends_the_run_scores_48():
+def test_example_3_set_of_eights_down_j8_j10_extends_the_run_scores_48() -> None:
     p = pos(**EXAMPLE_2_TO_4)
     assert_legal(p, {"J8": "8H", "J9": "8C", "J10": "8S"}, 48,
                  {("set", "J8-J10", 40), ("run", "G8-J8", 8)})
@@ -165,7 +177,7 @@ def test_example_3_set_of_eights_down_j8_j10_extends_the_run_scores_48():
     assert play_notation(p, play(p, {"J8": "8H", "J9": "8C", "J10": "8S"})) == "J8 8H8C8S"
 
 
-def test_example_4_new_area_on_red_d4_scores_60():
+def test_example_4_new_area_on_red_d4_scores_60() -> None:
     p = pos(**EXAMPLE_2_TO_4)
     assert_legal(p, {"D4": "KD", "E4": "KC", "F4": "KS"}, 60, {("set", "D4-F4", 60)})
     assert solver.score_play(p, "4D KDKCKS").score == 60
@@ -175,33 +187,33 @@ def test_example_4_new_area_on_red_d4_scores_60():
 # --------------------------------------------------------------------------
 # §1 tiles: copy limits
 
-def test_two_copies_of_a_card_rejected_with_one_set():
+def test_two_copies_of_a_card_rejected_with_one_set() -> None:
     assert_rejected(RUN_5_7H, "5H", sets=1)
 
 
-def test_two_copies_of_a_card_accepted_with_two_sets():
+def test_two_copies_of_a_card_accepted_with_two_sets() -> None:
     p = pos(RUN_5_7H, "5H", sets=2)
     assert p.sets == 2
 
 
-def test_three_copies_of_a_card_rejected_with_two_sets():
+def test_three_copies_of_a_card_rejected_with_two_sets() -> None:
     assert_rejected(RUN_5_7H, "5H 5H", sets=2)
 
 
-def test_three_jokers_rejected_with_one_set():
+def test_three_jokers_rejected_with_one_set() -> None:
     assert_rejected({}, "* * *", sets=1)
 
 
-def test_three_jokers_accepted_with_two_sets():
+def test_three_jokers_accepted_with_two_sets() -> None:
     p = pos({}, "* * *", sets=2)
     assert len(p.rack) == 3
 
 
-def test_five_jokers_rejected_with_two_sets():
+def test_five_jokers_rejected_with_two_sets() -> None:
     assert_rejected({}, "* * * * *", sets=2)
 
 
-def test_board_jokers_count_as_jokers_not_as_the_card_they_stand_for():
+def test_board_jokers_count_as_jokers_not_as_the_card_they_stand_for() -> None:
     # a joker standing for 7H on the board plus a real 7H on the rack: one 7H tile
     p = pos({"G8": "5H", "H8": "6H", "I8": "7h"}, "7H *", sets=1)
     assert len(p.rack) == 2
@@ -209,9 +221,12 @@ def test_board_jokers_count_as_jokers_not_as_the_card_they_stand_for():
     assert_rejected({"G8": "5h", "H8": "6h", "I8": "7H"}, "*", sets=1)
 
 
-def test_rack_values_at_the_end():
+def test_rack_values_at_the_end() -> None:
     from ginnyo.tiles import JOKER, rack_penalty
-    card = lambda code: parse_card(code, lower_is_joker=False)[0]
+
+    def card(code: str) -> int:
+        return parse_card(code, lower_is_joker=False)[0]
+
     assert rack_penalty(card("AS")) == 15
     assert rack_penalty(card("2S")) == 2
     assert rack_penalty(card("9D")) == 9
@@ -223,46 +238,46 @@ def test_rack_values_at_the_end():
 # --------------------------------------------------------------------------
 # §1 rank order: ace low or high, never wrapping; both directions
 
-def test_run_q_k_a_legal():
+def test_run_q_k_a_legal() -> None:
     p = pos({}, "QH KH AH 2H")
     assert_legal(p, {"G8": "QH", "H8": "KH", "I8": "AH"}, 21)
 
 
-def test_run_a_2_3_legal():
+def test_run_a_2_3_legal() -> None:
     p = pos({}, "AH 2H 3H KH")
     assert_legal(p, {"G8": "AH", "H8": "2H", "I8": "3H"}, 6)
 
 
-def test_run_cannot_wrap_king_ace_two():
+def test_run_cannot_wrap_king_ace_two() -> None:
     p = pos({}, "QH KH AH 2H")
     assert_illegal(p, {"G8": "KH", "H8": "AH", "I8": "2H"})
     assert_illegal(p, {"G8": "2H", "H8": "AH", "I8": "KH"})
 
 
-def test_descending_runs_legal():
+def test_descending_runs_legal() -> None:
     p = pos({}, "7H 6H 5H")
     assert_legal(p, {"G8": "7H", "H8": "6H", "I8": "5H"}, 18)   # across, right to left high->low
     assert_legal(p, {"H7": "7H", "H8": "6H", "H9": "5H"}, 18)   # down
 
 
-def test_descending_runs_with_ace_high_and_ace_low_legal():
+def test_descending_runs_with_ace_high_and_ace_low_legal() -> None:
     p = pos({}, "AH KH QH 3H 2H")
     assert_legal(p, {"G8": "AH", "H8": "KH", "I8": "QH"}, 21)
     assert_legal(p, {"G8": "3H", "H8": "2H", "I8": "AH"}, 6)
 
 
-def test_run_must_step_by_exactly_one():
+def test_run_must_step_by_exactly_one() -> None:
     p = pos({}, "5H 7H 9H 6H")
     assert_illegal(p, {"G8": "5H", "H8": "7H", "I8": "9H"})
     assert_illegal(p, {"G8": "5H", "H8": "7H", "I8": "6H"})  # not all one direction
 
 
-def test_run_must_be_one_suit():
+def test_run_must_be_one_suit() -> None:
     p = pos({}, "5H 6C 7H")
     assert_illegal(p, {"G8": "5H", "H8": "6C", "I8": "7H"})
 
 
-def test_run_of_fourteen_ace_to_king_to_ace_with_two_sets():
+def test_run_of_fourteen_ace_to_king_to_ace_with_two_sets() -> None:
     board = {sq: c for sq, c in zip(["C8", "D8", "E8", "F8", "G8", "H8", "I8", "J8", "K8", "L8", "M8", "N8"],
                                     "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH".split())}
     p = pos(board, "AH AH", sets=2)
@@ -272,7 +287,7 @@ def test_run_of_fourteen_ace_to_king_to_ace_with_two_sets():
     assert_legal(p, {"O8": "AH"}, 3)
 
 
-def test_run_of_fourteen_placed_in_one_play():
+def test_run_of_fourteen_placed_in_one_play() -> None:
     # all 14 rack tiles at once: row 8 has A8 blue (meld x3), D8 and L8 yellow
     p = pos({}, "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH", sets=2)
     ranks = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH".split()
@@ -285,7 +300,7 @@ def test_run_of_fourteen_placed_in_one_play():
     assert best_score(p, reference) == best_score(p, solver) == 300
 
 
-def test_board_run_of_fourteen_needs_two_sets():
+def test_board_run_of_fourteen_needs_two_sets() -> None:
     squares = ["B8", "C8", "D8", "E8", "F8", "G8", "H8", "I8", "J8", "K8", "L8", "M8", "N8", "O8"]
     cards = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH".split()
     board = dict(zip(squares, cards))
@@ -293,7 +308,7 @@ def test_board_run_of_fourteen_needs_two_sets():
     assert_rejected(board, "", sets=1)
 
 
-def test_run_cannot_be_longer_than_fourteen():
+def test_run_cannot_be_longer_than_fourteen() -> None:
     squares = ["B8", "C8", "D8", "E8", "F8", "G8", "H8", "I8", "J8", "K8", "L8", "M8", "N8", "O8"]
     cards = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH".split()
     p = pos(dict(zip(squares, cards)), "* KH 2H", sets=2)
@@ -306,24 +321,24 @@ def test_run_cannot_be_longer_than_fourteen():
 # --------------------------------------------------------------------------
 # §2 melds
 
-def test_two_tile_line_is_not_a_meld():
+def test_two_tile_line_is_not_a_meld() -> None:
     p = pos({}, "7H 7C 6H")
     assert_illegal(p, {"G8": "7H", "H8": "7C"})
     assert_illegal(p, {"H8": "6H", "I8": "7H"})
 
 
-def test_set_needs_distinct_suits():
+def test_set_needs_distinct_suits() -> None:
     p = pos({}, "7H 7H 7C 7S", sets=2)
     assert_illegal(p, {"G8": "7H", "H8": "7H", "I8": "7C"})
     assert_legal(p, {"G8": "7H", "H8": "7C", "I8": "7S"}, 21)
 
 
-def test_set_of_four_legal():
+def test_set_of_four_legal() -> None:
     p = pos({"G8": "7H", "H8": "7C", "I8": "7S"}, "7D")
     assert_legal(p, {"J8": "7D"}, 7)
 
 
-def test_set_of_five_illegal():
+def test_set_of_five_illegal() -> None:
     p = pos({"F8": "7D", "G8": "7H", "H8": "7C", "I8": "7S"}, "7H *", sets=2)
     assert_illegal(p, {"J8": "7H"})
     for suit in "cdhs":
@@ -331,20 +346,20 @@ def test_set_of_five_illegal():
         assert_illegal(p, {"E8": "7" + suit})
 
 
-def test_set_of_five_illegal_even_with_a_joker_of_a_fifth_identity():
+def test_set_of_five_illegal_even_with_a_joker_of_a_fifth_identity() -> None:
     # five 7s in a line can never be a set; with jokers too
     p = pos({}, "7H 7C 7S 7D *")
     assert_illegal(p, {"F8": "7H", "G8": "7C", "H8": "7S", "I8": "7D", "J8": "7h"})
 
 
-def test_jokers_count_with_their_identity_on_the_board():
+def test_jokers_count_with_their_identity_on_the_board() -> None:
     # the board joker 7h makes G8-I8 a run; 8H extends it, 8C does not
     p = pos({"G8": "5H", "H8": "6H", "I8": "7h"}, "8H 8C")
     assert_legal(p, {"J8": "8H"}, 8)
     assert_illegal(p, {"J8": "8C"})
 
 
-def test_crossing_tile_must_fit_both_lines():
+def test_crossing_tile_must_fit_both_lines() -> None:
     p = pos(RUN_5_7H, "8C 8S 8H 8D")
     assert_legal(p, {"J8": "8H", "J9": "8C", "J10": "8S"}, 48)
     assert_illegal(p, {"J8": "8D", "J9": "8C", "J10": "8S"})  # column set fine, row run broken
@@ -372,14 +387,14 @@ B..Y...B...Y..B
 """.split()
 
 
-def test_standard_layout_is_the_one_in_the_rules():
+def test_standard_layout_is_the_one_in_the_rules() -> None:
     p = pos({}, "")
     assert list(p.layout.rows) == STANDARD_FROM_RULES
     assert (p.layout.width, p.layout.height) == (15, 15)
     assert p.layout.centre == p.layout.parse_square("H8")
 
 
-def test_square_names_are_column_letter_then_row_from_the_top():
+def test_square_names_are_column_letter_then_row_from_the_top() -> None:
     layout = pos({}, "").layout
     assert layout.parse_square("A1") == 0
     assert layout.parse_square("O1") == 14
@@ -389,7 +404,7 @@ def test_square_names_are_column_letter_then_row_from_the_top():
     assert layout.rows[3][3] == "R"   # D4 is red
 
 
-def test_premium_squares_under_old_tiles_count_nothing():
+def test_premium_squares_under_old_tiles_count_nothing() -> None:
     board = dict(RUN_5_7H, G7="5C", G9="5S")   # G7 and G9 are yellow, already covered
     p = pos(board, "5D")
     assert_legal(p, {"G10": "5D"}, 5, {("set", "G7-G10", 5)})
@@ -399,7 +414,7 @@ def test_premium_squares_under_old_tiles_count_nothing():
 # --------------------------------------------------------------------------
 # §4 a play puts tiles from the rack onto empty squares
 
-def test_play_must_use_tiles_on_the_rack():
+def test_play_must_use_tiles_on_the_rack() -> None:
     p = pos(RUN_5_7H, "8H 5C")
     assert_legal(p, {"J8": "8H"}, 8)
     assert_illegal(p, {"F8": "4H"})            # no 4H on the rack
@@ -408,7 +423,7 @@ def test_play_must_use_tiles_on_the_rack():
     assert_illegal(q, {"J8": "8H"})            # a joker is not the real card
 
 
-def test_play_cannot_use_a_tile_twice():
+def test_play_cannot_use_a_tile_twice() -> None:
     board = {sq: c for sq, c in zip(["C8", "D8", "E8", "F8", "G8", "H8", "I8", "J8", "K8", "L8", "M8", "N8"],
                                     "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH".split())}
     p = pos(board, "AH", sets=2)
@@ -419,13 +434,13 @@ def test_play_cannot_use_a_tile_twice():
     assert_illegal(q, {"J8": "8h", "K8": "9h"})   # one joker on the rack
 
 
-def test_play_must_be_on_empty_squares():
+def test_play_must_be_on_empty_squares() -> None:
     p = pos(RUN_5_7H, "8H 5C 5S")
     assert_illegal(p, {"I8": "8H"})
     assert_illegal(p, {"G8": "5C", "G9": "5S"})   # G8 holds 5H
 
 
-def test_play_of_no_tiles_is_illegal():
+def test_play_of_no_tiles_is_illegal() -> None:
     p = pos(RUN_5_7H, "8H")
     empty = Play.of({})
     assert not reference.is_legal(p, empty)
@@ -440,27 +455,27 @@ def test_play_of_no_tiles_is_illegal():
 TWO_RUNS = {"G8": "5H", "H8": "6H", "I8": "7H", "G9": "5C", "G10": "5S", "H10": "6S", "I10": "7S"}
 
 
-def test_condition_1_tiles_in_two_rows_and_two_columns_illegal():
+def test_condition_1_tiles_in_two_rows_and_two_columns_illegal() -> None:
     p = pos(TWO_RUNS, "8H 5D")
     assert_legal(p, {"J8": "8H"}, 8)        # each tile alone is legal
     assert_legal(p, {"G11": "5D"}, 5)
     assert_illegal(p, {"J8": "8H", "G11": "5D"})
 
 
-def test_condition_1_gap_between_placed_tiles_illegal():
+def test_condition_1_gap_between_placed_tiles_illegal() -> None:
     p = pos(TWO_RUNS, "8H 8S 8C")
     assert_legal(p, {"J8": "8H"}, 8)
     assert_legal(p, {"J10": "8S"}, 24)      # J10 is green
     assert_illegal(p, {"J8": "8H", "J10": "8S"})  # J9 empty between them
 
 
-def test_condition_1_unbroken_line_legal():
+def test_condition_1_unbroken_line_legal() -> None:
     p = pos(TWO_RUNS, "8H 8S 8C")
     # column set 8 + 8 + 8x3 = 40, row-8 run +8, row-10 run +8x3
     assert_legal(p, {"J8": "8H", "J9": "8C", "J10": "8S"}, 72)
 
 
-def test_condition_1_tiles_already_on_the_board_fill_the_gap():
+def test_condition_1_tiles_already_on_the_board_fill_the_gap() -> None:
     p = pos(RUN_5_7H, "4H 8H")
     assert_legal(p, {"F8": "4H", "J8": "8H"}, 12, {("run", "F8-J8", 12)})
 
@@ -468,19 +483,19 @@ def test_condition_1_tiles_already_on_the_board_fill_the_gap():
 # --------------------------------------------------------------------------
 # §4.2 every line of 2+ through a placed tile is a meld
 
-def test_condition_2_extension_that_breaks_the_meld_illegal():
+def test_condition_2_extension_that_breaks_the_meld_illegal() -> None:
     p = pos(RUN_5_7H, "8H 8C")
     assert_legal(p, {"J8": "8H"}, 8)
     assert_illegal(p, {"J8": "8C"})
 
 
-def test_condition_2_two_tile_crossing_line_illegal():
+def test_condition_2_two_tile_crossing_line_illegal() -> None:
     # a run of clubs under the hearts: each placed tile makes a 2-tile column
     p = pos(RUN_5_7H, "6C 7C 8C")
     assert_illegal(p, {"H9": "6C", "I9": "7C", "J9": "8C"})
 
 
-def test_condition_2_lines_the_play_does_not_touch_are_not_rechecked():
+def test_condition_2_lines_the_play_does_not_touch_are_not_rechecked() -> None:
     layout = Position.from_dict({"board": {}, "rack": ""}).layout
     sq = layout.parse_square
     good = pos(RUN_5_7H, "8H")
@@ -496,12 +511,12 @@ def test_condition_2_lines_the_play_does_not_touch_are_not_rechecked():
 # --------------------------------------------------------------------------
 # §4.3 each placed tile in a line of 3+
 
-def test_condition_3_single_tile_alone_on_a_red_square_illegal():
+def test_condition_3_single_tile_alone_on_a_red_square_illegal() -> None:
     p = pos(RUN_5_7H, "KD KC KS")
     assert_illegal(p, {"D4": "KD"})     # no line of 2+, covers R, but stands alone
 
 
-def test_condition_3_tile_extending_a_meld_legal():
+def test_condition_3_tile_extending_a_meld_legal() -> None:
     p = pos(RUN_5_7H, "KD KC KS 8H")
     assert_legal(p, {"J8": "8H"}, 8)
     assert_legal(p, {"D4": "KD", "E4": "KC", "F4": "KS"}, 60)
@@ -510,19 +525,19 @@ def test_condition_3_tile_extending_a_meld_legal():
 # --------------------------------------------------------------------------
 # §4.4 placement
 
-def test_condition_4_empty_board_must_cover_the_centre():
+def test_condition_4_empty_board_must_cover_the_centre() -> None:
     p = pos({}, "7H 7C 7S")
     assert_legal(p, {"G8": "7H", "H8": "7C", "I8": "7S"}, 21)
     assert_illegal(p, {"F7": "7H", "G7": "7C", "H7": "7S"})
     assert_illegal(p, {"A1": "7H", "B1": "7C", "C1": "7S"})
 
 
-def test_condition_4_empty_board_red_square_is_not_enough():
+def test_condition_4_empty_board_red_square_is_not_enough() -> None:
     p = pos({}, "KD KC KS")
     assert_illegal(p, {"D4": "KD", "E4": "KC", "F4": "KS"})
 
 
-def test_condition_4_every_play_on_an_empty_board_covers_the_centre():
+def test_condition_4_every_play_on_an_empty_board_covers_the_centre() -> None:
     p = pos({}, "7H 7C 7S 8H 9H")
     centre = p.layout.parse_square("H8")
     for engine in (reference, solver):
@@ -531,24 +546,24 @@ def test_condition_4_every_play_on_an_empty_board_covers_the_centre():
         assert all(centre in s.play.squares for s in plays)
 
 
-def test_condition_4_connecting_play_legal():
+def test_condition_4_connecting_play_legal() -> None:
     p = pos(RUN_5_7H, "5C 5S KD KC KS")
     assert_legal(p, {"G7": "5C", "G9": "5S"}, 20)
 
 
-def test_condition_4_unconnected_play_off_red_illegal():
+def test_condition_4_unconnected_play_off_red_illegal() -> None:
     p = pos(RUN_5_7H, "KD KC KS")
     assert_illegal(p, {"E4": "KD", "F4": "KC", "G4": "KS"})    # plain squares, touches nothing
     assert_illegal(p, {"K2": "KD", "L2": "KC", "M2": "KS"})
 
 
-def test_condition_4_new_area_on_an_empty_red_square_legal():
+def test_condition_4_new_area_on_an_empty_red_square_legal() -> None:
     p = pos(RUN_5_7H, "KD KC KS")
     assert_legal(p, {"D4": "KD", "E4": "KC", "F4": "KS"}, 60)
     assert_legal(p, {"L12": "KD", "L13": "KC", "L14": "KS"}, 60)
 
 
-def test_condition_4_play_diagonal_to_the_board_does_not_connect():
+def test_condition_4_play_diagonal_to_the_board_does_not_connect() -> None:
     # J9 K9 L9 touches I8 only diagonally
     p = pos(RUN_5_7H, "8C 9C TC")
     assert_illegal(p, {"J9": "8C", "K9": "9C", "L9": "TC"})
@@ -562,18 +577,18 @@ JOIN_LAYOUT = [".............", "R.....S......", "............."]
 JOIN_BOARD = {"A2": "2C", "B2": "3C", "C2": "4C", "F2": "7C", "G2": "8C", "H2": "9C"}
 
 
-def test_condition_5_play_extending_one_area_legal():
+def test_condition_5_play_extending_one_area_legal() -> None:
     p = pos(JOIN_BOARD, "5C 6C", layout=JOIN_LAYOUT)
     assert_legal(p, {"D2": "5C"}, 5)
     assert_legal(p, {"E2": "6C"}, 6)
 
 
-def test_condition_5_play_touching_two_areas_refused():
+def test_condition_5_play_touching_two_areas_refused() -> None:
     p = pos(JOIN_BOARD, "5C 6C", layout=JOIN_LAYOUT)
     assert_illegal(p, {"D2": "5C", "E2": "6C"})  # A2-H2 would be a fine run 2C..9C
 
 
-def test_condition_5_single_tile_touching_two_areas_refused():
+def test_condition_5_single_tile_touching_two_areas_refused() -> None:
     # area 1: 5H..9H on G8-K8; area 2 begun on red L4: 6H..9H down L4-L7.
     board = {"G8": "5H", "H8": "6H", "I8": "7H", "J8": "8H", "K8": "9H",
              "L4": "6H", "L5": "7H", "L6": "8H", "L7": "9H"}
@@ -584,7 +599,7 @@ def test_condition_5_single_tile_touching_two_areas_refused():
     assert_illegal(p, {"L8": "th"})
 
 
-def test_condition_5_two_areas_on_the_board_load():
+def test_condition_5_two_areas_on_the_board_load() -> None:
     board = {"G8": "5H", "H8": "6H", "I8": "7H", "D4": "KD", "E4": "KC", "F4": "KS"}
     p = pos(board, "KH 8H")
     assert_legal(p, {"G4": "KH"}, 10)     # old D4 red square does not count again
@@ -594,13 +609,13 @@ def test_condition_5_two_areas_on_the_board_load():
 # --------------------------------------------------------------------------
 # §4.6 joker identities
 
-def test_condition_6_joker_identity_must_make_every_line_valid():
+def test_condition_6_joker_identity_must_make_every_line_valid() -> None:
     p = pos(RUN_5_7H, "8C 8S *")
     assert_legal(p, {"J8": "8h", "J9": "8C", "J10": "8S"}, 8 + 8 * 3)  # joker adds 0
     assert_illegal(p, {"J8": "8d", "J9": "8C", "J10": "8S"})  # fits the column, not the row
 
 
-def test_condition_6_joker_run_identity_is_forced():
+def test_condition_6_joker_run_identity_is_forced() -> None:
     p = pos(RUN_5_7H, "*")
     assert_legal(p, {"J8": "8h"}, 0)
     assert_legal(p, {"F8": "4h"}, 0)
@@ -611,7 +626,7 @@ def test_condition_6_joker_run_identity_is_forced():
     assert {s.play for s in solver.legal_plays(p)} == expected
 
 
-def test_condition_6_set_joker_missing_suits_are_distinct_plays():
+def test_condition_6_set_joker_missing_suits_are_distinct_plays() -> None:
     p = pos(RUN_5_7H, "5C *")
     assert_legal(p, {"G7": "5C", "G9": "5d"}, 10)
     assert_legal(p, {"G7": "5C", "G9": "5s"}, 10)
@@ -623,7 +638,7 @@ def test_condition_6_set_joker_missing_suits_are_distinct_plays():
     assert plays_on(p, ["G7", "G9"], solver) == expected
 
 
-def test_condition_6_set_joker_on_empty_board_counts_every_missing_suit():
+def test_condition_6_set_joker_on_empty_board_counts_every_missing_suit() -> None:
     p = pos({}, "7H 7C *")
     got_ref = plays_on(p, ["G8", "H8", "I8"], reference)
     got_core = plays_on(p, ["G8", "H8", "I8"], solver)
@@ -632,20 +647,20 @@ def test_condition_6_set_joker_on_empty_board_counts_every_missing_suit():
     assert len(got_ref) == 2 * 3 * 2
 
 
-def test_condition_6_joker_may_stand_for_a_card_on_the_board():
+def test_condition_6_joker_may_stand_for_a_card_on_the_board() -> None:
     p = pos(RUN_5_7H, "8H 9H *", sets=1)
     # joker as 7H (the real 7H is on I8): down J7-J9 = 7H 8H 9H, row G8-J8 = 5H..8H
     assert_legal(p, {"J7": "7h", "J8": "8H", "J9": "9H"}, 8 + 9 + 8)
 
 
-def test_condition_6_joker_may_stand_for_a_card_on_the_rack():
+def test_condition_6_joker_may_stand_for_a_card_on_the_rack() -> None:
     p = pos(RUN_5_7H, "8H *", sets=1)
     assert_legal(p, {"J8": "8h"}, 0)
     assert_legal(p, {"J8": "8H"}, 8)
     assert play(p, {"J8": "8h"}) != play(p, {"J8": "8H"})
 
 
-def test_condition_6_joker_may_stand_for_the_second_ace_of_a_fourteen_run_with_one_set():
+def test_condition_6_joker_may_stand_for_the_second_ace_of_a_fourteen_run_with_one_set() -> None:
     # RULES.md §1: a joker "may stand for any card, even one whose real tile is
     # on the board or on a rack: the copy limits count physical tiles only".
     board = {sq: c for sq, c in zip(["C8", "D8", "E8", "F8", "G8", "H8", "I8", "J8", "K8", "L8", "M8", "N8"],
@@ -655,7 +670,7 @@ def test_condition_6_joker_may_stand_for_the_second_ace_of_a_fourteen_run_with_o
     assert_legal(p, {"B8": "ah", "O8": "AH"}, 1 * 3)
 
 
-def test_single_tile_is_one_play_whichever_way_it_is_read():
+def test_single_tile_is_one_play_whichever_way_it_is_read() -> None:
     # a ring: H8-J8 5C 6C 7C across, H8-H11 5C 5D 5H 5S down, H11-K11 5S..8S across,
     # K9-K11 8D 8H 8S down.  8C on K8 completes a run across and a set down.
     board = {"H8": "5C", "I8": "6C", "J8": "7C", "H9": "5D", "H10": "5H",
@@ -668,14 +683,14 @@ def test_single_tile_is_one_play_whichever_way_it_is_read():
         assert Counter(on_k8) == Counter({play(p, {"K8": "8C"}): 1, play(p, {"K8": "8c"}): 1})
 
 
-def test_single_tile_lying_in_one_line_listed_once():
+def test_single_tile_lying_in_one_line_listed_once() -> None:
     p = pos(RUN_5_7H, "8H")
     for engine in (reference, solver):
         plays = [s.play for s in engine.legal_plays(p)]
         assert plays == [play(p, {"J8": "8H"})]
 
 
-def test_two_identical_real_tiles_with_two_sets_are_one_play():
+def test_two_identical_real_tiles_with_two_sets_are_one_play() -> None:
     p = pos(RUN_5_7H, "8H 8H 5C 5C 5S", sets=2)
     for engine in (reference, solver):
         plays = [s.play for s in engine.legal_plays(p)]
@@ -685,7 +700,7 @@ def test_two_identical_real_tiles_with_two_sets_are_one_play():
     assert_legal(p, {"J8": "8H"}, 8)
 
 
-def test_plays_differing_only_in_square_order_are_distinct():
+def test_plays_differing_only_in_square_order_are_distinct() -> None:
     p = pos(RUN_5_7H, "5C 5S")
     assert_legal(p, {"G7": "5C", "G9": "5S"}, 20)
     assert_legal(p, {"G7": "5S", "G9": "5C"}, 20)
@@ -694,75 +709,75 @@ def test_plays_differing_only_in_square_order_are_distinct():
 # --------------------------------------------------------------------------
 # §5 scoring
 
-def test_ace_is_1_in_a_run():
+def test_ace_is_1_in_a_run() -> None:
     p = pos({}, "AH 2H 3H")
     assert_legal(p, {"G8": "AH", "H8": "2H", "I8": "3H"}, 6)
 
 
-def test_ace_is_15_in_a_set():
+def test_ace_is_15_in_a_set() -> None:
     p = pos({}, "AH AC AS")
     assert_legal(p, {"G8": "AH", "H8": "AC", "I8": "AS"}, 45)
 
 
-def test_ace_high_is_1_in_a_run():
+def test_ace_high_is_1_in_a_run() -> None:
     p = pos({}, "QH KH AH")
     assert_legal(p, {"G8": "QH", "H8": "KH", "I8": "AH"}, 21)
 
 
-def test_ten_and_court_cards_are_10():
+def test_ten_and_court_cards_are_10() -> None:
     p = pos({}, "TH JH QH KH")
     assert_legal(p, {"F8": "TH", "G8": "JH", "H8": "QH", "I8": "KH"}, 40)
 
 
-def test_joker_scores_0():
+def test_joker_scores_0() -> None:
     p = pos({}, "7H 7C *")
     assert_legal(p, {"G8": "7H", "H8": "7C", "I8": "7s"}, 14)
     q = pos({}, "AH AC *")
     assert_legal(q, {"G8": "AH", "H8": "AC", "I8": "as"}, 30)   # not 15 for the joker ace
 
 
-def test_joker_on_a_premium_square_scores_0():
+def test_joker_on_a_premium_square_scores_0() -> None:
     # J10 is green; the joker there adds 0 to the column and nothing multiplies it
     p = pos(RUN_5_7H, "8H 8C *")
     assert_legal(p, {"J8": "8H", "J9": "8C", "J10": "8s"}, 8 + 8 + 8)
 
 
-def test_centre_square_gives_no_bonus():
+def test_centre_square_gives_no_bonus() -> None:
     p = pos({}, "7H 7C 7S")
     assert_legal(p, {"G8": "7H", "H8": "7C", "I8": "7S"}, 21)   # not 42
     assert_legal(p, {"H7": "7H", "H8": "7C", "H9": "7S"}, 21)
 
 
-def test_old_tiles_score_nothing():
+def test_old_tiles_score_nothing() -> None:
     p = pos(RUN_5_7H, "8H")
     assert_legal(p, {"J8": "8H"}, 8, {("run", "G8-J8", 8)})
 
 
-def test_red_square_scores_only_when_first_covered():
+def test_red_square_scores_only_when_first_covered() -> None:
     board = {"G8": "5H", "H8": "6H", "I8": "7H", "D4": "KD", "E4": "KC", "F4": "KS"}
     p = pos(board, "KH")
     assert_legal(p, {"G4": "KH"}, 10, {("set", "D4-G4", 10)})
 
 
-def test_yellow_and_green_multiply_the_tile():
+def test_yellow_and_green_multiply_the_tile() -> None:
     p = pos(RUN_5_7H, "5C 5S 8H 8C 8S")
     assert_legal(p, {"G7": "5C", "G9": "5S"}, 5 * 2 + 5 * 2)      # G7, G9 yellow
     assert_legal(p, {"J8": "8H", "J9": "8C", "J10": "8S"}, 48)    # J10 green
 
 
-def test_red_square_doubles_the_meld():
+def test_red_square_doubles_the_meld() -> None:
     p = pos(RUN_5_7H, "KD KC KS")
     assert_legal(p, {"D4": "KD", "E4": "KC", "F4": "KS"}, 60)
 
 
-def test_blue_square_triples_the_meld():
+def test_blue_square_triples_the_meld() -> None:
     # a run on row 8 reaching blue O8: 2H..8H on H8-N8
     board = dict(zip(["H8", "I8", "J8", "K8", "L8", "M8", "N8"], "2H 3H 4H 5H 6H 7H 8H".split()))
     p = pos(board, "9H")
     assert_legal(p, {"O8": "9H"}, 27, {("run", "H8-O8", 27)})
 
 
-def test_placed_tile_scores_in_two_melds_with_its_tile_multiplier_in_each():
+def test_placed_tile_scores_in_two_melds_with_its_tile_multiplier_in_each() -> None:
     # 9H on yellow L8 is in the column set and extends the row run
     board = {"H8": "5H", "I8": "6H", "J8": "7H", "K8": "8H"}
     p = pos(board, "9C 9H 9S")
@@ -770,7 +785,7 @@ def test_placed_tile_scores_in_two_melds_with_its_tile_multiplier_in_each():
                  {("set", "L7-L9", 9 + 9 * 2 + 9), ("run", "H8-L8", 9 * 2)})
 
 
-def test_blue_square_multiplies_every_meld_through_it():
+def test_blue_square_multiplies_every_meld_through_it() -> None:
     board = dict(zip(["H8", "I8", "J8", "K8", "L8", "M8", "N8"], "2H 3H 4H 5H 6H 7H 8H".split()))
     p = pos(board, "9C 9H 9S")
     assert_legal(p, {"O7": "9C", "O8": "9H", "O9": "9S"}, 81 + 27,
@@ -780,26 +795,26 @@ def test_blue_square_multiplies_every_meld_through_it():
 RED_CROSS_LAYOUT = [".......", ".......", ".......", "...SR..", ".......", ".......", "......."]
 
 
-def test_red_square_multiplies_every_meld_through_it():
+def test_red_square_multiplies_every_meld_through_it() -> None:
     # 8H on red E4 ends the row run B4-E4 and sits in the column set E3-E5
     p = pos({"B4": "5H", "C4": "6H", "D4": "7H"}, "8C 8H 8S", layout=RED_CROSS_LAYOUT)
     assert_legal(p, {"E3": "8C", "E4": "8H", "E5": "8S"}, 48 + 16,
                  {("set", "E3-E5", 24 * 2), ("run", "B4-E4", 8 * 2)})
 
 
-def test_meld_multipliers_of_one_line_multiply_together():
+def test_meld_multipliers_of_one_line_multiply_together() -> None:
     layout = [".......", ".......", "B.S.B..", ".......", "......."]
     p = pos({}, "3H 4H 5H 6H 7H", layout=layout)
     assert_legal(p, {"A3": "3H", "B3": "4H", "C3": "5H", "D3": "6H", "E3": "7H"}, 25 * 3 * 3)
 
 
-def test_tile_multiplier_applies_before_the_meld_multiplier():
+def test_tile_multiplier_applies_before_the_meld_multiplier() -> None:
     layout = [".....", ".....", "GSR..", ".....", "....."]
     p = pos({}, "7H 7C 7S", layout=layout)
     assert_legal(p, {"A3": "7H", "B3": "7C", "C3": "7S"}, (7 * 3 + 7 + 7) * 2)
 
 
-def test_crossing_melds_touched_are_all_scored():
+def test_crossing_melds_touched_are_all_scored() -> None:
     # the crossing tile is scored in both melds; other tiles in one each
     p = pos(RUN_5_7H, "8H 8C 8S")
     assert_legal(p, {"J8": "8H", "J9": "8C", "J10": "8S"}, 48,
@@ -809,7 +824,8 @@ def test_crossing_melds_touched_are_all_scored():
 # --------------------------------------------------------------------------
 # §3 custom layouts
 
-def _layout(width: int, height: int, s_at: tuple[int, int], extra: dict | None = None) -> list[str]:
+def _layout(width: int, height: int, s_at: tuple[int, int], extra: dict[tuple[int, int],
+            str] | None = None) -> list[str]:
     rows = [["."] * width for _ in range(height)]
     rows[s_at[1]][s_at[0]] = "S"
     for (x, y), kind in (extra or {}).items():
@@ -818,7 +834,7 @@ def _layout(width: int, height: int, s_at: tuple[int, int], extra: dict | None =
 
 
 @pytest.mark.parametrize("width,height", [(5, 5), (7, 9), (9, 7), (15, 15), (21, 21)])
-def test_custom_layout_sizes_generate_moves(width, height):
+def test_custom_layout_sizes_generate_moves(width: int, height: int) -> None:
     layout = _layout(width, height, (width // 2, height // 2))
     p = pos({}, "7H 7C 7S", layout=layout)
     assert (p.layout.width, p.layout.height) == (width, height)
@@ -832,14 +848,14 @@ def test_custom_layout_sizes_generate_moves(width, height):
     assert len(solver.legal_plays(p)) == len(reference.legal_plays(p)) == 2 * 3 * 6
 
 
-def test_custom_layout_5x5_with_centre_in_the_corner():
+def test_custom_layout_5x5_with_centre_in_the_corner() -> None:
     p = pos({}, "7H 7C 7S", layout=_layout(5, 5, (0, 0)))
     assert_legal(p, {"A1": "7H", "B1": "7C", "C1": "7S"}, 21)
     assert_legal(p, {"A1": "7H", "A2": "7C", "A3": "7S"}, 21)
     assert_illegal(p, {"B1": "7H", "C1": "7C", "D1": "7S"})
 
 
-def test_custom_layout_21x21_far_squares_and_red_start():
+def test_custom_layout_21x21_far_squares_and_red_start() -> None:
     layout = _layout(21, 21, (10, 10), {(20, 20): "R", (0, 0): "B"})
     p = pos({"J11": "5H", "K11": "6H", "L11": "7H"}, "KD KC KS", layout=layout)
     assert p.layout.parse_square("U21") == 21 * 21 - 1
@@ -852,7 +868,7 @@ def test_custom_layout_21x21_far_squares_and_red_start():
     assert_illegal(p, {"A1": "KD", "B1": "KC", "C1": "KS"})   # blue, but not a start square
 
 
-def test_custom_layout_7x9_board_and_premiums():
+def test_custom_layout_7x9_board_and_premiums() -> None:
     layout = _layout(7, 9, (3, 4), {(4, 3): "Y", (4, 5): "G", (0, 0): "R"})
     p = pos({"C5": "5H", "D5": "6H", "E5": "7H"}, "8H 8C 8S KD KC KS 7C 7S", layout=layout)
     assert_legal(p, {"F4": "8C", "F5": "8H", "F6": "8S"}, 24 + 8)
@@ -861,18 +877,18 @@ def test_custom_layout_7x9_board_and_premiums():
     assert_legal(p, {"A1": "KD", "A2": "KC", "A3": "KS"}, 60)
 
 
-def test_custom_layout_with_two_centres_rejected():
+def test_custom_layout_with_two_centres_rejected() -> None:
     assert_rejected({}, "", layout=["S....", ".....", "..S..", ".....", "....."])
 
 
-def test_custom_layout_with_no_centre_rejected():
+def test_custom_layout_with_no_centre_rejected() -> None:
     assert_rejected({}, "", layout=["....."] * 5)
 
 
 # --------------------------------------------------------------------------
 # cross-check: both engines generate the same plays with the same scores
 
-AGREEMENT_CASES = {
+AGREEMENT_CASES: dict[str, dict[str, Any]] = {
     "example1": dict(**EXAMPLE_1),
     "examples2to4": dict(**EXAMPLE_2_TO_4),
     "two_runs": dict(board=TWO_RUNS, rack="8H 8S 8C 5D * 4H"),
@@ -888,7 +904,7 @@ AGREEMENT_CASES = {
 
 
 @pytest.mark.parametrize("case", sorted(AGREEMENT_CASES))
-def test_reference_and_solver_generate_the_same_plays_and_scores(case):
+def test_reference_and_solver_generate_the_same_plays_and_scores(case: str) -> None:
     p = pos(**AGREEMENT_CASES[case])
     ref = {s.play: s.score for s in reference.legal_plays(p)}
     core = {s.play: s.score for s in solver.legal_plays(p)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import statistics
+from pathlib import Path
 
 import pytest
 
@@ -14,13 +15,14 @@ from ginnyo.records import replay
 from ginnyo.selfplay import play_one, run, seat_summaries, summary_text
 
 
-def cli(capsys, *argv: str) -> tuple[int, str, str]:
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
 
-def assert_bad_input(capsys, *argv: str, message: str) -> None:
+def assert_bad_input(capsys: pytest.CaptureFixture[str], *argv: str, message: str) -> None:
+    code: int | str | None
     try:
         code, _, err = cli(capsys, *argv)
     except SystemExit as exit_info:     # argparse errors
@@ -31,18 +33,18 @@ def assert_bad_input(capsys, *argv: str, message: str) -> None:
 
 # -- the run ----------------------------------------------------------------------------------
 
-def test_game_i_of_a_run_is_dealt_from_seed_plus_i():
+def test_game_i_of_a_run_is_dealt_from_seed_plus_i() -> None:
     results = run(4, 2, seed=10, workers=1)
     assert [result.seed for result in results] == [10, 11, 12, 13]
     assert results[2] == play_one(12, ("greedy", "greedy"))
 
 
-def test_results_do_not_depend_on_the_number_of_worker_processes():
+def test_results_do_not_depend_on_the_number_of_worker_processes() -> None:
     assert run(24, 3, seed=1, kinds=["greedy", "random", "greedy"], workers=2) == \
         run(24, 3, seed=1, kinds=["greedy", "random", "greedy"], workers=1)
 
 
-def test_results_on_a_dask_cluster_are_those_of_local_play():
+def test_results_on_a_dask_cluster_are_those_of_local_play() -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
@@ -50,7 +52,7 @@ def test_results_on_a_dask_cluster_are_those_of_local_play():
     assert on_dask == run(30, 2, seed=3, workers=1)
 
 
-def test_selfplay_command_runs_on_a_dask_cluster(capsys):
+def test_selfplay_command_runs_on_a_dask_cluster(capsys: pytest.CaptureFixture[str]) -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
@@ -61,7 +63,7 @@ def test_selfplay_command_runs_on_a_dask_cluster(capsys):
 
 # -- the summary ----------------------------------------------------------------------------
 
-def test_summary_counts_wins_and_shares_of_first_place():
+def test_summary_counts_wins_and_shares_of_first_place() -> None:
     results = run(60, 2, seed=0, workers=1)
     rows = seat_summaries(results)
     shared = sum(1 for result in results if len(result.winners) > 1)
@@ -69,7 +71,7 @@ def test_summary_counts_wins_and_shares_of_first_place():
     assert rows[0].mean == statistics.fmean(result.scores[0] for result in results)
 
 
-def test_selfplay_prints_wins_scores_plays_length_and_speed(capsys):
+def test_selfplay_prints_wins_scores_plays_length_and_speed(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = cli(capsys, "selfplay", "--games", "40", "--players", "3", "--seed", "5",
                          "--workers", "1", "--bots", "greedy,random,greedy")
     assert code == 0
@@ -82,7 +84,8 @@ def test_selfplay_prints_wins_scores_plays_length_and_speed(capsys):
     assert "plays per game" in out and "game length" in out and "ended: " in out
 
 
-def test_selfplay_shows_a_progress_bar_on_a_terminal(capsys, monkeypatch):
+def test_selfplay_shows_a_progress_bar_on_a_terminal(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
             return True
@@ -92,7 +95,7 @@ def test_selfplay_shows_a_progress_bar_on_a_terminal(capsys, monkeypatch):
     assert "12/12" in terminal.getvalue() and "game" in terminal.getvalue()
 
 
-def test_selfplay_writes_records_that_replay(capsys, tmp_path):
+def test_selfplay_writes_records_that_replay(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, _ = cli(capsys, "selfplay", "--games", "6", "--players", "2", "--seed", "20",
                        "--workers", "1", "--records", str(tmp_path / "records"))
     files = sorted((tmp_path / "records").glob("game-*.jsonl"))
@@ -100,41 +103,45 @@ def test_selfplay_writes_records_that_replay(capsys, tmp_path):
     results = {result.seed: result for result in run(6, 2, seed=20, workers=1)}
     for path in files:
         game = replay(path)
+        assert game.seed is not None
         assert list(game.scores) == list(results[game.seed].scores)
 
 
-def test_summary_text_of_no_games():
+def test_summary_text_of_no_games() -> None:
     assert summary_text([], 1.0, "1 process") == "no games played"
 
 
 # -- bad input --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("players", ["1", "5", "two"])
-def test_selfplay_with_a_bad_player_count_is_one_line_exit_2(capsys, players):
+def test_selfplay_with_a_bad_player_count_is_one_line_exit_2(capsys: pytest.CaptureFixture[str],
+                                                             players: str) -> None:
     assert_bad_input(capsys, "selfplay", "--games", "1", "--players", players, message="--players")
 
 
-def test_selfplay_with_an_unknown_bot_is_one_line_exit_2(capsys):
+def test_selfplay_with_an_unknown_bot_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert_bad_input(capsys, "selfplay", "--games", "1", "--bots", "clever", message="unknown player 'clever'")
 
 
-def test_selfplay_with_the_wrong_number_of_bots_is_one_line_exit_2(capsys):
+def test_selfplay_with_the_wrong_number_of_bots_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert_bad_input(capsys, "selfplay", "--games", "1", "--players", "3", "--bots", "greedy,random",
                      message="2 player kinds for 3 players")
 
 
-def test_selfplay_without_games_is_one_line_exit_2(capsys):
+def test_selfplay_without_games_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert_bad_input(capsys, "selfplay", "--players", "2", message="--games")
 
 
-def test_selfplay_with_records_in_a_file_is_one_line_exit_2(capsys, tmp_path):
+def test_selfplay_with_records_in_a_file_is_one_line_exit_2(capsys: pytest.CaptureFixture[str],
+                                                            tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
     assert_bad_input(capsys, "selfplay", "--games", "1", "--records", str(blocker / "records"),
                      message="--records")
 
 
-def test_selfplay_with_an_unreachable_scheduler_is_one_line_exit_2(capsys, monkeypatch):
+def test_selfplay_with_an_unreachable_scheduler_is_one_line_exit_2(capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
     monkeypatch.setattr(workers, "CONNECT_TIMEOUT", 1)
     assert_bad_input(capsys, "selfplay", "--games", "1", "--scheduler", "tcp://127.0.0.1:9",

@@ -8,3 +8,6 @@ from .position import Position
 from .tiles import JOKER, PlacedTile
 
 __version__ = "0.1.0"
+
+__all__ = ["GinnyoError", "IllegalMoveError", "InvalidMoveError", "PositionError", "TileError", "Layout",
+           "LegalPlays", "MeldScore", "Play", "ScoredPlay", "Position", "JOKER", "PlacedTile", "__version__"]

@@ -9,7 +9,7 @@ import argparse
 import importlib
 import json
 import sys
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 from . import __version__
 from .errors import GinnyoError
@@ -22,7 +22,7 @@ EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         self.exit(EXIT_BAD_INPUT, f"ginnyo: error: {message} (see 'ginnyo --help')\n")
 
 

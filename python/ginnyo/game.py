@@ -276,8 +276,7 @@ class Game:
         rack = self.racks[player]
         refill: tuple[int, ...] = ()
         score = 0
-        kind = type(action)
-        if kind is Place:
+        if type(action) is Place:
             score = self._check_place(action.play)
             board, cards, jokers = self.board, self._cards, self._jokers
             for square, tile in action.play.placements:
@@ -289,15 +288,15 @@ class Game:
             self.turns_without_play = 0
             self.passes_in_a_row = 0
             refill = self._refill(rack)
-        elif kind is Return:
+        elif type(action) is Return:
             self._check_return(action.tiles)
-            for tile in action.tiles:
-                rack.remove(tile)
+            for returned in action.tiles:
+                rack.remove(returned)
             self.box.put_back(action.tiles)
             refill = self._refill(rack)
             self.turns_without_play += 1
             self.passes_in_a_row = 0
-        elif kind is Pass:
+        elif type(action) is Pass:
             self._check_pass()
             self.turns_without_play += 1
             self.passes_in_a_row += 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ginnycore import Core
 
 from .layout import Layout
@@ -9,6 +11,10 @@ from .melds import RUN, SET
 from .play import MeldScore, Play, ScoredPlay
 from .position import Position
 from .tiles import JOKER, PlacedTile
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 EMPTY_BYTE = 255
 _KIND_NAMES = {1: SET, 2: RUN}
@@ -31,8 +37,8 @@ def encode(position: Position) -> tuple[bytes, bytes, bytes]:
         cards[square] = tile.card
         jokers[square] = tile.joker
     rack = bytearray(JOKER + 1)
-    for tile in position.rack:
-        rack[tile] += 1
+    for rack_tile in position.rack:
+        rack[rack_tile] += 1
     return bytes(cards), bytes(jokers), bytes(rack)
 
 
@@ -118,7 +124,8 @@ class Batch:
     def __len__(self) -> int:
         return len(self.racks)
 
-    def best_plays(self, threads: int = 1):
+    def best_plays(self, threads: int = 1) -> tuple[NDArray[np.int32], NDArray[np.int16],
+                                                    NDArray[np.int8], NDArray[np.uint8]]:
         """``(scores, squares, cards, jokers)`` arrays; a score of -1 means no play."""
         import numpy as np
         from ginnycore.core import best_plays_batch
@@ -141,6 +148,7 @@ def best_plays_batch(positions: list[Position], threads: int = 1) -> list[Scored
             continue
         placements = tuple((int(s), int(c), bool(j)) for s, c, j in zip(squares[row], cards[row], jokers[row])
                            if s >= 0)
-        result.append(ScoredPlay(to_play(placements), int(scores[row]),
-                                 score(core_of(position), position, to_play(placements)).melds))
+        scored = score(core_of(position), position, to_play(placements))
+        assert scored is not None, "the core found a play it cannot score"
+        result.append(ScoredPlay(to_play(placements), int(scores[row]), scored.melds))
     return result

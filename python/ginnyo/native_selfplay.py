@@ -4,13 +4,16 @@ reproducible from (seed, index) and replayable turn by turn in Python."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ginnycore.selfplay import greedy_game_record, play_greedy_games
 
 from .game import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS
 from .layout import Layout
 from .native import empty_core
+
+if TYPE_CHECKING:
+    from ginnycore.selfplay import GreedyTurn   # a TypedDict of the stubs: plain dicts at run time
 
 
 def end_reason(code: int, stall_rounds: int = 3) -> str:
@@ -52,7 +55,7 @@ def greedy_games(games: int, players: int, seed: int, *, threads: int = 1,
 
 
 def greedy_game(players: int, seed: int, index: int = 0, *, stall_rounds: int = 3,
-                layout: Layout | None = None) -> tuple[int, list[list[int]], list[dict[str, Any]], list[int]]:
+                layout: Layout | None = None) -> tuple[int, list[list[int]], list[GreedyTurn], list[int]]:
     """Game ``index`` of :func:`greedy_games` with ``seed``, turn by turn:
     ``(first_player, racks_dealt, turns, final_scores)``."""
     layout = layout or Layout.standard()

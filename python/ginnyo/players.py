@@ -85,7 +85,9 @@ class RandomOrBestPlayer:
             return no_play_action(view)
         if self.rng.random() < self.random_share:
             return Place(to_play(self.rng.choice(plays)[1]))
-        return Place(to_play(core.best_play()[1]))
+        best = core.best_play()
+        assert best is not None, "legal plays but no best play"
+        return Place(to_play(best[1]))
 
 
 PLAYER_KINDS = ("greedy", "random")

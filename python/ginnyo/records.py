@@ -22,13 +22,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from .actions import Place, action_notation, parse_action
 from .errors import GinnyoError, PositionError, RecordError
 from .game import STALL_ROUNDS, Box, Game, Turn, first_player, sets_for, tile_set
 from .position import Position, _parse_layout
-from .tiles import parse_rack_tile, rack_code
+from .tiles import PlacedTile, parse_rack_tile, rack_code
+
+if TYPE_CHECKING:
+    import argparse
 
 RECORD_KIND = "ginnyo game"
 RECORD_VERSION = 1
@@ -52,7 +55,7 @@ def record_lines(game: Game, names: Sequence[str] | None = None) -> list[dict[st
         "racks": [_codes(rack) for rack in game.dealt],
     }
     lines = [header]
-    board: dict = {}
+    board: dict[int, PlacedTile] = {}
     scores = [0] * game.players
     for turn in game.history:
         before = Position(game.layout, game.sets, board, (), validate=False)
@@ -253,7 +256,7 @@ def _game_from_header(header: dict[str, Any]) -> Game:
                 seed=seed, first_draw=draws, stall_rounds=stall_rounds)
 
 
-def _first_draw(value: list, players: int, sets: int) -> list[list[tuple[int, int]]]:
+def _first_draw(value: list[Any], players: int, sets: int) -> list[list[tuple[int, int]]]:
     draws = []
     for draw in value:
         if not isinstance(draw, list) or not all(
@@ -324,7 +327,7 @@ def _check_end(game: Game, data: dict[str, Any]) -> None:
 
 # -- the command ----------------------------------------------------------------------------
 
-def cmd_replay(args) -> int:
+def cmd_replay(args: argparse.Namespace) -> int:
     """``ginnyo replay RECORD``: re-check a record move by move, printing each turn
     and the board after each play (``--quiet``: only the verdict)."""
     import sys
@@ -363,7 +366,7 @@ def cmd_replay(args) -> int:
     return 0
 
 
-def _board_before(game: Game, turn: Turn) -> dict:
+def _board_before(game: Game, turn: Turn) -> dict[int, PlacedTile]:
     board = dict(game.board)
     if isinstance(turn.action, Place):
         for square, _ in turn.action.play.placements:

@@ -124,10 +124,10 @@ def board_svg(position: Position, *, highlight: Iterable[int] = ()) -> str:
                      f' height="{SQUARE - 2}" fill="none" stroke="{HIGHLIGHT}" stroke-width="3"/>')
     parts.append(f'<text class="coord" x="{MARGIN // 2}" y="{rack_top + SQUARE + 16}" font-size="12"'
                  f' text-anchor="start">rack</text>')
-    for index, tile in enumerate(position.rack):
+    for index, rack_tile in enumerate(position.rack):
         x = MARGIN + index * SQUARE
-        joker = tile == JOKER
-        parts.append(_svg_tile(x, rack_top, None if joker else tile, joker))
+        joker = rack_tile == JOKER
+        parts.append(_svg_tile(x, rack_top, None if joker else rack_tile, joker))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 

@@ -13,12 +13,15 @@ import time
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from .errors import GinnyoError
 from .game import Game, play_game, sets_for
 from .players import PLAYER_KINDS, make_player
 from .workers import cut, default_workers, run_batches
+
+if TYPE_CHECKING:
+    import argparse
 
 DEFAULT_KIND = "greedy"
 
@@ -174,7 +177,7 @@ def summary_text(results: Sequence[GameResult], seconds: float, workers: str) ->
 
 # -- the command ----------------------------------------------------------------------------
 
-def cmd_selfplay(args) -> int:
+def cmd_selfplay(args: argparse.Namespace) -> int:
     """``ginnyo selfplay``: play, show progress on stderr, write records, print the summary."""
     try:
         kinds = player_kinds(args.players, args.bots.split(",") if args.bots else None)
@@ -216,7 +219,7 @@ def record_name(seed: int) -> str:
     return f"game-{seed}.jsonl"
 
 
-def _finished(batch: Iterable[GameResult], bar, records: Path | None) -> None:
+def _finished(batch: Iterable[GameResult], bar: Any, records: Path | None) -> None:
     batch = list(batch)
     if records is not None:
         for result in batch:
@@ -227,7 +230,7 @@ def _finished(batch: Iterable[GameResult], bar, records: Path | None) -> None:
     bar.update(len(batch))
 
 
-def _progress_bar(total: int):
+def _progress_bar(total: int) -> Any:  # a tqdm bar (tqdm has no inline types)
     from tqdm import tqdm
     return tqdm(total=total, unit="game", file=sys.stderr, disable=None, dynamic_ncols=True)
 

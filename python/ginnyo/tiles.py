@@ -111,7 +111,7 @@ def rack_penalty(tile: int) -> int:
     return 0 if tile == JOKER else set_value(tile)
 
 
-class PlacedTile(tuple):
+class PlacedTile(tuple[int, bool]):
     """A tile on a square: the card it is (or stands for) and whether it is a joker."""
 
     __slots__ = ()
