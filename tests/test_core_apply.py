@@ -86,3 +86,11 @@ def test_has_play_stops_at_the_first_and_agrees_with_the_count() -> None:
         answers.add(core.has_play())
         assert core.has_play() == (core.count_plays() > 0)
     assert answers == {True, False}
+
+
+def test_positions_and_tiles_survive_pickling_for_worker_processes() -> None:
+    import pickle
+    position = next(p for p in sample_positions(10, seed=8) if p.board)
+    copy = pickle.loads(pickle.dumps(position))
+    assert copy == position and copy.board == position.board
+    assert all(type(tile).__name__ == "PlacedTile" and tile.code for tile in copy.board.values())

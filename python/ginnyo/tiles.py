@@ -119,6 +119,9 @@ class PlacedTile(tuple[int, bool]):
     def __new__(cls, card_id: int, joker: bool = False) -> "PlacedTile":
         return tuple.__new__(cls, (card_id, bool(joker)))
 
+    def __getnewargs__(self) -> tuple[int, bool]:  # pickle passes (card, joker), not the tuple
+        return (self[0], self[1])
+
     @property
     def card(self) -> int:
         return self[0]
