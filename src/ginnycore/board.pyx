@@ -16,9 +16,9 @@ cdef inline size_t _round8(size_t value) noexcept nogil:
 
 
 cdef size_t _block_bytes(int size) noexcept nogil:
-    """Header, then two 8-byte arrays, three 2-byte ones and fourteen 1-byte ones."""
+    """Header, then two 8-byte arrays, three 2-byte ones and ten 1-byte ones."""
     return (_round8(sizeof(Board)) + 2 * size * sizeof(uint64_t)
-            + 3 * _round8(size * sizeof(short)) + 14 * _round8(size))
+            + 3 * _round8(size * sizeof(short)) + 10 * _round8(size))
 
 
 cdef void _bind(Board* board) noexcept nogil:
@@ -49,10 +49,6 @@ cdef void _bind(Board* board) noexcept nogil:
         board.cross_len[direction] = <unsigned char*>at
         at += _round8(size)
         board.cross_kind[direction] = <unsigned char*>at
-        at += _round8(size)
-        board.run_before[direction] = <unsigned char*>at
-        at += _round8(size)
-        board.run_after[direction] = <unsigned char*>at
         at += _round8(size)
 
 

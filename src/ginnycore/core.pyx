@@ -22,6 +22,8 @@ from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_ANY, GEN_BEST, G
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
+    int __builtin_clz(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
 
 cdef uint64_t ALL_CARDS = (<uint64_t>1 << NUM_CARDS) - 1
 
@@ -134,46 +136,60 @@ cdef uint64_t _hole_mask(Board* board, int first, int step, int length, int hole
     return <uint64_t>(((positions >> 1) & 0x1FFF) | ((positions >> 14) & 1)) << (13 * suit)
 
 
-cdef void _line_runs(Board* board, int direction, int line) noexcept nogil:
-    """Recount, for every square of a column (ACROSS) or a row (DOWN), the tiles
-    standing in an unbroken line before and after it."""
-    cdef int length, step, start, i, square, run
-    if direction == ACROSS:
-        length, step, start = board.height, board.width, line
+cdef inline int _count_before(unsigned int word, int position) noexcept nogil:
+    """How many set bits stand unbroken just below bit ``position`` of ``word``."""
+    cdef unsigned int gaps = ~word & ((1u << position) - 1u)
+    if gaps == 0:
+        return position
+    return position - 1 - (31 - __builtin_clz(gaps))
+
+
+cdef inline int _count_after(unsigned int word, int position) noexcept nogil:
+    """How many set bits stand unbroken just above bit ``position`` of ``word``
+    (``position`` < 31, so the complement always has a bit above it)."""
+    return __builtin_ctz(~(word >> (position + 1)))
+
+
+cdef inline void _set_anchor(Board* board, int square, int value) noexcept nogil:
+    cdef int row = square // board.width, col = square % board.width
+    board.anchor[square] = value
+    if value:
+        board.row_anchor[row] |= 1u << col
+        board.col_anchor[col] |= 1u << row
     else:
-        length, step, start = board.width, 1, line * board.width
-    run = 0
-    for i in range(length):
-        square = start + i * step
-        board.run_before[direction][square] = run
-        run = run + 1 if board.card[square] != EMPTY else 0
-    run = 0
-    for i in range(length - 1, -1, -1):
-        square = start + i * step
-        board.run_after[direction][square] = run
-        run = run + 1 if board.card[square] != EMPTY else 0
+        board.row_anchor[row] &= ~(1u << col)
+        board.col_anchor[col] &= ~(1u << row)
 
 
 cdef void _square_checks(Board* board, int square) noexcept nogil:
-    """The anchor flag and both cross-checks of one square, from the run counts."""
+    """The anchor flag and both cross-checks of one square, from the bitboards."""
     cdef int direction, step, count_before, count_after, length, group_before, group_after
-    if not (board.run_before[0][square] | board.run_after[0][square]
-            | board.run_before[1][square] | board.run_after[1][square]):
-        # no tile next to it: the common case, nothing to check across it
-        board.anchor[square] = board.card[square] == EMPTY and (
-            board.red[square] or (board.n_tiles == 0 and square == board.centre))
-        board.cross_len[0][square] = 1
-        board.cross_len[1][square] = 1
+    cdef int row = square // board.width, col = square % board.width
+    cdef unsigned int column_word = board.col_occ[col], row_word = board.row_occ[row]
+    board.cross_len[0][square] = 1
+    board.cross_len[1][square] = 1
+    if board.card[square] != EMPTY:
+        _set_anchor(board, square, 0)
         return
-    board.anchor[square] = board.card[square] == EMPTY
+    if not ((column_word >> 1) & (1u << row) or (column_word << 1) & (1u << row)
+            or (row_word >> 1) & (1u << col) or (row_word << 1) & (1u << col)):
+        # no tile next to it: the common case, nothing to check across it
+        _set_anchor(board, square, board.red[square] or (board.n_tiles == 0 and square == board.centre))
+        return
+    _set_anchor(board, square, 1)
     for direction in range(2):
-        step = board.width if direction == ACROSS else 1
-        count_before = board.run_before[direction][square]
-        count_after = board.run_after[direction][square]
+        # an ACROSS play meets the column through the square, a DOWN play the row
+        if direction == ACROSS:
+            step = board.width
+            count_before = _count_before(column_word, row)
+            count_after = _count_after(column_word, row)
+        else:
+            step = 1
+            count_before = _count_before(row_word, col)
+            count_after = _count_after(row_word, col)
         length = count_before + count_after + 1
         board.cross_len[direction][square] = length
-        # the generator reads the rest only for an empty square with neighbours
-        if length == 1 or board.card[square] != EMPTY:
+        if length == 1:
             continue
         board.cross_kind[direction][square] = KIND_NONE
         if length == 2 or length > MAX_RUN:
@@ -205,51 +221,85 @@ cdef inline void _union(short* parent, int a, int b) noexcept nogil:
 
 
 cdef void board_prepare(Board* board) noexcept nogil:
-    """Recompute tile count, groups and every cross-check from the board's cards."""
+    """Recompute bitboards, tile count, groups and every cross-check from the
+    board's cards.  Only empty squares next to a tile need a cross-check; the
+    rest get the defaults (alone in both directions, an anchor when red)."""
     cdef int width = board.width, height = board.height, size = board.size
     cdef int square, row, col, root, i
+    cdef unsigned int occupied, near, bits, full = (1u << width) - 1u
     cdef short parent[MAX_SQUARES]
     board.n_tiles = 0
     board.n_groups = 0
     board.rack_size = 0
     for i in range(RACK_KINDS):
         board.rack_size += board.rack[i]
-    for square in range(size):
-        board.group[square] = -1
-        if board.card[square] != EMPTY:
-            board.n_tiles += 1
-    # groups by union-find over the left and upper neighbours; a set's root is
+    memset(board.row_occ, 0, sizeof(board.row_occ))
+    memset(board.col_occ, 0, sizeof(board.col_occ))
+    for row in range(height):
+        occupied = 0
+        for col in range(width):
+            if board.card[row * width + col] != EMPTY:
+                occupied |= 1u << col
+                board.col_occ[col] |= 1u << row
+        board.row_occ[row] = occupied
+        board.n_tiles += __builtin_popcount(occupied)
+    memset(board.group, 0xFF, size * sizeof(short))
+    memset(board.cross_len[0], 1, size)
+    memset(board.cross_len[1], 1, size)
+    memset(board.anchor, 0, size)
+    memset(board.row_anchor, 0, sizeof(board.row_anchor))
+    memset(board.col_anchor, 0, sizeof(board.col_anchor))
+    # groups by union-find over the left and upper neighbours; a group's root is
     # its smallest square, so it comes first in square order
     for row in range(height):
-        for col in range(width):
+        bits = board.row_occ[row]
+        while bits:
+            col = __builtin_ctz(bits)
+            bits &= bits - 1u
             square = row * width + col
-            if board.card[square] == EMPTY:
-                continue
             parent[square] = square
-            if col > 0 and board.card[square - 1] != EMPTY:
+            if col > 0 and board.row_occ[row] & (1u << (col - 1)):
                 _union(parent, square, square - 1)
-            if row > 0 and board.card[square - width] != EMPTY:
+            if row > 0 and board.row_occ[row - 1] & (1u << col):
                 _union(parent, square, square - width)
-    for square in range(size):
-        if board.card[square] != EMPTY:
+    for row in range(height):
+        bits = board.row_occ[row]
+        while bits:
+            col = __builtin_ctz(bits)
+            bits &= bits - 1u
+            square = row * width + col
             root = _root(parent, square)
             if root == square:
                 board.group[square] = board.n_groups
                 board.n_groups += 1
             else:
                 board.group[square] = board.group[root]
-    for col in range(width):
-        _line_runs(board, ACROSS, col)
     for row in range(height):
-        _line_runs(board, DOWN, row)
-    for square in range(size):
-        _square_checks(board, square)
+        occupied = board.row_occ[row]
+        near = (occupied << 1) | (occupied >> 1)
+        if row > 0:
+            near |= board.row_occ[row - 1]
+        if row < height - 1:
+            near |= board.row_occ[row + 1]
+        near &= ~occupied & full
+        # red squares away from every tile are anchors (they may start an area)
+        bits = board.row_red[row] & ~occupied & ~near
+        while bits:
+            col = __builtin_ctz(bits)
+            bits &= bits - 1u
+            _set_anchor(board, row * width + col, 1)
+        while near:
+            col = __builtin_ctz(near)
+            near &= near - 1u
+            _square_checks(board, row * width + col)
+    if board.n_tiles == 0 and board.centre >= 0:
+        _set_anchor(board, board.centre, 1)
 
 
 cdef void board_place(Board* board, int n, const short* squares, const signed char* cards,
                       const unsigned char* jokers, int remove) noexcept nogil:
     """Put a legal play's tiles on the board (or, with ``remove``, take them off
-    again) and bring groups, run counts, anchors and cross-checks up to date
+    again) and bring bitboards, groups, anchors and cross-checks up to date
     along the rows and columns of those tiles only.  The rack is the caller's."""
     cdef int i, j, square, row, col, group = -1, width = board.width
     cdef int lines[2 * MAX_PLACED]
@@ -257,9 +307,12 @@ cdef void board_place(Board* board, int n, const short* squares, const signed ch
     cdef int n_lines = 0, seen, length, step, start, line, k
     if remove:
         for i in range(n):
-            board.card[squares[i]] = EMPTY
-            board.joker[squares[i]] = 0
-            board.group[squares[i]] = -1
+            square = squares[i]
+            board.card[square] = EMPTY
+            board.joker[square] = 0
+            board.group[square] = -1
+            board.row_occ[square // width] &= ~(1u << (square % width))
+            board.col_occ[square % width] &= ~(1u << (square // width))
         board.n_tiles -= n
     else:
         # the area the play joins, or a new one (a legal play touches at most one)
@@ -274,13 +327,16 @@ cdef void board_place(Board* board, int n, const short* squares, const signed ch
             group = board.n_groups
             board.n_groups += 1
         for i in range(n):
-            board.card[squares[i]] = cards[i]
-            board.joker[squares[i]] = jokers[i]
-            board.group[squares[i]] = group
+            square = squares[i]
+            board.card[square] = cards[i]
+            board.joker[square] = jokers[i]
+            board.group[square] = group
+            board.row_occ[square // width] |= 1u << (square % width)
+            board.col_occ[square % width] |= 1u << (square // width)
         board.n_tiles += n
     for i in range(n):
         for j in range(2):
-            # ACROSS run counts live on columns, DOWN ones on rows
+            # the column (ACROSS cross-checks) and the row (DOWN) of each tile
             line = squares[i] % width if j == ACROSS else squares[i] // width
             seen = 0
             for k in range(n_lines):
@@ -290,8 +346,6 @@ cdef void board_place(Board* board, int n, const short* squares, const signed ch
                 lines[n_lines] = line
                 directions[n_lines] = j
                 n_lines += 1
-    for i in range(n_lines):
-        _line_runs(board, directions[i], lines[i])
     for i in range(n_lines):
         if directions[i] == ACROSS:
             length, step, start = board.height, width, lines[i]
@@ -435,18 +489,23 @@ cdef void _assign(Gen* gen, int i, int main_sum, int cross_sum, int jokers) noex
 cdef void _visit_candidate(Gen* gen, int kind) noexcept nogil:
     """The whole line is ``gen.line_cards`` (a meld of ``kind``): score and supply it."""
     cdef Board* board = gen.board
-    cdef int i, square, card, tile_mult
+    cdef int i, square, card, tile_mult, main_sum = 0, cross_sum = 0
     for i in range(gen.k):
         square = gen.line_square[gen.placed_index[i]]
         card = gen.line_cards[gen.placed_index[i]]
         tile_mult = board.tile_mult[square]
         gen.card[i] = card
         gen.real_main[i] = tile_value(card, kind) * tile_mult
+        main_sum += gen.real_main[i]
         if board.cross_len[gen.direction][square] >= 3:
             gen.real_cross[i] = tile_value(card, board.cross_kind[gen.direction][square]) \
                 * tile_mult * board.meld_mult[square]
+            cross_sum += gen.real_cross[i]
         else:
             gen.real_cross[i] = 0
+    # jokers score nothing, so all real tiles is the most these cards can score
+    if gen.mode == GEN_BEST and gen.have_best and main_sum * gen.main_mult + cross_sum < gen.best.score:
+        return
     memcpy(gen.counts, board.rack, RACK_KINDS)
     gen.stop = 0
     _assign(gen, 0, 0, 0, 0)
@@ -595,33 +654,55 @@ cdef inline int _feasible_any(Feasible* feasible) noexcept nogil:
     return _feasible_runs(feasible) or (feasible.length <= 4 and feasible.set_ranks != 0)
 
 
+cdef int _set_below_best(Gen* gen, int rank_index) noexcept nogil:
+    """Best mode: can no set of ``rank_index`` on this line reach the best play
+    found so far?  A set's score does not depend on its suits."""
+    cdef Board* board = gen.board
+    cdef int i, square, tile_mult, main_sum = 0, cross_sum = 0
+    if gen.mode != GEN_BEST or not gen.have_best:
+        return 0
+    for i in range(gen.k):
+        square = gen.line_square[gen.placed_index[i]]
+        tile_mult = board.tile_mult[square]
+        main_sum += tile_value(rank_index, KIND_SET) * tile_mult
+        if board.cross_len[gen.direction][square] >= 3:
+            cross_sum += tile_value(rank_index, board.cross_kind[gen.direction][square]) \
+                * tile_mult * board.meld_mult[square]
+    return main_sum * gen.main_mult + cross_sum < gen.best.score
+
+
 cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
     """Every meld the whole line can be: sets by rank and suits, runs by suit,
     first position and direction, as ``feasible`` (indexed from the line's first
     square) narrowed them.  A run is skipped when it needs more cards the rack
     lacks than it has jokers."""
     cdef int length = gen.length, origin = gen.origin, i, suit, rank_index, position, first
-    cdef unsigned int placed_up = 0, placed_down = 0, held
+    cdef unsigned int placed_up = 0, placed_down = 0, held, up, down
     for i in range(gen.k):
         placed_up |= 1u << (gen.placed_index[i] - origin)
         placed_down |= 1u << (length - 1 - (gen.placed_index[i] - origin))
     if length <= 4:
         for rank_index in range(13):
-            if feasible.set_ranks & (1u << rank_index):
+            if feasible.set_ranks & (1u << rank_index) and not _set_below_best(gen, rank_index):
                 _set_suits_of_line(gen, origin, rank_index, 0, 0)
     for suit in range(4):
         if not (feasible.up[suit] | feasible.down[suit]):
             continue
         held = _rank_positions(gen.rack_cards, suit)
-        for first in range(1, 15):
-            if feasible.up[suit] & (1u << first) and \
-                    __builtin_popcount((placed_up << first) & ~held) <= gen.jokers:
+        up = feasible.up[suit]
+        while up:
+            first = __builtin_ctz(up)
+            up &= up - 1u
+            if __builtin_popcount((placed_up << first) & ~held) <= gen.jokers:
                 for i in range(length):
                     position = first + i
                     gen.line_cards[origin + i] = suit * 13 + (0 if position == 14 else position - 1)
                 _visit_candidate(gen, KIND_RUN)
-            if feasible.down[suit] & (1u << first) and first >= length - 1 and \
-                    __builtin_popcount((placed_down << (first - length + 1)) & ~held) <= gen.jokers:
+        down = feasible.down[suit] & ~((1u << (length - 1)) - 1u)
+        while down:
+            first = __builtin_ctz(down)
+            down &= down - 1u
+            if __builtin_popcount((placed_down << (first - length + 1)) & ~held) <= gen.jokers:
                 for i in range(length):
                     position = first - i
                     gen.line_cards[origin + i] = suit * 13 + (0 if position == 14 else position - 1)
@@ -649,7 +730,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     cdef int right_placed[MAX_PLACED]
     cdef unsigned int lanes[4]
     cdef uint64_t allowed
-    cdef unsigned int ranks
+    cdef unsigned int ranks, anchors
     cdef Feasible right, whole, line_state
     if direction == ACROSS:
         n_lines, line_length, step = board.height, board.width, 1
@@ -658,9 +739,13 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     gen.direction = direction
     for line in range(n_lines):
         start = line * board.width if direction == ACROSS else line
-        for x in range(line_length):
-            if not board.anchor[start + x * step]:
-                continue
+        anchors = board.row_anchor[line] if direction == ACROSS else board.col_anchor[line]
+        while anchors:
+            x = __builtin_ctz(anchors)
+            anchors &= anchors - 1u
+            square = start + x * step
+            if board.cross_len[direction][square] > 1 and not (board.cross_mask[direction][square] & gen.available):
+                continue        # nothing can go on the anchor itself
             _feasible_start(&right)
             touched_group = -1
             touch = 0
@@ -794,7 +879,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                     line_state.set_ranks &= gen.free_left[m].set_ranks & gen.set_ranks_for[k + m]
                     line_state.length = length
                     if not _feasible_any(&line_state):
-                        continue
+                        break       # more squares to the left only narrow it further
                     if gen.mode == GEN_BEST and gen.have_best:
                         set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
                         run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
@@ -1057,6 +1142,8 @@ cdef class Core:
             self.board.tile_mult[square] = 2 if kind == ord("Y") else 3 if kind == ord("G") else 1
             self.board.meld_mult[square] = 2 if kind == ord("R") else 3 if kind == ord("B") else 1
             self.board.red[square] = kind == ord("R")
+            if kind == ord("R"):
+                self.board.row_red[square // width] |= 1u << (square % width)
             if kind == ord("S"):
                 self.board.centre = square
         board_prepare(self.board)

@@ -54,5 +54,10 @@ ctypedef struct Board:
     unsigned char* cross_len[2] # length of that line with the square (1 = alone)
     unsigned char* cross_kind[2]    # KIND_SET / KIND_RUN when cross_len >= 3
     short* cross_group[2]       # group the perpendicular neighbours belong to, or -1
-    unsigned char* run_before[2]    # tiles in an unbroken line above ([ACROSS]) or left ([DOWN])
-    unsigned char* run_after[2]     # ... below or right
+    # Bitboards: bit c of row_occ[r] and bit r of col_occ[c] when square (r, c)
+    # holds a tile; the same for anchors and for the layout's red squares.
+    unsigned int row_occ[MAX_SIDE]
+    unsigned int col_occ[MAX_SIDE]
+    unsigned int row_anchor[MAX_SIDE]
+    unsigned int col_anchor[MAX_SIDE]
+    unsigned int row_red[MAX_SIDE]
