@@ -19,40 +19,57 @@ EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "midgame.jso
 
 def test_best_play_reference(benchmark, reference_slice):
     benchmark.pedantic(lambda: [reference.legal_plays(p) for p in reference_slice], rounds=1, iterations=1)
-    record("best play, reference (slice)", benchmark.stats.stats.median, len(reference_slice))
+    record("best play, reference (slice)", benchmark.stats.stats, len(reference_slice))
 
 
 def test_best_play_core_per_call(benchmark, reference_slice):
     cores = [native.core_of(p) for p in reference_slice]
     benchmark(lambda: [core.best_play() for core in cores])
-    record("best play, core (slice)", benchmark.stats.stats.median, len(cores))
+    record("best play, core (slice)", benchmark.stats.stats, len(cores))
 
 
 def test_best_play_core_batch_one_thread(benchmark, corpus):
     batch = native.Batch(corpus)
     scores = benchmark(lambda: batch.best_plays(threads=1))[0]
     assert (scores >= -1).all()
-    record("best play, core batch 1 thread", benchmark.stats.stats.median, len(corpus))
+    record("best play, core batch 1 thread", benchmark.stats.stats, len(corpus))
+
+
+def test_best_play_core_batch_median_position(benchmark, corpus):
+    """Each position timed on its own inside the core (load, prepare, search):
+    the median over the corpus, from the round with the lowest median."""
+    import numpy as np
+    batch = native.Batch(corpus)
+    seconds = np.empty(len(corpus))
+    medians = []
+
+    def solve() -> None:
+        batch.best_plays(threads=1, seconds=seconds)
+        medians.append(float(np.median(seconds)))
+
+    benchmark(solve)
+    assert (seconds > 0).all()
+    record("best play, core batch 1 thread, median position", (float(np.median(medians)), min(medians)), 1)
 
 
 def test_best_play_core_batch_two_threads(benchmark, corpus):
     batch = native.Batch(corpus)
     benchmark(lambda: batch.best_plays(threads=2))
-    record("best play, core batch 2 threads", benchmark.stats.stats.median, len(corpus))
+    record("best play, core batch 2 threads", benchmark.stats.stats, len(corpus))
 
 
 def test_all_plays_core(benchmark, corpus):
     cores = [native.core_of(p) for p in corpus]
     plays = sum(core.count_plays() for core in cores)
     benchmark(lambda: [core.count_plays() for core in cores])
-    record("all plays, core (per generated play)", benchmark.stats.stats.median, plays)
+    record("all plays, core (per generated play)", benchmark.stats.stats, plays)
 
 
 def test_all_plays_core_as_python_objects(benchmark, corpus):
     cores = [native.core_of(p) for p in corpus[:100]]
     plays = sum(core.count_plays() for core in cores)
     benchmark(lambda: [core.legal_plays() for core in cores])
-    record("all plays, core as tuples (per play)", benchmark.stats.stats.median, plays)
+    record("all plays, core as tuples (per play)", benchmark.stats.stats, plays)
 
 
 def _run(argv: list[str]) -> None:
@@ -61,12 +78,12 @@ def _run(argv: list[str]) -> None:
 
 def test_cli_best_move_end_to_end(benchmark):
     benchmark.pedantic(_run, args=(["ginnyo", "best-move", EXAMPLE],), rounds=15, iterations=1)
-    record("ginnyo best-move FILE, end to end", benchmark.stats.stats.median, 1)
+    record("ginnyo best-move FILE, end to end", benchmark.stats.stats, 1)
 
 
 def test_python_import_ginnyo(benchmark):
     benchmark.pedantic(_run, args=([sys.executable, "-c", "import ginnyo"],), rounds=15, iterations=1)
-    record("python -c 'import ginnyo'", benchmark.stats.stats.median, 1)
+    record("python -c 'import ginnyo'", benchmark.stats.stats, 1)
 
 
 def test_a_million_positions_in_batches_do_not_grow_the_process(corpus):
@@ -84,4 +101,4 @@ def test_greedy_two_player_games_in_c_one_thread(benchmark):
     games = 500
     result = benchmark.pedantic(greedy_games, args=(games, 2, 2026), rounds=5, iterations=1)
     assert len(result) == games
-    record("greedy 2-player games, C loop, 1 thread (per game)", benchmark.stats.stats.median, games)
+    record("greedy 2-player games, C loop, 1 thread (per game)", benchmark.stats.stats, games)

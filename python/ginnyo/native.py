@@ -124,9 +124,11 @@ class Batch:
     def __len__(self) -> int:
         return len(self.racks)
 
-    def best_plays(self, threads: int = 1) -> tuple[NDArray[np.int32], NDArray[np.int16],
-                                                    NDArray[np.int8], NDArray[np.uint8]]:
-        """``(scores, squares, cards, jokers)`` arrays; a score of -1 means no play."""
+    def best_plays(self, threads: int = 1, seconds: NDArray[np.float64] | None = None
+                   ) -> tuple[NDArray[np.int32], NDArray[np.int16], NDArray[np.int8], NDArray[np.uint8]]:
+        """``(scores, squares, cards, jokers)`` arrays; a score of -1 means no play.
+        With ``seconds`` (a float64 array, one a position), each position's time
+        in the core (load, prepare, search) is written there."""
         import numpy as np
         from ginnycore.core import best_plays_batch
         n = len(self)
@@ -134,7 +136,7 @@ class Batch:
         squares = np.empty((n, 14), dtype=np.int16)
         cards = np.empty((n, 14), dtype=np.int8)
         jokers = np.empty((n, 14), dtype=np.uint8)
-        best_plays_batch(self._core, self.boards, self.racks, scores, squares, cards, jokers, threads)
+        best_plays_batch(self._core, self.boards, self.racks, scores, squares, cards, jokers, threads, seconds)
         return scores, squares, cards, jokers
 
 

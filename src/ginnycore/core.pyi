@@ -44,5 +44,6 @@ class Core:
 
 def best_plays_batch(layout: Core, boards: NDArray[np.uint8], racks: NDArray[np.uint8],
                      scores: NDArray[np.int32], squares: NDArray[np.int16], cards: NDArray[np.int8],
-                     jokers: NDArray[np.uint8], threads: int = 1) -> None:
+                     jokers: NDArray[np.uint8], threads: int = 1,
+                     seconds: NDArray[np.float64] | None = None) -> None:
     """Best play of every row of ``boards``/``racks`` into the output arrays."""

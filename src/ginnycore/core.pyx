@@ -13,6 +13,7 @@ from cython.parallel cimport parallel, prange
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from ginnycore.board cimport board_clone, board_new
 from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_ANY, GEN_BEST, GEN_COUNT, JOKER, KIND_NONE,
@@ -404,6 +405,7 @@ ctypedef struct Gen:
     uint64_t allowed[BASE + MAX_SIDE]   # per square of the line: the cards that may stand there
     signed char line_cards[BASE + MAX_SIDE]
     int stop                        # best mode: the all-real supply was found
+    int set_done                    # ... for a set: no other suits of its rank can rank higher
     int done                        # any mode: a play was found, generation stops
 
 
@@ -472,6 +474,7 @@ cdef void _assign(Gen* gen, int i, int main_sum, int cross_sum, int jokers) noex
         # found no other supply of these cards can rank higher
         if gen.mode == GEN_BEST and jokers == 0:
             gen.stop = 1
+            gen.set_done = 1
         return
     card = gen.card[i]
     if gen.counts[card] > 0:
@@ -533,6 +536,8 @@ cdef void _set_suits_of_line(Gen* gen, int index, int rank_index, int used, int 
         return
     suits = _suits_of_rank(gen.allowed[index], rank_index) & ~used
     for suit in range(4):
+        if gen.set_done:
+            return
         if suits & (1 << suit):
             card = suit * 13 + rank_index
             short = gen.fixed[index] == EMPTY and not (gen.rack_cards >> card) & 1
@@ -684,6 +689,7 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
     if length <= 4:
         for rank_index in range(13):
             if feasible.set_ranks & (1u << rank_index) and not _set_below_best(gen, rank_index):
+                gen.set_done = 0
                 _set_suits_of_line(gen, origin, rank_index, 0, 0)
     for suit in range(4):
         if not (feasible.up[suit] | feasible.down[suit]):
@@ -1299,19 +1305,23 @@ cdef tuple _play_tuple(PlayRecord* record):
 
 # -- many positions in one call ----------------------------------------------------
 
-cdef inline void _load_row(Board* board, const unsigned char[:, :] boards,
-                           const unsigned char[:, :] racks, Py_ssize_t row) noexcept nogil:
+cdef inline void _load_row(Board* board, const unsigned char* row_cards, const unsigned char* row_rack) noexcept nogil:
     cdef int square, size = board.size
     for square in range(size):
-        board.card[square] = EMPTY if boards[row, square] == 255 else <signed char>boards[row, square]
-        board.joker[square] = boards[row, size + square] != 0
-    for square in range(RACK_KINDS):
-        board.rack[square] = racks[row, square]
+        board.card[square] = EMPTY if row_cards[square] == 255 else <signed char>row_cards[square]
+        board.joker[square] = row_cards[size + square] != 0
+    memcpy(board.rack, row_rack, RACK_KINDS)
 
 
-def best_plays_batch(Core layout, const unsigned char[:, :] boards, const unsigned char[:, :] racks,
+cdef inline double _now() noexcept nogil:
+    cdef timespec clock
+    clock_gettime(CLOCK_MONOTONIC, &clock)
+    return clock.tv_sec + clock.tv_nsec * 1e-9
+
+
+def best_plays_batch(Core layout, const unsigned char[:, ::1] boards, const unsigned char[:, ::1] racks,
                      int[:] scores, short[:, :] squares, signed char[:, :] cards,
-                     unsigned char[:, :] jokers, int threads=1):
+                     unsigned char[:, :] jokers, int threads=1, double[:] seconds=None):
     """Solve many positions of one layout; ``layout`` is a Core of that layout.
 
     ``boards`` holds a row per position: the cards of every square (255 empty)
@@ -1319,12 +1329,17 @@ def best_plays_batch(Core layout, const unsigned char[:, :] boards, const unsign
     to ``scores`` (-1 when there is none; the placed count is the number of
     ``squares`` entries that are not -1), ``squares``, ``cards`` and ``jokers``
     (14 columns each).  ``threads`` > 1 spreads the rows over that many cores.
+    With ``seconds``, each row's time (load, prepare and search) goes there.
     """
     cdef Py_ssize_t n = boards.shape[0], row
     cdef int i, size = layout.board.size
     cdef Board* local
     cdef PlayRecord best
     cdef long long found
+    cdef int timed = seconds is not None
+    cdef double started = 0
+    if timed and seconds.shape[0] < n:
+        raise ValueError("seconds is too small")
     if boards.shape[1] != 2 * size or racks.shape[0] != n or racks.shape[1] != RACK_KINDS:
         raise ValueError("boards must be (n, 2 x squares) and racks (n, 53)")
     if scores.shape[0] < n or squares.shape[0] < n or cards.shape[0] < n or jokers.shape[0] < n \
@@ -1340,9 +1355,13 @@ def best_plays_batch(Core layout, const unsigned char[:, :] boards, const unsign
             if local == NULL:
                 scores[row] = -2
                 continue
-            _load_row(local, boards, racks, row)
+            if timed:
+                started = _now()
+            _load_row(local, &boards[row, 0], &racks[row, 0])
             board_prepare(local)
             found = board_generate(local, GEN_BEST, &best, NULL, NULL)
+            if timed:
+                seconds[row] = _now() - started
             for i in range(MAX_PLACED):
                 squares[row, i] = -1
             if found == 0:
