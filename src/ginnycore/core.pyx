@@ -33,6 +33,18 @@ cdef enum:
 
 # -- melds -------------------------------------------------------------------
 
+cdef unsigned short RANK_POSITION[NUM_CARDS]   # bits 1..14: a card's place in rank order (an ace at 1 and 14)
+
+
+cdef void _fill_rank_positions() noexcept nogil:
+    cdef int card
+    for card in range(NUM_CARDS):
+        RANK_POSITION[card] = (1u << (card % 13 + 1)) | ((1u << 14) if card % 13 == 0 else 0u)
+
+
+_fill_rank_positions()
+
+
 cdef inline int rank_position(int card) noexcept nogil:
     """Rank 1..13 of a card (ace 1)."""
     return card % 13 + 1
@@ -119,7 +131,7 @@ cdef uint64_t _hole_mask(Board* board, int first, int step, int length, int hole
         used |= 1 << (card // 13)
         if card // 13 != suit:
             same_suit = 0
-        positions = _rank_positions(<uint64_t>1 << card, card // 13)
+        positions = RANK_POSITION[card]
         up &= positions >> i
         down &= positions << i
     if same_rank and length <= 4:
@@ -618,7 +630,7 @@ cdef inline void _feasible_add_lanes(Feasible* feasible, const unsigned int* pos
 cdef inline void _feasible_add_card(Feasible* feasible, int card) noexcept nogil:
     """Append an index holding ``card`` (a tile already on the board)."""
     cdef int i = feasible.length, suit = card // 13, other, rank_index = card % 13
-    cdef unsigned int positions = (1u << (rank_index + 1)) | ((1u << 14) if rank_index == 0 else 0u)
+    cdef unsigned int positions = RANK_POSITION[card]
     for other in range(4):
         if other != suit:
             feasible.up[other] = 0
@@ -647,7 +659,7 @@ cdef inline void _card_lanes(int card, unsigned int* positions) noexcept nogil:
     cdef int suit
     for suit in range(4):
         positions[suit] = 0
-    positions[card // 13] = (1u << (card % 13 + 1)) | ((1u << 14) if card % 13 == 0 else 0u)
+    positions[card // 13] = RANK_POSITION[card]
 
 
 cdef inline int _feasible_runs(Feasible* feasible) noexcept nogil:
