@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWLIST = Path(__file__).resolve().parent / "stubtest_allowlist.txt"
-COMPILED = ["ginnycore.core", "ginnycore.selfplay", "ginnycore.board"]
+COMPILED = ["ginnycore.core", "ginnycore.selfplay", "ginnycore.board", "ginnycore.crazy"]
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("mypy") is None,
                                 reason="mypy is not installed (pip install -e '.[test]')")
@@ -47,7 +47,7 @@ def test_stubs_match_the_compiled_modules() -> None:
 
 def test_stubs_and_markers_are_in_the_source_tree() -> None:
     core = ROOT / "src" / "ginnycore"
-    for name in ("core.pyi", "selfplay.pyi", "board.pyi", "py.typed"):
+    for name in ("core.pyi", "selfplay.pyi", "board.pyi", "crazy.pyi", "py.typed"):
         assert (core / name).is_file(), name
     assert (ROOT / "python" / "ginnyo" / "py.typed").is_file()
     assert sorted(p.stem for p in core.glob("*.pyx")) == sorted(p.stem for p in core.glob("*.pyi"))

@@ -221,6 +221,12 @@ def build_parser() -> argparse.ArgumentParser:
                                "(its own shuffles, so other deals than python's)")
     selfplay.set_defaults(run=_command_in(".selfplay", "cmd_selfplay"))
 
+    # Crazy Rummy: its commands are parsed by ginnyo.crazy.cli, imported only when they run
+    crazy = commands.add_parser("crazy", help="Crazy Rummy, the second game: best-turn, solve, selfplay, "
+                                "replay (ginnyo crazy --help)", add_help=False, prefix_chars="\0")
+    crazy.add_argument("crazy_args", nargs=argparse.REMAINDER)
+    crazy.set_defaults(run=_command_in(".crazy.cli", "cmd_crazy"))
+
     engine = commands.add_parser("engine", help="serve the engine line protocol on stdin/stdout (docs/PROTOCOL.md)")
     engine.set_defaults(run=_command_in(".engine", "cmd_engine"))
     return parser

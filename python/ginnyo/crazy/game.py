@@ -1,0 +1,426 @@
+"""Whole games of Crazy Rummy (RULES.md §7): 13 rounds for 3 to 6 players, the
+turns checked against the rules, cumulative scores, seeded and replayable.
+
+A game from seed S shuffles each round's deck with ``random.Random(S)``; its
+record (:func:`record_lines`) holds every deck and every turn, and
+:func:`replay` plays a record again through the same rules.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal, Protocol, Sequence
+
+from .advisor import best_turn, play_after_draw
+from .cards import NUM_CARDS, ROUNDS, card_code, cards_text, hand_points, parse_cards, parse_one, wild_rank
+from .errors import CrazyError
+from .melds import Meld, meld_text, parse_meld
+from .solver import Action, Line
+from .state import TurnState
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+HAND_SIZE = 7
+TURN_LIMIT = 600   # turns in one round before it is stopped (players who keep trading discards)
+Draw = Literal["stock", "discard", "none"]
+END_OUT, END_STOCK, END_LIMIT = "out", "stock empty", "turn limit"
+
+
+class Player(Protocol):
+    """A seat's decisions: where to draw from, then the play once the card is in hand."""
+
+    def choose_draw(self, state: TurnState) -> Draw: ...
+    def play(self, state: TurnState, drawn: int | None, source: Draw) -> Line: ...
+
+
+class AdvisorPlayer:
+    """The turn advisor: the draw and play with the fewest points held expected."""
+
+    def choose_draw(self, state: TurnState) -> Draw:
+        return best_turn(state).best.source
+
+    def play(self, state: TurnState, drawn: int | None, source: Draw) -> Line:
+        return play_after_draw(state, drawn, source)
+
+
+class StockPlayer(AdvisorPlayer):
+    """Always draws from the stock, then plays as the advisor."""
+
+    def choose_draw(self, state: TurnState) -> Draw:
+        return "none" if not state.draw else "stock"
+
+
+PLAYER_KINDS: dict[str, Callable[[], Player]] = {"advisor": AdvisorPlayer, "stock": StockPlayer}
+
+
+@dataclass
+class Turn:
+    """One turn as played (and recorded)."""
+
+    round: int
+    player: int
+    draw: Draw
+    card: int | None
+    actions: list[dict[str, Any]]
+    discard: int
+    hand_after: tuple[int, ...]
+
+
+@dataclass
+class RoundResult:
+    round: int
+    dealer: int
+    deck: tuple[int, ...]          # the shuffled deck, dealt from the front
+    turns: list[Turn]
+    end: str
+    out: int | None
+    points: tuple[int, ...]
+    scores: tuple[int, ...]        # cumulative after the round
+
+
+@dataclass
+class GameResult:
+    players: int
+    seed: int
+    kinds: tuple[str, ...]
+    rounds: list[RoundResult] = field(default_factory=list)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.rounds[-1].scores if self.rounds else (0,) * self.players
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        low = min(self.scores)
+        return tuple(seat for seat, score in enumerate(self.scores) if score == low)
+
+
+class RoundState:
+    """One round being played: hands, melds on the table, stock and discard pile."""
+
+    def __init__(self, number: int, players: int, dealer: int, deck: Sequence[int]) -> None:
+        if sorted(deck) != list(range(NUM_CARDS)):
+            raise CrazyError(f"round {number}: the deck is not the 52 cards once each")
+        self.number = number
+        self.wild = wild_rank(number)
+        self.players = players
+        self.dealer = dealer
+        cards = list(deck)
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        for index in range(HAND_SIZE * players):   # one at a time, from the dealer's left
+            self.hands[(dealer + 1 + index) % players].append(cards.pop(0))
+        self.to_move = (dealer + 1) % players
+        self.hands[self.to_move].append(cards.pop(0))   # the 8th card: that player opens
+        self.stock = cards                  # the top is the front
+        self.discard: list[int] = []
+        self.melds: list[list[Meld]] = [[] for _ in range(players)]
+        self.opening = True
+        self.turns = 0
+        self.out: int | None = None
+        self.end: str | None = None
+
+    def view(self, player: int) -> tuple[TurnState, list[tuple[int, int]]]:
+        """What ``player`` sees, and where each of ``others`` lies: (seat, meld number)."""
+        where = [(seat, number) for seat in range(self.players) if seat != player
+                 for number in range(len(self.melds[seat]))]
+        others = tuple(self.melds[seat][number] for seat, number in where)
+        state = TurnState(self.number, tuple(sorted(self.hands[player])), tuple(self.melds[player]), others,
+                          tuple(self.discard), len(self.stock), not self.opening)
+        return state, where
+
+    def play_turn(self, draw: Draw, actions: Sequence[dict[str, Any]], discard: int,
+                  drawn_check: int | None = None) -> Turn:
+        """Play the turn of the player to move, checking every step; raises CrazyError."""
+        if self.end is not None:
+            raise CrazyError("the round is over")
+        player = self.to_move
+        hand = self.hands[player]
+        held_one = len(hand) == 1
+        held_card = hand[0] if held_one else -1
+        card: int | None = None
+        if self.opening:
+            if draw != "none":
+                raise CrazyError("the opening turn has no draw (the 8th card was dealt)")
+        elif draw == "stock":
+            if not self.stock:
+                raise CrazyError("the stock is empty")
+            card = self.stock.pop(0)
+        elif draw == "discard":
+            if held_one:
+                raise CrazyError("a player holding one card may only draw from the stock")
+            if not self.discard:
+                raise CrazyError("the discard pile is empty")
+            card = self.discard.pop()
+        else:
+            raise CrazyError(f"draw {draw!r}: a turn starts by drawing from the stock or the discard pile")
+        if drawn_check is not None and card != drawn_check:
+            raise CrazyError(f"drew {card_code(card) if card is not None else 'nothing'}, "
+                             f"the record says {card_code(drawn_check)}")
+        if card is not None:
+            hand.append(card)
+        for action in actions:
+            self._apply(player, action)
+        if discard not in hand:
+            raise CrazyError(f"discard {card_code(discard)}: not in hand (a meld that leaves no card "
+                             "to discard cannot be played)")
+        if draw == "discard" and discard == card:
+            raise CrazyError(f"discard {card_code(discard)}: the card taken from the discard pile "
+                             "cannot go back the same turn")
+        hand.remove(discard)
+        if held_one and card is not None and hand and (discard != held_card or hand != [card]):
+            raise CrazyError("holding one card and not going out, a player discards the card held "
+                             "and keeps the one drawn")
+        self.discard.append(discard)
+        turn = Turn(self.number, player, draw, card, list(actions), discard, tuple(sorted(hand)))
+        self.opening = False
+        self.turns += 1
+        if not hand:
+            self.end, self.out = END_OUT, player
+        elif not self.stock:
+            self.end = END_STOCK
+        elif self.turns >= TURN_LIMIT:
+            self.end = END_LIMIT
+        self.to_move = (player + 1) % self.players
+        return turn
+
+    def _apply(self, player: int, action: dict[str, Any]) -> None:
+        hand = self.hands[player]
+        if "meld" in action and len(action) == 1:
+            meld = parse_meld(action["meld"], self.wild, "meld")
+            self._take_from_hand(hand, meld.cards)
+            self.melds[player].append(meld)
+            return
+        if "swap" in action:
+            seat, number = self._meld_ref(action["swap"])
+            if not self.melds[player]:
+                raise CrazyError("swap: only a player who has melded may take a wild from the table")
+            real = parse_one(action.get("card"), "swap card")
+            taken = parse_one(action.get("wild"), "swap wild")
+            meld = self.melds[seat][number]
+            if taken not in meld.cards or not meld.can_take(meld.cards.index(taken), real, self.wild):
+                raise CrazyError(f"swap: {card_code(real)} is not the real card that {card_code(taken)} "
+                                 f"stands for in {meld_text(meld, self.wild)}")
+            self._take_from_hand(hand, (real,))
+            self.melds[seat][number] = meld.swapped(meld.cards.index(taken), real)
+            hand.append(taken)
+            return
+        if "lay_off" in action:
+            seat, number = self._meld_ref(action["lay_off"])
+            if seat != player:
+                raise CrazyError("lay off: only on one's own melds")
+            old = self.melds[seat][number]
+            new = parse_meld(action.get("meld"), self.wild, "lay off meld")
+            added = _added_cards(old, new)
+            if added is None:
+                raise CrazyError(f"lay off: {meld_text(new, self.wild)} does not extend "
+                                 f"{meld_text(old, self.wild)}")
+            self._take_from_hand(hand, added)
+            self.melds[seat][number] = new
+            return
+        raise CrazyError(f"action {action!r}: not a meld, swap or lay_off")
+
+    def _meld_ref(self, value: object) -> tuple[int, int]:
+        if (not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, int) for v in value)
+                or not 0 <= value[0] < self.players or not 0 <= value[1] < len(self.melds[value[0]])):
+            raise CrazyError(f"meld {value!r}: no such meld on the table ([seat, number])")
+        return value[0], value[1]
+
+    @staticmethod
+    def _take_from_hand(hand: list[int], cards: Sequence[int]) -> None:
+        for card in cards:
+            if card not in hand:
+                raise CrazyError(f"card {card_code(card)} is not in the hand")
+        for card in cards:
+            hand.remove(card)
+
+    def points(self) -> tuple[int, ...]:
+        return tuple(hand_points(hand, self.wild) for hand in self.hands)
+
+
+def _added_cards(old: Meld, new: Meld) -> tuple[int, ...] | None:
+    """The cards a lay-off adds, when ``new`` is ``old`` with cards added (a run only at its ends)."""
+    if old.kind != new.kind:
+        return None
+    if old.kind == "set":
+        if new.rank != old.rank or not set(old.cards) <= set(new.cards):
+            return None
+        return tuple(card for card in new.cards if card not in old.cards)
+    offset = old.rank - new.rank
+    if new.suit != old.suit or offset < 0 or new.cards[offset:offset + len(old.cards)] != old.cards:
+        return None
+    return new.cards[:offset] + new.cards[offset + len(old.cards):]
+
+
+def actions_json(line: Line, where: list[tuple[int, int]], player: int, wild: int) -> list[dict[str, Any]]:
+    """A line's steps as record actions, the melds named by [seat, number] on the table."""
+    return [_action_json(action, where, player, wild) for action in line.actions]
+
+
+def _action_json(action: Action, where: list[tuple[int, int]], player: int, wild: int) -> dict[str, Any]:
+    if action.kind == "meld":
+        return {"meld": meld_text(action.meld, wild)}
+    assert action.target is not None
+    name, number = action.target
+    ref = [player, number] if name == "melds" else list(where[number])
+    if action.kind == "swap":
+        return {"swap": ref, "card": card_code(action.cards[0]), "wild": card_code(action.taken)}
+    return {"lay_off": ref, "meld": meld_text(action.meld, wild)}
+
+
+def play_round(number: int, players: Sequence[Player], dealer: int, deck: Sequence[int]) -> RoundResult:
+    round_state = RoundState(number, len(players), dealer, deck)
+    turns = []
+    while round_state.end is None:
+        seat = round_state.to_move
+        state, where = round_state.view(seat)
+        player = players[seat]
+        draw = player.choose_draw(state)
+        drawn = None
+        if draw == "stock":
+            drawn = round_state.stock[0]
+        elif draw == "discard" and round_state.discard:
+            drawn = round_state.discard[-1]
+        line = player.play(state, drawn, draw)
+        if line.discard is None:
+            raise CrazyError(f"round {number}: player {seat} has no card to discard")
+        actions = actions_json(line, where, seat, round_state.wild)
+        turns.append(round_state.play_turn(draw, actions, line.discard))
+    points = round_state.points()
+    return RoundResult(number, dealer, tuple(deck), turns, round_state.end, round_state.out, points, points)
+
+
+def play_game(players: int, seed: int, kinds: Sequence[str] | None = None) -> GameResult:
+    """Play the 13 rounds of the game of ``seed``; the dealer is seat 0 in round 1, then moves left."""
+    names = player_kinds(players, kinds)
+    seats = [PLAYER_KINDS[name]() for name in names]
+    rng = random.Random(seed)
+    game = GameResult(players, seed, names)
+    totals = [0] * players
+    for number in range(1, ROUNDS + 1):
+        deck = list(range(NUM_CARDS))
+        rng.shuffle(deck)
+        result = play_round(number, seats, (number - 1) % players, deck)
+        totals = [total + points for total, points in zip(totals, result.points)]
+        result.scores = tuple(totals)
+        game.rounds.append(result)
+    return game
+
+
+def player_kinds(players: int, kinds: Sequence[str] | None) -> tuple[str, ...]:
+    """One kind for every seat: ``kinds`` names one kind for all or one a seat."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise CrazyError(f"players: {players} (Crazy Rummy is for {MIN_PLAYERS} to {MAX_PLAYERS})")
+    chosen = list(kinds or ["advisor"])
+    for kind in chosen:
+        if kind not in PLAYER_KINDS:
+            raise CrazyError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
+    if len(chosen) == 1:
+        return tuple(chosen * players)
+    if len(chosen) != players:
+        raise CrazyError(f"{len(chosen)} player kinds for {players} players (give 1 or {players})")
+    return tuple(chosen)
+
+
+# -- records ---------------------------------------------------------------------------------
+
+def record_lines(game: GameResult) -> list[str]:
+    """The game as JSON lines: a header, each round's deck, turns and end, the final scores."""
+    lines = [{"game": "crazy-rummy", "players": game.players, "seed": game.seed, "kinds": list(game.kinds)}]
+    for result in game.rounds:
+        lines.append({"round": result.round, "dealer": result.dealer, "deck": cards_text(result.deck)})
+        for turn in result.turns:
+            lines.append({"round": turn.round, "player": turn.player, "draw": turn.draw,
+                          "card": card_code(turn.card) if turn.card is not None else None,
+                          "actions": turn.actions, "discard": card_code(turn.discard),
+                          "hand": cards_text(turn.hand_after)})
+        lines.append({"round": result.round, "end": result.end, "out": result.out,
+                      "points": list(result.points), "scores": list(result.scores)})
+    lines.append({"scores": list(game.scores), "winners": list(game.winners)})
+    return [json.dumps(line) for line in lines]
+
+
+def replay(lines: Sequence[str]) -> GameResult:
+    """Play a record again through the rules; raises CrazyError naming the first wrong line."""
+    reader = _Replay(lines)
+    return reader.run()
+
+
+class _Replay:
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = [(number, text) for number, text in enumerate(lines, 1) if text.strip()]
+        self.position = 0
+
+    def next(self) -> tuple[int, dict[str, Any]]:
+        if self.position >= len(self.lines):
+            raise CrazyError("record: ends too early")
+        number, text = self.lines[self.position]
+        self.position += 1
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            raise CrazyError(f"record line {number}: malformed JSON ({str(error).splitlines()[0]})") from None
+        if not isinstance(data, dict):
+            raise CrazyError(f"record line {number}: not a JSON object")
+        return number, data
+
+    def run(self) -> GameResult:
+        number, header = self.next()
+        if header.get("game") != "crazy-rummy":
+            raise CrazyError(f"record line {number}: not a Crazy Rummy record (no \"game\": \"crazy-rummy\")")
+        try:
+            players = header["players"]
+            kinds = tuple(player_kinds(players, header["kinds"]))
+            game = GameResult(players, int(header["seed"]), kinds)
+        except (KeyError, TypeError, ValueError) as error:
+            raise CrazyError(f"record line {number}: bad header ({error})") from None
+        totals = [0] * players
+        for round_number in range(1, ROUNDS + 1):
+            number, deal = self.next()
+            try:
+                if deal.get("round") != round_number:
+                    raise CrazyError(f"expected round {round_number}")
+                if deal.get("dealer") != (round_number - 1) % players:
+                    raise CrazyError(f"the dealer of round {round_number} is seat {(round_number - 1) % players}")
+                deck = parse_cards(deal.get("deck"), "deck")
+                state = RoundState(round_number, players, deal["dealer"], deck)
+            except CrazyError as error:
+                raise CrazyError(f"record line {number}: {error}") from None
+            turns = []
+            while state.end is None:
+                number, data = self.next()
+                try:
+                    if data.get("player") != state.to_move or data.get("round") != round_number:
+                        raise CrazyError(f"expected a turn of player {state.to_move} in round {round_number}")
+                    card = data.get("card")
+                    actions = data.get("actions")
+                    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+                        raise CrazyError("actions: expected a list of objects")
+                    draw = data.get("draw")
+                    if draw not in ("stock", "discard", "none"):
+                        raise CrazyError(f"draw {draw!r}: expected \"stock\", \"discard\" or \"none\"")
+                    turn = state.play_turn(draw, actions, parse_one(data.get("discard"), "discard"),
+                                           parse_one(card, "card") if card is not None else None)
+                    if cards_text(turn.hand_after) != " ".join(str(data.get("hand", "")).split()).upper():
+                        raise CrazyError(f"hand after the turn is {cards_text(turn.hand_after)}")
+                except CrazyError as error:
+                    raise CrazyError(f"record line {number}: {error}") from None
+                turns.append(turn)
+            number, end = self.next()
+            points = state.points()
+            totals = [total + p for total, p in zip(totals, points)]
+            expected = {"round": round_number, "end": state.end, "out": state.out,
+                        "points": list(points), "scores": totals}
+            for key, value in expected.items():
+                if end.get(key) != value:
+                    raise CrazyError(f"record line {number}: {key} should be {value!r}, the record says "
+                                     f"{end.get(key)!r}")
+            game.rounds.append(RoundResult(round_number, state.dealer, tuple(deck), turns, state.end,
+                                           state.out, points, tuple(totals)))
+        number, final = self.next()
+        if final.get("scores") != list(game.scores) or final.get("winners") != list(game.winners):
+            raise CrazyError(f"record line {number}: final scores should be {list(game.scores)}, "
+                             f"winners {list(game.winners)}")
+        if self.position != len(self.lines):
+            raise CrazyError(f"record line {self.lines[self.position][0]}: after the end of the game")
+        return game

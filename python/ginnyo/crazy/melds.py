@@ -1,0 +1,178 @@
+"""Crazy Rummy melds with wilds (RULES.md §7): sets of 3-4 cards of one rank, runs
+of 3 or more cards of one suit in sequence (ace always low, no wrap), and what
+each wild stands for.
+
+A meld is written as its cards in order, a wild that stands for another card
+followed by ``=`` and what it stands for: in a set the rank (``5H=7``), in a run
+the card (``5H=8C``).  A card of the wild rank written alone stands for itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal, Sequence
+
+from ..tiles import RANKS
+from .cards import card, card_code, parse_one, rank_of, suit_of
+from .errors import CrazyError
+
+Kind = Literal["set", "run"]
+SET_MAX = 4
+MELD_MIN = 3
+KING = 13
+
+
+@dataclass(frozen=True)
+class Meld:
+    """One meld on the table.  A set's ``rank`` is its rank; a run's ``rank`` is its
+    lowest rank and ``suit`` its suit, and card ``i`` stands for rank ``rank + i``."""
+
+    kind: Kind
+    cards: tuple[int, ...]
+    rank: int
+    suit: int = -1
+
+    def stands_for(self, index: int) -> int:
+        """The card a run's ``index``-th card stands for (runs only)."""
+        assert self.kind == "run"
+        return card(self.rank + index, self.suit)
+
+    @property
+    def high(self) -> int:
+        """A run's highest rank."""
+        return self.rank + len(self.cards) - 1
+
+    def is_standing_in(self, index: int, wild: int) -> bool:
+        """Is card ``index`` a wild standing for another card (one a real card may replace)?"""
+        physical = self.cards[index]
+        if rank_of(physical) != wild:
+            return False
+        if self.kind == "set":
+            return self.rank != wild
+        return self.stands_for(index) != physical
+
+    def wild_slots(self, wild: int) -> list[int]:
+        return [index for index in range(len(self.cards)) if self.is_standing_in(index, wild)]
+
+    def can_take(self, index: int, real: int, wild: int) -> bool:
+        """May ``real`` replace the wild at ``index``: the real card it stands for."""
+        if not self.is_standing_in(index, wild) or rank_of(real) == wild:
+            return False
+        if self.kind == "set":
+            return rank_of(real) == self.rank
+        return real == self.stands_for(index)
+
+    def swapped(self, index: int, real: int) -> Meld:
+        cards = list(self.cards)
+        cards[index] = real
+        return replace(self, cards=tuple(cards))
+
+    def text(self, wild: int) -> str:
+        return meld_text(self, wild)
+
+
+def meld_text(meld: Meld, wild: int) -> str:
+    """``7C 7D 5H=7`` / ``4C 5H=5C 6C``: wilds standing in are followed by what they stand for."""
+    codes = []
+    for index, physical in enumerate(meld.cards):
+        code = card_code(physical)
+        if meld.is_standing_in(index, wild):
+            code += "=" + (RANKS[meld.rank - 1] if meld.kind == "set" else card_code(meld.stands_for(index)))
+        codes.append(code)
+    return " ".join(codes)
+
+
+def check(meld: Meld, wild: int) -> str | None:
+    """Why ``meld`` is not a legal meld in a round with this wild rank, or None."""
+    size = len(meld.cards)
+    if len(set(meld.cards)) != size:
+        return "a card appears twice"
+    if meld.kind == "set":
+        if not MELD_MIN <= size <= SET_MAX:
+            return f"a set holds 3 or 4 cards, not {size}"
+        for physical in meld.cards:
+            if rank_of(physical) not in (meld.rank, wild):
+                return f"{card_code(physical)} is not a {RANKS[meld.rank - 1]} or a wild"
+        return None
+    if size < MELD_MIN:
+        return f"a run holds 3 or more cards, not {size}"
+    if meld.rank < 1 or meld.high > KING:
+        return "a run goes from the ace (low) up to the king, without wrapping"
+    for index, physical in enumerate(meld.cards):
+        if physical != meld.stands_for(index) and rank_of(physical) != wild:
+            return f"{card_code(physical)} cannot stand for {card_code(meld.stands_for(index))}"
+    return None
+
+
+def make_set(rank: int, cards: Sequence[int], wild: int) -> Meld:
+    return _checked(Meld("set", tuple(cards), rank), wild)
+
+
+def make_run(suit: int, low: int, cards: Sequence[int], wild: int) -> Meld:
+    return _checked(Meld("run", tuple(cards), low, suit), wild)
+
+
+def _checked(meld: Meld, wild: int) -> Meld:
+    problem = check(meld, wild)
+    if problem:
+        raise CrazyError(f"{meld_text(meld, wild)}: {problem}")
+    return meld
+
+
+def parse_meld(value: object, wild: int, field: str) -> Meld:
+    """A meld from its text (or a list of its codes), checked; errors name ``field``."""
+    if isinstance(value, str):
+        tokens: Sequence[object] = value.split()
+    elif isinstance(value, list):
+        tokens = value
+    else:
+        raise CrazyError(f"{field}: expected a meld as a string of card codes, got {type(value).__name__}")
+    if not tokens:
+        raise CrazyError(f"{field}: an empty meld")
+    physical: list[int] = []
+    identities: list[int | str] = []   # a card, or a set's rank letter
+    for token in tokens:
+        if not isinstance(token, str):
+            raise CrazyError(f"{field}: card {token!r} is not a string")
+        code, equals, stands = token.partition("=")
+        physical_card = parse_one(code, field)
+        if not equals:
+            identities.append(physical_card)
+        elif rank_of(physical_card) != wild:
+            raise CrazyError(f"{field}: {code} is not a wild this round (the wild rank is "
+                             f"{RANKS[wild - 1]}), so it stands only for itself")
+        elif stands.upper() in ("10", *RANKS) and len(stands) <= 2:
+            identities.append("T" if stands == "10" else stands.upper())
+        else:
+            identities.append(parse_one(stands, field))
+        physical.append(physical_card)
+    bare_wilds = [card_code(c) for c, i in zip(physical, identities) if i == c and rank_of(c) == wild]
+    hint = f" ({bare_wilds[0]} is a wild: write what it stands for, as {bare_wilds[0]}=..)" if bare_wilds else ""
+    try:
+        meld = _meld_from(physical, identities, field)
+    except CrazyError as error:
+        raise CrazyError(f"{error}{hint}") from None
+    problem = check(meld, wild)
+    if problem:
+        raise CrazyError(f"{field}: {problem}{hint}")
+    return meld
+
+
+def _meld_from(physical: list[int], identities: list[int | str], field: str) -> Meld:
+    ranks = {RANKS.index(i) + 1 if isinstance(i, str) else rank_of(i) for i in identities}
+    if len(ranks) == 1:
+        return Meld("set", tuple(physical), ranks.pop())
+    if any(isinstance(i, str) for i in identities):
+        raise CrazyError(f"{field}: a wild standing for a rank belongs in a set, and these cards "
+                         "are not all of one rank")
+    cards = [i for i in identities if isinstance(i, int)]
+    suits = {suit_of(c) for c in cards}
+    if len(suits) != 1:
+        raise CrazyError(f"{field}: not a set (one rank) or a run (one suit)")
+    order = sorted(range(len(cards)), key=lambda index: rank_of(cards[index]))
+    low = rank_of(cards[order[0]])
+    for step, index in enumerate(order):
+        if rank_of(cards[index]) != low + step:
+            raise CrazyError(f"{field}: the run's cards are not in sequence (a run has no gaps and "
+                             "the ace is always low)")
+    return Meld("run", tuple(physical[index] for index in order), low, suits.pop())

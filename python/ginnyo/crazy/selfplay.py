@@ -1,0 +1,129 @@
+"""Crazy Rummy self-play: many seeded games, over local processes, and their summary.
+
+Game ``i`` of a run from seed ``S`` is the game of seed ``S + i``, so any one can be
+played again alone (``--seed S+i --games 1``) or written out and replayed.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from ..workers import cut, default_workers, run_batches
+from .errors import CrazyError
+from .game import END_LIMIT, END_OUT, END_STOCK, play_game, player_kinds, record_lines
+
+if TYPE_CHECKING:
+    import argparse
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """How one game went (and its record, when asked for)."""
+
+    seed: int
+    names: tuple[str, ...]   # each seat's kind of player
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    turns: int
+    round_ends: tuple[str, ...]
+    record: str | None = None
+
+
+def play_one(seed: int, players: int, kinds: Sequence[str], keep_record: bool = False) -> GameSummary:
+    game = play_game(players, seed, kinds)
+    record = "\n".join(record_lines(game)) + "\n" if keep_record else None
+    return GameSummary(seed, game.kinds, game.scores, game.winners,
+                       sum(len(result.turns) for result in game.rounds),
+                       tuple(result.end for result in game.rounds), record)
+
+
+def play_batch(seeds: Sequence[int], players: int, kinds: Sequence[str],
+               keep_record: bool = False) -> list[GameSummary]:
+    """Several games in one call: the unit of work sent to a process."""
+    return [play_one(seed, players, kinds, keep_record) for seed in seeds]
+
+
+def run(games: int, players: int, seed: int = 0, kinds: Sequence[str] | None = None, *,
+        workers: int = 1, keep_records: bool = False,
+        on_results: Callable[[list[GameSummary]], None] | None = None) -> list[GameSummary]:
+    """Play games of seeds ``seed, seed + 1, …`` on ``workers`` processes; results in seed order."""
+    names = player_kinds(players, kinds)
+    seeds = list(range(seed, seed + games))
+    results: list[GameSummary] = []
+    for batch in run_batches(partial(play_batch, players=players, kinds=names, keep_record=keep_records),
+                             cut(seeds, workers, largest=20), workers=workers):
+        if on_results is not None:
+            on_results(batch)
+        results.extend(batch)
+    return sorted(results, key=lambda result: result.seed)
+
+
+def summary_text(results: Sequence[GameSummary], seconds: float, where: str) -> str:
+    """The table ``ginnyo crazy selfplay`` prints: per seat (as ``ginnyo selfplay``), then how
+    the rounds ended."""
+    from ..selfplay import GameResult, seat_summaries
+    if not results:
+        return "no games played"
+    players = len(results[0].names)
+    lines = [f"{len(results)} games of {players} players, seeds {results[0].seed}..{results[-1].seed}, "
+             f"{where}: {seconds:.2f} s, {len(results) / max(seconds, 1e-9):,.2f} games/s", "",
+             f"{'player':<7} {'kind':<8} {'wins':>6} {'shared':>6} {'mean':>8} {'spread':>7} {'min':>5} {'max':>5}"]
+    finals = [GameResult(r.seed, r.names, r.scores, r.winners, 0, r.turns, "") for r in results]
+    for row in seat_summaries(finals):
+        lines.append(f"{row.seat:<7} {row.name:<8} {row.wins:>6} {row.shared:>6} {row.mean:>8.1f} "
+                     f"{row.spread:>7.1f} {row.low:>5} {row.high:>5}")
+    ends = [end for result in results for end in result.round_ends]
+    turns = [result.turns / len(result.round_ends) for result in results]
+    lines += ["", f"turns per round  {statistics.fmean(turns):6.1f}  (spread {statistics.pstdev(turns):.1f})"]
+    for end in (END_OUT, END_STOCK, END_LIMIT):
+        count = ends.count(end)
+        if count:
+            label = {END_OUT: "someone went out", END_STOCK: "the stock ran out",
+                     END_LIMIT: "stopped at the turn limit"}[end]
+            lines.append(f"rounds ended: {label:<22} {count:>7}  ({count / len(ends):.1%})")
+    return "\n".join(lines)
+
+
+def record_name(seed: int) -> str:
+    return f"crazy-{seed}.jsonl"
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    """``ginnyo crazy selfplay``: play, show progress on stderr, write records, print the summary."""
+    kinds = player_kinds(args.players, args.bots.split(",") if args.bots else None)
+    records = Path(args.records) if args.records else None
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CrazyError(f"--records {str(records)!r}: cannot create ({error.strerror or error})") from None
+    workers = args.workers or min(default_workers(), max(1, args.games // 4))
+    where = f"{workers} worker processes" if workers > 1 else "1 process"
+    from ..selfplay import _progress_bar
+    bar = _progress_bar(args.games)
+
+    def finished(batch: list[GameSummary]) -> None:
+        if records is not None:
+            for result in batch:
+                try:
+                    (records / record_name(result.seed)).write_text(result.record or "", encoding="utf-8")
+                except OSError as error:
+                    raise CrazyError(f"--records {str(records)!r}: cannot write ({error.strerror or error})") from None
+        bar.update(len(batch))
+
+    start = time.perf_counter()
+    try:
+        results = run(args.games, args.players, args.seed, kinds, workers=workers,
+                      keep_records=records is not None, on_results=finished)
+    finally:
+        bar.close()
+    print(summary_text(results, time.perf_counter() - start, where))
+    if records is not None:
+        print(f"\nwrote {len(results)} records to {records}")
+    return 0
+

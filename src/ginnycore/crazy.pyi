@@ -1,0 +1,22 @@
+"""Type stubs for the compiled :mod:`ginnycore.crazy` (hand-written from crazy.pyx).
+
+Hands and card sets are 52-bit masks of card ids (``suit * 13 + rank - 1``).
+"""
+
+from collections.abc import Iterable
+
+class Table:
+    """The round's wild rank, the player's own melds and the swappable table wilds."""
+
+    def __init__(self, wild_rank: int, has_melded: bool = False, set_room: Iterable[int] = (),
+                 runs: Iterable[tuple[int, int, int]] = (), swap_cards: int = 0,
+                 swap_sets: Iterable[int] = ()) -> None: ...
+    @property
+    def wild_rank(self) -> int: ...
+
+def deadwood(table: Table, hand: int) -> int:
+    """The lowest deadwood of ``hand`` when all of it may be melded."""
+def arrangement(table: Table, hand: int) -> tuple[int, list[tuple[int, int, int]]]:
+    """``(deadwood, [(card, place, group), ...])`` for the naturals, lowest first."""
+def best_discard(table: Table, hand: int, keep: int = 0) -> tuple[int, int]:
+    """``(held, card)`` after melding and discarding one card not in ``keep``."""
