@@ -1346,7 +1346,7 @@ def best_plays_batch(Core layout, const unsigned char[:, ::1] boards, const unsi
     cdef Py_ssize_t n = boards.shape[0], row
     cdef int i, size = layout.board.size
     cdef Board* local
-    cdef PlayRecord best
+    cdef PlayRecord* best
     cdef long long found
     cdef int timed = seconds is not None
     cdef double started = 0
@@ -1362,16 +1362,18 @@ def best_plays_batch(Core layout, const unsigned char[:, ::1] boards, const unsi
             if boards[row, i] != 255 and boards[row, i] >= NUM_CARDS:
                 raise ValueError(f"row {row}: card {boards[row, i]} on square {i}")
     with nogil, parallel(num_threads=threads if threads > 0 else 1):
+        # assigned in the parallel block, so private to each thread
         local = board_clone(layout.board)
+        best = <PlayRecord*>malloc(sizeof(PlayRecord))
         for row in prange(n, schedule="dynamic", chunksize=64):
-            if local == NULL:
+            if local == NULL or best == NULL:
                 scores[row] = -2
                 continue
             if timed:
                 started = _now()
             _load_row(local, &boards[row, 0], &racks[row, 0])
             board_prepare(local)
-            found = board_generate(local, GEN_BEST, &best, NULL, NULL)
+            found = board_generate(local, GEN_BEST, best, NULL, NULL)
             if timed:
                 seconds[row] = _now() - started
             for i in range(MAX_PLACED):
@@ -1385,3 +1387,4 @@ def best_plays_batch(Core layout, const unsigned char[:, ::1] boards, const unsi
                 cards[row, i] = best.card[i]
                 jokers[row, i] = best.joker[i]
         free(local)
+        free(best)
