@@ -9,26 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import assert_bad_input, cli
 from ginnyo import workers
 from ginnyo.cli import main
 from ginnyo.records import replay
 from ginnyo.selfplay import play_one, run, seat_summaries, summary_text
-
-
-def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_bad_input(capsys: pytest.CaptureFixture[str], *argv: str, message: str) -> None:
-    code: int | str | None
-    try:
-        code, _, err = cli(capsys, *argv)
-    except SystemExit as exit_info:     # argparse errors
-        code, err = exit_info.code, capsys.readouterr().err
-    assert code == 2
-    assert err.count("\n") == 1 and "Traceback" not in err and message in err, err
 
 
 # -- the run ----------------------------------------------------------------------------------

@@ -83,6 +83,8 @@ def _tile_on(position: Position, scored: ScoredPlay, square: int) -> str:
 
 def cmd_best_move(args: argparse.Namespace) -> int:
     position = load_position(args.position)
+    if args.equity or args.sim is not None:
+        return _best_move_by_equity(args, position)
     best = best_play(position)
     if args.json:
         print(json.dumps(play_to_json(position, best) if best else no_play_json(position)))
@@ -91,6 +93,19 @@ def cmd_best_move(args: argparse.Namespace) -> int:
     else:
         print(_return_line(position))
     return EXIT_OK
+
+
+def _best_move_by_equity(args: argparse.Namespace, position: Position) -> int:
+    """``best-move --equity`` / ``--sim N`` (docs/EQUITY.md); their modules load only here."""
+    from .leaves import load
+    from .simulation import game_context
+    game_context(position)   # checks the game fields (unseen, players, scores, to_move) first
+    model = load(args.leaves)
+    if args.sim is not None:
+        from .simulation import cmd_best_move_sim
+        return cmd_best_move_sim(args, position, model)
+    from .equity import cmd_best_move_equity
+    return cmd_best_move_equity(args, position, model)
 
 
 def _return_line(position: Position) -> str:
@@ -169,6 +184,20 @@ def build_parser() -> argparse.ArgumentParser:
     best = commands.add_parser("best-move", help="the highest-scoring legal play")
     best.add_argument("position", metavar="POSITION", help="position file (JSON or a position string), or - for stdin")
     best.add_argument("--json", action="store_true", help="print one JSON object")
+    ranking = best.add_mutually_exclusive_group()
+    ranking.add_argument("--equity", action="store_true",
+                         help="rank plays and returns by score + leave value (docs/EQUITY.md)")
+    ranking.add_argument("--sim", type=_whole_number(1), metavar="N",
+                         help="simulate the top equity candidates N times each against sampled racks")
+    best.add_argument("--candidates", type=_whole_number(1), default=5, metavar="K",
+                      help="with --equity: show K; with --sim: simulate the top K (default 5)")
+    best.add_argument("--plies", type=_count, default=2, metavar="P",
+                      help="with --sim: turns played after ours in each rollout (default 2)")
+    best.add_argument("--seed", type=int, default=0, metavar="S", help="with --sim: the seed of the deals")
+    best.add_argument("--workers", type=_count, metavar="W",
+                      help="with --sim: local processes (default: one a core; 1 runs in this process)")
+    best.add_argument("--scheduler", metavar="ADDRESS", help="with --sim: run the rollouts on this Dask cluster")
+    best.add_argument("--leaves", metavar="FILE", help="with --equity/--sim: another leave file (default: the shipped one)")
     best.set_defaults(run=cmd_best_move)
 
     moves = commands.add_parser("moves", help="every legal play, best first")
@@ -210,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--players", type=_whole_number(2, 4), default=2, metavar="K", help="2 to 4 (default 2)")
     selfplay.add_argument("--seed", type=int, default=0, metavar="S", help="game i is dealt from seed S+i")
     selfplay.add_argument("--bots", metavar="KIND[,KIND...]",
-                          help="greedy (default) or random: one for every seat, or one a seat")
+                          help="greedy (default), random, equity or sim: one for every seat, or one a seat")
     selfplay.add_argument("--workers", type=_count, metavar="W",
                           help="local processes (default: one a core; 1 plays in this process)")
     selfplay.add_argument("--scheduler", metavar="ADDRESS",
@@ -221,11 +250,52 @@ def build_parser() -> argparse.ArgumentParser:
                                "(its own shuffles, so other deals than python's)")
     selfplay.set_defaults(run=_command_in(".selfplay", "cmd_selfplay"))
 
+    train = commands.add_parser("train-leaves", help="fit the leave values from seeded self-play (docs/EQUITY.md)")
+    train.add_argument("--games", type=_whole_number(1), default=20000, metavar="N",
+                       help="2-player games a round (default 20000)")
+    train.add_argument("--rounds", type=_whole_number(1), default=2, metavar="R",
+                       help="rounds: the first explores around greedy play, later ones around equity play")
+    train.add_argument("--seed", type=int, default=0, metavar="S")
+    train.add_argument("--out", required=True, metavar="FILE", help="the leave file to write (JSON)")
+    train.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
+    train.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
+    train.set_defaults(run=_command_in(".leaves", "cmd_train_leaves"))
+
+    match = commands.add_parser("match", help="two players head to head: paired seeded games, win rate and CI")
+    match.add_argument("--bots", required=True, metavar="A,B", help="the two players (greedy, random, equity, sim)")
+    match.add_argument("--games", type=_count, required=True, metavar="N",
+                       help="games, an even number: N/2 deals, each played twice with the seats swapped")
+    match.add_argument("--seed", type=int, default=0, metavar="S", help="deal i is dealt from seed S+i")
+    match.add_argument("--rollouts", type=_whole_number(1), default=32, metavar="N",
+                       help="a sim player's rollouts a decision (default 32)")
+    match.add_argument("--candidates", type=_whole_number(1), default=5, metavar="K",
+                       help="a sim player's candidates (default 5)")
+    match.add_argument("--plies", type=_count, default=2, metavar="P",
+                       help="a sim player's turns after its own in a rollout (default 2)")
+    match.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
+    match.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
+    match.add_argument("--plot", metavar="FILE", help="write an SVG of the score distributions")
+    match.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    match.set_defaults(run=_command_in(".strength", "cmd_match"))
+
     # Crazy Rummy: its commands are parsed by ginnyo.crazy.cli, imported only when they run
     crazy = commands.add_parser("crazy", help="Crazy Rummy, the second game: best-turn, solve, selfplay, "
                                 "replay (ginnyo crazy --help)", add_help=False, prefix_chars="\0")
     crazy.add_argument("crazy_args", nargs=argparse.REMAINDER)
     crazy.set_defaults(run=_command_in(".crazy.cli", "cmd_crazy"))
+
+    plot_sim = commands.add_parser("plot-sim", help="the sim player's win rate against its rollouts, as an SVG")
+    plot_sim.add_argument("--rollouts", default="2,4,8,16,32", metavar="N,N,...",
+                          help="rollout counts, increasing (default 2,4,8,16,32)")
+    plot_sim.add_argument("--against", default="equity", metavar="KIND", help="the opponent (default equity)")
+    plot_sim.add_argument("--games", type=_count, default=800, metavar="N", help="games a point, even (default 800)")
+    plot_sim.add_argument("--seed", type=int, default=0, metavar="S", help="deal i is dealt from seed S+i")
+    plot_sim.add_argument("--candidates", type=_whole_number(1), default=5, metavar="K")
+    plot_sim.add_argument("--plies", type=_count, default=2, metavar="P")
+    plot_sim.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
+    plot_sim.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
+    plot_sim.add_argument("--out", required=True, metavar="FILE", help="the SVG to write")
+    plot_sim.set_defaults(run=_command_in(".strength", "cmd_plot_sim"))
 
     engine = commands.add_parser("engine", help="serve the engine line protocol on stdin/stdout (docs/PROTOCOL.md)")
     engine.set_defaults(run=_command_in(".engine", "cmd_engine"))

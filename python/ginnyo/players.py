@@ -1,9 +1,11 @@
 """Players: a :class:`~ginnyo.game.View` in, an action out.
 
 A player is any object with a ``name`` and a ``choose(view)`` method (the
-:class:`Player` protocol).  Two come with ginnyo: :class:`GreedyPlayer` (the
-best-scoring play) and :class:`RandomPlayer` (a uniformly random legal play);
-:func:`make_player` builds them by name.
+:class:`Player` protocol).  Here are :class:`GreedyPlayer` (the best-scoring
+play) and :class:`RandomPlayer` (a uniformly random legal play); the equity
+player (score + leave value) is :class:`ginnyo.equity.EquityPlayer` and the
+simulating one :class:`ginnyo.simulation.SimPlayer`.  :func:`make_player`
+builds all four by name.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ class RandomOrBestPlayer:
         return Place(to_play(best[1]))
 
 
-PLAYER_KINDS = ("greedy", "random")
+PLAYER_KINDS = ("greedy", "random", "equity", "sim")
 
 
 def make_player(kind: str, seed: int, seat: int) -> Player:
@@ -100,7 +102,18 @@ def make_player(kind: str, seed: int, seat: int) -> Player:
         return GreedyPlayer()
     if kind == "random":
         return RandomPlayer(random.Random(f"ginnyo player {seed} {seat}"))
+    if kind == "equity":   # score plus leave value (ginnyo.equity)
+        from .equity import EquityPlayer
+        return EquityPlayer()
+    if kind == "sim":      # Monte Carlo simulation of the top equity candidates (ginnyo.simulation)
+        from .simulation import SimPlayer
+        return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"))
     raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
+
+
+def hash_seed(text: str) -> int:
+    """A 63-bit seed from text, the same in every process (unlike ``hash``)."""
+    return random.Random(text).getrandbits(63)
 
 
 __all__ = ["Player", "GreedyPlayer", "RandomPlayer", "RandomOrBestPlayer", "make_player",
