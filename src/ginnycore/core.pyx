@@ -163,8 +163,7 @@ cdef inline int _count_after(unsigned int word, int position) noexcept nogil:
     return __builtin_ctz(~(word >> (position + 1)))
 
 
-cdef inline void _set_anchor(Board* board, int square, int value) noexcept nogil:
-    cdef int row = square // board.width, col = square % board.width
+cdef inline void _set_anchor(Board* board, int square, int row, int col, int value) noexcept nogil:
     board.anchor[square] = value
     if value:
         board.row_anchor[row] |= 1u << col
@@ -174,22 +173,22 @@ cdef inline void _set_anchor(Board* board, int square, int value) noexcept nogil
         board.col_anchor[col] &= ~(1u << row)
 
 
-cdef void _square_checks(Board* board, int square) noexcept nogil:
+cdef void _square_checks(Board* board, int row, int col) noexcept nogil:
     """The anchor flag and both cross-checks of one square, from the bitboards."""
     cdef int direction, step, count_before, count_after, length, group_before, group_after
-    cdef int row = square // board.width, col = square % board.width
+    cdef int square = row * board.width + col
     cdef unsigned int column_word = board.col_occ[col], row_word = board.row_occ[row]
     board.cross_len[0][square] = 1
     board.cross_len[1][square] = 1
     if board.card[square] != EMPTY:
-        _set_anchor(board, square, 0)
+        _set_anchor(board, square, row, col, 0)
         return
     if not ((column_word >> 1) & (1u << row) or (column_word << 1) & (1u << row)
             or (row_word >> 1) & (1u << col) or (row_word << 1) & (1u << col)):
         # no tile next to it: the common case, nothing to check across it
-        _set_anchor(board, square, board.red[square] or (board.n_tiles == 0 and square == board.centre))
+        _set_anchor(board, square, row, col, board.red[square] or (board.n_tiles == 0 and square == board.centre))
         return
-    _set_anchor(board, square, 1)
+    _set_anchor(board, square, row, col, 1)
     for direction in range(2):
         # an ACROSS play meets the column through the square, a DOWN play the row
         if direction == ACROSS:
@@ -300,13 +299,13 @@ cdef void board_prepare(Board* board) noexcept nogil:
         while bits:
             col = __builtin_ctz(bits)
             bits &= bits - 1u
-            _set_anchor(board, row * width + col, 1)
+            _set_anchor(board, row * width + col, row, col, 1)
         while near:
             col = __builtin_ctz(near)
             near &= near - 1u
-            _square_checks(board, row * width + col)
+            _square_checks(board, row, col)
     if board.n_tiles == 0 and board.centre >= 0:
-        _set_anchor(board, board.centre, 1)
+        _set_anchor(board, board.centre, board.centre // width, board.centre % width, 1)
 
 
 cdef void board_place(Board* board, int n, const short* squares, const signed char* cards,
@@ -365,9 +364,13 @@ cdef void board_place(Board* board, int n, const short* squares, const signed ch
         else:
             length, step, start = width, 1, lines[i] * width
         for j in range(length):
-            _square_checks(board, start + j * step)
+            if directions[i] == ACROSS:
+                _square_checks(board, j, lines[i])
+            else:
+                _square_checks(board, lines[i], j)
     if board.n_tiles == 0 or (not remove and board.n_tiles == n):
-        _square_checks(board, board.centre)     # the centre is an anchor only on an empty board
+        # the centre is an anchor only on an empty board
+        _square_checks(board, board.centre // width, board.centre % width)
 
 
 # -- generation -------------------------------------------------------------------
@@ -400,7 +403,8 @@ ctypedef struct Gen:
     short line_square[BASE + MAX_SIDE]
     signed char fixed[BASE + MAX_SIDE]
     int k
-    int placed_index[MAX_PLACED]
+    int* placed_index               # into placed_all: m squares left of the anchor, then those from it on
+    int placed_all[2 * MAX_PLACED]  # [MAX_PLACED - j] = BASE - j, the j-th free square left of the anchor
     int main_mult
     signed char card[MAX_PLACED]
     int real_main[MAX_PLACED]
@@ -745,7 +749,6 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     cdef int length, main_mult, tile_mult, main_bound, set_bound, run_bound, start_index
     cdef int left_tile_mult[MAX_PLACED + 1]
     cdef int left_meld_mult[MAX_PLACED + 1]
-    cdef int right_placed[MAX_PLACED]
     cdef unsigned int lanes[4]
     cdef uint64_t allowed
     cdef unsigned int ranks, anchors
@@ -852,7 +855,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                 if square == board.centre:
                     centre = 1
                 main_mult *= board.meld_mult[square]
-                right_placed[k] = BASE + i
+                gen.placed_all[MAX_PLACED + k] = BASE + i
                 k += 1
                 right.set_ranks &= gen.set_ranks_for[k]
                 if not _feasible_any(&right):
@@ -917,10 +920,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                     gen.length = length
                     gen.k = k + m
                     gen.main_mult = main_mult * left_meld_mult[m]
-                    for t in range(m):
-                        gen.placed_index[t] = BASE - m + t
-                    for t in range(k):
-                        gen.placed_index[m + t] = right_placed[t]
+                    gen.placed_index = &gen.placed_all[MAX_PLACED - m]
                     _enumerate_line(gen, &line_state)
                     if gen.done:
                         return
@@ -933,7 +933,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     many there are (in best and any mode: how many were scored, which is 0 only
     when there is none)."""
     cdef Gen gen
-    cdef int i, rank_index
+    cdef int i, rank_index, supply
     gen.board = board
     gen.mode = mode
     gen.best = best
@@ -952,11 +952,13 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     for i in range(4):
         gen.free_positions[i] = _rank_positions(gen.available, i)
     gen.free_ranks = _ranks_of(gen.available)
-    for i in range(MAX_PLACED + 1):
-        gen.set_ranks_for[i] = 0
-        for rank_index in range(13):
-            if __builtin_popcount(_suits_of_rank(gen.rack_cards, rank_index)) + gen.jokers >= i:
-                gen.set_ranks_for[i] |= 1u << rank_index
+    memset(gen.set_ranks_for, 0, sizeof(gen.set_ranks_for))
+    for rank_index in range(13):
+        supply = __builtin_popcount(_suits_of_rank(gen.rack_cards, rank_index)) + gen.jokers
+        for i in range(min(supply, MAX_PLACED) + 1):
+            gen.set_ranks_for[i] |= 1u << rank_index
+    for i in range(1, MAX_PLACED + 1):
+        gen.placed_all[MAX_PLACED - i] = BASE - i
     _feasible_start(&gen.free_left[0])
     for i in range(1, MAX_PLACED + 1):
         gen.free_left[i] = gen.free_left[i - 1]
