@@ -14,6 +14,7 @@ HERE = Path(__file__).resolve().parent
 RESULTS: dict[str, float] = {}
 FASTEST: dict[str, float] = {}
 COUNTS: dict[str, int] = {}
+FACTS: dict[str, str] = {}      # other figures of the run, printed with the summary
 REFERENCE_SLICE = 25     # the reference is slow: ratios are taken on these positions
 
 
@@ -75,6 +76,8 @@ def pytest_terminal_summary(terminalreporter):
         return
     terminalreporter.section("ginnyo throughput (median of rounds, and the fastest round)")
     for name, text in _rows():
+        terminalreporter.write_line(f"{name:<48} {text}")
+    for name, text in FACTS.items():
         terminalreporter.write_line(f"{name:<48} {text}")
 
 

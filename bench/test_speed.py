@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import record
+from conftest import FACTS, record
 from ginnyo import native, reference
 
 EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "midgame.json")
@@ -63,6 +63,7 @@ def test_all_plays_core(benchmark, corpus):
     plays = sum(core.count_plays() for core in cores)
     benchmark(lambda: [core.count_plays() for core in cores])
     record("all plays, core (per generated play)", benchmark.stats.stats, plays)
+    FACTS["legal plays a position, mid-game corpus"] = f"{plays / len(cores):10.1f}"
 
 
 def test_all_plays_core_as_python_objects(benchmark, corpus):
