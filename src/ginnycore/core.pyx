@@ -173,49 +173,55 @@ cdef inline void _set_anchor(Board* board, int square, int row, int col, int val
         board.col_anchor[col] &= ~(1u << row)
 
 
+cdef inline void _line_checks(Board* board, int direction, int square, int step, unsigned int word,
+                              int position) noexcept nogil:
+    """The cross-check of an empty square for plays in ``direction``: ``word`` is
+    the occupancy of the perpendicular line through it, ``position`` its bit."""
+    cdef int count_before, count_after, length, group_before, group_after
+    if not ((((word << 1) | (word >> 1)) >> position) & 1u):
+        board.cross_len[direction][square] = 1      # no tile next to it on that line
+        return
+    count_before = _count_before(word, position)
+    count_after = _count_after(word, position)
+    length = count_before + count_after + 1
+    board.cross_len[direction][square] = length
+    board.cross_kind[direction][square] = KIND_NONE
+    if length == 2 or length > MAX_RUN:
+        board.cross_mask[direction][square] = 0
+        return
+    group_before = board.group[square - step] if count_before else -1
+    group_after = board.group[square + step] if count_after else -1
+    if group_before >= 0 and group_after >= 0 and group_before != group_after:
+        board.cross_mask[direction][square] = 0
+        return      # placing here would join two areas
+    board.cross_group[direction][square] = group_before if group_before >= 0 else group_after
+    board.cross_mask[direction][square] = _hole_mask(
+        board, square - count_before * step, step, length, count_before,
+        &board.cross_kind[direction][square])
+
+
+cdef inline void _near_checks(Board* board, int square, int row, int col) noexcept nogil:
+    """An empty square next to a tile: an anchor, with both cross-checks (an
+    ACROSS play meets the column through it, a DOWN play the row)."""
+    _set_anchor(board, square, row, col, 1)
+    _line_checks(board, ACROSS, square, board.width, board.col_occ[col], row)
+    _line_checks(board, DOWN, square, 1, board.row_occ[row], col)
+
+
 cdef void _square_checks(Board* board, int row, int col) noexcept nogil:
-    """The anchor flag and both cross-checks of one square, from the bitboards."""
-    cdef int direction, step, count_before, count_after, length, group_before, group_after
+    """The anchor flag and both cross-checks of any square, from the bitboards."""
     cdef int square = row * board.width + col
     cdef unsigned int column_word = board.col_occ[col], row_word = board.row_occ[row]
     board.cross_len[0][square] = 1
     board.cross_len[1][square] = 1
     if board.card[square] != EMPTY:
         _set_anchor(board, square, row, col, 0)
-        return
-    if not ((column_word >> 1) & (1u << row) or (column_word << 1) & (1u << row)
-            or (row_word >> 1) & (1u << col) or (row_word << 1) & (1u << col)):
+    elif not ((((column_word << 1) | (column_word >> 1)) >> row) & 1u
+              or (((row_word << 1) | (row_word >> 1)) >> col) & 1u):
         # no tile next to it: the common case, nothing to check across it
         _set_anchor(board, square, row, col, board.red[square] or (board.n_tiles == 0 and square == board.centre))
-        return
-    _set_anchor(board, square, row, col, 1)
-    for direction in range(2):
-        # an ACROSS play meets the column through the square, a DOWN play the row
-        if direction == ACROSS:
-            step = board.width
-            count_before = _count_before(column_word, row)
-            count_after = _count_after(column_word, row)
-        else:
-            step = 1
-            count_before = _count_before(row_word, col)
-            count_after = _count_after(row_word, col)
-        length = count_before + count_after + 1
-        board.cross_len[direction][square] = length
-        if length == 1:
-            continue
-        board.cross_kind[direction][square] = KIND_NONE
-        if length == 2 or length > MAX_RUN:
-            board.cross_mask[direction][square] = 0
-            continue
-        group_before = board.group[square - step] if count_before else -1
-        group_after = board.group[square + step] if count_after else -1
-        if group_before >= 0 and group_after >= 0 and group_before != group_after:
-            board.cross_mask[direction][square] = 0
-            continue    # placing here would join two areas
-        board.cross_group[direction][square] = group_before if group_before >= 0 else group_after
-        board.cross_mask[direction][square] = _hole_mask(
-            board, square - count_before * step, step, length, count_before,
-            &board.cross_kind[direction][square])
+    else:
+        _near_checks(board, square, row, col)
 
 
 cdef inline int _root(short* parent, int square) noexcept nogil:
@@ -303,7 +309,7 @@ cdef void board_prepare(Board* board) noexcept nogil:
         while near:
             col = __builtin_ctz(near)
             near &= near - 1u
-            _square_checks(board, row, col)
+            _near_checks(board, row * width + col, row, col)
     if board.n_tiles == 0 and board.centre >= 0:
         _set_anchor(board, board.centre, board.centre // width, board.centre % width, 1)
 
