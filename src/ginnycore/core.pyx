@@ -116,32 +116,29 @@ cdef uint64_t _hole_mask(Board* board, int first, int step, int length, int hole
                          unsigned char* kind) noexcept nogil:
     """The cards that make the line of ``length`` squares from ``first`` a meld
     when put on its empty index ``hole``; the meld's kind goes to ``kind``."""
-    cdef int i, card, rank_index = -1, suit = -1, used = 0, same_rank = 1, same_suit = 1
-    cdef unsigned int up = 0x7FFE, down = 0x7FFE, positions
+    cdef int i, card, rank_index, suit
+    cdef unsigned int up = 0x7FFE, down = 0x7FFE, positions, ranks = 0, suits = 0
     cdef uint64_t mask = 0
     for i in range(length):
         if i == hole:
             continue
         card = board.card[first + i * step]
-        if rank_index < 0:
-            rank_index = card % 13
-            suit = card // 13
-        if card % 13 != rank_index or used & (1 << (card // 13)):
-            same_rank = 0
-        used |= 1 << (card // 13)
-        if card // 13 != suit:
-            same_suit = 0
+        ranks |= 1u << (card % 13)
+        suits |= 1u << (card // 13)
         positions = RANK_POSITION[card]
         up &= positions >> i
         down &= positions << i
-    if same_rank and length <= 4:
-        for i in range(4):
-            if not used & (1 << i):
-                mask |= <uint64_t>1 << (i * 13 + rank_index)
+    if length <= 4 and __builtin_popcount(ranks) == 1 and __builtin_popcount(suits) == length - 1:
+        # a set: one rank, every suit different; the hole takes a missing suit
+        rank_index = __builtin_ctz(ranks)
+        for suit in range(4):
+            if not suits & (1u << suit):
+                mask |= <uint64_t>1 << (suit * 13 + rank_index)
         kind[0] = KIND_SET
         return mask
-    if not same_suit:
+    if __builtin_popcount(suits) != 1:
         return 0
+    suit = __builtin_ctz(suits)
     # the hole's rank positions: first + hole for runs up, first - hole for runs down
     positions = (((up << hole) | (down >> hole)) & 0x7FFE)
     # position p is rank index p - 1, and position 14 the ace again
