@@ -636,15 +636,15 @@ cdef inline void _feasible_add_lanes(Feasible* feasible, const unsigned int* pos
 
 cdef inline void _feasible_add_card(Feasible* feasible, int card) noexcept nogil:
     """Append an index holding ``card`` (a tile already on the board)."""
-    cdef int i = feasible.length, suit = card // 13, other, rank_index = card % 13
+    cdef int i = feasible.length, suit = card // 13
     cdef unsigned int positions = RANK_POSITION[card]
-    for other in range(4):
-        if other != suit:
-            feasible.up[other] = 0
-            feasible.down[other] = 0
-    feasible.up[suit] &= positions >> i
-    feasible.down[suit] &= positions << i
-    feasible.set_ranks &= 1u << rank_index
+    cdef unsigned int up = feasible.up[suit] & (positions >> i)
+    cdef unsigned int down = feasible.down[suit] & (positions << i)
+    memset(feasible.up, 0, sizeof(feasible.up))
+    memset(feasible.down, 0, sizeof(feasible.down))
+    feasible.up[suit] = up
+    feasible.down[suit] = down
+    feasible.set_ranks &= 1u << (card % 13)
     feasible.length = i + 1
 
 
@@ -661,12 +661,18 @@ cdef inline void _feasible_add_left(Feasible* feasible, int distance, const unsi
     feasible.set_ranks &= ranks
 
 
-cdef inline void _card_lanes(int card, unsigned int* positions) noexcept nogil:
-    """Per-suit rank positions of one card."""
-    cdef int suit
-    for suit in range(4):
-        positions[suit] = 0
-    positions[card // 13] = RANK_POSITION[card]
+cdef inline void _feasible_add_left_card(Feasible* feasible, int distance, int card) noexcept nogil:
+    """``_feasible_add_left`` for a square holding ``card`` (a tile on the board):
+    only runs of its suit stay possible."""
+    cdef int suit = card // 13
+    cdef unsigned int positions = RANK_POSITION[card]
+    cdef unsigned int up = feasible.up[suit] & (positions << distance)
+    cdef unsigned int down = feasible.down[suit] & (positions >> distance)
+    memset(feasible.up, 0, sizeof(feasible.up))
+    memset(feasible.down, 0, sizeof(feasible.down))
+    feasible.up[suit] = up
+    feasible.down[suit] = down
+    feasible.set_ranks &= 1u << (card % 13)
 
 
 cdef inline int _feasible_runs(Feasible* feasible) noexcept nogil:
@@ -752,7 +758,6 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     cdef int length, main_mult, tile_mult, main_bound, set_bound, run_bound, start_index
     cdef int left_tile_mult[MAX_PLACED + 1]
     cdef int left_meld_mult[MAX_PLACED + 1]
-    cdef unsigned int lanes[4]
     cdef uint64_t allowed
     cdef unsigned int ranks, anchors
     cdef Feasible right, whole, line_state
@@ -784,8 +789,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                     gen.line_square[BASE - low_fixed] = square
                     gen.fixed[BASE - low_fixed] = board.card[square]
                     gen.allowed[BASE - low_fixed] = <uint64_t>1 << board.card[square]
-                    _card_lanes(board.card[square], lanes)
-                    _feasible_add_left(&right, low_fixed, lanes, 1u << (board.card[square] % 13))
+                    _feasible_add_left_card(&right, low_fixed, board.card[square])
                 if low_fixed >= MAX_RUN:
                     continue
                 touched_group = board.group[start + (x - 1) * step]
