@@ -16,9 +16,9 @@ cdef inline size_t _round8(size_t value) noexcept nogil:
 
 
 cdef size_t _block_bytes(int size) noexcept nogil:
-    """Header, then two 8-byte arrays, three 2-byte ones and ten 1-byte ones."""
+    """Header, then two 8-byte arrays, three 2-byte ones and nine 1-byte ones."""
     return (_round8(sizeof(Board)) + 2 * size * sizeof(uint64_t)
-            + 3 * _round8(size * sizeof(short)) + 10 * _round8(size))
+            + 3 * _round8(size * sizeof(short)) + 9 * _round8(size))
 
 
 cdef void _bind(Board* board) noexcept nogil:
@@ -42,8 +42,6 @@ cdef void _bind(Board* board) noexcept nogil:
     board.meld_mult = <unsigned char*>at
     at += _round8(size)
     board.red = <unsigned char*>at
-    at += _round8(size)
-    board.anchor = <unsigned char*>at
     at += _round8(size)
     for direction in range(2):
         board.cross_len[direction] = <unsigned char*>at

@@ -160,8 +160,7 @@ cdef inline int _count_after(unsigned int word, int position) noexcept nogil:
     return __builtin_ctz(~(word >> (position + 1)))
 
 
-cdef inline void _set_anchor(Board* board, int square, int row, int col, int value) noexcept nogil:
-    board.anchor[square] = value
+cdef inline void _set_anchor(Board* board, int row, int col, int value) noexcept nogil:
     if value:
         board.row_anchor[row] |= 1u << col
         board.col_anchor[col] |= 1u << row
@@ -200,7 +199,7 @@ cdef inline void _line_checks(Board* board, int direction, int square, int step,
 cdef inline void _near_checks(Board* board, int square, int row, int col) noexcept nogil:
     """An empty square next to a tile: an anchor, with both cross-checks (an
     ACROSS play meets the column through it, a DOWN play the row)."""
-    _set_anchor(board, square, row, col, 1)
+    _set_anchor(board, row, col, 1)
     _line_checks(board, ACROSS, square, board.width, board.col_occ[col], row)
     _line_checks(board, DOWN, square, 1, board.row_occ[row], col)
 
@@ -212,11 +211,11 @@ cdef void _square_checks(Board* board, int row, int col) noexcept nogil:
     board.cross_len[0][square] = 1
     board.cross_len[1][square] = 1
     if board.card[square] != EMPTY:
-        _set_anchor(board, square, row, col, 0)
+        _set_anchor(board, row, col, 0)
     elif not ((((column_word << 1) | (column_word >> 1)) >> row) & 1u
               or (((row_word << 1) | (row_word >> 1)) >> col) & 1u):
         # no tile next to it: the common case, nothing to check across it
-        _set_anchor(board, square, row, col, board.red[square] or (board.n_tiles == 0 and square == board.centre))
+        _set_anchor(board, row, col, board.red[square] or (board.n_tiles == 0 and square == board.centre))
     else:
         _near_checks(board, square, row, col)
 
@@ -261,7 +260,6 @@ cdef void board_prepare(Board* board) noexcept nogil:
     memset(board.group, 0xFF, size * sizeof(short))
     memset(board.cross_len[0], 1, size)
     memset(board.cross_len[1], 1, size)
-    memset(board.anchor, 0, size)
     memset(board.row_anchor, 0, sizeof(board.row_anchor))
     memset(board.col_anchor, 0, sizeof(board.col_anchor))
     # groups by union-find over the left and upper neighbours; a group's root is
@@ -302,13 +300,13 @@ cdef void board_prepare(Board* board) noexcept nogil:
         while bits:
             col = __builtin_ctz(bits)
             bits &= bits - 1u
-            _set_anchor(board, row * width + col, row, col, 1)
+            _set_anchor(board, row, col, 1)
         while near:
             col = __builtin_ctz(near)
             near &= near - 1u
             _near_checks(board, row * width + col, row, col)
     if board.n_tiles == 0 and board.centre >= 0:
-        _set_anchor(board, board.centre, board.centre // width, board.centre % width, 1)
+        _set_anchor(board, board.centre // width, board.centre % width, 1)
 
 
 cdef void board_place(Board* board, int n, const short* squares, const signed char* cards,
@@ -759,7 +757,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     cdef int left_tile_mult[MAX_PLACED + 1]
     cdef int left_meld_mult[MAX_PLACED + 1]
     cdef uint64_t allowed
-    cdef unsigned int ranks, anchors
+    cdef unsigned int ranks, anchors, line_anchors
     cdef Feasible right, whole, line_state
     if direction == ACROSS:
         n_lines, line_length, step = board.height, board.width, 1
@@ -768,7 +766,8 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     gen.direction = direction
     for line in range(n_lines):
         start = line * board.width if direction == ACROSS else line
-        anchors = board.row_anchor[line] if direction == ACROSS else board.col_anchor[line]
+        line_anchors = board.row_anchor[line] if direction == ACROSS else board.col_anchor[line]
+        anchors = line_anchors
         while anchors:
             x = __builtin_ctz(anchors)
             anchors &= anchors - 1u
@@ -797,7 +796,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
             else:
                 while free_max < board.rack_size - 1 and x - free_max - 1 >= 0:
                     square = start + (x - free_max - 1) * step
-                    if board.card[square] != EMPTY or board.anchor[square]:
+                    if board.card[square] != EMPTY or (line_anchors >> (x - free_max - 1)) & 1u:
                         break
                     free_max += 1
                     gen.line_square[BASE - free_max] = square
@@ -1300,7 +1299,8 @@ cdef class Core:
         cdef int square, direction
         parts = [bytes([<unsigned char>self.board.card[s] for s in range(self.board.size)]),
                  bytes([self.board.joker[s] for s in range(self.board.size)]),
-                 bytes([self.board.anchor[s] for s in range(self.board.size)]),
+                 bytes([(self.board.row_anchor[s // self.board.width] >> (s % self.board.width)) & 1
+                        for s in range(self.board.size)]),
                  bytes([self.board.rack[s] for s in range(RACK_KINDS)])]
         for direction in range(2):
             parts.append(bytes([self.board.cross_len[direction][s] for s in range(self.board.size)]))

@@ -46,7 +46,6 @@ ctypedef struct Board:
     unsigned char* meld_mult
     unsigned char* red          # an R square: may start a new area
     short* group                # connected group of an occupied square, else -1
-    unsigned char* anchor       # empty and next to a tile, or red, or the centre of an empty board
     # Cross-checks, indexed [direction of the play][square]: what the
     # perpendicular line through an empty square accepts.  Only cross_len is
     # kept for every square; the rest only for empty squares with cross_len > 1.
@@ -55,7 +54,8 @@ ctypedef struct Board:
     unsigned char* cross_kind[2]    # KIND_SET / KIND_RUN when cross_len >= 3
     short* cross_group[2]       # group the perpendicular neighbours belong to, or -1
     # Bitboards: bit c of row_occ[r] and bit r of col_occ[c] when square (r, c)
-    # holds a tile; the same for anchors and for the layout's red squares.
+    # holds a tile; the same for anchors (an empty square next to a tile, a red
+    # square, or the centre of an empty board) and for the layout's red squares.
     unsigned int row_occ[MAX_SIDE]
     unsigned int col_occ[MAX_SIDE]
     unsigned int row_anchor[MAX_SIDE]
