@@ -382,15 +382,13 @@ def _indexed_batch(part: tuple[int, list[int]], params: Params | None) -> tuple[
 
 def cmd_train_leaves(args: argparse.Namespace) -> int:
     """``ginnyo train-leaves``: fit the leave model from seeded self-play and write the file."""
-    import sys
-
-    from tqdm import tqdm
     from . import __version__
+    from .progress import progress_bar
     out = Path(args.out)
     if out.is_dir():
         raise GinnyoError(f"--out {str(out)!r}: is a directory (give a file name)")
     start = time.perf_counter()
-    bar = tqdm(total=args.games * args.rounds, unit="game", file=sys.stderr, disable=None, dynamic_ncols=True)
+    bar = progress_bar(args.games * args.rounds)
     try:
         model = train(args.games, args.seed, rounds=args.rounds, workers=args.workers, scheduler=args.scheduler,
                       on_progress=bar.update)

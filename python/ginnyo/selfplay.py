@@ -8,7 +8,6 @@ can be played again alone (``--seed S+i --games 1``), wherever it first ran.
 from __future__ import annotations
 
 import statistics
-import sys
 import time
 from dataclasses import dataclass, replace
 from functools import partial
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 from .errors import GinnyoError
 from .game import Game, play_game, sets_for
 from .players import PLAYER_KINDS, make_player
+from .progress import progress_bar
 from .workers import cut, default_workers, run_batches
 
 if TYPE_CHECKING:
@@ -183,12 +183,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         kinds = player_kinds(args.players, args.bots.split(",") if args.bots else None)
     except ValueError as error:
         raise GinnyoError(f"--bots: {error}") from None
-    records = Path(args.records) if args.records else None
-    if records is not None:
-        try:
-            records.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise GinnyoError(f"--records {str(records)!r}: cannot create ({error.strerror or error})") from None
+    records = records_folder(args.records)
     workers = args.workers or default_workers()
     where = f"Dask scheduler {args.scheduler}" if args.scheduler else \
         f"{workers} worker process{'es' if workers > 1 else ''}" if workers > 1 else "1 process"
@@ -196,16 +191,16 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         if set(kinds) != {DEFAULT_KIND} or records is not None or args.scheduler:
             raise GinnyoError("--engine c plays greedy games only, in this process, without --records")
         where = f"C game loop on {workers} thread{'s' if workers > 1 else ''}"
-    bar = _progress_bar(args.games)
+    bar = progress_bar(args.games)
     start = time.perf_counter()
     try:
         if args.engine == "c":
             results = run_in_c(args.games, args.players, args.seed, workers=workers,
-                               on_results=lambda batch: _finished(batch, bar, None))
+                               on_results=record_writer(bar, None, record_name))
         else:
             results = run(args.games, args.players, args.seed, kinds, workers=workers,
                           scheduler=args.scheduler, keep_records=records is not None,
-                          on_results=lambda batch: _finished(batch, bar, records))
+                          on_results=record_writer(bar, records, record_name))
     finally:
         bar.close()
     seconds = time.perf_counter() - start
@@ -219,20 +214,33 @@ def record_name(seed: int) -> str:
     return f"game-{seed}.jsonl"
 
 
-def _finished(batch: Iterable[GameResult], bar: Any, records: Path | None) -> None:
-    batch = list(batch)
-    if records is not None:
-        for result in batch:
-            try:
-                (records / record_name(result.seed)).write_text(result.record or "", encoding="utf-8")
-            except OSError as error:
-                raise GinnyoError(f"--records {str(records)!r}: cannot write ({error.strerror or error})") from None
-    bar.update(len(batch))
+def records_folder(path: str | None) -> Path | None:
+    """``--records DIR`` made ready (created if need be), or None without it."""
+    if path is None:
+        return None
+    records = Path(path)
+    try:
+        records.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise GinnyoError(f"--records {str(records)!r}: cannot create ({error.strerror or error})") from None
+    return records
 
 
-def _progress_bar(total: int) -> Any:  # a tqdm bar (tqdm has no inline types)
-    from tqdm import tqdm
-    return tqdm(total=total, unit="game", file=sys.stderr, disable=None, dynamic_ncols=True)
+def record_writer(bar: Any, records: Path | None, name: Callable[[int], str]) -> Callable[[Iterable[Any]], None]:
+    """The ``on_results`` of a self-play run: write each finished game's record
+    (an object with ``seed`` and ``record``) to ``records / name(seed)``, then
+    move the progress bar on."""
+    def finished(batch: Iterable[Any]) -> None:
+        batch = list(batch)
+        if records is not None:
+            for result in batch:
+                try:
+                    (records / name(result.seed)).write_text(result.record or "", encoding="utf-8")
+                except OSError as error:
+                    raise GinnyoError(f"--records {str(records)!r}: cannot write "
+                                      f"({error.strerror or error})") from None
+        bar.update(len(batch))
+    return finished
 
 
 __all__ = ["GameResult", "play_one", "play_batch", "run", "player_kinds", "seat_summaries",

@@ -24,12 +24,11 @@ from __future__ import annotations
 import math
 import random
 import statistics
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
@@ -418,6 +417,8 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     """``ginnyo best-move --sim N``: simulate the top candidates and print them ranked."""
     import json
 
+    from .progress import progress_bar
+
     from .workers import default_workers
     context = game_context(position)
     from .equity import candidate_json, candidate_line
@@ -426,7 +427,7 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     chosen = top_candidates(ranked, args.candidates)
     setup = setup_for(position, chosen, args.plies, args.seed, model, context)
     workers = args.workers or default_workers()
-    bar = _progress_bar(args.sim)
+    bar = progress_bar(args.sim, "rollout", leave=False)
     start = time.perf_counter()
     try:
         results = simulate(setup, args.sim, workers=workers, scheduler=args.scheduler, on_progress=bar.update)
@@ -447,11 +448,6 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
         print(f"{rank:>2}. {candidate_line(position, result.candidate)}  "
               f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]")
     return 0
-
-
-def _progress_bar(total: int) -> Any:  # a tqdm bar (tqdm has no inline types)
-    from tqdm import tqdm
-    return tqdm(total=total, unit="rollout", file=sys.stderr, disable=None, dynamic_ncols=True, leave=False)
 
 
 __all__ = ["GameContext", "game_context", "view_context", "Setup", "SimResult", "SimPlayer", "simulate",

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import statistics
-import sys
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -270,8 +269,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     workers = args.workers or default_workers()
     where = f"Dask scheduler {args.scheduler}" if args.scheduler else \
         f"{workers} worker process{'es' if workers > 1 else ''}"
-    from tqdm import tqdm
-    bar = tqdm(total=args.games, unit="game", file=sys.stderr, disable=None, dynamic_ncols=True)
+    from .progress import progress_bar
+    bar = progress_bar(args.games)
     start = time.perf_counter()
     try:
         results = run(bots, args.games, args.seed, sim=sim, workers=workers, scheduler=args.scheduler,

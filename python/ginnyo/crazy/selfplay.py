@@ -10,11 +10,11 @@ import statistics
 import time
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
+from ..progress import progress_bar
+from ..selfplay import record_writer, records_folder
 from ..workers import cut, default_workers, run_batches
-from .errors import CrazyError
 from .game import END_LIMIT, END_OUT, END_STOCK, play_game, player_kinds, record_lines
 
 if TYPE_CHECKING:
@@ -96,30 +96,15 @@ def record_name(seed: int) -> str:
 def cmd_selfplay(args: argparse.Namespace) -> int:
     """``ginnyo crazy selfplay``: play, show progress on stderr, write records, print the summary."""
     kinds = player_kinds(args.players, args.bots.split(",") if args.bots else None)
-    records = Path(args.records) if args.records else None
-    if records is not None:
-        try:
-            records.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise CrazyError(f"--records {str(records)!r}: cannot create ({error.strerror or error})") from None
+    records = records_folder(args.records)
     workers = args.workers or min(default_workers(), max(1, args.games // 4))
     where = f"{workers} worker processes" if workers > 1 else "1 process"
-    from ..selfplay import _progress_bar
-    bar = _progress_bar(args.games)
-
-    def finished(batch: list[GameSummary]) -> None:
-        if records is not None:
-            for result in batch:
-                try:
-                    (records / record_name(result.seed)).write_text(result.record or "", encoding="utf-8")
-                except OSError as error:
-                    raise CrazyError(f"--records {str(records)!r}: cannot write ({error.strerror or error})") from None
-        bar.update(len(batch))
-
+    bar = progress_bar(args.games)
     start = time.perf_counter()
     try:
         results = run(args.games, args.players, args.seed, kinds, workers=workers,
-                      keep_records=records is not None, on_results=finished)
+                      keep_records=records is not None,
+                      on_results=record_writer(bar, records, record_name))
     finally:
         bar.close()
     print(summary_text(results, time.perf_counter() - start, where))
