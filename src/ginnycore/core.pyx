@@ -36,10 +36,19 @@ cdef enum:
 cdef unsigned short RANK_POSITION[NUM_CARDS]   # bits 1..14: a card's place in rank order (an ace at 1 and 14)
 
 
+cdef int VALUE[3][13]               # by kind (none, set, run) and rank index: a real tile's value
+cdef uint64_t SUIT_SPREAD[16]       # by 4-bit suit mask: the aces of those suits as a card mask
+
+
 cdef void _fill_rank_positions() noexcept nogil:
-    cdef int card
+    cdef int card, suits, suit
     for card in range(NUM_CARDS):
         RANK_POSITION[card] = (1u << (card % 13 + 1)) | ((1u << 14) if card % 13 == 0 else 0u)
+    for suits in range(16):
+        SUIT_SPREAD[suits] = 0
+        for suit in range(4):
+            if suits & (1 << suit):
+                SUIT_SPREAD[suits] |= <uint64_t>1 << (13 * suit)
 
 
 _fill_rank_positions()
@@ -411,7 +420,11 @@ ctypedef struct Gen:
     int real_main[MAX_PLACED]
     int real_cross[MAX_PLACED]
     unsigned char use_joker[MAX_PLACED]
-    unsigned char counts[RACK_KINDS]
+    int placed_tile_mult[MAX_PLACED]    # per placed index: its square's tile multiplier,
+    int placed_cross_mult[MAX_PLACED]   # ... tile x meld multiplier when it makes a crossing meld (else 0)
+    int placed_cross_kind[MAX_PLACED]   # ... and that meld's kind (KIND_NONE when none)
+    int set_main                    # a set candidate's scores with every card real
+    int set_cross
     uint64_t available              # cards the rack can supply (all 52 with a joker)
     uint64_t rack_cards             # cards the rack holds as real tiles
     int jokers                      # jokers on the rack
@@ -419,10 +432,12 @@ ctypedef struct Gen:
     unsigned int free_positions[4]  # per suit, the rank positions of ``available``
     unsigned int free_ranks         # the ranks of ``available``
     unsigned int set_ranks_for[MAX_PLACED + 1]  # ranks whose real tiles and jokers can fill k squares of a set
+    unsigned int pair_up[4]         # see _pair_tables
+    unsigned int pair_down[4]
     uint64_t allowed[BASE + MAX_SIDE]   # per square of the line: the cards that may stand there
     signed char line_cards[BASE + MAX_SIDE]
-    int stop                        # best mode: the all-real supply was found
-    int set_done                    # ... for a set: no other suits of its rank can rank higher
+    int set_done                    # best mode: a set's all-real supply was found, so its rank's
+                                    # other suits cannot rank higher
     int done                        # any mode: a play was found, generation stops
 
 
@@ -480,55 +495,88 @@ cdef void _emit(Gen* gen, int score, int jokers) noexcept nogil:
     gen.count += 1
 
 
-cdef void _assign(Gen* gen, int i, int main_sum, int cross_sum, int jokers) noexcept nogil:
-    """Every way the rack supplies the placed cards from ``i`` on: real tile or joker."""
-    cdef int card
-    if gen.stop or gen.done:
-        return
-    if i == gen.k:
-        _emit(gen, main_sum * gen.main_mult + cross_sum, jokers)
-        # every real tile scores more than a joker, so with the all-real supply
-        # found no other supply of these cards can rank higher
-        if gen.mode == GEN_BEST and jokers == 0:
-            gen.stop = 1
-            gen.set_done = 1
-        return
-    card = gen.card[i]
-    if gen.counts[card] > 0:
-        gen.counts[card] -= 1
-        gen.use_joker[i] = 0
-        _assign(gen, i + 1, main_sum + gen.real_main[i], cross_sum + gen.real_cross[i], jokers)
-        gen.counts[card] += 1
-    if gen.counts[JOKER] > 0:
-        gen.counts[JOKER] -= 1
-        gen.use_joker[i] = 1
-        _assign(gen, i + 1, main_sum, cross_sum, jokers + 1)
-        gen.counts[JOKER] += 1
+cdef inline void _emit_supply(Gen* gen, unsigned int joker_at, int score, int jokers) noexcept nogil:
+    """Emit the play with a joker on placed index i when bit i of ``joker_at`` is set."""
+    cdef int i
+    if gen.mode != GEN_COUNT:
+        for i in range(gen.k):
+            gen.use_joker[i] = (joker_at >> i) & 1u
+    _emit(gen, score, jokers)
 
 
-cdef void _visit_candidate(Gen* gen, int kind) noexcept nogil:
-    """The whole line is ``gen.line_cards`` (a meld of ``kind``): score and supply it."""
-    cdef Board* board = gen.board
-    cdef int i, square, card, tile_mult, main_sum = 0, cross_sum = 0
+cdef void _more_jokers(Gen* gen, unsigned int joker_at, unsigned int spare, int main_sum, int cross_sum,
+                       int jokers, int budget) noexcept nogil:
+    """Every supply that also puts a joker on 1 .. ``budget`` more of the placed
+    indexes in ``spare`` (each set of them once, in increasing index order)."""
+    cdef int i
+    while spare and not gen.done:
+        i = __builtin_ctz(spare)
+        spare &= spare - 1u
+        _emit_supply(gen, joker_at | (1u << i),
+                     (main_sum - gen.real_main[i]) * gen.main_mult + cross_sum - gen.real_cross[i], jokers + 1)
+        if budget > 1:
+            _more_jokers(gen, joker_at | (1u << i), spare, main_sum - gen.real_main[i],
+                         cross_sum - gen.real_cross[i], jokers + 1, budget - 1)
+
+
+cdef void _supply_repeated(Gen* gen, unsigned int joker_at, int from_index, int main_sum, int cross_sum,
+                           int jokers) noexcept nogil:
+    """``_supply`` for a line that holds one card twice (a run of 14 has its
+    suit's ace at both ends): try every joker placement and check the counts."""
+    cdef int i, j, uses
     for i in range(gen.k):
-        square = gen.line_square[gen.placed_index[i]]
-        card = gen.line_cards[gen.placed_index[i]]
-        tile_mult = board.tile_mult[square]
-        gen.card[i] = card
-        gen.real_main[i] = tile_value(card, kind) * tile_mult
-        main_sum += gen.real_main[i]
-        if board.cross_len[gen.direction][square] >= 3:
-            gen.real_cross[i] = tile_value(card, board.cross_kind[gen.direction][square]) \
-                * tile_mult * board.meld_mult[square]
-            cross_sum += gen.real_cross[i]
-        else:
-            gen.real_cross[i] = 0
-    # jokers score nothing, so all real tiles is the most these cards can score
+        if not (joker_at >> i) & 1u:
+            uses = 0
+            for j in range(gen.k):
+                if gen.card[j] == gen.card[i] and not (joker_at >> j) & 1u:
+                    uses += 1
+            if uses > gen.board.rack[gen.card[i]]:
+                break
+    else:
+        _emit_supply(gen, joker_at, main_sum * gen.main_mult + cross_sum, jokers)
+    if jokers == gen.jokers:
+        return
+    for i in range(from_index, gen.k):
+        _supply_repeated(gen, joker_at | (1u << i), i + 1, main_sum - gen.real_main[i],
+                         cross_sum - gen.real_cross[i], jokers + 1)
+
+
+cdef void _supply(Gen* gen, int main_sum, int cross_sum) noexcept nogil:
+    """Every way the rack supplies the placed cards ``gen.card``: each a real
+    tile or a joker.  ``main_sum`` and ``cross_sum`` score them all real; a
+    joker scores nothing.  Best mode takes only the supply with the fewest
+    jokers (jokers exactly where the rack has no real tile), which outranks
+    every other supply of these cards."""
+    cdef int i, missing
+    cdef unsigned int needed = 0
     if gen.mode == GEN_BEST and gen.have_best and main_sum * gen.main_mult + cross_sum < gen.best.score:
         return
-    memcpy(gen.counts, board.rack, RACK_KINDS)
-    gen.stop = 0
-    _assign(gen, 0, 0, 0, 0)
+    if gen.length == MAX_RUN:
+        _supply_repeated(gen, 0, 0, main_sum, cross_sum, 0)
+        return
+    for i in range(gen.k):
+        if not gen.board.rack[gen.card[i]]:
+            needed |= 1u << i
+            main_sum -= gen.real_main[i]
+            cross_sum -= gen.real_cross[i]
+    missing = __builtin_popcount(needed)
+    if missing > gen.jokers:
+        return
+    _emit_supply(gen, needed, main_sum * gen.main_mult + cross_sum, missing)
+    if gen.mode == GEN_BEST:
+        if missing == 0:
+            gen.set_done = 1    # a set of this rank in other suits cannot rank higher
+        return
+    if missing < gen.jokers:
+        _more_jokers(gen, needed, ~needed & ((1u << gen.k) - 1u), main_sum, cross_sum, missing,
+                     gen.jokers - missing)
+
+
+cdef inline void _placed_values(Gen* gen, int i, int card, int kind) noexcept nogil:
+    """Score placed index i as ``card`` in a main line of ``kind``."""
+    gen.card[i] = card
+    gen.real_main[i] = VALUE[kind][card % 13] * gen.placed_tile_mult[i]
+    gen.real_cross[i] = VALUE[gen.placed_cross_kind[i]][card % 13] * gen.placed_cross_mult[i]
 
 
 cdef inline int _suits_of_rank(uint64_t mask, int rank_index) noexcept nogil:
@@ -546,22 +594,26 @@ cdef inline unsigned int _rank_positions(uint64_t mask, int suit) noexcept nogil
 
 cdef void _set_suits_of_line(Gen* gen, int index, int rank_index, int used, int missing) noexcept nogil:
     """Give each index of the line a distinct suit of ``rank_index``; ``missing``
-    counts the placed cards the rack holds no real tile of (each needs a joker)."""
-    cdef int suit, suits, card, short
+    counts the placed cards the rack holds no real tile of (each needs a joker).
+    The scores (``gen.set_main``, ``gen.set_cross``) do not depend on the suits."""
+    cdef int suit, suits, card, short, i
     if index == gen.origin + gen.length:
-        _visit_candidate(gen, KIND_SET)
+        for i in range(gen.k):
+            gen.card[i] = gen.line_cards[gen.placed_index[i]]
+        _supply(gen, gen.set_main, gen.set_cross)
         return
     suits = _suits_of_rank(gen.allowed[index], rank_index) & ~used
-    for suit in range(4):
-        if gen.set_done:
+    while suits:
+        if gen.set_done or gen.done:
             return
-        if suits & (1 << suit):
-            card = suit * 13 + rank_index
-            short = gen.fixed[index] == EMPTY and not (gen.rack_cards >> card) & 1
-            if missing + short > gen.jokers:
-                continue
-            gen.line_cards[index] = card
-            _set_suits_of_line(gen, index + 1, rank_index, used | (1 << suit), missing + short)
+        suit = __builtin_ctz(suits)
+        suits &= suits - 1
+        card = suit * 13 + rank_index
+        short = gen.fixed[index] == EMPTY and not (gen.rack_cards >> card) & 1
+        if missing + short > gen.jokers:
+            continue
+        gen.line_cards[index] = card
+        _set_suits_of_line(gen, index + 1, rank_index, used | (1 << suit), missing + short)
 
 
 cdef unsigned char SET_MAX[8192]    # by 13-bit rank mask: the highest set value among them
@@ -570,6 +622,10 @@ cdef unsigned char RUN_MAX[8192]    # ... the highest run value
 
 cdef void _fill_value_tables() noexcept nogil:
     cdef int ranks, rank_index, set_best, run_best, value
+    for rank_index in range(13):
+        VALUE[KIND_NONE][rank_index] = 0
+        VALUE[KIND_SET][rank_index] = tile_value(rank_index, KIND_SET)
+        VALUE[KIND_RUN][rank_index] = tile_value(rank_index, KIND_RUN)
     for ranks in range(8192):
         set_best = 0
         run_best = 0
@@ -682,21 +738,16 @@ cdef inline int _feasible_any(Feasible* feasible) noexcept nogil:
     return _feasible_runs(feasible) or (feasible.length <= 4 and feasible.set_ranks != 0)
 
 
-cdef int _set_below_best(Gen* gen, int rank_index) noexcept nogil:
-    """Best mode: can no set of ``rank_index`` on this line reach the best play
-    found so far?  A set's score does not depend on its suits."""
-    cdef Board* board = gen.board
-    cdef int i, square, tile_mult, main_sum = 0, cross_sum = 0
-    if gen.mode != GEN_BEST or not gen.have_best:
-        return 0
+cdef void _run_candidate(Gen* gen, int suit, int first, int sign) noexcept nogil:
+    """The line as a run of ``suit`` whose first square holds rank position
+    ``first``, read upwards (``sign`` 1) or downwards (-1): score and supply it."""
+    cdef int i, position, main_sum = 0, cross_sum = 0
     for i in range(gen.k):
-        square = gen.line_square[gen.placed_index[i]]
-        tile_mult = board.tile_mult[square]
-        main_sum += tile_value(rank_index, KIND_SET) * tile_mult
-        if board.cross_len[gen.direction][square] >= 3:
-            cross_sum += tile_value(rank_index, board.cross_kind[gen.direction][square]) \
-                * tile_mult * board.meld_mult[square]
-    return main_sum * gen.main_mult + cross_sum < gen.best.score
+        position = first + sign * (gen.placed_index[i] - gen.origin)
+        _placed_values(gen, i, suit * 13 + (0 if position == 14 else position - 1), KIND_RUN)
+        main_sum += gen.real_main[i]
+        cross_sum += gen.real_cross[i]
+    _supply(gen, main_sum, cross_sum)
 
 
 cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
@@ -704,38 +755,116 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
     first position and direction, as ``feasible`` (indexed from the line's first
     square) narrowed them.  A run is skipped when it needs more cards the rack
     lacks than it has jokers."""
-    cdef int length = gen.length, origin = gen.origin, i, suit, rank_index, position, first
-    cdef unsigned int placed_up = 0, placed_down = 0, held, up, down
+    cdef Board* board = gen.board
+    cdef int length = gen.length, origin = gen.origin, i, suit, rank_index, first, offset, square
+    cdef unsigned int placed_up = 0, placed_down = 0, held, up, down, ranks
     for i in range(gen.k):
-        placed_up |= 1u << (gen.placed_index[i] - origin)
-        placed_down |= 1u << (length - 1 - (gen.placed_index[i] - origin))
+        offset = gen.placed_index[i] - origin
+        placed_up |= 1u << offset
+        placed_down |= 1u << (length - 1 - offset)
+        square = gen.line_square[gen.placed_index[i]]
+        gen.placed_tile_mult[i] = board.tile_mult[square]
+        if board.cross_len[gen.direction][square] >= 3:
+            gen.placed_cross_kind[i] = board.cross_kind[gen.direction][square]
+            gen.placed_cross_mult[i] = board.tile_mult[square] * board.meld_mult[square]
+        else:
+            gen.placed_cross_kind[i] = KIND_NONE
+            gen.placed_cross_mult[i] = 0
     if length <= 4:
-        for rank_index in range(13):
-            if feasible.set_ranks & (1u << rank_index) and not _set_below_best(gen, rank_index):
-                gen.set_done = 0
-                _set_suits_of_line(gen, origin, rank_index, 0, 0)
+        ranks = feasible.set_ranks
+        while ranks and not gen.done:
+            rank_index = __builtin_ctz(ranks)
+            ranks &= ranks - 1u
+            gen.set_main = 0
+            gen.set_cross = 0
+            for i in range(gen.k):
+                gen.real_main[i] = VALUE[KIND_SET][rank_index] * gen.placed_tile_mult[i]
+                gen.real_cross[i] = VALUE[gen.placed_cross_kind[i]][rank_index] * gen.placed_cross_mult[i]
+                gen.set_main += gen.real_main[i]
+                gen.set_cross += gen.real_cross[i]
+            if gen.mode == GEN_BEST and gen.have_best \
+                    and gen.set_main * gen.main_mult + gen.set_cross < gen.best.score:
+                continue        # a set's score does not depend on its suits
+            gen.set_done = 0
+            _set_suits_of_line(gen, origin, rank_index, 0, 0)
     for suit in range(4):
         if not (feasible.up[suit] | feasible.down[suit]):
             continue
         held = _rank_positions(gen.rack_cards, suit)
         up = feasible.up[suit]
-        while up:
+        while up and not gen.done:
             first = __builtin_ctz(up)
             up &= up - 1u
             if __builtin_popcount((placed_up << first) & ~held) <= gen.jokers:
-                for i in range(length):
-                    position = first + i
-                    gen.line_cards[origin + i] = suit * 13 + (0 if position == 14 else position - 1)
-                _visit_candidate(gen, KIND_RUN)
+                _run_candidate(gen, suit, first, 1)
         down = feasible.down[suit] & ~((1u << (length - 1)) - 1u)
-        while down:
+        while down and not gen.done:
             first = __builtin_ctz(down)
             down &= down - 1u
             if __builtin_popcount((placed_down << (first - length + 1)) & ~held) <= gen.jokers:
-                for i in range(length):
-                    position = first - i
-                    gen.line_cards[origin + i] = suit * 13 + (0 if position == 14 else position - 1)
-                _visit_candidate(gen, KIND_RUN)
+                _run_candidate(gen, suit, first, -1)
+
+
+cdef inline unsigned int _two_supplied(unsigned int held_a, unsigned int exist_a, unsigned int held_b,
+                                       unsigned int exist_b, int jokers) noexcept nogil:
+    """Bitwise over rank positions: can the rack supply a card at position a and
+    another at position b (each a real tile or a joker)?"""
+    if jokers >= 2:
+        return exist_a & exist_b
+    if jokers == 1:
+        return exist_a & exist_b & (held_a | held_b)
+    return held_a & held_b
+
+
+cdef void _pair_tables(Gen* gen) noexcept nogil:
+    """Per suit, the rank positions p of a board tile next to which the rack can
+    lay the next card up (``pair_up``: p + 1) or down (``pair_down``: p - 1) and
+    still have a third card for a run of three: p - 1 or p + 2 (resp. p - 2 or p + 1)."""
+    cdef int suit
+    cdef unsigned int held, exist = 0x7FFE
+    for suit in range(4):
+        held = _rank_positions(gen.rack_cards, suit)
+        gen.pair_up[suit] = (_two_supplied(held >> 1, exist >> 1, held >> 2, exist >> 2, gen.jokers)
+                             | _two_supplied(held << 1, exist << 1, held >> 1, exist >> 1, gen.jokers)) & exist
+        gen.pair_down[suit] = (_two_supplied(held << 2, exist << 2, held << 1, exist << 1, gen.jokers)
+                               | _two_supplied(held << 1, exist << 1, held >> 1, exist >> 1, gen.jokers)) & exist
+
+
+cdef inline uint64_t _pair_cards(Gen* gen, int card) noexcept nogil:
+    """The cards the rack can lay next to a lone board tile ``card`` with a
+    third card left for a meld of three (a set or a run)."""
+    cdef int suit = card // 13, rank_index = card % 13
+    cdef unsigned int positions = RANK_POSITION[card], suits
+    cdef uint64_t cards
+    positions = (((positions & gen.pair_up[suit]) << 1) | ((positions & gen.pair_down[suit]) >> 1)) & 0x7FFE
+    cards = <uint64_t>(((positions >> 1) & 0x1FFF) | ((positions >> 14) & 1)) << (13 * suit)
+    suits = _suits_of_rank(gen.rack_cards, rank_index) & ~(1u << suit)
+    if __builtin_popcount(suits) + gen.jokers >= 2:
+        if gen.jokers:
+            suits = 0xF & ~(1u << suit)
+        cards |= SUIT_SPREAD[suits] << rank_index
+    return cards
+
+
+cdef inline uint64_t _anchor_cards(Gen* gen, int direction, int square, unsigned int word,
+                                   int position) noexcept nogil:
+    """The cards the rack may put on an anchor in a play along ``direction``: its
+    cross-check, and what its neighbours on the line itself accept (``word`` is
+    that line's occupancy, ``position`` the anchor's bit).  Every line through
+    the anchor holds those neighbours too, and any three or more adjacent cards
+    of a meld are a meld themselves; a lone neighbour needs a third card."""
+    cdef Board* board = gen.board
+    cdef uint64_t cards = gen.available
+    cdef int along = board.cross_len[1 - direction][square]
+    cdef int step = 1 if direction == ACROSS else board.width
+    if along == 2:
+        cards &= _pair_cards(gen, board.card[square - step if position > 0 and (word >> (position - 1)) & 1u
+                                             else square + step])
+    elif along > 2:         # the meld it extends (0 when it would join two areas)
+        cards &= board.cross_mask[1 - direction][square]
+    if board.cross_len[direction][square] > 1:
+        cards &= board.cross_mask[direction][square]
+    return cards
 
 
 cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
@@ -756,8 +885,8 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     cdef int length, main_mult, tile_mult, main_bound, set_bound, run_bound, start_index
     cdef int left_tile_mult[MAX_PLACED + 1]
     cdef int left_meld_mult[MAX_PLACED + 1]
-    cdef uint64_t allowed
-    cdef unsigned int ranks, anchors, line_anchors
+    cdef uint64_t allowed, anchor_cards
+    cdef unsigned int ranks, anchors, line_anchors, line_word
     cdef Feasible right, whole, line_state
     if direction == ACROSS:
         n_lines, line_length, step = board.height, board.width, 1
@@ -767,12 +896,14 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     for line in range(n_lines):
         start = line * board.width if direction == ACROSS else line
         line_anchors = board.row_anchor[line] if direction == ACROSS else board.col_anchor[line]
+        line_word = board.row_occ[line] if direction == ACROSS else board.col_occ[line]
         anchors = line_anchors
         while anchors:
             x = __builtin_ctz(anchors)
             anchors &= anchors - 1u
             square = start + x * step
-            if board.cross_len[direction][square] > 1 and not (board.cross_mask[direction][square] & gen.available):
+            anchor_cards = _anchor_cards(gen, direction, square, line_word, x)
+            if not anchor_cards:
                 continue        # nothing can go on the anchor itself
             _feasible_start(&right)
             touched_group = -1
@@ -831,7 +962,6 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                     break
                 if board.cross_len[direction][square] == 1:
                     allowed = gen.available
-                    _feasible_add_lanes(&right, gen.free_positions, gen.free_ranks)
                 else:
                     allowed = board.cross_mask[direction][square] & gen.available
                     if allowed == 0:
@@ -842,6 +972,11 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                         touched_group = group
                     elif group != touched_group:
                         break
+                if b == x:
+                    allowed = anchor_cards
+                if allowed == gen.available:
+                    _feasible_add_lanes(&right, gen.free_positions, gen.free_ranks)
+                else:
                     _feasible_add(&right, allowed)
                 gen.fixed[BASE + i] = EMPTY
                 gen.allowed[BASE + i] = allowed
@@ -965,6 +1100,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
             gen.set_ranks_for[i] |= 1u << rank_index
     for i in range(1, MAX_PLACED + 1):
         gen.placed_all[MAX_PLACED - i] = BASE - i
+    _pair_tables(&gen)
     _feasible_start(&gen.free_left[0])
     for i in range(1, MAX_PLACED + 1):
         gen.free_left[i] = gen.free_left[i - 1]
