@@ -59,9 +59,12 @@ def test_best_play_core_batch_two_threads(benchmark, corpus):
 
 
 def test_all_plays_core(benchmark, corpus):
+    """Every legal play of every position, each with its score, written to the
+    core's C array (``Core.generate_plays``)."""
     cores = [native.core_of(p) for p in corpus]
     plays = sum(core.count_plays() for core in cores)
-    benchmark(lambda: [core.count_plays() for core in cores])
+    assert sum(core.generate_plays() for core in cores) == plays
+    benchmark(lambda: [core.generate_plays() for core in cores])
     record("all plays, core (per generated play)", benchmark.stats.stats, plays)
     FACTS["legal plays a position, mid-game corpus"] = f"{plays / len(cores):10.1f}"
 

@@ -757,7 +757,7 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
     lacks than it has jokers."""
     cdef Board* board = gen.board
     cdef int length = gen.length, origin = gen.origin, i, suit, rank_index, first, offset, square
-    cdef unsigned int placed_up = 0, placed_down = 0, held, up, down, ranks
+    cdef unsigned int placed_up = 0, placed_down = 0, lacking, up, down, ranks
     for i in range(gen.k):
         offset = gen.placed_index[i] - origin
         placed_up |= 1u << offset
@@ -790,18 +790,18 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
     for suit in range(4):
         if not (feasible.up[suit] | feasible.down[suit]):
             continue
-        held = _rank_positions(gen.rack_cards, suit)
+        lacking = ~_rank_positions(gen.rack_cards, suit)
         up = feasible.up[suit]
         while up and not gen.done:
             first = __builtin_ctz(up)
             up &= up - 1u
-            if __builtin_popcount((placed_up << first) & ~held) <= gen.jokers:
+            if __builtin_popcount((placed_up << first) & lacking) <= gen.jokers:
                 _run_candidate(gen, suit, first, 1)
         down = feasible.down[suit] & ~((1u << (length - 1)) - 1u)
         while down and not gen.done:
             first = __builtin_ctz(down)
             down &= down - 1u
-            if __builtin_popcount((placed_down << (first - length + 1)) & ~held) <= gen.jokers:
+            if __builtin_popcount((placed_down << (first - length + 1)) & lacking) <= gen.jokers:
                 _run_candidate(gen, suit, first, -1)
 
 
@@ -855,15 +855,18 @@ cdef inline uint64_t _anchor_cards(Gen* gen, int direction, int square, unsigned
     of a meld are a meld themselves; a lone neighbour needs a third card."""
     cdef Board* board = gen.board
     cdef uint64_t cards = gen.available
-    cdef int along = board.cross_len[1 - direction][square]
-    cdef int step = 1 if direction == ACROSS else board.width
+    cdef int along, step
+    if board.cross_len[direction][square] > 1:
+        cards &= board.cross_mask[direction][square]
+        if not cards:
+            return 0
+    along = board.cross_len[1 - direction][square]
     if along == 2:
+        step = 1 if direction == ACROSS else board.width
         cards &= _pair_cards(gen, board.card[square - step if position > 0 and (word >> (position - 1)) & 1u
                                              else square + step])
     elif along > 2:         # the meld it extends (0 when it would join two areas)
         cards &= board.cross_mask[1 - direction][square]
-    if board.cross_len[direction][square] > 1:
-        cards &= board.cross_mask[direction][square]
     return cards
 
 
@@ -1337,6 +1340,16 @@ cdef class Core:
         cdef long long count
         with nogil:
             count = board_generate(self.board, GEN_COUNT, NULL, NULL, NULL)
+        return count
+
+    def generate_plays(self):
+        """Generate every legal play, with its score, into the core's own C array
+        (no Python objects are made); returns how many there are."""
+        cdef long long count
+        with nogil:
+            count = board_generate(self.board, GEN_ALL, NULL, &self.plays, &self.capacity)
+        if <size_t>count > self.capacity:
+            raise MemoryError()
         return count
 
     def legal_plays(self):
