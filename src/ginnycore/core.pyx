@@ -387,8 +387,9 @@ cdef void board_place(Board* board, int n, const short* squares, const signed ch
 
 ctypedef struct Feasible:
     # What the line from its first square up to the current one can still be.
-    unsigned int up[4]          # per suit: first positions (bits 1..14) of a run read upwards
-    unsigned int down[4]        # ... of a run read downwards
+    # Runs are kept as 16-bit lanes, one a suit (suit s in bits 16 s .. 16 s + 15).
+    uint64_t up                 # per suit: first positions (bits 1..14) of a run read upwards
+    uint64_t down               # ... of a run read downwards
     unsigned int set_ranks      # ranks (bits 0..12) every index can take in a set
     int length
     int set_bound               # upper bounds of the placed tiles' values x tile multiplier
@@ -429,7 +430,7 @@ ctypedef struct Gen:
     uint64_t rack_cards             # cards the rack holds as real tiles
     int jokers                      # jokers on the rack
     Feasible free_left[MAX_PLACED + 1]  # what m squares left of an anchor that touch nothing allow
-    unsigned int free_positions[4]  # per suit, the rank positions of ``available``
+    uint64_t free_lanes             # the rank positions of ``available`` in suit lanes
     unsigned int free_ranks         # the ranks of ``available``
     unsigned int set_ranks_for[MAX_PLACED + 1]  # ranks whose real tiles and jokers can fill k squares of a set
     unsigned int pair_up[4]         # see _pair_tables
@@ -648,11 +649,46 @@ cdef inline unsigned int _ranks_of(uint64_t mask) noexcept nogil:
     return <unsigned int>((mask | (mask >> 13) | (mask >> 26) | (mask >> 39)) & 0x1FFF)
 
 
+cdef uint64_t LANE_LOW[32]     # by shift d: bits 0 .. 15 - d of every 16-bit lane
+cdef uint64_t LANE_HIGH[32]    # ... bits d .. 15 of every lane
+cdef uint64_t ALL_LANES = 0x7FFE7FFE7FFE7FFE     # every rank position of every suit
+cdef uint64_t LANE_BIT0 = 0x0001000100010001     # bit 0 of every lane
+
+
+cdef void _fill_lane_masks() noexcept nogil:
+    cdef int shift, suit
+    for shift in range(32):
+        LANE_LOW[shift] = 0
+        LANE_HIGH[shift] = 0
+        for suit in range(4):
+            if shift < 16:
+                LANE_LOW[shift] |= <uint64_t>(0xFFFF >> shift) << (16 * suit)
+                LANE_HIGH[shift] |= <uint64_t>((0xFFFF << shift) & 0xFFFF) << (16 * suit)
+
+
+_fill_lane_masks()
+
+
+cdef inline uint64_t _lanes_down(uint64_t lanes, int shift) noexcept nogil:
+    """Every lane shifted towards bit 0 by ``shift``; nothing crosses into the next lane."""
+    return (lanes >> shift) & LANE_LOW[shift]
+
+
+cdef inline uint64_t _lanes_up(uint64_t lanes, int shift) noexcept nogil:
+    """Every lane shifted away from bit 0 by ``shift``; nothing crosses into the next lane."""
+    return (lanes << shift) & LANE_HIGH[shift]
+
+
+cdef inline uint64_t _card_lanes(uint64_t cards) noexcept nogil:
+    """The rank positions of a card mask, 16 bits a suit (an ace at 1 and 14)."""
+    cdef uint64_t ranks = ((cards & 0x1FFF) | ((cards & (<uint64_t>0x1FFF << 13)) << 3)
+                           | ((cards & (<uint64_t>0x1FFF << 26)) << 6) | ((cards & (<uint64_t>0x1FFF << 39)) << 9))
+    return (ranks << 1) | ((ranks & LANE_BIT0) << 14)
+
+
 cdef inline void _feasible_start(Feasible* feasible) noexcept nogil:
-    cdef int suit
-    for suit in range(4):
-        feasible.up[suit] = 0x7FFE
-        feasible.down[suit] = 0x7FFE
+    feasible.up = ALL_LANES
+    feasible.down = ALL_LANES
     feasible.set_ranks = 0x1FFF
     feasible.length = 0
     feasible.set_bound = 0
@@ -660,78 +696,45 @@ cdef inline void _feasible_start(Feasible* feasible) noexcept nogil:
     feasible.cross_bound = 0
 
 
-cdef inline void _feasible_add(Feasible* feasible, uint64_t allowed) noexcept nogil:
-    """Append an index whose square may hold the cards in ``allowed``."""
-    cdef int i = feasible.length, suit
-    cdef unsigned int positions
-    for suit in range(4):
-        positions = _rank_positions(allowed, suit)
-        feasible.up[suit] &= positions >> i
-        feasible.down[suit] &= positions << i
-    feasible.set_ranks &= _ranks_of(allowed)
-    feasible.length = i + 1
-
-
-cdef inline void _feasible_add_lanes(Feasible* feasible, const unsigned int* positions,
-                                     unsigned int ranks) noexcept nogil:
-    """Append an index whose cards are given as per-suit positions and ranks."""
+cdef inline void _feasible_add_lanes(Feasible* feasible, uint64_t lanes, unsigned int ranks) noexcept nogil:
+    """Append an index whose cards are given as rank positions in suit lanes and ranks."""
     cdef int i = feasible.length
-    feasible.up[0] &= positions[0] >> i
-    feasible.down[0] &= positions[0] << i
-    feasible.up[1] &= positions[1] >> i
-    feasible.down[1] &= positions[1] << i
-    feasible.up[2] &= positions[2] >> i
-    feasible.down[2] &= positions[2] << i
-    feasible.up[3] &= positions[3] >> i
-    feasible.down[3] &= positions[3] << i
+    feasible.up &= _lanes_down(lanes, i)
+    feasible.down &= _lanes_up(lanes, i)
     feasible.set_ranks &= ranks
     feasible.length = i + 1
 
 
+cdef inline void _feasible_add(Feasible* feasible, uint64_t allowed) noexcept nogil:
+    """Append an index whose square may hold the cards in ``allowed``."""
+    _feasible_add_lanes(feasible, _card_lanes(allowed), _ranks_of(allowed))
+
+
 cdef inline void _feasible_add_card(Feasible* feasible, int card) noexcept nogil:
-    """Append an index holding ``card`` (a tile already on the board)."""
-    cdef int i = feasible.length, suit = card // 13
-    cdef unsigned int positions = RANK_POSITION[card]
-    cdef unsigned int up = feasible.up[suit] & (positions >> i)
-    cdef unsigned int down = feasible.down[suit] & (positions << i)
-    memset(feasible.up, 0, sizeof(feasible.up))
-    memset(feasible.down, 0, sizeof(feasible.down))
-    feasible.up[suit] = up
-    feasible.down[suit] = down
-    feasible.set_ranks &= 1u << (card % 13)
-    feasible.length = i + 1
+    """Append an index holding ``card`` (a tile already on the board): only runs
+    of its suit stay possible."""
+    _feasible_add_lanes(feasible, <uint64_t>RANK_POSITION[card] << (16 * (card // 13)), 1u << (card % 13))
 
 
-cdef inline void _feasible_add_left(Feasible* feasible, int distance, const unsigned int* positions,
+cdef inline void _feasible_add_left(Feasible* feasible, int distance, uint64_t lanes,
                                     unsigned int ranks) noexcept nogil:
     """Add a square ``distance`` squares left of the anchor (index 0): the masks
     hold the anchor's rank position, so a run up needs the anchor ``distance``
     higher than this square's card, a run down ``distance`` lower.  ``length``
     keeps counting the squares from the anchor on."""
-    cdef int suit
-    for suit in range(4):
-        feasible.up[suit] &= positions[suit] << distance
-        feasible.down[suit] &= positions[suit] >> distance
+    feasible.up &= _lanes_up(lanes, distance)
+    feasible.down &= _lanes_down(lanes, distance)
     feasible.set_ranks &= ranks
 
 
 cdef inline void _feasible_add_left_card(Feasible* feasible, int distance, int card) noexcept nogil:
-    """``_feasible_add_left`` for a square holding ``card`` (a tile on the board):
-    only runs of its suit stay possible."""
-    cdef int suit = card // 13
-    cdef unsigned int positions = RANK_POSITION[card]
-    cdef unsigned int up = feasible.up[suit] & (positions << distance)
-    cdef unsigned int down = feasible.down[suit] & (positions >> distance)
-    memset(feasible.up, 0, sizeof(feasible.up))
-    memset(feasible.down, 0, sizeof(feasible.down))
-    feasible.up[suit] = up
-    feasible.down[suit] = down
-    feasible.set_ranks &= 1u << (card % 13)
+    """``_feasible_add_left`` for a square holding ``card`` (a tile on the board)."""
+    _feasible_add_left(feasible, distance, <uint64_t>RANK_POSITION[card] << (16 * (card // 13)),
+                       1u << (card % 13))
 
 
 cdef inline int _feasible_runs(Feasible* feasible) noexcept nogil:
-    return (feasible.up[0] | feasible.down[0] | feasible.up[1] | feasible.down[1]
-            | feasible.up[2] | feasible.down[2] | feasible.up[3] | feasible.down[3]) != 0
+    return (feasible.up | feasible.down) != 0
 
 
 cdef inline int _feasible_any(Feasible* feasible) noexcept nogil:
@@ -788,16 +791,17 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
             gen.set_done = 0
             _set_suits_of_line(gen, origin, rank_index, 0, 0)
     for suit in range(4):
-        if not (feasible.up[suit] | feasible.down[suit]):
+        up = <unsigned int>(feasible.up >> (16 * suit)) & 0xFFFF
+        down = <unsigned int>(feasible.down >> (16 * suit)) & 0xFFFF
+        if not (up | down):
             continue
         lacking = ~_rank_positions(gen.rack_cards, suit)
-        up = feasible.up[suit]
         while up and not gen.done:
             first = __builtin_ctz(up)
             up &= up - 1u
             if __builtin_popcount((placed_up << first) & lacking) <= gen.jokers:
                 _run_candidate(gen, suit, first, 1)
-        down = feasible.down[suit] & ~((1u << (length - 1)) - 1u)
+        down &= ~((1u << (length - 1)) - 1u)
         while down and not gen.done:
             first = __builtin_ctz(down)
             down &= down - 1u
@@ -978,7 +982,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                 if b == x:
                     allowed = anchor_cards
                 if allowed == gen.available:
-                    _feasible_add_lanes(&right, gen.free_positions, gen.free_ranks)
+                    _feasible_add_lanes(&right, gen.free_lanes, gen.free_ranks)
                 else:
                     _feasible_add(&right, allowed)
                 gen.fixed[BASE + i] = EMPTY
@@ -1038,9 +1042,8 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                     if direction == DOWN and k + m == 1 and board.cross_len[DOWN][square] > 1:
                         continue        # a lone tile with a row neighbour is found across
                     line_state = whole
-                    for t in range(4):
-                        line_state.up[t] &= gen.free_left[m].up[t]
-                        line_state.down[t] &= gen.free_left[m].down[t]
+                    line_state.up &= gen.free_left[m].up
+                    line_state.down &= gen.free_left[m].down
                     line_state.set_ranks &= gen.free_left[m].set_ranks & gen.set_ranks_for[k + m]
                     line_state.length = length
                     if not _feasible_any(&line_state):
@@ -1057,9 +1060,8 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                             continue
                     # from the anchor's positions to the first square's
                     start_index = low_fixed + m
-                    for t in range(4):
-                        line_state.up[t] >>= start_index
-                        line_state.down[t] <<= start_index
+                    line_state.up = _lanes_down(line_state.up, start_index)
+                    line_state.down = _lanes_up(line_state.down, start_index)
                     gen.origin = BASE - start_index
                     gen.length = length
                     gen.k = k + m
@@ -1093,8 +1095,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     gen.jokers = board.rack[JOKER]
     if board.rack[JOKER]:
         gen.available = ALL_CARDS
-    for i in range(4):
-        gen.free_positions[i] = _rank_positions(gen.available, i)
+    gen.free_lanes = _card_lanes(gen.available)
     gen.free_ranks = _ranks_of(gen.available)
     memset(gen.set_ranks_for, 0, sizeof(gen.set_ranks_for))
     for rank_index in range(13):
@@ -1107,7 +1108,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     _feasible_start(&gen.free_left[0])
     for i in range(1, MAX_PLACED + 1):
         gen.free_left[i] = gen.free_left[i - 1]
-        _feasible_add_left(&gen.free_left[i], i, gen.free_positions, gen.free_ranks)
+        _feasible_add_left(&gen.free_left[i], i, gen.free_lanes, gen.free_ranks)
     gen.done = 0
     _generate_direction(&gen, ACROSS)
     if not gen.done:
