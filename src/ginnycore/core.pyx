@@ -38,12 +38,22 @@ cdef unsigned short RANK_POSITION[NUM_CARDS]   # bits 1..14: a card's place in r
 
 cdef int VALUE[3][13]               # by kind (none, set, run) and rank index: a real tile's value
 cdef uint64_t SUIT_SPREAD[16]       # by 4-bit suit mask: the aces of those suits as a card mask
+cdef uint64_t NEIGHBOURS[NUM_CARDS]  # the cards that may stand next to a card in a meld
 
 
 cdef void _fill_rank_positions() noexcept nogil:
-    cdef int card, suits, suit
+    cdef int card, suits, suit, other
     for card in range(NUM_CARDS):
         RANK_POSITION[card] = (1u << (card % 13 + 1)) | ((1u << 14) if card % 13 == 0 else 0u)
+    # next to a card in a meld: the same rank in another suit (a set), or the
+    # same suit one rank away (a run; an ace is next to the 2 and to the king)
+    for card in range(NUM_CARDS):
+        NEIGHBOURS[card] = 0
+        for other in range(NUM_CARDS):
+            if (other != card and other % 13 == card % 13) or (
+                    other // 13 == card // 13 and RANK_POSITION[card] & ((RANK_POSITION[other] << 1)
+                                                                         | (RANK_POSITION[other] >> 1))):
+                NEIGHBOURS[card] |= <uint64_t>1 << other
     for suits in range(16):
         SUIT_SPREAD[suits] = 0
         for suit in range(4):
@@ -170,12 +180,17 @@ cdef inline int _count_after(unsigned int word, int position) noexcept nogil:
 
 
 cdef inline void _set_anchor(Board* board, int row, int col, int value) noexcept nogil:
+    """Make a square an anchor, live in both directions, or no anchor at all."""
     if value:
         board.row_anchor[row] |= 1u << col
         board.col_anchor[col] |= 1u << row
+        board.row_live[row] |= 1u << col
+        board.col_live[col] |= 1u << row
     else:
         board.row_anchor[row] &= ~(1u << col)
         board.col_anchor[col] &= ~(1u << row)
+        board.row_live[row] &= ~(1u << col)
+        board.col_live[col] &= ~(1u << row)
 
 
 cdef inline void _line_checks(Board* board, int direction, int square, int step, unsigned int word,
@@ -205,12 +220,31 @@ cdef inline void _line_checks(Board* board, int direction, int square, int step,
         &board.cross_kind[direction][square])
 
 
+cdef inline uint64_t _line_fit(Board* board, int direction, int square, int step, unsigned int word,
+                               int position) noexcept nogil:
+    """What the line across ``direction`` through an empty square accepts there
+    when it may grow on (see ``Board.fit_mask``); arguments as for _line_checks."""
+    cdef int length = board.cross_len[direction][square]
+    if length == 1:
+        return ALL_CARDS
+    if length == 2:
+        return NEIGHBOURS[board.card[square - step if position > 0 and (word >> (position - 1)) & 1u
+                                     else square + step]]
+    return board.cross_mask[direction][square]
+
+
 cdef inline void _near_checks(Board* board, int square, int row, int col) noexcept nogil:
     """An empty square next to a tile: an anchor, with both cross-checks (an
     ACROSS play meets the column through it, a DOWN play the row)."""
     _set_anchor(board, row, col, 1)
     _line_checks(board, ACROSS, square, board.width, board.col_occ[col], row)
     _line_checks(board, DOWN, square, 1, board.row_occ[row], col)
+    board.fit_mask[square] = (_line_fit(board, ACROSS, square, board.width, board.col_occ[col], row)
+                              & _line_fit(board, DOWN, square, 1, board.row_occ[row], col))
+    if board.fit_mask[square] == 0 or board.cross_len[ACROSS][square] == 2:
+        board.row_live[row] &= ~(1u << col)
+    if board.fit_mask[square] == 0 or board.cross_len[DOWN][square] == 2:
+        board.col_live[col] &= ~(1u << row)
 
 
 cdef void _square_checks(Board* board, int row, int col) noexcept nogil:
@@ -271,6 +305,8 @@ cdef void board_prepare(Board* board) noexcept nogil:
     memset(board.cross_len[1], 1, size)
     memset(board.row_anchor, 0, sizeof(board.row_anchor))
     memset(board.col_anchor, 0, sizeof(board.col_anchor))
+    memset(board.row_live, 0, sizeof(board.row_live))
+    memset(board.col_live, 0, sizeof(board.col_live))
     # groups by union-find over the left and upper neighbours; a group's root is
     # its smallest square, so it comes first in square order
     for row in range(height):
@@ -858,19 +894,16 @@ cdef inline uint64_t _anchor_cards(Gen* gen, int direction, int square, unsigned
     the anchor holds those neighbours too, and any three or more adjacent cards
     of a meld are a meld themselves; a lone neighbour needs a third card."""
     cdef Board* board = gen.board
-    cdef uint64_t cards = gen.available
-    cdef int along, step
-    if board.cross_len[direction][square] > 1:
-        cards &= board.cross_mask[direction][square]
-        if not cards:
-            return 0
-    along = board.cross_len[1 - direction][square]
-    if along == 2:
+    cdef int along = board.cross_len[1 - direction][square]
+    cdef int step
+    cdef uint64_t cards
+    if along == 1 and board.cross_len[direction][square] == 1:
+        return gen.available        # a red square away from every tile
+    cards = board.fit_mask[square] & gen.available
+    if cards and along == 2:
         step = 1 if direction == ACROSS else board.width
         cards &= _pair_cards(gen, board.card[square - step if position > 0 and (word >> (position - 1)) & 1u
                                              else square + step])
-    elif along > 2:         # the meld it extends (0 when it would join two areas)
-        cards &= board.cross_mask[1 - direction][square]
     return cards
 
 
@@ -904,7 +937,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
         start = line * board.width if direction == ACROSS else line
         line_anchors = board.row_anchor[line] if direction == ACROSS else board.col_anchor[line]
         line_word = board.row_occ[line] if direction == ACROSS else board.col_occ[line]
-        anchors = line_anchors
+        anchors = board.row_live[line] if direction == ACROSS else board.col_live[line]
         while anchors:
             x = __builtin_ctz(anchors)
             anchors &= anchors - 1u

@@ -50,6 +50,9 @@ ctypedef struct Board:
     # perpendicular line through an empty square accepts.  Only cross_len is
     # kept for every square; the rest only for empty squares with cross_len > 1.
     uint64_t* cross_mask[2]     # cards allowed; 0 = nothing can go here
+    uint64_t* fit_mask          # per empty square next to a tile: the cards both lines through it
+                                # accept, a lone neighbour taking any card it can stand beside in a
+                                # meld (a line the play runs along may grow past that neighbour)
     unsigned char* cross_len[2] # length of that line with the square (1 = alone)
     unsigned char* cross_kind[2]    # KIND_SET / KIND_RUN when cross_len >= 3
     short* cross_group[2]       # group the perpendicular neighbours belong to, or -1
@@ -60,4 +63,9 @@ ctypedef struct Board:
     unsigned int col_occ[MAX_SIDE]
     unsigned int row_anchor[MAX_SIDE]
     unsigned int col_anchor[MAX_SIDE]
+    # The anchors where some card may go in a play along the row (row_live) or
+    # the column (col_live), whatever the rack: not those whose crossing line
+    # would be two cards long, nor those no card fits (fit_mask 0).
+    unsigned int row_live[MAX_SIDE]
+    unsigned int col_live[MAX_SIDE]
     unsigned int row_red[MAX_SIDE]
