@@ -471,8 +471,7 @@ ctypedef struct Gen:
     unsigned int set_ranks_for[MAX_PLACED + 1]  # ranks whose real tiles and jokers can fill k squares of a set
     unsigned int pair_up[4]         # see _pair_tables
     unsigned int pair_down[4]
-    uint64_t allowed[BASE + MAX_SIDE]   # per square of the line: the cards that may stand there
-    signed char line_cards[BASE + MAX_SIDE]
+    uint64_t allowed[BASE + MAX_SIDE]   # per empty square of the line: the cards that may go there
     int set_done                    # best mode: a set's all-real supply was found, so its rank's
                                     # other suits cannot rank higher
     int done                        # any mode: a play was found, generation stops
@@ -578,13 +577,35 @@ cdef void _supply_repeated(Gen* gen, unsigned int joker_at, int from_index, int 
                          cross_sum - gen.real_cross[i], jokers + 1)
 
 
+cdef void _supply_from(Gen* gen, unsigned int needed, int main_sum, int cross_sum) noexcept nogil:
+    """Every way the rack supplies the placed cards ``gen.card`` when it holds a
+    real tile of each but those of the placed indexes in ``needed``: each is a
+    real tile or a joker, and those in ``needed`` are jokers.  ``main_sum`` and
+    ``cross_sum`` score them all real; a joker scores nothing.  Best mode takes
+    only the supply with the fewest jokers, which outranks every other supply
+    of these cards."""
+    cdef int i, missing = __builtin_popcount(needed)
+    cdef unsigned int bits = needed
+    if missing > gen.jokers:
+        return
+    while bits:
+        i = __builtin_ctz(bits)
+        bits &= bits - 1u
+        main_sum -= gen.real_main[i]
+        cross_sum -= gen.real_cross[i]
+    _emit_supply(gen, needed, main_sum * gen.main_mult + cross_sum, missing)
+    if gen.mode == GEN_BEST:
+        if missing == 0:
+            gen.set_done = 1    # a set of this rank in other suits cannot rank higher
+        return
+    if missing < gen.jokers:
+        _more_jokers(gen, needed, ~needed & ((1u << gen.k) - 1u), main_sum, cross_sum, missing,
+                     gen.jokers - missing)
+
+
 cdef void _supply(Gen* gen, int main_sum, int cross_sum) noexcept nogil:
-    """Every way the rack supplies the placed cards ``gen.card``: each a real
-    tile or a joker.  ``main_sum`` and ``cross_sum`` score them all real; a
-    joker scores nothing.  Best mode takes only the supply with the fewest
-    jokers (jokers exactly where the rack has no real tile), which outranks
-    every other supply of these cards."""
-    cdef int i, missing
+    """``_supply_from`` for placed cards whose real tiles are still to be looked up."""
+    cdef int i
     cdef unsigned int needed = 0
     if gen.mode == GEN_BEST and gen.have_best and main_sum * gen.main_mult + cross_sum < gen.best.score:
         return
@@ -594,19 +615,7 @@ cdef void _supply(Gen* gen, int main_sum, int cross_sum) noexcept nogil:
     for i in range(gen.k):
         if not gen.board.rack[gen.card[i]]:
             needed |= 1u << i
-            main_sum -= gen.real_main[i]
-            cross_sum -= gen.real_cross[i]
-    missing = __builtin_popcount(needed)
-    if missing > gen.jokers:
-        return
-    _emit_supply(gen, needed, main_sum * gen.main_mult + cross_sum, missing)
-    if gen.mode == GEN_BEST:
-        if missing == 0:
-            gen.set_done = 1    # a set of this rank in other suits cannot rank higher
-        return
-    if missing < gen.jokers:
-        _more_jokers(gen, needed, ~needed & ((1u << gen.k) - 1u), main_sum, cross_sum, missing,
-                     gen.jokers - missing)
+    _supply_from(gen, needed, main_sum, cross_sum)
 
 
 cdef inline void _placed_values(Gen* gen, int i, int card, int kind) noexcept nogil:
@@ -629,28 +638,26 @@ cdef inline unsigned int _rank_positions(uint64_t mask, int suit) noexcept nogil
     return (ranks << 1) | ((ranks & 1) << 14)
 
 
-cdef void _set_suits_of_line(Gen* gen, int index, int rank_index, int used, int missing) noexcept nogil:
-    """Give each index of the line a distinct suit of ``rank_index``; ``missing``
-    counts the placed cards the rack holds no real tile of (each needs a joker).
-    The scores (``gen.set_main``, ``gen.set_cross``) do not depend on the suits."""
-    cdef int suit, suits, card, short, i
-    if index == gen.origin + gen.length:
-        for i in range(gen.k):
-            gen.card[i] = gen.line_cards[gen.placed_index[i]]
-        _supply(gen, gen.set_main, gen.set_cross)
+cdef void _set_suits(Gen* gen, int i, int rank_index, unsigned int used, unsigned int needed) noexcept nogil:
+    """Give each placed index from ``i`` on a card of ``rank_index`` in a suit
+    not ``used`` yet; ``needed``: the placed indexes so far whose card the rack
+    holds no real tile of (each needs a joker).  A set's scores (``gen.set_main``,
+    ``gen.set_cross``) do not depend on its suits."""
+    cdef int suit, card
+    cdef unsigned int suits, lack
+    if i == gen.k:
+        _supply_from(gen, needed, gen.set_main, gen.set_cross)
         return
-    suits = _suits_of_rank(gen.allowed[index], rank_index) & ~used
-    while suits:
-        if gen.set_done or gen.done:
-            return
+    suits = _suits_of_rank(gen.allowed[gen.placed_index[i]], rank_index) & ~used
+    while suits and not (gen.set_done or gen.done):
         suit = __builtin_ctz(suits)
-        suits &= suits - 1
+        suits &= suits - 1u
         card = suit * 13 + rank_index
-        short = gen.fixed[index] == EMPTY and not (gen.rack_cards >> card) & 1
-        if missing + short > gen.jokers:
+        lack = not (gen.rack_cards >> card) & 1
+        if lack and __builtin_popcount(needed) >= gen.jokers:
             continue
-        gen.line_cards[index] = card
-        _set_suits_of_line(gen, index + 1, rank_index, used | (1 << suit), missing + short)
+        gen.card[i] = card
+        _set_suits(gen, i + 1, rank_index, used | (1u << suit), needed | (lack << i))
 
 
 cdef unsigned char SET_MAX[8192]    # by 13-bit rank mask: the highest set value among them
@@ -796,7 +803,7 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
     lacks than it has jokers."""
     cdef Board* board = gen.board
     cdef int length = gen.length, origin = gen.origin, i, suit, rank_index, first, offset, square
-    cdef unsigned int placed_up = 0, placed_down = 0, lacking, up, down, ranks
+    cdef unsigned int placed_up = 0, placed_down = 0, lacking, up, down, ranks, fixed_suits
     for i in range(gen.k):
         offset = gen.placed_index[i] - origin
         placed_up |= 1u << offset
@@ -810,7 +817,14 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
             gen.placed_cross_kind[i] = KIND_NONE
             gen.placed_cross_mult[i] = 0
     if length <= 4:
+        # the suits of the line's board tiles: a set needs them all different
+        fixed_suits = 0
         ranks = feasible.set_ranks
+        for i in range(origin, origin + length):
+            if gen.fixed[i] != EMPTY:
+                if fixed_suits & (1u << (gen.fixed[i] // 13)):
+                    ranks = 0
+                fixed_suits |= 1u << (gen.fixed[i] // 13)
         while ranks and not gen.done:
             rank_index = __builtin_ctz(ranks)
             ranks &= ranks - 1u
@@ -825,7 +839,7 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
                     and gen.set_main * gen.main_mult + gen.set_cross < gen.best.score:
                 continue        # a set's score does not depend on its suits
             gen.set_done = 0
-            _set_suits_of_line(gen, origin, rank_index, 0, 0)
+            _set_suits(gen, 0, rank_index, fixed_suits, 0)
     for suit in range(4):
         up = <unsigned int>(feasible.up >> (16 * suit)) & 0xFFFF
         down = <unsigned int>(feasible.down >> (16 * suit)) & 0xFFFF
@@ -958,7 +972,6 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                     square = start + (x - low_fixed) * step
                     gen.line_square[BASE - low_fixed] = square
                     gen.fixed[BASE - low_fixed] = board.card[square]
-                    gen.allowed[BASE - low_fixed] = <uint64_t>1 << board.card[square]
                     _feasible_add_left_card(&right, low_fixed, board.card[square])
                 if low_fixed >= MAX_RUN:
                     continue
@@ -993,7 +1006,6 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                     elif group != touched_group:
                         break       # would join two areas, as would every longer interval
                     gen.fixed[BASE + i] = board.card[square]
-                    gen.allowed[BASE + i] = <uint64_t>1 << board.card[square]
                     _feasible_add_card(&right, board.card[square])
                     if not _feasible_any(&right):
                         break
@@ -1055,7 +1067,6 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                         high += 1
                         gen.line_square[BASE + high - x] = start + high * step
                         gen.fixed[BASE + high - x] = board.card[start + high * step]
-                        gen.allowed[BASE + high - x] = <uint64_t>1 << board.card[start + high * step]
                         _feasible_add_card(&whole, board.card[start + high * step])
                     if high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY:
                         break       # the line would be longer than any meld
