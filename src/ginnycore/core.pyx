@@ -469,6 +469,7 @@ ctypedef struct Gen:
     uint64_t free_lanes             # the rank positions of ``available`` in suit lanes
     unsigned int free_ranks         # the ranks of ``available``
     unsigned int set_ranks_for[MAX_PLACED + 1]  # ranks whose real tiles and jokers can fill k squares of a set
+    uint64_t run_lanes_for[MAX_PLACED + 1]      # the lanes of the suits whose ... of a run
     unsigned int pair_up[4]         # see _pair_tables
     unsigned int pair_down[4]
     uint64_t allowed[BASE + MAX_SIDE]   # per empty square of the line: the cards that may go there
@@ -1051,6 +1052,8 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                 gen.placed_all[MAX_PLACED + k] = BASE + i
                 k += 1
                 right.set_ranks &= gen.set_ranks_for[k]
+                right.up &= gen.run_lanes_for[k]
+                right.down &= gen.run_lanes_for[k]
                 if not _feasible_any(&right):
                     break
                 # the tiles just right of b belong to the line too
@@ -1086,8 +1089,8 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                     if direction == DOWN and k + m == 1 and board.cross_len[DOWN][square] > 1:
                         continue        # a lone tile with a row neighbour is found across
                     line_state = whole
-                    line_state.up &= gen.free_left[m].up
-                    line_state.down &= gen.free_left[m].down
+                    line_state.up &= gen.free_left[m].up & gen.run_lanes_for[k + m]
+                    line_state.down &= gen.free_left[m].down & gen.run_lanes_for[k + m]
                     line_state.set_ranks &= gen.free_left[m].set_ranks & gen.set_ranks_for[k + m]
                     line_state.length = length
                     if not _feasible_any(&line_state):
@@ -1123,7 +1126,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     many there are (in best and any mode: how many were scored, which is 0 only
     when there is none)."""
     cdef Gen gen
-    cdef int i, rank_index, supply
+    cdef int i, rank_index, supply, suit
     gen.board = board
     gen.mode = mode
     gen.best = best
@@ -1146,6 +1149,12 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
         supply = __builtin_popcount(_suits_of_rank(gen.rack_cards, rank_index)) + gen.jokers
         for i in range(min(supply, MAX_PLACED) + 1):
             gen.set_ranks_for[i] |= 1u << rank_index
+    memset(gen.run_lanes_for, 0, sizeof(gen.run_lanes_for))
+    for suit in range(4):
+        # rank positions, so an ace counts twice: an upper bound is enough here
+        supply = __builtin_popcount(_rank_positions(gen.rack_cards, suit)) + gen.jokers
+        for i in range(min(supply, MAX_PLACED) + 1):
+            gen.run_lanes_for[i] |= <uint64_t>0xFFFF << (16 * suit)
     for i in range(1, MAX_PLACED + 1):
         gen.placed_all[MAX_PLACED - i] = BASE - i
     _pair_tables(&gen)
