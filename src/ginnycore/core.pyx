@@ -456,7 +456,6 @@ ctypedef struct Gen:
     signed char card[MAX_PLACED]
     int real_main[MAX_PLACED]
     int real_cross[MAX_PLACED]
-    unsigned char use_joker[MAX_PLACED]
     int placed_tile_mult[MAX_PLACED]    # per placed index: its square's tile multiplier,
     int placed_cross_mult[MAX_PLACED]   # ... tile x meld multiplier when it makes a crossing meld (else 0)
     int placed_cross_kind[MAX_PLACED]   # ... and that meld's kind (KIND_NONE when none)
@@ -475,11 +474,13 @@ ctypedef struct Gen:
     uint64_t allowed[BASE + MAX_SIDE]   # per empty square of the line: the cards that may go there
     int set_done                    # best mode: a set's all-real supply was found, so its rank's
                                     # other suits cannot rank higher
-    int done                        # any mode: a play was found, generation stops
+    int done                        # generation stops: a play was found (any mode), or ...
+    int failed                      # ... the plays did not fit in memory (all mode)
 
 
-cdef inline int _better(Gen* gen, int score, int jokers, PlayRecord* best) noexcept nogil:
-    """Is the play in ``gen`` ahead of ``best`` in the ranking (score, fewer jokers,
+cdef inline int _better(Gen* gen, unsigned int joker_at, int score, int jokers, PlayRecord* best) noexcept nogil:
+    """Is the play in ``gen`` (a joker on placed index i when bit i of
+    ``joker_at`` is set) ahead of ``best`` in the ranking (score, fewer jokers,
     more tiles, then placements (square, joker, card) in order)?"""
     cdef int i, square, joker
     if score != best.score:
@@ -492,7 +493,7 @@ cdef inline int _better(Gen* gen, int score, int jokers, PlayRecord* best) noexc
         square = gen.line_square[gen.placed_index[i]]
         if square != best.square[i]:
             return square < best.square[i]
-        joker = gen.use_joker[i]
+        joker = (joker_at >> i) & 1u
         if joker != best.joker[i]:
             return joker < best.joker[i]
         if gen.card[i] != best.card[i]:
@@ -500,7 +501,7 @@ cdef inline int _better(Gen* gen, int score, int jokers, PlayRecord* best) noexc
     return 0
 
 
-cdef inline void _record(Gen* gen, PlayRecord* record, int score, int jokers) noexcept nogil:
+cdef inline void _record(Gen* gen, PlayRecord* record, unsigned int joker_at, int score, int jokers) noexcept nogil:
     cdef int i
     record.score = score
     record.n = gen.k
@@ -508,37 +509,32 @@ cdef inline void _record(Gen* gen, PlayRecord* record, int score, int jokers) no
     for i in range(gen.k):
         record.square[i] = gen.line_square[gen.placed_index[i]]
         record.card[i] = gen.card[i]
-        record.joker[i] = gen.use_joker[i]
+        record.joker[i] = (joker_at >> i) & 1u
 
 
-cdef void _emit(Gen* gen, int score, int jokers) noexcept nogil:
+cdef void _emit(Gen* gen, unsigned int joker_at, int score, int jokers) noexcept nogil:
+    """A play found: the placed cards ``gen.card``, a joker on placed index i
+    when bit i of ``joker_at`` is set, scoring ``score``."""
     cdef PlayRecord* grown
     cdef size_t new_capacity
-    if gen.mode == GEN_BEST:
-        if not gen.have_best or _better(gen, score, jokers, gen.best):
-            _record(gen, gen.best, score, jokers)
-            gen.have_best = 1
-    elif gen.mode == GEN_ANY:
-        gen.done = 1
-    elif gen.mode == GEN_ALL:
+    if gen.mode == GEN_ALL:
         if <size_t>gen.count >= gen.capacity[0]:
             new_capacity = gen.capacity[0] * 2 if gen.capacity[0] else 1024
             grown = <PlayRecord*>realloc(gen.plays[0], new_capacity * sizeof(PlayRecord))
             if grown == NULL:
+                gen.failed = 1
+                gen.done = 1
                 return
             gen.plays[0] = grown
             gen.capacity[0] = new_capacity
-        _record(gen, &gen.plays[0][gen.count], score, jokers)
+        _record(gen, &gen.plays[0][gen.count], joker_at, score, jokers)
+    elif gen.mode == GEN_BEST:
+        if not gen.have_best or _better(gen, joker_at, score, jokers, gen.best):
+            _record(gen, gen.best, joker_at, score, jokers)
+            gen.have_best = 1
+    elif gen.mode == GEN_ANY:
+        gen.done = 1
     gen.count += 1
-
-
-cdef inline void _emit_supply(Gen* gen, unsigned int joker_at, int score, int jokers) noexcept nogil:
-    """Emit the play with a joker on placed index i when bit i of ``joker_at`` is set."""
-    cdef int i
-    if gen.mode != GEN_COUNT:
-        for i in range(gen.k):
-            gen.use_joker[i] = (joker_at >> i) & 1u
-    _emit(gen, score, jokers)
 
 
 cdef void _more_jokers(Gen* gen, unsigned int joker_at, unsigned int spare, int main_sum, int cross_sum,
@@ -549,7 +545,7 @@ cdef void _more_jokers(Gen* gen, unsigned int joker_at, unsigned int spare, int 
     while spare and not gen.done:
         i = __builtin_ctz(spare)
         spare &= spare - 1u
-        _emit_supply(gen, joker_at | (1u << i),
+        _emit(gen, joker_at | (1u << i),
                      (main_sum - gen.real_main[i]) * gen.main_mult + cross_sum - gen.real_cross[i], jokers + 1)
         if budget > 1:
             _more_jokers(gen, joker_at | (1u << i), spare, main_sum - gen.real_main[i],
@@ -570,7 +566,7 @@ cdef void _supply_repeated(Gen* gen, unsigned int joker_at, int from_index, int 
             if uses > gen.board.rack[gen.card[i]]:
                 break
     else:
-        _emit_supply(gen, joker_at, main_sum * gen.main_mult + cross_sum, jokers)
+        _emit(gen, joker_at, main_sum * gen.main_mult + cross_sum, jokers)
     if jokers == gen.jokers:
         return
     for i in range(from_index, gen.k):
@@ -594,7 +590,7 @@ cdef void _supply_from(Gen* gen, unsigned int needed, int main_sum, int cross_su
         bits &= bits - 1u
         main_sum -= gen.real_main[i]
         cross_sum -= gen.real_cross[i]
-    _emit_supply(gen, needed, main_sum * gen.main_mult + cross_sum, missing)
+    _emit(gen, needed, main_sum * gen.main_mult + cross_sum, missing)
     if gen.mode == GEN_BEST:
         if missing == 0:
             gen.set_done = 1    # a set of this rank in other suits cannot rank higher
@@ -1124,7 +1120,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     """Generate every legal play: count them, keep the best in ``best``, store
     all in ``plays[0]`` (grown with realloc), or stop at the first.  Returns how
     many there are (in best and any mode: how many were scored, which is 0 only
-    when there is none)."""
+    when there is none), or -1 when the plays did not fit in memory."""
     cdef Gen gen
     cdef int i, rank_index, supply, suit
     gen.board = board
@@ -1163,10 +1159,11 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
         gen.free_left[i] = gen.free_left[i - 1]
         _feasible_add_left(&gen.free_left[i], i, gen.free_lanes, gen.free_ranks)
     gen.done = 0
+    gen.failed = 0
     _generate_direction(&gen, ACROSS)
     if not gen.done:
         _generate_direction(&gen, DOWN)
-    return gen.count
+    return -1 if gen.failed else gen.count
 
 
 # -- scoring a given play ---------------------------------------------------------
@@ -1402,7 +1399,7 @@ cdef class Core:
         cdef long long count
         with nogil:
             count = board_generate(self.board, GEN_ALL, NULL, &self.plays, &self.capacity)
-        if <size_t>count > self.capacity:
+        if count < 0:
             raise MemoryError()
         return count
 
@@ -1411,7 +1408,7 @@ cdef class Core:
         cdef long long count, i
         with nogil:
             count = board_generate(self.board, GEN_ALL, NULL, &self.plays, &self.capacity)
-        if <size_t>count > self.capacity:
+        if count < 0:
             raise MemoryError()
         return [_play_tuple(&self.plays[i]) for i in range(count)]
 
