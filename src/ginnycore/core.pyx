@@ -1122,7 +1122,9 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     many there are (in best and any mode: how many were scored, which is 0 only
     when there is none), or -1 when the plays did not fit in memory."""
     cdef Gen gen
-    cdef int i, rank_index, supply, suit
+    cdef int i, rank_index, supply, suit, reach = min(board.rack_size, MAX_PLACED)
+    cdef unsigned int ranks_by_supply[MAX_PLACED + 1]
+    cdef uint64_t lanes_by_supply[MAX_PLACED + 1]
     gen.board = board
     gen.mode = mode
     gen.best = best
@@ -1132,30 +1134,33 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     gen.count = 0
     gen.available = 0
     for i in range(NUM_CARDS):
-        if board.rack[i]:
-            gen.available |= <uint64_t>1 << i
+        gen.available |= <uint64_t>(board.rack[i] != 0) << i
     gen.rack_cards = gen.available
     gen.jokers = board.rack[JOKER]
     if board.rack[JOKER]:
         gen.available = ALL_CARDS
     gen.free_lanes = _card_lanes(gen.available)
     gen.free_ranks = _ranks_of(gen.available)
-    memset(gen.set_ranks_for, 0, sizeof(gen.set_ranks_for))
+    # the ranks (suits) whose real tiles and jokers can fill k squares of a set (run)
+    memset(ranks_by_supply, 0, sizeof(ranks_by_supply))
+    memset(lanes_by_supply, 0, sizeof(lanes_by_supply))
     for rank_index in range(13):
         supply = __builtin_popcount(_suits_of_rank(gen.rack_cards, rank_index)) + gen.jokers
-        for i in range(min(supply, MAX_PLACED) + 1):
-            gen.set_ranks_for[i] |= 1u << rank_index
-    memset(gen.run_lanes_for, 0, sizeof(gen.run_lanes_for))
+        ranks_by_supply[min(supply, MAX_PLACED)] |= 1u << rank_index
     for suit in range(4):
         # rank positions, so an ace counts twice: an upper bound is enough here
         supply = __builtin_popcount(_rank_positions(gen.rack_cards, suit)) + gen.jokers
-        for i in range(min(supply, MAX_PLACED) + 1):
-            gen.run_lanes_for[i] |= <uint64_t>0xFFFF << (16 * suit)
-    for i in range(1, MAX_PLACED + 1):
-        gen.placed_all[MAX_PLACED - i] = BASE - i
+        lanes_by_supply[min(supply, MAX_PLACED)] |= <uint64_t>0xFFFF << (16 * suit)
+    gen.set_ranks_for[MAX_PLACED] = ranks_by_supply[MAX_PLACED]
+    gen.run_lanes_for[MAX_PLACED] = lanes_by_supply[MAX_PLACED]
+    for i in range(MAX_PLACED - 1, -1, -1):
+        gen.set_ranks_for[i] = gen.set_ranks_for[i + 1] | ranks_by_supply[i]
+        gen.run_lanes_for[i] = gen.run_lanes_for[i + 1] | lanes_by_supply[i]
     _pair_tables(&gen)
+    # no play puts more than the rack's tiles left of an anchor
     _feasible_start(&gen.free_left[0])
-    for i in range(1, MAX_PLACED + 1):
+    for i in range(1, reach + 1):
+        gen.placed_all[MAX_PLACED - i] = BASE - i
         gen.free_left[i] = gen.free_left[i - 1]
         _feasible_add_left(&gen.free_left[i], i, gen.free_lanes, gen.free_ranks)
     gen.done = 0
