@@ -933,7 +933,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     cdef Board* board = gen.board
     cdef int n_lines, line_length, step, line, start, x, b, square, i, t, m, low_fixed, free_max
     cdef int touched_group, touch, red, centre, k, group, right_group, right_touch, high
-    cdef int length, main_mult, tile_mult, main_bound, set_bound, run_bound, start_index
+    cdef int length, main_mult, tile_mult, main_bound, set_bound, run_bound, start_index, free_filled, left_square
     cdef int left_tile_mult[MAX_PLACED + 1]
     cdef int left_meld_mult[MAX_PLACED + 1]
     cdef uint64_t allowed, anchor_cards
@@ -975,16 +975,11 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                 touched_group = board.group[start + (x - 1) * step]
                 touch = 1
             else:
-                while free_max < board.rack_size - 1 and x - free_max - 1 >= 0:
-                    square = start + (x - free_max - 1) * step
-                    if board.card[square] != EMPTY or (line_anchors >> (x - free_max - 1)) & 1u:
-                        break
-                    free_max += 1
-                    gen.line_square[BASE - free_max] = square
-                    gen.fixed[BASE - free_max] = EMPTY
-                    gen.allowed[BASE - free_max] = gen.available
-                    left_tile_mult[free_max] = left_tile_mult[free_max - 1] + board.tile_mult[square]
-                    left_meld_mult[free_max] = left_meld_mult[free_max - 1] * board.meld_mult[square]
+                # the empty squares just left of x that are no anchors (filled in below when used)
+                free_max = _count_before(~(line_word | line_anchors), x)
+                if free_max > board.rack_size - 1:
+                    free_max = max(board.rack_size - 1, 0)
+            free_filled = 0
             red = 0
             centre = 0
             k = 0
@@ -1091,6 +1086,14 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
                     line_state.length = length
                     if not _feasible_any(&line_state):
                         break       # more squares to the left only narrow it further
+                    while free_filled < m:
+                        free_filled += 1
+                        left_square = start + (x - free_filled) * step
+                        gen.line_square[BASE - free_filled] = left_square
+                        gen.fixed[BASE - free_filled] = EMPTY
+                        gen.allowed[BASE - free_filled] = gen.available
+                        left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + board.tile_mult[left_square]
+                        left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * board.meld_mult[left_square]
                     if gen.mode == GEN_BEST and gen.have_best:
                         set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
                         run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
