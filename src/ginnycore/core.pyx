@@ -1127,6 +1127,8 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     cdef Gen gen
     cdef int i, rank_index, supply, suit, reach = min(board.rack_size, MAX_PLACED)
     cdef unsigned int ranks_by_supply[MAX_PLACED + 1]
+    cdef uint64_t counts
+    cdef int held
     cdef uint64_t lanes_by_supply[MAX_PLACED + 1]
     gen.board = board
     gen.mode = mode
@@ -1135,9 +1137,15 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     gen.plays = plays
     gen.capacity = capacity
     gen.count = 0
+    # the cards the rack holds, skipping eight counts at a time when all are 0
     gen.available = 0
-    for i in range(NUM_CARDS):
-        gen.available |= <uint64_t>(board.rack[i] != 0) << i
+    for i in range(0, NUM_CARDS - 7, 8):
+        memcpy(&counts, &board.rack[i], 8)
+        if counts:
+            for held in range(i, i + 8):
+                gen.available |= <uint64_t>(board.rack[held] != 0) << held
+    for held in range(NUM_CARDS - NUM_CARDS % 8, NUM_CARDS):
+        gen.available |= <uint64_t>(board.rack[held] != 0) << held
     gen.rack_cards = gen.available
     gen.jokers = board.rack[JOKER]
     if board.rack[JOKER]:
