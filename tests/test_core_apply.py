@@ -88,6 +88,16 @@ def test_has_play_stops_at_the_first_and_agrees_with_the_count() -> None:
     assert answers == {True, False}
 
 
+def test_generate_plays_counts_what_count_plays_and_legal_plays_give() -> None:
+    counted = 0
+    for position in sample_positions(60, seed=23):
+        core = native.core_of(position)
+        count = core.generate_plays()
+        assert count == core.count_plays() == len(core.legal_plays())
+        counted += count
+    assert counted > 0
+
+
 def test_positions_and_tiles_survive_pickling_for_worker_processes() -> None:
     import pickle
     position = next(p for p in sample_positions(10, seed=8) if p.board)
