@@ -469,6 +469,8 @@ ctypedef struct Gen:
     unsigned int free_ranks         # the ranks of ``available``
     unsigned int set_ranks_for[MAX_PLACED + 1]  # ranks whose real tiles and jokers can fill k squares of a set
     uint64_t run_lanes_for[MAX_PLACED + 1]      # the lanes of the suits whose ... of a run
+    uint64_t meld_cards             # see _meld_cards
+    unsigned int reach_mask         # a bit for each of the rack's tiles (the squares a play can reach)
     unsigned int pair_up[4]         # see _pair_tables
     unsigned int pair_down[4]
     uint64_t allowed[BASE + MAX_SIDE]   # per empty square of the line: the cards that may go there
@@ -881,6 +883,33 @@ cdef void _pair_tables(Gen* gen) noexcept nogil:
                                | _two_supplied(held << 1, exist << 1, held >> 1, exist >> 1, gen.jokers)) & exist
 
 
+cdef void _meld_cards(Gen* gen) noexcept nogil:
+    """``gen.meld_cards``: the cards the rack can lay in some meld of three made
+    of its own tiles (each a real tile or a joker)."""
+    cdef int suit
+    cdef unsigned int held, a, b, c, starts, covered
+    cdef unsigned int ranks = gen.set_ranks_for[3]
+    cdef uint64_t cards = (<uint64_t>ranks | (<uint64_t>ranks << 13) | (<uint64_t>ranks << 26)
+                           | (<uint64_t>ranks << 39))
+    for suit in range(4):
+        held = _rank_positions(gen.rack_cards, suit)
+        a = held
+        b = held >> 1
+        c = held >> 2       # bit w: the rack holds position w, w + 1, w + 2
+        if gen.jokers >= 3:
+            starts = 0x1FFE
+        elif gen.jokers == 2:
+            starts = a | b | c
+        elif gen.jokers == 1:
+            starts = (a & b) | (a & c) | (b & c)
+        else:
+            starts = a & b & c
+        starts &= 0x1FFE    # runs of three start at positions 1 .. 12
+        covered = starts | (starts << 1) | (starts << 2)
+        cards |= <uint64_t>(((covered >> 1) & 0x1FFF) | ((covered >> 14) & 1)) << (13 * suit)
+    gen.meld_cards = cards & gen.available
+
+
 cdef inline uint64_t _pair_cards(Gen* gen, int card) noexcept nogil:
     """The cards the rack can lay next to a lone board tile ``card`` with a
     third card left for a meld of three (a set or a run)."""
@@ -908,8 +937,14 @@ cdef inline uint64_t _anchor_cards(Gen* gen, int direction, int square, unsigned
     cdef int along = board.cross_len[1 - direction][square]
     cdef int step
     cdef uint64_t cards
-    if along == 1 and board.cross_len[direction][square] == 1:
-        return gen.available        # a red square away from every tile
+    if along == 1:
+        # no neighbour on the line: unless the play reaches a tile further
+        # right (none lies left of a play's first anchor), its own tiles make
+        # the whole line
+        cards = gen.available if board.cross_len[direction][square] == 1 else board.fit_mask[square]
+        if not (word >> (position + 1)) & gen.reach_mask:
+            cards &= gen.meld_cards
+        return cards & gen.available
     cards = board.fit_mask[square] & gen.available
     if cards and along == 2:
         step = 1 if direction == ACROSS else board.width
@@ -1168,6 +1203,8 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
         gen.set_ranks_for[i] = gen.set_ranks_for[i + 1] | ranks_by_supply[i]
         gen.run_lanes_for[i] = gen.run_lanes_for[i + 1] | lanes_by_supply[i]
     _pair_tables(&gen)
+    _meld_cards(&gen)
+    gen.reach_mask = (1u << min(board.rack_size, 31)) - 1u
     # no play puts more than the rack's tiles left of an anchor
     _feasible_start(&gen.free_left[0])
     for i in range(1, reach + 1):
