@@ -259,6 +259,7 @@ cdef void _square_checks(Board* board, int row, int col) noexcept nogil:
               or (((row_word << 1) | (row_word >> 1)) >> col) & 1u):
         # no tile next to it: the common case, nothing to check across it
         _set_anchor(board, row, col, board.red[square] or (board.n_tiles == 0 and square == board.centre))
+        board.fit_mask[square] = ALL_CARDS
     else:
         _near_checks(board, square, row, col)
 
@@ -346,12 +347,14 @@ cdef void board_prepare(Board* board) noexcept nogil:
             col = __builtin_ctz(bits)
             bits &= bits - 1u
             _set_anchor(board, row, col, 1)
+            board.fit_mask[row * width + col] = ALL_CARDS
         while near:
             col = __builtin_ctz(near)
             near &= near - 1u
             _near_checks(board, row * width + col, row, col)
     if board.n_tiles == 0 and board.centre >= 0:
         _set_anchor(board, board.centre // width, board.centre % width, 1)
+        board.fit_mask[board.centre] = ALL_CARDS
 
 
 cdef void board_place(Board* board, int n, const short* squares, const signed char* cards,
@@ -934,19 +937,18 @@ cdef inline uint64_t _anchor_cards(Gen* gen, int direction, int square, unsigned
     the anchor holds those neighbours too, and any three or more adjacent cards
     of a meld are a meld themselves; a lone neighbour needs a third card."""
     cdef Board* board = gen.board
-    cdef int along = board.cross_len[1 - direction][square]
-    cdef int step
-    cdef uint64_t cards
+    cdef uint64_t cards = board.fit_mask[square] & gen.available
+    cdef int along, step
+    if not cards:
+        return 0
+    along = board.cross_len[1 - direction][square]
     if along == 1:
         # no neighbour on the line: unless the play reaches a tile further
         # right (none lies left of a play's first anchor), its own tiles make
         # the whole line
-        cards = gen.available if board.cross_len[direction][square] == 1 else board.fit_mask[square]
         if not (word >> (position + 1)) & gen.reach_mask:
             cards &= gen.meld_cards
-        return cards & gen.available
-    cards = board.fit_mask[square] & gen.available
-    if cards and along == 2:
+    elif along == 2:
         step = 1 if direction == ACROSS else board.width
         cards &= _pair_cards(gen, board.card[square - step if position > 0 and (word >> (position - 1)) & 1u
                                              else square + step])

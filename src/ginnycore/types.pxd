@@ -50,9 +50,9 @@ ctypedef struct Board:
     # perpendicular line through an empty square accepts.  Only cross_len is
     # kept for every square; the rest only for empty squares with cross_len > 1.
     uint64_t* cross_mask[2]     # cards allowed; 0 = nothing can go here
-    uint64_t* fit_mask          # per empty square next to a tile: the cards both lines through it
-                                # accept, a lone neighbour taking any card it can stand beside in a
-                                # meld (a line the play runs along may grow past that neighbour)
+    uint64_t* fit_mask          # per anchor: the cards both lines through it accept, a lone
+                                # neighbour taking any card it can stand beside in a meld (a line
+                                # the play runs along may grow past it); all 52 away from tiles
     unsigned char* cross_len[2] # length of that line with the square (1 = alone)
     unsigned char* cross_kind[2]    # KIND_SET / KIND_RUN when cross_len >= 3
     short* cross_group[2]       # group the perpendicular neighbours belong to, or -1
