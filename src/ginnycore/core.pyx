@@ -193,57 +193,50 @@ cdef inline void _set_anchor(Board* board, int row, int col, int value) noexcept
         board.col_live[col] &= ~(1u << row)
 
 
-cdef inline void _line_checks(Board* board, int direction, int square, int step, unsigned int word,
-                              int position) noexcept nogil:
+cdef inline uint64_t _line_checks(Board* board, int direction, int square, int step, unsigned int word,
+                                  int position) noexcept nogil:
     """The cross-check of an empty square for plays in ``direction``: ``word`` is
-    the occupancy of the perpendicular line through it, ``position`` its bit."""
+    the occupancy of the perpendicular line through it, ``position`` its bit.
+    Returns what that line accepts there when it may grow on (see
+    ``Board.fit_mask``): all cards when the square has no neighbour on it, any
+    card that can stand beside a lone neighbour, else the cross-check."""
     cdef int count_before, count_after, length, group_before, group_after
     if not ((((word << 1) | (word >> 1)) >> position) & 1u):
         board.cross_len[direction][square] = 1      # no tile next to it on that line
-        return
+        return ALL_CARDS
     count_before = _count_before(word, position)
     count_after = _count_after(word, position)
     length = count_before + count_after + 1
     board.cross_len[direction][square] = length
     board.cross_kind[direction][square] = KIND_NONE
-    if length == 2 or length > MAX_RUN:
-        board.cross_mask[direction][square] = 0
-        return
+    board.cross_mask[direction][square] = 0
+    if length == 2:
+        return NEIGHBOURS[board.card[square - step if count_before else square + step]]
+    if length > MAX_RUN:
+        return 0
     group_before = board.group[square - step] if count_before else -1
     group_after = board.group[square + step] if count_after else -1
     if group_before >= 0 and group_after >= 0 and group_before != group_after:
-        board.cross_mask[direction][square] = 0
-        return      # placing here would join two areas
+        return 0        # placing here would join two areas
     board.cross_group[direction][square] = group_before if group_before >= 0 else group_after
     board.cross_mask[direction][square] = _hole_mask(
         board, square - count_before * step, step, length, count_before,
         &board.cross_kind[direction][square])
-
-
-cdef inline uint64_t _line_fit(Board* board, int direction, int square, int step, unsigned int word,
-                               int position) noexcept nogil:
-    """What the line across ``direction`` through an empty square accepts there
-    when it may grow on (see ``Board.fit_mask``); arguments as for _line_checks."""
-    cdef int length = board.cross_len[direction][square]
-    if length == 1:
-        return ALL_CARDS
-    if length == 2:
-        return NEIGHBOURS[board.card[square - step if position > 0 and (word >> (position - 1)) & 1u
-                                     else square + step]]
     return board.cross_mask[direction][square]
 
 
 cdef inline void _near_checks(Board* board, int square, int row, int col) noexcept nogil:
     """An empty square next to a tile: an anchor, with both cross-checks (an
-    ACROSS play meets the column through it, a DOWN play the row)."""
+    ACROSS play meets the column through it, a DOWN play the row) and its
+    fit_mask; dead in a direction when no card can go there in such a play."""
+    cdef uint64_t fit
     _set_anchor(board, row, col, 1)
-    _line_checks(board, ACROSS, square, board.width, board.col_occ[col], row)
-    _line_checks(board, DOWN, square, 1, board.row_occ[row], col)
-    board.fit_mask[square] = (_line_fit(board, ACROSS, square, board.width, board.col_occ[col], row)
-                              & _line_fit(board, DOWN, square, 1, board.row_occ[row], col))
-    if board.fit_mask[square] == 0 or board.cross_len[ACROSS][square] == 2:
+    fit = _line_checks(board, ACROSS, square, board.width, board.col_occ[col], row)
+    fit &= _line_checks(board, DOWN, square, 1, board.row_occ[row], col)
+    board.fit_mask[square] = fit
+    if fit == 0 or board.cross_len[ACROSS][square] == 2:
         board.row_live[row] &= ~(1u << col)
-    if board.fit_mask[square] == 0 or board.cross_len[DOWN][square] == 2:
+    if fit == 0 or board.cross_len[DOWN][square] == 2:
         board.col_live[col] &= ~(1u << row)
 
 
