@@ -1601,7 +1601,8 @@ def best_plays_batch(Core layout, const unsigned char[:, ::1] boards, const unsi
     With ``seconds``, each row's time (load, prepare and search) goes there.
     """
     cdef Py_ssize_t n = boards.shape[0], row
-    cdef int i, size = layout.board.size
+    cdef int i, size = layout.board.size, bad
+    cdef const unsigned char* cells
     cdef Board* local
     cdef PlayRecord* best
     cdef long long found
@@ -1615,9 +1616,14 @@ def best_plays_batch(Core layout, const unsigned char[:, ::1] boards, const unsi
             or squares.shape[1] < MAX_PLACED or cards.shape[1] < MAX_PLACED or jokers.shape[1] < MAX_PLACED:
         raise ValueError("output arrays are too small")
     for row in range(n):
-        for i in range(size):
-            if boards[row, i] != 255 and boards[row, i] >= NUM_CARDS:
-                raise ValueError(f"row {row}: card {boards[row, i]} on square {i}")
+        cells = &boards[row, 0]
+        bad = 0
+        for i in range(size):       # no early exit, so the compiler can vectorise it
+            bad |= (cells[i] >= NUM_CARDS) & (cells[i] != 255)
+        if bad:
+            for i in range(size):
+                if cells[i] != 255 and cells[i] >= NUM_CARDS:
+                    raise ValueError(f"row {row}: card {cells[i]} on square {i}")
     with nogil, parallel(num_threads=threads if threads > 0 else 1):
         # assigned in the parallel block, so private to each thread
         local = board_clone(layout.board)
