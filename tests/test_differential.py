@@ -64,3 +64,34 @@ def test_core_generates_exactly_the_reference_plays(chunk: int) -> None:
     with ProcessPoolExecutor(max_workers=2) as pool:
         problems = [problem for problem in pool.map(_compare, corpus, chunksize=4) if problem]
     assert not problems, "\n".join(problems[:5])
+
+
+def _odd_layout(width: int, height: int, seed: int) -> list[str]:
+    """A layout of any size: the centre, a few red start squares and premiums."""
+    import random
+    rng = random.Random(seed)
+    rows = [[rng.choice("....YGB") for _ in range(width)] for _ in range(height)]
+    for _ in range(max(1, width * height // 60)):
+        rows[rng.randrange(height)][rng.randrange(width)] = "R"
+    rows[height // 2][width // 2] = "S"
+    return ["".join(row) for row in rows]
+
+
+@pytest.mark.parametrize("width,height", [(5, 5), (9, 7), (13, 17), (21, 21), (26, 26)])
+def test_core_agrees_with_the_reference_on_other_board_sizes(width: int, height: int) -> None:
+    """Rows that do not start on a 64-square (or 8-square) boundary, boards up to
+    the largest the core takes: positions from a seeded game on each."""
+    from ginnyo.game import Game, play_game
+    from ginnyo.layout import Layout
+    from ginnyo.players import RandomOrBestPlayer
+
+    layout = Layout.from_rows(_odd_layout(width, height, seed=width * 100 + height))
+    positions: list[Position] = []
+    for seed in range(3):       # games between random players can stall early
+        game = Game.deal(2, seed=width * height + seed, layout=layout)
+        play_game(game, [RandomOrBestPlayer(game.rng)] * 2,
+                  on_decision=lambda view: positions.append(view.position))
+    assert any(len(p.board) >= min(12, width * height // 8) for p in positions)
+    for position in positions[::max(1, len(positions) // 12)]:
+        assert _compare(position.to_json()) is None
+

@@ -30,6 +30,7 @@ cdef uint64_t ALL_CARDS = (<uint64_t>1 << NUM_CARDS) - 1
 
 cdef enum:
     BASE = MAX_PLACED           # array index of an anchor in Gen's line arrays
+    FLAT_WORDS = 12             # 64-square words for MAX_SQUARES (676), and one spare
 
 # -- melds -------------------------------------------------------------------
 
@@ -271,6 +272,35 @@ cdef inline void _union(short* parent, int a, int b) noexcept nogil:
         parent[a if a > b else b] = b if a > b else a      # the smaller square is the root
 
 
+cdef int LITTLE_ENDIAN
+cdef unsigned short _probe = 1
+LITTLE_ENDIAN = (<unsigned char*>&_probe)[0] == 1
+cdef uint64_t LOW7 = 0x7F7F7F7F7F7F7F7F         # per byte
+cdef uint64_t HIGH1 = 0x8080808080808080
+cdef uint64_t GATHER = 0x0102040810204080       # moves bit 8 j to bit 56 + j
+
+
+cdef inline void _occupied_squares(Board* board, uint64_t* flat) noexcept nogil:
+    """Bit s of ``flat`` (64 squares a word): square s holds a tile.  Eight
+    squares at a time: a byte that is not EMPTY (0xFF) sets its high bit, and
+    one multiplication gathers the eight high bits."""
+    cdef int i, size = board.size
+    cdef uint64_t word
+    memset(flat, 0, FLAT_WORDS * sizeof(uint64_t))
+    i = 0
+    if LITTLE_ENDIAN:
+        while i + 8 <= size:
+            memcpy(&word, &board.card[i], 8)
+            word = ~word            # EMPTY bytes become 0
+            word = (((word & LOW7) + LOW7) | word) & HIGH1
+            flat[i >> 6] |= (((word >> 7) * GATHER) >> 56) << (i & 63)
+            i += 8
+    while i < size:
+        if board.card[i] != EMPTY:
+            flat[i >> 6] |= <uint64_t>1 << (i & 63)
+        i += 1
+
+
 cdef void board_prepare(Board* board) noexcept nogil:
     """Recompute bitboards, tile count, groups and every cross-check from the
     board's cards.  Only empty squares next to a tile need a cross-check; the
@@ -279,21 +309,26 @@ cdef void board_prepare(Board* board) noexcept nogil:
     cdef int square, row, col, root, i
     cdef unsigned int occupied, near, bits, full = (1u << width) - 1u
     cdef short parent[MAX_SQUARES]
+    cdef uint64_t flat[FLAT_WORDS]
     board.n_tiles = 0
     board.n_groups = 0
     board.rack_size = 0
     for i in range(RACK_KINDS):
         board.rack_size += board.rack[i]
-    memset(board.row_occ, 0, sizeof(board.row_occ))
     memset(board.col_occ, 0, sizeof(board.col_occ))
+    _occupied_squares(board, flat)
     for row in range(height):
-        occupied = 0
-        for col in range(width):
-            if board.card[row * width + col] != EMPTY:
-                occupied |= 1u << col
-                board.col_occ[col] |= 1u << row
+        i = row * width
+        occupied = <unsigned int>(flat[i >> 6] >> (i & 63))
+        if (i & 63) + width > 64:
+            occupied |= <unsigned int>(flat[(i >> 6) + 1] << (64 - (i & 63)))
+        occupied &= full
         board.row_occ[row] = occupied
         board.n_tiles += __builtin_popcount(occupied)
+        while occupied:
+            col = __builtin_ctz(occupied)
+            occupied &= occupied - 1u
+            board.col_occ[col] |= 1u << row
     memset(board.group, 0xFF, size * sizeof(short))
     memset(board.cross_len[0], 1, size)
     memset(board.cross_len[1], 1, size)
@@ -1575,10 +1610,9 @@ cdef tuple _play_tuple(PlayRecord* record):
 # -- many positions in one call ----------------------------------------------------
 
 cdef inline void _load_row(Board* board, const unsigned char* row_cards, const unsigned char* row_rack) noexcept nogil:
-    cdef int square, size = board.size
-    for square in range(size):
-        board.card[square] = EMPTY if row_cards[square] == 255 else <signed char>row_cards[square]
-        board.joker[square] = row_cards[size + square] != 0
+    cdef int size = board.size
+    memcpy(board.card, row_cards, size)             # 255 is EMPTY (-1) as a signed char
+    memcpy(board.joker, row_cards + size, size)     # nonzero: a joker
     memcpy(board.rack, row_rack, RACK_KINDS)
 
 
