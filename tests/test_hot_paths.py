@@ -16,16 +16,29 @@ DIRECTIVES = ["boundscheck=False", "wraparound=False", "cdivision=True", "initia
 
 
 def nogil_lines(source: list[str]) -> set[int]:
-    """Line numbers inside module-level ``cdef ... nogil:`` functions."""
-    lines, inside = set(), False
+    """Line numbers inside module-level ``cdef ... nogil:`` functions (their
+    signature may run over several lines)."""
+    lines, inside, signature = set(), False, None
     for number, line in enumerate(source, 1):
-        if re.match(r"^cdef .*nogil:\s*$", line):
-            inside = True
+        if line.startswith("cdef ") and "(" in line:
+            inside, signature = False, ""
         elif line and not line[0].isspace() and not line.startswith("#"):
-            inside = False
+            inside, signature = False, None
+        if signature is not None:
+            signature += line
+            if line.rstrip().endswith(":"):
+                inside, signature = "nogil" in signature, None
         if inside:
             lines.add(number)
     return lines
+
+
+def test_nogil_lines_take_in_signatures_over_several_lines() -> None:
+    source = ["cdef int one(int a) noexcept nogil:", "    return a",
+              "cdef int two(int a,", "             int b) noexcept nogil:", "    return a + b",
+              "def three():", "    return 3",
+              "cdef int four(int a):", "    return a"]
+    assert nogil_lines(source) == {1, 2, 4, 5}
 
 
 @pytest.mark.parametrize("module", MODULES)
