@@ -579,7 +579,7 @@ cdef void _more_jokers(Gen* gen, unsigned int joker_at, unsigned int spare, int 
         i = __builtin_ctz(spare)
         spare &= spare - 1u
         _emit(gen, joker_at | (1u << i),
-                     (main_sum - gen.real_main[i]) * gen.main_mult + cross_sum - gen.real_cross[i], jokers + 1)
+              (main_sum - gen.real_main[i]) * gen.main_mult + cross_sum - gen.real_cross[i], jokers + 1)
         if budget > 1:
             _more_jokers(gen, joker_at | (1u << i), spare, main_sum - gen.real_main[i],
                          cross_sum - gen.real_cross[i], jokers + 1, budget - 1)
@@ -590,6 +590,8 @@ cdef void _supply_repeated(Gen* gen, unsigned int joker_at, int from_index, int 
     """``_supply`` for a line that holds one card twice (a run of 14 has its
     suit's ace at both ends): try every joker placement and check the counts."""
     cdef int i, j, uses
+    if gen.done:
+        return
     for i in range(gen.k):
         if not (joker_at >> i) & 1u:
             uses = 0
@@ -987,7 +989,9 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     """Every play along rows (ACROSS) or columns (DOWN).
 
     A play's interval is found from its first anchor x (an empty square beside
-    a tile, a red square, or the centre of an empty board).  Left of x it may
+    a tile, a red square, or the centre of an empty board).  Only the anchors
+    live in this direction are visited, and one is passed over when no rack
+    card can go on it (``_anchor_cards``).  Left of x it may
     start on m empty squares that touch nothing, or, when a tile stands just
     left of x, take in that tile's line.  The walk right of x is done once per
     anchor, keeping in a Feasible (indexed from x) what the line can still be;
@@ -996,7 +1000,7 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     rack tile or no single area is possible any more.
     """
     cdef Board* board = gen.board
-    cdef int n_lines, line_length, step, line, start, x, b, square, i, t, m, low_fixed, free_max
+    cdef int n_lines, line_length, step, line, start, x, b, square, i, m, low_fixed, free_max
     cdef int touched_group, touch, red, centre, k, group, right_group, right_touch, high
     cdef int length, main_mult, tile_mult, main_bound, set_bound, run_bound, start_index, free_filled, left_square
     cdef int left_tile_mult[MAX_PLACED + 1]
@@ -1190,11 +1194,10 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     many there are (in best and any mode: how many were scored, which is 0 only
     when there is none), or -1 when the plays did not fit in memory."""
     cdef Gen gen
-    cdef int i, rank_index, supply, suit, reach = min(board.rack_size, MAX_PLACED)
+    cdef int i, held, rank_index, supply, suit, reach = min(board.rack_size, MAX_PLACED)
     cdef unsigned int ranks_by_supply[MAX_PLACED + 1]
-    cdef uint64_t counts
-    cdef int held
     cdef uint64_t lanes_by_supply[MAX_PLACED + 1]
+    cdef uint64_t counts
     gen.board = board
     gen.mode = mode
     gen.best = best
