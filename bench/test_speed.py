@@ -13,6 +13,7 @@ from pathlib import Path
 
 from conftest import FACTS, record
 from ginnyo import native, reference
+from ginnyo.tiles import JOKER
 
 EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "midgame.json")
 
@@ -67,6 +68,9 @@ def test_all_plays_core(benchmark, corpus):
     benchmark(lambda: [core.generate_plays() for core in cores])
     record("all plays, core (per generated play)", benchmark.stats.stats, plays)
     FACTS["legal plays a position, mid-game corpus"] = f"{plays / len(cores):10.1f}"
+    plain = [core for core, position in zip(cores, corpus) if JOKER not in position.rack]
+    FACTS["... positions with no joker on the rack"] = f"{len(plain):8d}"
+    FACTS["... legal plays in each of those, on average"] = f"{sum(c.count_plays() for c in plain) / len(plain):10.1f}"
 
 
 def test_all_plays_core_as_python_objects(benchmark, corpus):
