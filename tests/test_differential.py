@@ -7,6 +7,7 @@ By default a slice of the corpus runs; GINNYO_FULL_CORPUS=1 (set by CI) runs
 
 from __future__ import annotations
 
+import random
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 
@@ -68,7 +69,6 @@ def test_core_generates_exactly_the_reference_plays(chunk: int) -> None:
 
 def _odd_layout(width: int, height: int, seed: int) -> list[str]:
     """A layout of any size: the centre, a few red start squares and premiums."""
-    import random
     rng = random.Random(seed)
     rows = [[rng.choice("....YGB") for _ in range(width)] for _ in range(height)]
     for _ in range(max(1, width * height // 60)):
@@ -94,4 +94,3 @@ def test_core_agrees_with_the_reference_on_other_board_sizes(width: int, height:
     assert any(len(p.board) >= min(12, width * height // 8) for p in positions)
     for position in positions[::max(1, len(positions) // 12)]:
         assert _compare(position.to_json()) is None
-
