@@ -169,24 +169,31 @@ def _parse_board(layout: Layout, value: object) -> dict[int, PlacedTile]:
     return board
 
 
-def _parse_rack(value: object) -> list[int]:
+def parse_tile_codes(value: object, field: str, tile_prefix: str, limit: int | None = None) -> list[int]:
+    """Rack tiles from a string of codes or a list of codes (a rack, the unseen
+    tiles); a bad one raises PositionError naming ``field`` (``tile_prefix``
+    leads the message about a single tile)."""
     if isinstance(value, str):
         codes: list[object] = list(value.split())
     elif isinstance(value, list):
         codes = list(value)
     else:
-        raise PositionError("field 'rack': must be a string of tile codes or a list of codes")
-    if len(codes) > MAX_RACK:
-        raise PositionError(f"field 'rack': {len(codes)} tiles, at most {MAX_RACK}")
-    rack = []
+        raise PositionError(f"field '{field}': must be a string of tile codes or a list of codes")
+    if limit is not None and len(codes) > limit:
+        raise PositionError(f"field '{field}': {len(codes)} tiles, at most {limit}")
+    tiles = []
     for code in codes:
         if not isinstance(code, str):
-            raise PositionError(f"rack: tile {code!r} is not a string")
+            raise PositionError(f"{tile_prefix}: tile {code!r} is not a string")
         try:
-            rack.append(parse_rack_tile(code))
+            tiles.append(parse_rack_tile(code))
         except TileError as error:
-            raise PositionError(f"rack: {error}") from None
-    return rack
+            raise PositionError(f"{tile_prefix}: {error}") from None
+    return tiles
+
+
+def _parse_rack(value: object) -> list[int]:
+    return parse_tile_codes(value, "rack", "rack", MAX_RACK)
 
 
 def _validate(position: Position) -> None:

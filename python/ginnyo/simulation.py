@@ -34,9 +34,10 @@ import numpy as np
 
 from .actions import Action
 from .equity import PLAY, RETURN, Candidate, rank_actions
-from .errors import PositionError, TileError
+from .errors import PositionError
 from .leaves import TILES, LeaveModel, default_model, features, stage_of
-from .tiles import JOKER, NUM_CARDS, parse_rack_tile, rack_code, rack_penalty
+from .position import parse_tile_codes
+from .tiles import JOKER, NUM_CARDS, rack_code, rack_penalty
 
 if TYPE_CHECKING:
     import argparse
@@ -91,7 +92,7 @@ def game_context(position: Position) -> GameContext:
     seen = Counter(tile.rack_tile for tile in position.board.values())
     seen.update(position.rack)
     if "unseen" in context:
-        unseen = _parse_unseen(context["unseen"])
+        unseen = parse_tile_codes(context["unseen"], "unseen", "field 'unseen'")
         total = seen + Counter(unseen)
         for tile in sorted(total):
             held = 2 * position.sets if tile == JOKER else position.sets
@@ -111,24 +112,6 @@ def game_context(position: Position) -> GameContext:
         racks.append(size)
         left -= size
     return GameContext(players, to_move, tuple(scores), tuple(sorted(unseen)), tuple(racks), left)
-
-
-def _parse_unseen(value: object) -> list[int]:
-    if isinstance(value, str):
-        codes: list[object] = list(value.split())
-    elif isinstance(value, list):
-        codes = list(value)
-    else:
-        raise PositionError("field 'unseen': must be a string of tile codes or a list of codes")
-    tiles = []
-    for code in codes:
-        if not isinstance(code, str):
-            raise PositionError(f"field 'unseen': tile {code!r} is not a string")
-        try:
-            tiles.append(parse_rack_tile(code))
-        except TileError as error:
-            raise PositionError(f"field 'unseen': {error}") from None
-    return tiles
 
 
 def view_context(view: View) -> GameContext:
