@@ -19,7 +19,7 @@ from ginnycore.board cimport board_clone, board_new
 from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_ANY, GEN_BEST, GEN_COUNT, JOKER, KIND_NONE,
                               KIND_RUN, KIND_SET,
                               MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
-                              RACK_KINDS, Board, PlayRecord)
+                              RACK_KINDS, Board, LiveAnchor, PlayRecord)
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
@@ -301,6 +301,43 @@ cdef inline void _occupied_squares(Board* board, uint64_t* flat) noexcept nogil:
         i += 1
 
 
+cdef void _list_live_anchors(Board* board) noexcept nogil:
+    """Rebuild ``board.live_anchors`` from the live bitboards.  An anchor's
+    neighbours on the line of the play are found here once, for every rack:
+    the card of a lone neighbour, or, with none, how far the next tile is."""
+    cdef int direction, n, n_lines, line, start, step, x, square, along
+    cdef unsigned int bits, word, rest
+    cdef LiveAnchor* entry
+    for direction in range(2):
+        n = 0
+        if direction == ACROSS:
+            n_lines, step = board.height, 1
+        else:
+            n_lines, step = board.width, board.width
+        for line in range(n_lines):
+            if direction == ACROSS:
+                bits, word, start = board.row_live[line], board.row_occ[line], line * board.width
+            else:
+                bits, word, start = board.col_live[line], board.col_occ[line], line
+            while bits:
+                x = __builtin_ctz(bits)
+                bits &= bits - 1u
+                square = start + x * step
+                entry = &board.live_anchors[direction][n]
+                n += 1
+                entry.square = square
+                entry.neighbour = -1
+                entry.gap = 0
+                along = board.cross_len[1 - direction][square]
+                if along == 1:
+                    rest = word >> (x + 1)
+                    entry.gap = __builtin_ctz(rest) + 1 if rest else 255
+                elif along == 2:
+                    entry.neighbour = board.card[square - step if x > 0 and (word >> (x - 1)) & 1u
+                                                 else square + step]
+        board.n_live_anchors[direction] = n
+
+
 cdef void board_prepare(Board* board) noexcept nogil:
     """Recompute bitboards, tile count, groups and every cross-check from the
     board's cards.  Only empty squares next to a tile need a cross-check; the
@@ -383,6 +420,7 @@ cdef void board_prepare(Board* board) noexcept nogil:
     if board.n_tiles == 0 and board.centre >= 0:
         _set_anchor(board, board.centre // width, board.centre % width, 1)
         board.fit_mask[board.centre] = ALL_CARDS
+    _list_live_anchors(board)
 
 
 cdef void board_place(Board* board, int n, const short* squares, const signed char* cards,
@@ -448,6 +486,7 @@ cdef void board_place(Board* board, int n, const short* squares, const signed ch
     if board.n_tiles == 0 or (not remove and board.n_tiles == n):
         # the centre is an anchor only on an empty board
         _square_checks(board, board.centre // width, board.centre % width)
+    _list_live_anchors(board)
 
 
 # -- generation -------------------------------------------------------------------
@@ -501,7 +540,6 @@ ctypedef struct Gen:
     unsigned int set_ranks_for[MAX_PLACED + 1]  # ranks whose real tiles and jokers can fill k squares of a set
     uint64_t run_lanes_for[MAX_PLACED + 1]      # the lanes of the suits whose ... of a run
     uint64_t meld_cards             # see _meld_cards
-    unsigned int reach_mask         # a bit for each of the rack's tiles (the squares a play can reach)
     unsigned int pair_up[4]         # see _pair_tables
     unsigned int pair_down[4]
     uint64_t allowed[BASE + MAX_SIDE]   # per empty square of the line: the cards that may go there
@@ -959,29 +997,22 @@ cdef inline uint64_t _pair_cards(Gen* gen, int card) noexcept nogil:
     return cards
 
 
-cdef inline uint64_t _anchor_cards(Gen* gen, int direction, int square, unsigned int word,
-                                   int position) noexcept nogil:
-    """The cards the rack may put on an anchor in a play along ``direction``: its
-    cross-check, and what its neighbours on the line itself accept (``word`` is
-    that line's occupancy, ``position`` the anchor's bit).  Every line through
-    the anchor holds those neighbours too, and any three or more adjacent cards
-    of a meld are a meld themselves; a lone neighbour needs a third card."""
-    cdef Board* board = gen.board
-    cdef uint64_t cards = board.fit_mask[square] & gen.available
-    cdef int along, step
+cdef inline uint64_t _anchor_cards(Gen* gen, const LiveAnchor* anchor) noexcept nogil:
+    """The cards the rack may put on an anchor in a play along the direction of
+    its list: its cross-check, and what its neighbours on the line itself
+    accept.  Every line through the anchor holds those neighbours too, and any
+    three or more adjacent cards of a meld are a meld themselves; a lone
+    neighbour needs a third card."""
+    cdef uint64_t cards = gen.board.fit_mask[anchor.square] & gen.available
     if not cards:
         return 0
-    along = board.cross_len[1 - direction][square]
-    if along == 1:
-        # no neighbour on the line: unless the play reaches a tile further
-        # right (none lies left of a play's first anchor), its own tiles make
+    if anchor.neighbour >= 0:
+        cards &= _pair_cards(gen, anchor.neighbour)
+    elif anchor.gap > gen.board.rack_size:
+        # no neighbour on the line and no tile within the rack's reach further
+        # along (none lies before a play's first anchor): its own tiles make
         # the whole line
-        if not (word >> (position + 1)) & gen.reach_mask:
-            cards &= gen.meld_cards
-    elif along == 2:
-        step = 1 if direction == ACROSS else board.width
-        cards &= _pair_cards(gen, board.card[square - step if position > 0 and (word >> (position - 1)) & 1u
-                                             else square + step])
+        cards &= gen.meld_cards
     return cards
 
 
@@ -1000,191 +1031,197 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     rack tile or no single area is possible any more.
     """
     cdef Board* board = gen.board
-    cdef int n_lines, line_length, step, line, start, x, b, square, i, m, low_fixed, free_max
+    cdef int line_length, step, line, start, x, b, square, i, m, low_fixed, free_max, a
     cdef int touched_group, touch, red, centre, k, group, right_group, right_touch, high
     cdef int length, main_mult, tile_mult, main_bound, set_bound, run_bound, start_index, free_filled, left_square
     cdef int left_tile_mult[MAX_PLACED + 1]
     cdef int left_meld_mult[MAX_PLACED + 1]
     cdef uint64_t allowed, anchor_cards
-    cdef unsigned int ranks, anchors, line_anchors, line_word
+    cdef unsigned int ranks, line_anchors, line_word
     cdef Feasible right, whole, line_state
+    cdef const LiveAnchor* anchors = board.live_anchors[direction]
     if direction == ACROSS:
-        n_lines, line_length, step = board.height, board.width, 1
+        line_length, step = board.width, 1
     else:
-        n_lines, line_length, step = board.width, board.height, board.width
+        line_length, step = board.height, board.width
     gen.direction = direction
-    for line in range(n_lines):
-        start = line * board.width if direction == ACROSS else line
-        line_anchors = board.row_anchor[line] if direction == ACROSS else board.col_anchor[line]
-        line_word = board.row_occ[line] if direction == ACROSS else board.col_occ[line]
-        anchors = board.row_live[line] if direction == ACROSS else board.col_live[line]
-        while anchors:
-            x = __builtin_ctz(anchors)
-            anchors &= anchors - 1u
-            square = start + x * step
-            anchor_cards = _anchor_cards(gen, direction, square, line_word, x)
-            if not anchor_cards:
-                continue        # nothing can go on the anchor itself
-            _feasible_start(&right)
-            touched_group = -1
-            touch = 0
-            low_fixed = 0       # tiles of the line just left of x
-            free_max = 0        # empty squares left of x that touch nothing
-            left_tile_mult[0] = 0
-            left_meld_mult[0] = 1
-            if x > 0 and board.card[start + (x - 1) * step] != EMPTY:
-                while x - low_fixed - 1 >= 0 and board.card[start + (x - low_fixed - 1) * step] != EMPTY:
-                    low_fixed += 1
-                    square = start + (x - low_fixed) * step
-                    gen.line_square[BASE - low_fixed] = square
-                    gen.fixed[BASE - low_fixed] = board.card[square]
-                    _feasible_add_left_card(&right, low_fixed, board.card[square])
-                if low_fixed >= MAX_RUN:
-                    continue
-                touched_group = board.group[start + (x - 1) * step]
+    for a in range(board.n_live_anchors[direction]):
+        anchor_cards = _anchor_cards(gen, &anchors[a])
+        if not anchor_cards:
+            continue        # nothing can go on the anchor itself
+        square = anchors[a].square
+        if direction == ACROSS:
+            line = square // board.width
+            x = square - line * board.width
+            start = square - x
+            line_anchors = board.row_anchor[line]
+            line_word = board.row_occ[line]
+        else:
+            x = square // board.width
+            line = square - x * board.width
+            start = line
+            line_anchors = board.col_anchor[line]
+            line_word = board.col_occ[line]
+        _feasible_start(&right)
+        touched_group = -1
+        touch = 0
+        low_fixed = 0       # tiles of the line just left of x
+        free_max = 0        # empty squares left of x that touch nothing
+        left_tile_mult[0] = 0
+        left_meld_mult[0] = 1
+        if x > 0 and board.card[start + (x - 1) * step] != EMPTY:
+            while x - low_fixed - 1 >= 0 and board.card[start + (x - low_fixed - 1) * step] != EMPTY:
+                low_fixed += 1
+                square = start + (x - low_fixed) * step
+                gen.line_square[BASE - low_fixed] = square
+                gen.fixed[BASE - low_fixed] = board.card[square]
+                _feasible_add_left_card(&right, low_fixed, board.card[square])
+            if low_fixed >= MAX_RUN:
+                continue
+            touched_group = board.group[start + (x - 1) * step]
+            touch = 1
+        else:
+            # the empty squares just left of x that are no anchors (filled in below when used)
+            free_max = _count_before(~(line_word | line_anchors), x)
+            if free_max > board.rack_size - 1:
+                free_max = max(board.rack_size - 1, 0)
+        free_filled = 0
+        red = 0
+        centre = 0
+        k = 0
+        main_mult = 1
+        for b in range(x, line_length):
+            i = b - x
+            if low_fixed + i >= MAX_RUN:
+                break
+            square = start + b * step
+            gen.line_square[BASE + i] = square
+            if board.card[square] != EMPTY:
+                group = board.group[square]
                 touch = 1
+                if touched_group < 0:
+                    touched_group = group
+                elif group != touched_group:
+                    break       # would join two areas, as would every longer interval
+                gen.fixed[BASE + i] = board.card[square]
+                _feasible_add_card(&right, board.card[square])
+                if not _feasible_any(&right):
+                    break
+                continue
+            if k == board.rack_size:
+                break
+            if board.cross_len[direction][square] == 1:
+                allowed = gen.available
             else:
-                # the empty squares just left of x that are no anchors (filled in below when used)
-                free_max = _count_before(~(line_word | line_anchors), x)
-                if free_max > board.rack_size - 1:
-                    free_max = max(board.rack_size - 1, 0)
-            free_filled = 0
-            red = 0
-            centre = 0
-            k = 0
-            main_mult = 1
-            for b in range(x, line_length):
-                i = b - x
-                if low_fixed + i >= MAX_RUN:
+                allowed = board.cross_mask[direction][square] & gen.available
+                if allowed == 0:
                     break
-                square = start + b * step
-                gen.line_square[BASE + i] = square
-                if board.card[square] != EMPTY:
-                    group = board.group[square]
-                    touch = 1
-                    if touched_group < 0:
-                        touched_group = group
-                    elif group != touched_group:
-                        break       # would join two areas, as would every longer interval
-                    gen.fixed[BASE + i] = board.card[square]
-                    _feasible_add_card(&right, board.card[square])
-                    if not _feasible_any(&right):
-                        break
+                group = board.cross_group[direction][square]
+                touch = 1
+                if touched_group < 0:
+                    touched_group = group
+                elif group != touched_group:
+                    break
+            if b == x:
+                allowed = anchor_cards
+            if allowed == gen.available:
+                _feasible_add_lanes(&right, gen.free_lanes, gen.free_ranks)
+            else:
+                _feasible_add(&right, allowed)
+            gen.fixed[BASE + i] = EMPTY
+            gen.allowed[BASE + i] = allowed
+            if not _feasible_any(&right):
+                break
+            if gen.mode == GEN_BEST:
+                tile_mult = board.tile_mult[square]
+                ranks = _ranks_of(allowed)
+                right.set_bound += SET_MAX[ranks] * tile_mult
+                right.run_bound += RUN_MAX[ranks] * tile_mult
+                if board.cross_len[direction][square] >= 3:
+                    right.cross_bound += tile_mult * board.meld_mult[square] * (
+                        SET_MAX[ranks] if board.cross_kind[direction][square] == KIND_SET
+                        else RUN_MAX[ranks])
+            if board.red[square]:
+                red = 1
+            if square == board.centre:
+                centre = 1
+            main_mult *= board.meld_mult[square]
+            gen.placed_all[MAX_PLACED + k] = BASE + i
+            k += 1
+            right.set_ranks &= gen.set_ranks_for[k]
+            right.up &= gen.run_lanes_for[k]
+            right.down &= gen.run_lanes_for[k]
+            if not _feasible_any(&right):
+                break
+            # the tiles just right of b belong to the line too
+            whole = right
+            high = b
+            right_touch = touch
+            if b + 1 < line_length and board.card[square + step] != EMPTY:
+                right_touch = 1
+                right_group = board.group[square + step]
+                if touched_group >= 0 and right_group != touched_group:
                     continue
-                if k == board.rack_size:
-                    break
-                if board.cross_len[direction][square] == 1:
-                    allowed = gen.available
-                else:
-                    allowed = board.cross_mask[direction][square] & gen.available
-                    if allowed == 0:
-                        break
-                    group = board.cross_group[direction][square]
-                    touch = 1
-                    if touched_group < 0:
-                        touched_group = group
-                    elif group != touched_group:
-                        break
-                if b == x:
-                    allowed = anchor_cards
-                if allowed == gen.available:
-                    _feasible_add_lanes(&right, gen.free_lanes, gen.free_ranks)
-                else:
-                    _feasible_add(&right, allowed)
-                gen.fixed[BASE + i] = EMPTY
-                gen.allowed[BASE + i] = allowed
-                if not _feasible_any(&right):
-                    break
-                if gen.mode == GEN_BEST:
-                    tile_mult = board.tile_mult[square]
-                    ranks = _ranks_of(allowed)
-                    right.set_bound += SET_MAX[ranks] * tile_mult
-                    right.run_bound += RUN_MAX[ranks] * tile_mult
-                    if board.cross_len[direction][square] >= 3:
-                        right.cross_bound += tile_mult * board.meld_mult[square] * (
-                            SET_MAX[ranks] if board.cross_kind[direction][square] == KIND_SET
-                            else RUN_MAX[ranks])
-                if board.red[square]:
-                    red = 1
-                if square == board.centre:
-                    centre = 1
-                main_mult *= board.meld_mult[square]
-                gen.placed_all[MAX_PLACED + k] = BASE + i
-                k += 1
-                right.set_ranks &= gen.set_ranks_for[k]
-                right.up &= gen.run_lanes_for[k]
-                right.down &= gen.run_lanes_for[k]
-                if not _feasible_any(&right):
-                    break
-                # the tiles just right of b belong to the line too
-                whole = right
-                high = b
-                right_touch = touch
-                if b + 1 < line_length and board.card[square + step] != EMPTY:
-                    right_touch = 1
-                    right_group = board.group[square + step]
-                    if touched_group >= 0 and right_group != touched_group:
-                        continue
-                    while high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY \
-                            and low_fixed + high + 1 - x < MAX_RUN:
-                        high += 1
-                        gen.line_square[BASE + high - x] = start + high * step
-                        gen.fixed[BASE + high - x] = board.card[start + high * step]
-                        _feasible_add_card(&whole, board.card[start + high * step])
-                    if high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY:
-                        break       # the line would be longer than any meld
-                if board.n_tiles == 0:
-                    if not centre:
-                        continue
-                elif not right_touch and not red:
+                while high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY \
+                        and low_fixed + high + 1 - x < MAX_RUN:
+                    high += 1
+                    gen.line_square[BASE + high - x] = start + high * step
+                    gen.fixed[BASE + high - x] = board.card[start + high * step]
+                    _feasible_add_card(&whole, board.card[start + high * step])
+                if high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY:
+                    break       # the line would be longer than any meld
+            if board.n_tiles == 0:
+                if not centre:
                     continue
-                for m in range(free_max + 1):
-                    if k + m > board.rack_size:
-                        break
-                    length = low_fixed + m + high - x + 1
-                    if length > MAX_RUN:
-                        break
-                    if length < 3:
+            elif not right_touch and not red:
+                continue
+            for m in range(free_max + 1):
+                if k + m > board.rack_size:
+                    break
+                length = low_fixed + m + high - x + 1
+                if length > MAX_RUN:
+                    break
+                if length < 3:
+                    continue
+                if direction == DOWN and k + m == 1 and board.cross_len[DOWN][square] > 1:
+                    continue        # a lone tile with a row neighbour is found across
+                line_state = whole
+                line_state.up &= gen.free_left[m].up & gen.run_lanes_for[k + m]
+                line_state.down &= gen.free_left[m].down & gen.run_lanes_for[k + m]
+                line_state.set_ranks &= gen.free_left[m].set_ranks & gen.set_ranks_for[k + m]
+                line_state.length = length
+                if not _feasible_any(&line_state):
+                    break       # more squares to the left only narrow it further
+                while free_filled < m:
+                    free_filled += 1
+                    left_square = start + (x - free_filled) * step
+                    gen.line_square[BASE - free_filled] = left_square
+                    gen.fixed[BASE - free_filled] = EMPTY
+                    gen.allowed[BASE - free_filled] = gen.available
+                    left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + board.tile_mult[left_square]
+                    left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * board.meld_mult[left_square]
+                if gen.mode == GEN_BEST and gen.have_best:
+                    set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
+                    run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
+                    main_bound = 0
+                    if length <= 4 and line_state.set_ranks:
+                        main_bound = set_bound
+                    if _feasible_runs(&line_state) and run_bound > main_bound:
+                        main_bound = run_bound
+                    if main_bound * main_mult * left_meld_mult[m] + whole.cross_bound < gen.best.score:
                         continue
-                    if direction == DOWN and k + m == 1 and board.cross_len[DOWN][square] > 1:
-                        continue        # a lone tile with a row neighbour is found across
-                    line_state = whole
-                    line_state.up &= gen.free_left[m].up & gen.run_lanes_for[k + m]
-                    line_state.down &= gen.free_left[m].down & gen.run_lanes_for[k + m]
-                    line_state.set_ranks &= gen.free_left[m].set_ranks & gen.set_ranks_for[k + m]
-                    line_state.length = length
-                    if not _feasible_any(&line_state):
-                        break       # more squares to the left only narrow it further
-                    while free_filled < m:
-                        free_filled += 1
-                        left_square = start + (x - free_filled) * step
-                        gen.line_square[BASE - free_filled] = left_square
-                        gen.fixed[BASE - free_filled] = EMPTY
-                        gen.allowed[BASE - free_filled] = gen.available
-                        left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + board.tile_mult[left_square]
-                        left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * board.meld_mult[left_square]
-                    if gen.mode == GEN_BEST and gen.have_best:
-                        set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
-                        run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
-                        main_bound = 0
-                        if length <= 4 and line_state.set_ranks:
-                            main_bound = set_bound
-                        if _feasible_runs(&line_state) and run_bound > main_bound:
-                            main_bound = run_bound
-                        if main_bound * main_mult * left_meld_mult[m] + whole.cross_bound < gen.best.score:
-                            continue
-                    # from the anchor's positions to the first square's
-                    start_index = low_fixed + m
-                    line_state.up = _lanes_down(line_state.up, start_index)
-                    line_state.down = _lanes_up(line_state.down, start_index)
-                    gen.origin = BASE - start_index
-                    gen.length = length
-                    gen.k = k + m
-                    gen.main_mult = main_mult * left_meld_mult[m]
-                    gen.placed_index = &gen.placed_all[MAX_PLACED - m]
-                    _enumerate_line(gen, &line_state)
-                    if gen.done:
-                        return
+                # from the anchor's positions to the first square's
+                start_index = low_fixed + m
+                line_state.up = _lanes_down(line_state.up, start_index)
+                line_state.down = _lanes_up(line_state.down, start_index)
+                gen.origin = BASE - start_index
+                gen.length = length
+                gen.k = k + m
+                gen.main_mult = main_mult * left_meld_mult[m]
+                gen.placed_index = &gen.placed_all[MAX_PLACED - m]
+                _enumerate_line(gen, &line_state)
+                if gen.done:
+                    return
 
 
 cdef long long board_generate(Board* board, int mode, PlayRecord* best,
@@ -1237,7 +1274,6 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
         gen.run_lanes_for[i] = gen.run_lanes_for[i + 1] | lanes_by_supply[i]
     _pair_tables(&gen)
     _meld_cards(&gen)
-    gen.reach_mask = (1u << min(board.rack_size, 31)) - 1u
     # no play puts more than the rack's tiles left of an anchor
     _feasible_start(&gen.free_left[0])
     for i in range(1, reach + 1):

@@ -28,6 +28,14 @@ ctypedef struct PlayRecord:
     signed char card[MAX_PLACED]
     unsigned char joker[MAX_PLACED]
 
+ctypedef struct LiveAnchor:
+    # An anchor live in one direction, with what the generator's first test
+    # needs about the line the play runs along (see core.pyx: _list_live_anchors).
+    short square
+    signed char neighbour       # the card of its lone neighbour on that line, or -1
+    unsigned char gap           # no neighbour on it: squares to the next tile further
+                                # along (255 when none); else 0
+
 ctypedef struct Board:
     # One malloc'd block: this header, then the per-square arrays sized to the
     # board (see board.pyx: board_new, board_clone, board_copy).
@@ -68,4 +76,9 @@ ctypedef struct Board:
     # would be two cards long, nor those no card fits (fit_mask 0).
     unsigned int row_live[MAX_SIDE]
     unsigned int col_live[MAX_SIDE]
+    # The same anchors as a list per direction (of the play), in generation
+    # order: rows (columns) in turn, each from its first square.  Rebuilt from
+    # row_live and col_live whenever the cross-checks change.
+    LiveAnchor* live_anchors[2]
+    int n_live_anchors[2]
     unsigned int row_red[MAX_SIDE]
