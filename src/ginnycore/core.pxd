@@ -17,3 +17,4 @@ cdef class Core:
     cdef PlayRecord* plays
     cdef size_t capacity
     cdef list history
+    cdef long long _generate(self, int mode, PlayRecord* best)

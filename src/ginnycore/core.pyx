@@ -280,10 +280,17 @@ cdef uint64_t HIGH1 = 0x8080808080808080
 cdef uint64_t GATHER = 0x0102040810204080       # moves bit 8 j to bit 56 + j
 
 
+cdef inline unsigned int _nonzero_bytes(uint64_t word) noexcept nogil:
+    """Bit j: byte j of ``word``, read from memory on a little-endian machine, is
+    not 0.  A byte's low seven bits plus 0x7F carry into its high bit unless all
+    are 0; one multiplication gathers the eight high bits."""
+    word = (((word & LOW7) + LOW7) | word) & HIGH1
+    return <unsigned int>(((word >> 7) * GATHER) >> 56)
+
+
 cdef inline void _occupied_squares(Board* board, uint64_t* flat) noexcept nogil:
     """Bit s of ``flat`` (64 squares a word): square s holds a tile.  Eight
-    squares at a time: a byte that is not EMPTY (0xFF) sets its high bit, and
-    one multiplication gathers the eight high bits."""
+    squares at a time: the bytes that are not EMPTY (0xFF)."""
     cdef int i, size = board.size
     cdef uint64_t word
     memset(flat, 0, FLAT_WORDS * sizeof(uint64_t))
@@ -291,9 +298,7 @@ cdef inline void _occupied_squares(Board* board, uint64_t* flat) noexcept nogil:
     if LITTLE_ENDIAN:
         while i + 8 <= size:
             memcpy(&word, &board.card[i], 8)
-            word = ~word            # EMPTY bytes become 0
-            word = (((word & LOW7) + LOW7) | word) & HIGH1
-            flat[i >> 6] |= (((word >> 7) * GATHER) >> 56) << (i & 63)
+            flat[i >> 6] |= <uint64_t>_nonzero_bytes(~word) << (i & 63)
             i += 8
     while i < size:
         if board.card[i] != EMPTY:
@@ -524,6 +529,7 @@ ctypedef struct Gen:
     int placed_all[2 * MAX_PLACED]  # [MAX_PLACED - j] = BASE - j, the j-th free square left of the anchor
     int main_mult
     signed char card[MAX_PLACED]
+    short placed_square[MAX_PLACED]     # per placed index: its square
     int real_main[MAX_PLACED]
     int real_cross[MAX_PLACED]
     int placed_tile_mult[MAX_PLACED]    # per placed index: its square's tile multiplier,
@@ -561,7 +567,7 @@ cdef inline int _better(Gen* gen, unsigned int joker_at, int score, int jokers, 
     if gen.k != best.n:
         return gen.k > best.n
     for i in range(gen.k):
-        square = gen.line_square[gen.placed_index[i]]
+        square = gen.placed_square[i]
         if square != best.square[i]:
             return square < best.square[i]
         joker = (joker_at >> i) & 1u
@@ -578,7 +584,7 @@ cdef inline void _record(Gen* gen, PlayRecord* record, unsigned int joker_at, in
     record.n = gen.k
     record.jokers = jokers
     for i in range(gen.k):
-        record.square[i] = gen.line_square[gen.placed_index[i]]
+        record.square[i] = gen.placed_square[i]
         record.card[i] = gen.card[i]
         record.joker[i] = (joker_at >> i) & 1u
 
@@ -879,6 +885,7 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
         placed_up |= 1u << offset
         placed_down |= 1u << (length - 1 - offset)
         square = gen.line_square[gen.placed_index[i]]
+        gen.placed_square[i] = square
         gen.placed_tile_mult[i] = board.tile_mult[square]
         if board.cross_len[gen.direction][square] >= 3:
             gen.placed_cross_kind[i] = board.cross_kind[gen.direction][square]
@@ -997,33 +1004,14 @@ cdef inline uint64_t _pair_cards(Gen* gen, int card) noexcept nogil:
     return cards
 
 
-cdef inline uint64_t _anchor_cards(Gen* gen, const LiveAnchor* anchor) noexcept nogil:
-    """The cards the rack may put on an anchor in a play along the direction of
-    its list: its cross-check, and what its neighbours on the line itself
-    accept.  Every line through the anchor holds those neighbours too, and any
-    three or more adjacent cards of a meld are a meld themselves; a lone
-    neighbour needs a third card."""
-    cdef uint64_t cards = gen.board.fit_mask[anchor.square] & gen.available
-    if not cards:
-        return 0
-    if anchor.neighbour >= 0:
-        cards &= _pair_cards(gen, anchor.neighbour)
-    elif anchor.gap > gen.board.rack_size:
-        # no neighbour on the line and no tile within the rack's reach further
-        # along (none lies before a play's first anchor): its own tiles make
-        # the whole line
-        cards &= gen.meld_cards
-    return cards
-
-
 cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     """Every play along rows (ACROSS) or columns (DOWN).
 
     A play's interval is found from its first anchor x (an empty square beside
     a tile, a red square, or the centre of an empty board).  Only the anchors
-    live in this direction are visited, and one is passed over when no rack
-    card can go on it (``_anchor_cards``).  Left of x it may
-    start on m empty squares that touch nothing, or, when a tile stands just
+    live in this direction are visited (``board.live_anchors``), and one is
+    passed over when no rack card can go on it.  Left of x it may start on m
+    empty squares that touch nothing, or, when a tile stands just
     left of x, take in that tile's line.  The walk right of x is done once per
     anchor, keeping in a Feasible (indexed from x) what the line can still be;
     at each of its placed squares every m is tried by ANDing with the
@@ -1040,16 +1028,31 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     cdef unsigned int ranks, line_anchors, line_word
     cdef Feasible right, whole, line_state
     cdef const LiveAnchor* anchors = board.live_anchors[direction]
+    cdef const uint64_t* fit = board.fit_mask
+    cdef uint64_t available = gen.available
     if direction == ACROSS:
         line_length, step = board.width, 1
     else:
         line_length, step = board.height, board.width
     gen.direction = direction
     for a in range(board.n_live_anchors[direction]):
-        anchor_cards = _anchor_cards(gen, &anchors[a])
-        if not anchor_cards:
-            continue        # nothing can go on the anchor itself
+        # the cards that may go on the anchor: those both its lines accept, and
+        # what its neighbours on the line of the play accept.  Every line
+        # through the anchor holds those neighbours too, and any three or more
+        # adjacent cards of a meld are a meld themselves, so a lone neighbour
+        # needs a third card.  With no neighbour and no tile within the rack's
+        # reach further along (none lies before a play's first anchor), the
+        # play's own tiles make the whole line.
         square = anchors[a].square
+        anchor_cards = fit[square] & available
+        if not anchor_cards:
+            continue
+        if anchors[a].neighbour >= 0:
+            anchor_cards &= _pair_cards(gen, anchors[a].neighbour)
+        elif anchors[a].gap > board.rack_size:
+            anchor_cards &= gen.meld_cards
+        if not anchor_cards:
+            continue
         if direction == ACROSS:
             line = square // board.width
             x = square - line * board.width
@@ -1231,9 +1234,10 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     many there are (in best and any mode: how many were scored, which is 0 only
     when there is none), or -1 when the plays did not fit in memory."""
     cdef Gen gen
-    cdef int i, held, rank_index, supply, suit, reach = min(board.rack_size, MAX_PLACED)
-    cdef unsigned int ranks_by_supply[MAX_PLACED + 1]
+    cdef int i, held, suit, reach = min(board.rack_size, MAX_PLACED)
     cdef uint64_t lanes_by_supply[MAX_PLACED + 1]
+    cdef unsigned int suit_ranks[4]
+    cdef unsigned int ranks_held[5]
     cdef uint64_t counts
     gen.board = board
     gen.mode = mode
@@ -1242,36 +1246,44 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     gen.plays = plays
     gen.capacity = capacity
     gen.count = 0
-    # the cards the rack holds, skipping eight counts at a time when all are 0
+    # the cards the rack holds, eight counts at a time
     gen.available = 0
-    for i in range(0, NUM_CARDS - 7, 8):
-        memcpy(&counts, &board.rack[i], 8)
-        if counts:
-            for held in range(i, i + 8):
-                gen.available |= <uint64_t>(board.rack[held] != 0) << held
-    for held in range(NUM_CARDS - NUM_CARDS % 8, NUM_CARDS):
+    held = 0
+    if LITTLE_ENDIAN:
+        while held + 8 <= NUM_CARDS:
+            memcpy(&counts, &board.rack[held], 8)
+            gen.available |= <uint64_t>_nonzero_bytes(counts) << held
+            held += 8
+    while held < NUM_CARDS:
         gen.available |= <uint64_t>(board.rack[held] != 0) << held
+        held += 1
     gen.rack_cards = gen.available
     gen.jokers = board.rack[JOKER]
     if board.rack[JOKER]:
         gen.available = ALL_CARDS
     gen.free_lanes = _card_lanes(gen.available)
     gen.free_ranks = _ranks_of(gen.available)
-    # the ranks (suits) whose real tiles and jokers can fill k squares of a set (run)
-    memset(ranks_by_supply, 0, sizeof(ranks_by_supply))
+    # the ranks (suits) whose real tiles and jokers can fill k squares of a set (run);
+    # ranks_held[c]: the ranks the rack holds in c suits or more
     memset(lanes_by_supply, 0, sizeof(lanes_by_supply))
-    for rank_index in range(13):
-        supply = __builtin_popcount(_suits_of_rank(gen.rack_cards, rank_index)) + gen.jokers
-        ranks_by_supply[min(supply, MAX_PLACED)] |= 1u << rank_index
     for suit in range(4):
+        suit_ranks[suit] = <unsigned int>(gen.rack_cards >> (13 * suit)) & 0x1FFF
         # rank positions, so an ace counts twice: an upper bound is enough here
-        supply = __builtin_popcount(_rank_positions(gen.rack_cards, suit)) + gen.jokers
-        lanes_by_supply[min(supply, MAX_PLACED)] |= <uint64_t>0xFFFF << (16 * suit)
-    gen.set_ranks_for[MAX_PLACED] = ranks_by_supply[MAX_PLACED]
+        held = __builtin_popcount(_rank_positions(gen.rack_cards, suit)) + gen.jokers
+        lanes_by_supply[min(held, MAX_PLACED)] |= <uint64_t>0xFFFF << (16 * suit)
+    ranks_held[0] = 0x1FFF
+    ranks_held[1] = suit_ranks[0] | suit_ranks[1] | suit_ranks[2] | suit_ranks[3]
+    ranks_held[2] = ((suit_ranks[0] & (suit_ranks[1] | suit_ranks[2] | suit_ranks[3]))
+                     | (suit_ranks[1] & (suit_ranks[2] | suit_ranks[3])) | (suit_ranks[2] & suit_ranks[3]))
+    ranks_held[3] = ((suit_ranks[0] & suit_ranks[1] & (suit_ranks[2] | suit_ranks[3]))
+                     | ((suit_ranks[0] | suit_ranks[1]) & suit_ranks[2] & suit_ranks[3]))
+    ranks_held[4] = suit_ranks[0] & suit_ranks[1] & suit_ranks[2] & suit_ranks[3]
     gen.run_lanes_for[MAX_PLACED] = lanes_by_supply[MAX_PLACED]
     for i in range(MAX_PLACED - 1, -1, -1):
-        gen.set_ranks_for[i] = gen.set_ranks_for[i + 1] | ranks_by_supply[i]
         gen.run_lanes_for[i] = gen.run_lanes_for[i + 1] | lanes_by_supply[i]
+    for i in range(MAX_PLACED + 1):
+        held = max(i - gen.jokers, 0)
+        gen.set_ranks_for[i] = ranks_held[held] if held <= 4 else 0
     _pair_tables(&gen)
     _meld_cards(&gen)
     # no play puts more than the rack's tiles left of an anchor
@@ -1508,19 +1520,30 @@ cdef class Core:
         with nogil:
             board_prepare(self.board)
 
+    cdef long long _generate(self, int mode, PlayRecord* best):
+        """``board_generate`` on this core, storing the plays in its C array in
+        GEN_ALL mode.  The GIL is released only with a joker on the rack: with
+        none a position takes a microsecond or two, and handing the GIL to other
+        threads and back would add about a tenth of that (Batch releases it
+        once for all its positions)."""
+        cdef long long count
+        cdef PlayRecord** plays = &self.plays if mode == GEN_ALL else NULL
+        cdef size_t* capacity = &self.capacity if mode == GEN_ALL else NULL
+        if self.board.rack[JOKER] == 0:
+            return board_generate(self.board, mode, best, plays, capacity)
+        with nogil:
+            count = board_generate(self.board, mode, best, plays, capacity)
+        return count
+
     def count_plays(self):
         """How many legal plays there are (nothing is stored)."""
-        cdef long long count
-        with nogil:
-            count = board_generate(self.board, GEN_COUNT, NULL, NULL, NULL)
-        return count
+        return self._generate(GEN_COUNT, NULL)
 
     def generate_plays(self):
         """Generate every legal play, with its score, into the core's own C array
         (no Python objects are made); returns how many there are."""
         cdef long long count
-        with nogil:
-            count = board_generate(self.board, GEN_ALL, NULL, &self.plays, &self.capacity)
+        count = self._generate(GEN_ALL, NULL)
         if count < 0:
             raise MemoryError()
         return count
@@ -1528,25 +1551,20 @@ cdef class Core:
     def legal_plays(self):
         """Every legal play, in generation order."""
         cdef long long count, i
-        with nogil:
-            count = board_generate(self.board, GEN_ALL, NULL, &self.plays, &self.capacity)
+        count = self._generate(GEN_ALL, NULL)
         if count < 0:
             raise MemoryError()
         return [_play_tuple(&self.plays[i]) for i in range(count)]
 
     def has_play(self):
         """Whether there is any legal play; generation stops at the first."""
-        cdef long long count
-        with nogil:
-            count = board_generate(self.board, GEN_ANY, NULL, NULL, NULL)
-        return count > 0
+        return self._generate(GEN_ANY, NULL) > 0
 
     def best_play(self):
         """The first legal play in ranking order, or None."""
         cdef PlayRecord best
         cdef long long count
-        with nogil:
-            count = board_generate(self.board, GEN_BEST, &best, NULL, NULL)
+        count = self._generate(GEN_BEST, &best)
         return _play_tuple(&best) if count else None
 
     def score_play(self, squares, cards, jokers):
