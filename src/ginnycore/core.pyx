@@ -529,7 +529,8 @@ ctypedef struct Gen:
     int placed_all[2 * MAX_PLACED]  # [MAX_PLACED - j] = BASE - j, the j-th free square left of the anchor
     int main_mult
     signed char card[MAX_PLACED]
-    short placed_square[MAX_PLACED]     # per placed index: its square
+    short placed_square[MAX_PLACED]     # per placed index: its square,
+    unsigned int set_suits_at[MAX_PLACED]   # ... and the suits it allows in a set of the rank tried
     int real_main[MAX_PLACED]
     int real_cross[MAX_PLACED]
     int placed_tile_mult[MAX_PLACED]    # per placed index: its square's tile multiplier,
@@ -547,6 +548,8 @@ ctypedef struct Gen:
     uint64_t run_lanes_for[MAX_PLACED + 1]      # the lanes of the suits whose ... of a run
     uint64_t meld_cards             # see _meld_cards
     unsigned int pair_up[4]         # see _pair_tables
+    uint64_t pair_of[NUM_CARDS]     # _pair_cards of the cards in pair_known
+    uint64_t pair_known
     unsigned int pair_down[4]
     uint64_t allowed[BASE + MAX_SIDE]   # per empty square of the line: the cards that may go there
     int set_done                    # best mode: a set's all-real supply was found, so its rank's
@@ -589,21 +592,26 @@ cdef inline void _record(Gen* gen, PlayRecord* record, unsigned int joker_at, in
         record.joker[i] = (joker_at >> i) & 1u
 
 
-cdef void _emit(Gen* gen, unsigned int joker_at, int score, int jokers) noexcept nogil:
+cdef int _grow_plays(Gen* gen) noexcept nogil:
+    """Double the capacity of the plays array (GEN_ALL); 0 when out of memory,
+    which also stops generation."""
+    cdef size_t new_capacity = gen.capacity[0] * 2 if gen.capacity[0] else 1024
+    cdef PlayRecord* grown = <PlayRecord*>realloc(gen.plays[0], new_capacity * sizeof(PlayRecord))
+    if grown == NULL:
+        gen.failed = 1
+        gen.done = 1
+        return 0
+    gen.plays[0] = grown
+    gen.capacity[0] = new_capacity
+    return 1
+
+
+cdef inline void _emit(Gen* gen, unsigned int joker_at, int score, int jokers) noexcept nogil:
     """A play found: the placed cards ``gen.card``, a joker on placed index i
     when bit i of ``joker_at`` is set, scoring ``score``."""
-    cdef PlayRecord* grown
-    cdef size_t new_capacity
     if gen.mode == GEN_ALL:
-        if <size_t>gen.count >= gen.capacity[0]:
-            new_capacity = gen.capacity[0] * 2 if gen.capacity[0] else 1024
-            grown = <PlayRecord*>realloc(gen.plays[0], new_capacity * sizeof(PlayRecord))
-            if grown == NULL:
-                gen.failed = 1
-                gen.done = 1
-                return
-            gen.plays[0] = grown
-            gen.capacity[0] = new_capacity
+        if <size_t>gen.count >= gen.capacity[0] and not _grow_plays(gen):
+            return
         _record(gen, &gen.plays[0][gen.count], joker_at, score, jokers)
     elif gen.mode == GEN_BEST:
         if not gen.have_best or _better(gen, joker_at, score, jokers, gen.best):
@@ -653,7 +661,7 @@ cdef void _supply_repeated(Gen* gen, unsigned int joker_at, int from_index, int 
                          cross_sum - gen.real_cross[i], jokers + 1)
 
 
-cdef void _supply_from(Gen* gen, unsigned int needed, int main_sum, int cross_sum) noexcept nogil:
+cdef inline void _supply_from(Gen* gen, unsigned int needed, int main_sum, int cross_sum) noexcept nogil:
     """Every way the rack supplies the placed cards ``gen.card`` when it holds a
     real tile of each but those of the placed indexes in ``needed``: each is a
     real tile or a joker, and those in ``needed`` are jokers.  ``main_sum`` and
@@ -724,7 +732,7 @@ cdef void _set_suits(Gen* gen, int i, int rank_index, unsigned int used, unsigne
     if i == gen.k:
         _supply_from(gen, needed, gen.set_main, gen.set_cross)
         return
-    suits = _suits_of_rank(gen.allowed[gen.placed_index[i]], rank_index) & ~used
+    suits = gen.set_suits_at[i] & ~used
     while suits and not (gen.set_done or gen.done):
         suit = __builtin_ctz(suits)
         suits &= suits - 1u
@@ -908,6 +916,7 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
             gen.set_main = 0
             gen.set_cross = 0
             for i in range(gen.k):
+                gen.set_suits_at[i] = _suits_of_rank(gen.allowed[gen.placed_index[i]], rank_index)
                 gen.real_main[i] = VALUE[KIND_SET][rank_index] * gen.placed_tile_mult[i]
                 gen.real_cross[i] = VALUE[gen.placed_cross_kind[i]][rank_index] * gen.placed_cross_mult[i]
                 gen.set_main += gen.real_main[i]
@@ -1048,7 +1057,11 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
         if not anchor_cards:
             continue
         if anchors[a].neighbour >= 0:
-            anchor_cards &= _pair_cards(gen, anchors[a].neighbour)
+            # a tile's neighbours on both sides share its pair cards
+            if not (gen.pair_known >> anchors[a].neighbour) & 1:
+                gen.pair_of[anchors[a].neighbour] = _pair_cards(gen, anchors[a].neighbour)
+                gen.pair_known |= <uint64_t>1 << anchors[a].neighbour
+            anchor_cards &= gen.pair_of[anchors[a].neighbour]
         elif anchors[a].gap > board.rack_size:
             anchor_cards &= gen.meld_cards
         if not anchor_cards:
@@ -1285,6 +1298,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
         held = max(i - gen.jokers, 0)
         gen.set_ranks_for[i] = ranks_held[held] if held <= 4 else 0
     _pair_tables(&gen)
+    gen.pair_known = 0
     _meld_cards(&gen)
     # no play puts more than the rack's tiles left of an anchor
     _feasible_start(&gen.free_left[0])
