@@ -1294,9 +1294,9 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     gen.run_lanes_for[MAX_PLACED] = lanes_by_supply[MAX_PLACED]
     for i in range(MAX_PLACED - 1, -1, -1):
         gen.run_lanes_for[i] = gen.run_lanes_for[i + 1] | lanes_by_supply[i]
-    for i in range(MAX_PLACED + 1):
-        held = max(i - gen.jokers, 0)
-        gen.set_ranks_for[i] = ranks_held[held] if held <= 4 else 0
+    memset(gen.set_ranks_for, 0, sizeof(gen.set_ranks_for))
+    for i in range(min(gen.jokers + 4, MAX_PLACED) + 1):
+        gen.set_ranks_for[i] = ranks_held[max(i - gen.jokers, 0)]
     _pair_tables(&gen)
     gen.pair_known = 0
     _meld_cards(&gen)
