@@ -548,9 +548,9 @@ ctypedef struct Gen:
     uint64_t run_lanes_for[MAX_PLACED + 1]      # the lanes of the suits whose ... of a run
     uint64_t meld_cards             # see _meld_cards
     unsigned int pair_up[4]         # see _pair_tables
-    uint64_t pair_of[NUM_CARDS]     # _pair_cards of the cards in pair_known
-    uint64_t pair_known
     unsigned int pair_down[4]
+    uint64_t pair_of[NUM_CARDS]     # _pair_cards of the board cards in pair_known
+    uint64_t pair_known
     uint64_t allowed[BASE + MAX_SIDE]   # per empty square of the line: the cards that may go there
     int set_done                    # best mode: a set's all-real supply was found, so its rank's
                                     # other suits cannot rank higher
@@ -1020,8 +1020,8 @@ cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
     a tile, a red square, or the centre of an empty board).  Only the anchors
     live in this direction are visited (``board.live_anchors``), and one is
     passed over when no rack card can go on it.  Left of x it may start on m
-    empty squares that touch nothing, or, when a tile stands just
-    left of x, take in that tile's line.  The walk right of x is done once per
+    empty squares that touch nothing, or, when a tile stands just left of x,
+    take in that tile's line.  The walk right of x is done once per
     anchor, keeping in a Feasible (indexed from x) what the line can still be;
     at each of its placed squares every m is tried by ANDing with the
     precomputed state of m free squares.  The walk stops as soon as no meld, no
