@@ -8,7 +8,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-from ginnycore.types cimport Board, LiveAnchor
+from ginnycore.types cimport Anchor, Board
 
 
 cdef inline size_t _round8(size_t value) noexcept nogil:
@@ -16,10 +16,9 @@ cdef inline size_t _round8(size_t value) noexcept nogil:
 
 
 cdef size_t _block_bytes(int size) noexcept nogil:
-    """Header, then three 8-byte arrays, two lists of live anchors, three 2-byte
-    arrays and nine 1-byte ones."""
-    return (_round8(sizeof(Board)) + 3 * size * sizeof(uint64_t)
-            + 2 * _round8(size * sizeof(LiveAnchor))
+    """Header, then two 8-byte arrays, the list of anchors (16 bytes an entry),
+    three 2-byte arrays and nine 1-byte ones."""
+    return (_round8(sizeof(Board)) + 2 * size * sizeof(uint64_t) + size * sizeof(Anchor)
             + 3 * _round8(size * sizeof(short)) + 9 * _round8(size))
 
 
@@ -30,11 +29,8 @@ cdef void _bind(Board* board) noexcept nogil:
     for direction in range(2):
         board.cross_mask[direction] = <uint64_t*>at
         at += size * sizeof(uint64_t)
-    board.fit_mask = <uint64_t*>at
-    at += size * sizeof(uint64_t)
-    for direction in range(2):
-        board.live_anchors[direction] = <LiveAnchor*>at
-        at += _round8(size * sizeof(LiveAnchor))
+    board.anchors = <Anchor*>at
+    at += size * sizeof(Anchor)
     board.group = <short*>at
     at += _round8(size * sizeof(short))
     for direction in range(2):

@@ -19,7 +19,7 @@ from ginnycore.board cimport board_clone, board_new
 from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_ANY, GEN_BEST, GEN_COUNT, JOKER, KIND_NONE,
                               KIND_RUN, KIND_SET,
                               MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
-                              RACK_KINDS, Board, LiveAnchor, PlayRecord)
+                              NOT_LIVE, RACK_KINDS, Anchor, Board, PlayRecord)
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
@@ -194,47 +194,61 @@ cdef inline void _set_anchor(Board* board, int row, int col, int value) noexcept
         board.col_live[col] &= ~(1u << row)
 
 
-cdef inline uint64_t _line_checks(Board* board, int direction, int square, int step, unsigned int word,
-                                  int position) noexcept nogil:
+cdef inline void _line_checks(Board* board, int direction, int square, int step, unsigned int word,
+                              int position) noexcept nogil:
     """The cross-check of an empty square for plays in ``direction``: ``word`` is
-    the occupancy of the perpendicular line through it, ``position`` its bit.
-    Returns what that line accepts there when it may grow on (see
-    ``Board.fit_mask``): all cards when the square has no neighbour on it, any
-    card that can stand beside a lone neighbour, else the cross-check."""
+    the occupancy of the perpendicular line through it, ``position`` its bit."""
     cdef int count_before, count_after, length, group_before, group_after
     if not ((((word << 1) | (word >> 1)) >> position) & 1u):
         board.cross_len[direction][square] = 1      # no tile next to it on that line
-        return ALL_CARDS
+        return
     count_before = _count_before(word, position)
     count_after = _count_after(word, position)
     length = count_before + count_after + 1
     board.cross_len[direction][square] = length
     board.cross_kind[direction][square] = KIND_NONE
     board.cross_mask[direction][square] = 0
-    if length == 2:
-        return NEIGHBOURS[board.card[square - step if count_before else square + step]]
-    if length > MAX_RUN:
-        return 0
+    if length == 2 or length > MAX_RUN:
+        return
     group_before = board.group[square - step] if count_before else -1
     group_after = board.group[square + step] if count_after else -1
     if group_before >= 0 and group_after >= 0 and group_before != group_after:
-        return 0        # placing here would join two areas
+        return          # placing here would join two areas
     board.cross_group[direction][square] = group_before if group_before >= 0 else group_after
     board.cross_mask[direction][square] = _hole_mask(
         board, square - count_before * step, step, length, count_before,
         &board.cross_kind[direction][square])
-    return board.cross_mask[direction][square]
+
+
+cdef inline uint64_t _fit_of(Board* board, int square, int row, int col) noexcept nogil:
+    """``Anchor.fit`` of an empty square with its cross-checks done: what each
+    line through it accepts when the line may grow on, that is its cross-check,
+    except that a lone neighbour accepts any card that can stand beside it in a
+    meld and a line the square is alone on accepts every card."""
+    cdef uint64_t fit = ALL_CARDS
+    cdef int width = board.width
+    if board.cross_len[ACROSS][square] == 2:       # the column through it
+        fit &= NEIGHBOURS[board.card[square - width if row > 0 and board.card[square - width] != EMPTY
+                                     else square + width]]
+    elif board.cross_len[ACROSS][square] > 2:
+        fit &= board.cross_mask[ACROSS][square]
+    if board.cross_len[DOWN][square] == 2:         # the row
+        fit &= NEIGHBOURS[board.card[square - 1 if col > 0 and board.card[square - 1] != EMPTY
+                                     else square + 1]]
+    elif board.cross_len[DOWN][square] > 2:
+        fit &= board.cross_mask[DOWN][square]
+    return fit
 
 
 cdef inline void _near_checks(Board* board, int square, int row, int col) noexcept nogil:
     """An empty square next to a tile: an anchor, with both cross-checks (an
-    ACROSS play meets the column through it, a DOWN play the row) and its
-    fit_mask; dead in a direction when no card can go there in such a play."""
+    ACROSS play meets the column through it, a DOWN play the row); dead in a
+    direction when no card can go there in such a play."""
     cdef uint64_t fit
     _set_anchor(board, row, col, 1)
-    fit = _line_checks(board, ACROSS, square, board.width, board.col_occ[col], row)
-    fit &= _line_checks(board, DOWN, square, 1, board.row_occ[row], col)
-    board.fit_mask[square] = fit
+    _line_checks(board, ACROSS, square, board.width, board.col_occ[col], row)
+    _line_checks(board, DOWN, square, 1, board.row_occ[row], col)
+    fit = _fit_of(board, square, row, col)
     if fit == 0 or board.cross_len[ACROSS][square] == 2:
         board.row_live[row] &= ~(1u << col)
     if fit == 0 or board.cross_len[DOWN][square] == 2:
@@ -253,7 +267,6 @@ cdef void _square_checks(Board* board, int row, int col) noexcept nogil:
               or (((row_word << 1) | (row_word >> 1)) >> col) & 1u):
         # no tile next to it: the common case, nothing to check across it
         _set_anchor(board, row, col, board.red[square] or (board.n_tiles == 0 and square == board.centre))
-        board.fit_mask[square] = ALL_CARDS
     else:
         _near_checks(board, square, row, col)
 
@@ -306,41 +319,49 @@ cdef inline void _occupied_squares(Board* board, uint64_t* flat) noexcept nogil:
         i += 1
 
 
-cdef void _list_live_anchors(Board* board) noexcept nogil:
-    """Rebuild ``board.live_anchors`` from the live bitboards.  An anchor's
-    neighbours on the line of the play are found here once, for every rack:
-    the card of a lone neighbour, or, with none, how far the next tile is."""
-    cdef int direction, n, n_lines, line, start, step, x, square, along
+cdef void _list_anchors(Board* board) noexcept nogil:
+    """Rebuild ``board.anchors`` from the live bitboards.  What the generator
+    asks of an anchor for every rack is found here once: the cards that fit it,
+    and on the line of a play in each direction, the card of a lone neighbour
+    or, with none, how far the next tile is."""
+    cdef int row, col, square, direction, position, along, step, n = 0
     cdef unsigned int bits, word, rest
-    cdef LiveAnchor* entry
-    for direction in range(2):
-        n = 0
-        if direction == ACROSS:
-            n_lines, step = board.height, 1
-        else:
-            n_lines, step = board.width, board.width
-        for line in range(n_lines):
-            if direction == ACROSS:
-                bits, word, start = board.row_live[line], board.row_occ[line], line * board.width
-            else:
-                bits, word, start = board.col_live[line], board.col_occ[line], line
-            while bits:
-                x = __builtin_ctz(bits)
-                bits &= bits - 1u
-                square = start + x * step
-                entry = &board.live_anchors[direction][n]
-                n += 1
-                entry.square = square
-                entry.neighbour = -1
-                entry.gap = 0
+    cdef Anchor* entry
+    for row in range(board.height):
+        bits = board.row_anchor[row]
+        while bits:
+            col = __builtin_ctz(bits)
+            bits &= bits - 1u
+            if not ((board.row_live[row] >> col) & 1u or (board.col_live[col] >> row) & 1u):
+                continue
+            square = row * board.width + col
+            entry = &board.anchors[n]
+            n += 1
+            entry.fit = _fit_of(board, square, row, col)
+            entry.square = square
+            entry.row = row
+            entry.col = col
+            for direction in range(2):
+                entry.neighbour[direction] = -1
+                entry.gap[direction] = 0
+                if direction == ACROSS:
+                    word, position, step = board.row_occ[row], col, 1
+                    if not (board.row_live[row] >> col) & 1u:
+                        entry.neighbour[direction] = NOT_LIVE
+                        continue
+                else:
+                    word, position, step = board.col_occ[col], row, board.width
+                    if not (board.col_live[col] >> row) & 1u:
+                        entry.neighbour[direction] = NOT_LIVE
+                        continue
                 along = board.cross_len[1 - direction][square]
                 if along == 1:
-                    rest = word >> (x + 1)
-                    entry.gap = __builtin_ctz(rest) + 1 if rest else 255
+                    rest = word >> (position + 1)
+                    entry.gap[direction] = __builtin_ctz(rest) + 1 if rest else 255
                 elif along == 2:
-                    entry.neighbour = board.card[square - step if x > 0 and (word >> (x - 1)) & 1u
-                                                 else square + step]
-        board.n_live_anchors[direction] = n
+                    entry.neighbour[direction] = board.card[
+                        square - step if position > 0 and (word >> (position - 1)) & 1u else square + step]
+    board.n_anchors = n
 
 
 cdef void board_prepare(Board* board) noexcept nogil:
@@ -417,15 +438,13 @@ cdef void board_prepare(Board* board) noexcept nogil:
             col = __builtin_ctz(bits)
             bits &= bits - 1u
             _set_anchor(board, row, col, 1)
-            board.fit_mask[row * width + col] = ALL_CARDS
         while near:
             col = __builtin_ctz(near)
             near &= near - 1u
             _near_checks(board, row * width + col, row, col)
     if board.n_tiles == 0 and board.centre >= 0:
         _set_anchor(board, board.centre // width, board.centre % width, 1)
-        board.fit_mask[board.centre] = ALL_CARDS
-    _list_live_anchors(board)
+    _list_anchors(board)
 
 
 cdef void board_place(Board* board, int n, const short* squares, const signed char* cards,
@@ -491,7 +510,7 @@ cdef void board_place(Board* board, int n, const short* squares, const signed ch
     if board.n_tiles == 0 or (not remove and board.n_tiles == n):
         # the centre is an anchor only on an empty board
         _square_checks(board, board.centre // width, board.centre % width)
-    _list_live_anchors(board)
+    _list_anchors(board)
 
 
 # -- generation -------------------------------------------------------------------
@@ -1013,231 +1032,237 @@ cdef inline uint64_t _pair_cards(Gen* gen, int card) noexcept nogil:
     return cards
 
 
-cdef void _generate_direction(Gen* gen, int direction) noexcept nogil:
-    """Every play along rows (ACROSS) or columns (DOWN).
+cdef void _walk_anchor(Gen* gen, int direction, int square, int line, int x, uint64_t anchor_cards) noexcept nogil:
+    """Every play along ``direction`` whose first anchor is ``square``, at ``x``
+    on ``line`` (a row ACROSS, a column DOWN), on which the cards
+    ``anchor_cards`` may go.
 
-    A play's interval is found from its first anchor x (an empty square beside
-    a tile, a red square, or the centre of an empty board).  Only the anchors
-    live in this direction are visited (``board.live_anchors``), and one is
-    passed over when no rack card can go on it.  Left of x it may start on m
-    empty squares that touch nothing, or, when a tile stands just left of x,
-    take in that tile's line.  The walk right of x is done once per
-    anchor, keeping in a Feasible (indexed from x) what the line can still be;
-    at each of its placed squares every m is tried by ANDing with the
-    precomputed state of m free squares.  The walk stops as soon as no meld, no
-    rack tile or no single area is possible any more.
+    Left of x the play may start on m empty squares that touch nothing, or,
+    when a tile stands just left of x, take in that tile's line.  The walk
+    right of x is done once, keeping in a Feasible (indexed from x) what the
+    line can still be; at each of its placed squares every m is tried by ANDing
+    with the precomputed state of m free squares.  The walk stops as soon as no
+    meld, no rack tile or no single area is possible any more.
     """
     cdef Board* board = gen.board
-    cdef int line_length, step, line, start, x, b, square, i, m, low_fixed, free_max, a
+    cdef int line_length, step, start, b, i, m, low_fixed, free_max
     cdef int touched_group, touch, red, centre, k, group, right_group, right_touch, high
     cdef int length, main_mult, tile_mult, main_bound, set_bound, run_bound, start_index, free_filled, left_square
     cdef int left_tile_mult[MAX_PLACED + 1]
     cdef int left_meld_mult[MAX_PLACED + 1]
-    cdef uint64_t allowed, anchor_cards
+    cdef uint64_t allowed
     cdef unsigned int ranks, line_anchors, line_word
     cdef Feasible right, whole, line_state
-    cdef const LiveAnchor* anchors = board.live_anchors[direction]
-    cdef const uint64_t* fit = board.fit_mask
-    cdef uint64_t available = gen.available
-    if direction == ACROSS:
-        line_length, step = board.width, 1
-    else:
-        line_length, step = board.height, board.width
     gen.direction = direction
-    for a in range(board.n_live_anchors[direction]):
-        # the cards that may go on the anchor: those both its lines accept, and
-        # what its neighbours on the line of the play accept.  Every line
-        # through the anchor holds those neighbours too, and any three or more
-        # adjacent cards of a meld are a meld themselves, so a lone neighbour
-        # needs a third card.  With no neighbour and no tile within the rack's
-        # reach further along (none lies before a play's first anchor), the
-        # play's own tiles make the whole line.
-        square = anchors[a].square
-        anchor_cards = fit[square] & available
-        if not anchor_cards:
-            continue
-        if anchors[a].neighbour >= 0:
-            # a tile's neighbours on both sides share its pair cards
-            if not (gen.pair_known >> anchors[a].neighbour) & 1:
-                gen.pair_of[anchors[a].neighbour] = _pair_cards(gen, anchors[a].neighbour)
-                gen.pair_known |= <uint64_t>1 << anchors[a].neighbour
-            anchor_cards &= gen.pair_of[anchors[a].neighbour]
-        elif anchors[a].gap > board.rack_size:
-            anchor_cards &= gen.meld_cards
-        if not anchor_cards:
-            continue
-        if direction == ACROSS:
-            line = square // board.width
-            x = square - line * board.width
-            start = square - x
-            line_anchors = board.row_anchor[line]
-            line_word = board.row_occ[line]
-        else:
-            x = square // board.width
-            line = square - x * board.width
-            start = line
-            line_anchors = board.col_anchor[line]
-            line_word = board.col_occ[line]
-        _feasible_start(&right)
-        touched_group = -1
-        touch = 0
-        low_fixed = 0       # tiles of the line just left of x
-        free_max = 0        # empty squares left of x that touch nothing
-        left_tile_mult[0] = 0
-        left_meld_mult[0] = 1
-        if x > 0 and board.card[start + (x - 1) * step] != EMPTY:
-            while x - low_fixed - 1 >= 0 and board.card[start + (x - low_fixed - 1) * step] != EMPTY:
-                low_fixed += 1
-                square = start + (x - low_fixed) * step
-                gen.line_square[BASE - low_fixed] = square
-                gen.fixed[BASE - low_fixed] = board.card[square]
-                _feasible_add_left_card(&right, low_fixed, board.card[square])
-            if low_fixed >= MAX_RUN:
-                continue
-            touched_group = board.group[start + (x - 1) * step]
+    if direction == ACROSS:
+        line_length, step, start = board.width, 1, line * board.width
+        line_anchors, line_word = board.row_anchor[line], board.row_occ[line]
+    else:
+        line_length, step, start = board.height, board.width, line
+        line_anchors, line_word = board.col_anchor[line], board.col_occ[line]
+    _feasible_start(&right)
+    touched_group = -1
+    touch = 0
+    low_fixed = 0       # tiles of the line just left of x
+    free_max = 0        # empty squares left of x that touch nothing
+    left_tile_mult[0] = 0
+    left_meld_mult[0] = 1
+    if x > 0 and board.card[start + (x - 1) * step] != EMPTY:
+        while x - low_fixed - 1 >= 0 and board.card[start + (x - low_fixed - 1) * step] != EMPTY:
+            low_fixed += 1
+            square = start + (x - low_fixed) * step
+            gen.line_square[BASE - low_fixed] = square
+            gen.fixed[BASE - low_fixed] = board.card[square]
+            _feasible_add_left_card(&right, low_fixed, board.card[square])
+        if low_fixed >= MAX_RUN:
+            return
+        touched_group = board.group[start + (x - 1) * step]
+        touch = 1
+    else:
+        # the empty squares just left of x that are no anchors (filled in below when used)
+        free_max = _count_before(~(line_word | line_anchors), x)
+        if free_max > board.rack_size - 1:
+            free_max = max(board.rack_size - 1, 0)
+    free_filled = 0
+    red = 0
+    centre = 0
+    k = 0
+    main_mult = 1
+    for b in range(x, line_length):
+        i = b - x
+        if low_fixed + i >= MAX_RUN:
+            break
+        square = start + b * step
+        gen.line_square[BASE + i] = square
+        if board.card[square] != EMPTY:
+            group = board.group[square]
             touch = 1
+            if touched_group < 0:
+                touched_group = group
+            elif group != touched_group:
+                break       # would join two areas, as would every longer interval
+            gen.fixed[BASE + i] = board.card[square]
+            _feasible_add_card(&right, board.card[square])
+            if not _feasible_any(&right):
+                break
+            continue
+        if k == board.rack_size:
+            break
+        if board.cross_len[direction][square] == 1:
+            allowed = gen.available
         else:
-            # the empty squares just left of x that are no anchors (filled in below when used)
-            free_max = _count_before(~(line_word | line_anchors), x)
-            if free_max > board.rack_size - 1:
-                free_max = max(board.rack_size - 1, 0)
-        free_filled = 0
-        red = 0
-        centre = 0
-        k = 0
-        main_mult = 1
-        for b in range(x, line_length):
-            i = b - x
-            if low_fixed + i >= MAX_RUN:
+            allowed = board.cross_mask[direction][square] & gen.available
+            if allowed == 0:
                 break
-            square = start + b * step
-            gen.line_square[BASE + i] = square
-            if board.card[square] != EMPTY:
-                group = board.group[square]
-                touch = 1
-                if touched_group < 0:
-                    touched_group = group
-                elif group != touched_group:
-                    break       # would join two areas, as would every longer interval
-                gen.fixed[BASE + i] = board.card[square]
-                _feasible_add_card(&right, board.card[square])
-                if not _feasible_any(&right):
-                    break
+            group = board.cross_group[direction][square]
+            touch = 1
+            if touched_group < 0:
+                touched_group = group
+            elif group != touched_group:
+                break
+        if b == x:
+            allowed = anchor_cards
+        if allowed == gen.available:
+            _feasible_add_lanes(&right, gen.free_lanes, gen.free_ranks)
+        else:
+            _feasible_add(&right, allowed)
+        gen.fixed[BASE + i] = EMPTY
+        gen.allowed[BASE + i] = allowed
+        if not _feasible_any(&right):
+            break
+        if gen.mode == GEN_BEST:
+            tile_mult = board.tile_mult[square]
+            ranks = _ranks_of(allowed)
+            right.set_bound += SET_MAX[ranks] * tile_mult
+            right.run_bound += RUN_MAX[ranks] * tile_mult
+            if board.cross_len[direction][square] >= 3:
+                right.cross_bound += tile_mult * board.meld_mult[square] * (
+                    SET_MAX[ranks] if board.cross_kind[direction][square] == KIND_SET
+                    else RUN_MAX[ranks])
+        if board.red[square]:
+            red = 1
+        if square == board.centre:
+            centre = 1
+        main_mult *= board.meld_mult[square]
+        gen.placed_all[MAX_PLACED + k] = BASE + i
+        k += 1
+        right.set_ranks &= gen.set_ranks_for[k]
+        right.up &= gen.run_lanes_for[k]
+        right.down &= gen.run_lanes_for[k]
+        if not _feasible_any(&right):
+            break
+        # the tiles just right of b belong to the line too
+        whole = right
+        high = b
+        right_touch = touch
+        if b + 1 < line_length and board.card[square + step] != EMPTY:
+            right_touch = 1
+            right_group = board.group[square + step]
+            if touched_group >= 0 and right_group != touched_group:
                 continue
-            if k == board.rack_size:
-                break
-            if board.cross_len[direction][square] == 1:
-                allowed = gen.available
-            else:
-                allowed = board.cross_mask[direction][square] & gen.available
-                if allowed == 0:
-                    break
-                group = board.cross_group[direction][square]
-                touch = 1
-                if touched_group < 0:
-                    touched_group = group
-                elif group != touched_group:
-                    break
-            if b == x:
-                allowed = anchor_cards
-            if allowed == gen.available:
-                _feasible_add_lanes(&right, gen.free_lanes, gen.free_ranks)
-            else:
-                _feasible_add(&right, allowed)
-            gen.fixed[BASE + i] = EMPTY
-            gen.allowed[BASE + i] = allowed
-            if not _feasible_any(&right):
-                break
-            if gen.mode == GEN_BEST:
-                tile_mult = board.tile_mult[square]
-                ranks = _ranks_of(allowed)
-                right.set_bound += SET_MAX[ranks] * tile_mult
-                right.run_bound += RUN_MAX[ranks] * tile_mult
-                if board.cross_len[direction][square] >= 3:
-                    right.cross_bound += tile_mult * board.meld_mult[square] * (
-                        SET_MAX[ranks] if board.cross_kind[direction][square] == KIND_SET
-                        else RUN_MAX[ranks])
-            if board.red[square]:
-                red = 1
-            if square == board.centre:
-                centre = 1
-            main_mult *= board.meld_mult[square]
-            gen.placed_all[MAX_PLACED + k] = BASE + i
-            k += 1
-            right.set_ranks &= gen.set_ranks_for[k]
-            right.up &= gen.run_lanes_for[k]
-            right.down &= gen.run_lanes_for[k]
-            if not _feasible_any(&right):
-                break
-            # the tiles just right of b belong to the line too
-            whole = right
-            high = b
-            right_touch = touch
-            if b + 1 < line_length and board.card[square + step] != EMPTY:
-                right_touch = 1
-                right_group = board.group[square + step]
-                if touched_group >= 0 and right_group != touched_group:
-                    continue
-                while high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY \
-                        and low_fixed + high + 1 - x < MAX_RUN:
-                    high += 1
-                    gen.line_square[BASE + high - x] = start + high * step
-                    gen.fixed[BASE + high - x] = board.card[start + high * step]
-                    _feasible_add_card(&whole, board.card[start + high * step])
-                if high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY:
-                    break       # the line would be longer than any meld
-            if board.n_tiles == 0:
-                if not centre:
-                    continue
-            elif not right_touch and not red:
+            while high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY \
+                    and low_fixed + high + 1 - x < MAX_RUN:
+                high += 1
+                gen.line_square[BASE + high - x] = start + high * step
+                gen.fixed[BASE + high - x] = board.card[start + high * step]
+                _feasible_add_card(&whole, board.card[start + high * step])
+            if high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY:
+                break       # the line would be longer than any meld
+        if board.n_tiles == 0:
+            if not centre:
                 continue
-            for m in range(free_max + 1):
-                if k + m > board.rack_size:
-                    break
-                length = low_fixed + m + high - x + 1
-                if length > MAX_RUN:
-                    break
-                if length < 3:
+        elif not right_touch and not red:
+            continue
+        for m in range(free_max + 1):
+            if k + m > board.rack_size:
+                break
+            length = low_fixed + m + high - x + 1
+            if length > MAX_RUN:
+                break
+            if length < 3:
+                continue
+            if direction == DOWN and k + m == 1 and board.cross_len[DOWN][square] > 1:
+                continue        # a lone tile with a row neighbour is found across
+            line_state = whole
+            line_state.up &= gen.free_left[m].up & gen.run_lanes_for[k + m]
+            line_state.down &= gen.free_left[m].down & gen.run_lanes_for[k + m]
+            line_state.set_ranks &= gen.free_left[m].set_ranks & gen.set_ranks_for[k + m]
+            line_state.length = length
+            if not _feasible_any(&line_state):
+                break       # more squares to the left only narrow it further
+            while free_filled < m:
+                free_filled += 1
+                left_square = start + (x - free_filled) * step
+                gen.line_square[BASE - free_filled] = left_square
+                gen.fixed[BASE - free_filled] = EMPTY
+                gen.allowed[BASE - free_filled] = gen.available
+                left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + board.tile_mult[left_square]
+                left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * board.meld_mult[left_square]
+            if gen.mode == GEN_BEST and gen.have_best:
+                set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
+                run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
+                main_bound = 0
+                if length <= 4 and line_state.set_ranks:
+                    main_bound = set_bound
+                if _feasible_runs(&line_state) and run_bound > main_bound:
+                    main_bound = run_bound
+                if main_bound * main_mult * left_meld_mult[m] + whole.cross_bound < gen.best.score:
                     continue
-                if direction == DOWN and k + m == 1 and board.cross_len[DOWN][square] > 1:
-                    continue        # a lone tile with a row neighbour is found across
-                line_state = whole
-                line_state.up &= gen.free_left[m].up & gen.run_lanes_for[k + m]
-                line_state.down &= gen.free_left[m].down & gen.run_lanes_for[k + m]
-                line_state.set_ranks &= gen.free_left[m].set_ranks & gen.set_ranks_for[k + m]
-                line_state.length = length
-                if not _feasible_any(&line_state):
-                    break       # more squares to the left only narrow it further
-                while free_filled < m:
-                    free_filled += 1
-                    left_square = start + (x - free_filled) * step
-                    gen.line_square[BASE - free_filled] = left_square
-                    gen.fixed[BASE - free_filled] = EMPTY
-                    gen.allowed[BASE - free_filled] = gen.available
-                    left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + board.tile_mult[left_square]
-                    left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * board.meld_mult[left_square]
-                if gen.mode == GEN_BEST and gen.have_best:
-                    set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
-                    run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
-                    main_bound = 0
-                    if length <= 4 and line_state.set_ranks:
-                        main_bound = set_bound
-                    if _feasible_runs(&line_state) and run_bound > main_bound:
-                        main_bound = run_bound
-                    if main_bound * main_mult * left_meld_mult[m] + whole.cross_bound < gen.best.score:
-                        continue
-                # from the anchor's positions to the first square's
-                start_index = low_fixed + m
-                line_state.up = _lanes_down(line_state.up, start_index)
-                line_state.down = _lanes_up(line_state.down, start_index)
-                gen.origin = BASE - start_index
-                gen.length = length
-                gen.k = k + m
-                gen.main_mult = main_mult * left_meld_mult[m]
-                gen.placed_index = &gen.placed_all[MAX_PLACED - m]
-                _enumerate_line(gen, &line_state)
+            # from the anchor's positions to the first square's
+            start_index = low_fixed + m
+            line_state.up = _lanes_down(line_state.up, start_index)
+            line_state.down = _lanes_up(line_state.down, start_index)
+            gen.origin = BASE - start_index
+            gen.length = length
+            gen.k = k + m
+            gen.main_mult = main_mult * left_meld_mult[m]
+            gen.placed_index = &gen.placed_all[MAX_PLACED - m]
+            _enumerate_line(gen, &line_state)
+            if gen.done:
+                return
+
+
+cdef void _generate_anchors(Gen* gen) noexcept nogil:
+    """Every play, from the board's list of anchors in square order: a play's
+    first anchor (an empty square beside a tile, a red square, or the centre of
+    an empty board) is walked from in each direction it is live in, when some
+    rack card can go on it there.  Those are the cards both lines through it
+    accept, and what its neighbours on the line of the play accept: every line
+    through the anchor holds those neighbours too, and any three or more
+    adjacent cards of a meld are a meld themselves, so a lone neighbour needs a
+    third card.  With no neighbour and no tile within the rack's reach further
+    along (none lies before a play's first anchor), the play's own tiles make
+    the whole line."""
+    cdef Board* board = gen.board
+    cdef const Anchor* anchor = board.anchors
+    cdef const Anchor* end = board.anchors + board.n_anchors
+    cdef uint64_t cards, anchor_cards, available = gen.available
+    cdef int direction, neighbour
+    while anchor < end:
+        cards = anchor.fit & available
+        if cards:
+            for direction in range(2):
+                neighbour = anchor.neighbour[direction]
+                if neighbour == NOT_LIVE:
+                    continue
+                anchor_cards = cards
+                if neighbour >= 0:
+                    # a tile's neighbours on both sides share its pair cards
+                    if not (gen.pair_known >> neighbour) & 1:
+                        gen.pair_of[neighbour] = _pair_cards(gen, neighbour)
+                        gen.pair_known |= <uint64_t>1 << neighbour
+                    anchor_cards &= gen.pair_of[neighbour]
+                elif anchor.gap[direction] > board.rack_size:
+                    anchor_cards &= gen.meld_cards
+                if not anchor_cards:
+                    continue
+                if direction == ACROSS:
+                    _walk_anchor(gen, ACROSS, anchor.square, anchor.row, anchor.col, anchor_cards)
+                else:
+                    _walk_anchor(gen, DOWN, anchor.square, anchor.col, anchor.row, anchor_cards)
                 if gen.done:
                     return
+        anchor += 1
 
 
 cdef long long board_generate(Board* board, int mode, PlayRecord* best,
@@ -1308,9 +1333,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
         _feasible_add_left(&gen.free_left[i], i, gen.free_lanes, gen.free_ranks)
     gen.done = 0
     gen.failed = 0
-    _generate_direction(&gen, ACROSS)
-    if not gen.done:
-        _generate_direction(&gen, DOWN)
+    _generate_anchors(&gen)
     return -1 if gen.failed else gen.count
 
 

@@ -10,6 +10,7 @@ cdef enum:
     JOKER = 52                 # rack tile index of a joker
     RACK_KINDS = 53
     EMPTY = -1
+    NOT_LIVE = -2              # Anchor.neighbour in a direction the anchor is not live in
     KIND_NONE = 0
     KIND_SET = 1
     KIND_RUN = 2
@@ -28,13 +29,20 @@ ctypedef struct PlayRecord:
     signed char card[MAX_PLACED]
     unsigned char joker[MAX_PLACED]
 
-ctypedef struct LiveAnchor:
-    # An anchor live in one direction, with what the generator's first test
-    # needs about the line the play runs along (see core.pyx: _list_live_anchors).
+ctypedef struct Anchor:
+    # An anchor live in a direction or both, with what the generator's first
+    # tests need (see core.pyx: _list_anchors).  16 bytes.
+    uint64_t fit                # the cards both lines through it accept, a lone neighbour
+                                # taking any card it can stand beside in a meld (a line the
+                                # play runs along may grow past it); all 52 away from tiles
     short square
-    signed char neighbour       # the card of its lone neighbour on that line, or -1
-    unsigned char gap           # no neighbour on it: squares to the next tile further
-                                # along (255 when none); else 0
+    unsigned char row
+    unsigned char col
+    signed char neighbour[2]    # per direction of the play: the card of its lone neighbour
+                                # on that line, -1 when it has none, NOT_LIVE when the
+                                # anchor is not live in that direction
+    unsigned char gap[2]        # no neighbour on that line: squares to the next tile
+                                # further along (255 when none); else 0
 
 ctypedef struct Board:
     # One malloc'd block: this header, then the per-square arrays sized to the
@@ -58,9 +66,6 @@ ctypedef struct Board:
     # perpendicular line through an empty square accepts.  Only cross_len is
     # kept for every square; the rest only for empty squares with cross_len > 1.
     uint64_t* cross_mask[2]     # cards allowed; 0 = nothing can go here
-    uint64_t* fit_mask          # per anchor: the cards both lines through it accept, a lone
-                                # neighbour taking any card it can stand beside in a meld (a line
-                                # the play runs along may grow past it); all 52 away from tiles
     unsigned char* cross_len[2] # length of that line with the square (1 = alone)
     unsigned char* cross_kind[2]    # KIND_SET / KIND_RUN when cross_len >= 3
     short* cross_group[2]       # group the perpendicular neighbours belong to, or -1
@@ -73,12 +78,11 @@ ctypedef struct Board:
     unsigned int col_anchor[MAX_SIDE]
     # The anchors where some card may go in a play along the row (row_live) or
     # the column (col_live), whatever the rack: not those whose crossing line
-    # would be two cards long, nor those no card fits (fit_mask 0).
+    # would be two cards long, nor those no card fits (Anchor.fit 0).
     unsigned int row_live[MAX_SIDE]
     unsigned int col_live[MAX_SIDE]
-    # The same anchors as a list per direction (of the play), in generation
-    # order: rows (columns) in turn, each from its first square.  Rebuilt from
-    # row_live and col_live whenever the cross-checks change.
-    LiveAnchor* live_anchors[2]
-    int n_live_anchors[2]
+    # The same anchors as a list in square order, rebuilt from row_live and
+    # col_live whenever the cross-checks change (the generator reads only this).
+    Anchor* anchors
+    int n_anchors
     unsigned int row_red[MAX_SIDE]
