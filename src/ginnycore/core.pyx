@@ -240,10 +240,10 @@ cdef inline uint64_t _fit_of(Board* board, int square, int row, int col) noexcep
     return fit
 
 
-cdef inline void _near_checks(Board* board, int square, int row, int col) noexcept nogil:
+cdef inline uint64_t _near_checks(Board* board, int square, int row, int col) noexcept nogil:
     """An empty square next to a tile: an anchor, with both cross-checks (an
     ACROSS play meets the column through it, a DOWN play the row); dead in a
-    direction when no card can go there in such a play."""
+    direction when no card can go there in such a play.  Returns its fit."""
     cdef uint64_t fit
     _set_anchor(board, row, col, 1)
     _line_checks(board, ACROSS, square, board.width, board.col_occ[col], row)
@@ -253,6 +253,7 @@ cdef inline void _near_checks(Board* board, int square, int row, int col) noexce
         board.row_live[row] &= ~(1u << col)
     if fit == 0 or board.cross_len[DOWN][square] == 2:
         board.col_live[col] &= ~(1u << row)
+    return fit
 
 
 cdef void _square_checks(Board* board, int row, int col) noexcept nogil:
@@ -319,49 +320,62 @@ cdef inline void _occupied_squares(Board* board, uint64_t* flat) noexcept nogil:
         i += 1
 
 
-cdef void _list_anchors(Board* board) noexcept nogil:
-    """Rebuild ``board.anchors`` from the live bitboards.  What the generator
-    asks of an anchor for every rack is found here once: the cards that fit it,
-    and on the line of a play in each direction, the card of a lone neighbour
-    or, with none, how far the next tile is."""
-    cdef int row, col, square, direction, position, along, step, n = 0
-    cdef unsigned int bits, word, rest
+cdef inline void _anchor_line(Board* board, Anchor* entry, int direction, unsigned int word, int position,
+                              int step) noexcept nogil:
+    """``entry.neighbour`` and ``entry.gap`` for plays along ``direction``: ``word``
+    is the occupancy of that line, ``position`` the anchor's bit in it."""
+    cdef int along = board.cross_len[1 - direction][entry.square]
+    cdef unsigned int rest
+    entry.neighbour[direction] = -1
+    entry.gap[direction] = 0
+    if along == 1:
+        rest = word >> (position + 1)
+        entry.gap[direction] = __builtin_ctz(rest) + 1 if rest else 255
+    elif along == 2:
+        entry.neighbour[direction] = board.card[
+            entry.square - step if position > 0 and (word >> (position - 1)) & 1u else entry.square + step]
+
+
+cdef inline void _add_anchor(Board* board, int square, int row, int col, uint64_t fit) noexcept nogil:
+    """Append an anchor to ``board.anchors`` if it is live in some direction.
+    What the generator asks of an anchor for every rack is found here once: the
+    cards that fit it, and on the line of a play in each direction, the card
+    of a lone neighbour or, with none, how far the next tile is."""
+    cdef unsigned int across = (board.row_live[row] >> col) & 1u, down = (board.col_live[col] >> row) & 1u
     cdef Anchor* entry
+    if not (across or down):
+        return
+    entry = &board.anchors[board.n_anchors]
+    board.n_anchors += 1
+    entry.fit = fit
+    entry.square = square
+    entry.row = row
+    entry.col = col
+    if across:
+        _anchor_line(board, entry, ACROSS, board.row_occ[row], col, 1)
+    else:
+        entry.neighbour[ACROSS] = NOT_LIVE
+        entry.gap[ACROSS] = 0
+    if down:
+        _anchor_line(board, entry, DOWN, board.col_occ[col], row, board.width)
+    else:
+        entry.neighbour[DOWN] = NOT_LIVE
+        entry.gap[DOWN] = 0
+
+
+cdef void _list_anchors(Board* board) noexcept nogil:
+    """Rebuild ``board.anchors`` from the anchor bitboards, in square order."""
+    cdef int row, col, square
+    cdef unsigned int bits
+    board.n_anchors = 0
     for row in range(board.height):
         bits = board.row_anchor[row]
         while bits:
             col = __builtin_ctz(bits)
             bits &= bits - 1u
-            if not ((board.row_live[row] >> col) & 1u or (board.col_live[col] >> row) & 1u):
-                continue
-            square = row * board.width + col
-            entry = &board.anchors[n]
-            n += 1
-            entry.fit = _fit_of(board, square, row, col)
-            entry.square = square
-            entry.row = row
-            entry.col = col
-            for direction in range(2):
-                entry.neighbour[direction] = -1
-                entry.gap[direction] = 0
-                if direction == ACROSS:
-                    word, position, step = board.row_occ[row], col, 1
-                    if not (board.row_live[row] >> col) & 1u:
-                        entry.neighbour[direction] = NOT_LIVE
-                        continue
-                else:
-                    word, position, step = board.col_occ[col], row, board.width
-                    if not (board.col_live[col] >> row) & 1u:
-                        entry.neighbour[direction] = NOT_LIVE
-                        continue
-                along = board.cross_len[1 - direction][square]
-                if along == 1:
-                    rest = word >> (position + 1)
-                    entry.gap[direction] = __builtin_ctz(rest) + 1 if rest else 255
-                elif along == 2:
-                    entry.neighbour[direction] = board.card[
-                        square - step if position > 0 and (word >> (position - 1)) & 1u else square + step]
-    board.n_anchors = n
+            if (board.row_live[row] >> col) & 1u or (board.col_live[col] >> row) & 1u:
+                square = row * board.width + col
+                _add_anchor(board, square, row, col, _fit_of(board, square, row, col))
 
 
 cdef void board_prepare(Board* board) noexcept nogil:
@@ -399,6 +413,7 @@ cdef void board_prepare(Board* board) noexcept nogil:
     memset(board.col_anchor, 0, sizeof(board.col_anchor))
     memset(board.row_live, 0, sizeof(board.row_live))
     memset(board.col_live, 0, sizeof(board.col_live))
+    board.n_anchors = 0
     # groups by union-find over the left and upper neighbours; a group's root is
     # its smallest square, so it comes first in square order
     for row in range(height):
@@ -432,19 +447,21 @@ cdef void board_prepare(Board* board) noexcept nogil:
         if row < height - 1:
             near |= board.row_occ[row + 1]
         near &= ~occupied & full
-        # red squares away from every tile are anchors (they may start an area)
-        bits = board.row_red[row] & ~occupied & ~near
+        # the squares next to a tile, and the red squares away from every tile
+        # (they may start an area), in square order for the list of anchors
+        bits = near | (board.row_red[row] & ~occupied)
         while bits:
             col = __builtin_ctz(bits)
             bits &= bits - 1u
-            _set_anchor(board, row, col, 1)
-        while near:
-            col = __builtin_ctz(near)
-            near &= near - 1u
-            _near_checks(board, row * width + col, row, col)
-    if board.n_tiles == 0 and board.centre >= 0:
+            square = row * width + col
+            if (near >> col) & 1u:
+                _add_anchor(board, square, row, col, _near_checks(board, square, row, col))
+            else:
+                _set_anchor(board, row, col, 1)
+                _add_anchor(board, square, row, col, ALL_CARDS)
+    if board.n_tiles == 0 and board.centre >= 0 and not board.red[board.centre]:
         _set_anchor(board, board.centre // width, board.centre % width, 1)
-    _list_anchors(board)
+        _add_anchor(board, board.centre, board.centre // width, board.centre % width, ALL_CARDS)
 
 
 cdef void board_place(Board* board, int n, const short* squares, const signed char* cards,

@@ -81,8 +81,9 @@ ctypedef struct Board:
     # would be two cards long, nor those no card fits (Anchor.fit 0).
     unsigned int row_live[MAX_SIDE]
     unsigned int col_live[MAX_SIDE]
-    # The same anchors as a list in square order, rebuilt from row_live and
-    # col_live whenever the cross-checks change (the generator reads only this).
+    # The same anchors as a list in square order (on an empty board the centre
+    # may come last), rebuilt whenever the cross-checks change; the generator
+    # reads only this.
     Anchor* anchors
     int n_anchors
     unsigned int row_red[MAX_SIDE]
