@@ -1688,9 +1688,12 @@ cdef class Core:
         board_place(self.board, n, square_array, card_array, joker_array, 1)
 
     def state(self):
-        """What generation reads, as bytes: cards, jokers, anchors, cross lengths
-        and the cross masks of squares that have one (for tests of apply/undo)."""
-        cdef int square, direction
+        """What generation reads (for tests of apply/undo): as bytes the cards,
+        jokers, anchors, rack and cross lengths; the cross masks of squares that
+        have one; and the list of live anchors, each as (square, row, column,
+        fit, neighbour and gap across, neighbour and gap down), by square."""
+        cdef int square, direction, a
+        cdef Anchor* anchor
         parts = [bytes([<unsigned char>self.board.card[s] for s in range(self.board.size)]),
                  bytes([self.board.joker[s] for s in range(self.board.size)]),
                  bytes([(self.board.row_anchor[s // self.board.width] >> (s % self.board.width)) & 1
@@ -1699,7 +1702,12 @@ cdef class Core:
         for direction in range(2):
             parts.append(bytes([self.board.cross_len[direction][s] for s in range(self.board.size)]))
         masks = self.cross_masks
-        return b"".join(parts), masks
+        anchors = []
+        for a in range(self.board.n_anchors):
+            anchor = &self.board.anchors[a]
+            anchors.append((anchor.square, anchor.row, anchor.col, anchor.fit, anchor.neighbour[ACROSS],
+                            anchor.gap[ACROSS], anchor.neighbour[DOWN], anchor.gap[DOWN]))
+        return b"".join(parts), masks, sorted(anchors)
 
     @property
     def nbytes(self):
