@@ -31,7 +31,7 @@ ctypedef struct PlayRecord:
 
 ctypedef struct Anchor:
     # An anchor live in a direction or both, with what the generator's first
-    # tests need (see core.pyx: _list_anchors).  16 bytes.
+    # tests need (see core.pyx: _add_anchor).  16 bytes.
     uint64_t fit                # the cards both lines through it accept, a lone neighbour
                                 # taking any card it can stand beside in a meld (a line the
                                 # play runs along may grow past it); all 52 away from tiles
