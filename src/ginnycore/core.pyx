@@ -181,17 +181,13 @@ cdef inline int _count_after(unsigned int word, int position) noexcept nogil:
 
 
 cdef inline void _set_anchor(Board* board, int row, int col, int value) noexcept nogil:
-    """Make a square an anchor, live in both directions, or no anchor at all."""
+    """Make a square an anchor or no anchor."""
     if value:
         board.row_anchor[row] |= 1u << col
         board.col_anchor[col] |= 1u << row
-        board.row_live[row] |= 1u << col
-        board.col_live[col] |= 1u << row
     else:
         board.row_anchor[row] &= ~(1u << col)
         board.col_anchor[col] &= ~(1u << row)
-        board.row_live[row] &= ~(1u << col)
-        board.col_live[col] &= ~(1u << row)
 
 
 cdef inline void _line_checks(Board* board, int direction, int square, int step, unsigned int word,
@@ -242,18 +238,12 @@ cdef inline uint64_t _fit_of(Board* board, int square, int row, int col) noexcep
 
 cdef inline uint64_t _near_checks(Board* board, int square, int row, int col) noexcept nogil:
     """An empty square next to a tile: an anchor, with both cross-checks (an
-    ACROSS play meets the column through it, a DOWN play the row); dead in a
-    direction when no card can go there in such a play.  Returns its fit."""
-    cdef uint64_t fit
+    ACROSS play meets the column through it, a DOWN play the row).  Returns its
+    fit."""
     _set_anchor(board, row, col, 1)
     _line_checks(board, ACROSS, square, board.width, board.col_occ[col], row)
     _line_checks(board, DOWN, square, 1, board.row_occ[row], col)
-    fit = _fit_of(board, square, row, col)
-    if fit == 0 or board.cross_len[ACROSS][square] == 2:
-        board.row_live[row] &= ~(1u << col)
-    if fit == 0 or board.cross_len[DOWN][square] == 2:
-        board.col_live[col] &= ~(1u << row)
-    return fit
+    return _fit_of(board, square, row, col)
 
 
 cdef void _square_checks(Board* board, int row, int col) noexcept nogil:
@@ -337,11 +327,14 @@ cdef inline void _anchor_line(Board* board, Anchor* entry, int direction, unsign
 
 
 cdef inline void _add_anchor(Board* board, int square, int row, int col, uint64_t fit) noexcept nogil:
-    """Append an anchor to ``board.anchors`` if it is live in some direction.
-    What the generator asks of an anchor for every rack is found here once: the
-    cards that fit it, and on the line of a play in each direction, the card
-    of a lone neighbour or, with none, how far the next tile is."""
-    cdef unsigned int across = (board.row_live[row] >> col) & 1u, down = (board.col_live[col] >> row) & 1u
+    """Append an anchor to ``board.anchors`` if it is live in some direction:
+    some card fits it (``fit``) and its crossing line would not be two cards
+    long (a play there is found in the other direction).  What the generator
+    asks of an anchor for every rack is found here once: the cards that fit
+    it, and on the line of a play in each direction, the card of a lone
+    neighbour or, with none, how far the next tile is."""
+    cdef bint across = fit != 0 and board.cross_len[ACROSS][square] != 2
+    cdef bint down = fit != 0 and board.cross_len[DOWN][square] != 2
     cdef Anchor* entry
     if not (across or down):
         return
@@ -373,9 +366,8 @@ cdef void _list_anchors(Board* board) noexcept nogil:
         while bits:
             col = __builtin_ctz(bits)
             bits &= bits - 1u
-            if (board.row_live[row] >> col) & 1u or (board.col_live[col] >> row) & 1u:
-                square = row * board.width + col
-                _add_anchor(board, square, row, col, _fit_of(board, square, row, col))
+            square = row * board.width + col
+            _add_anchor(board, square, row, col, _fit_of(board, square, row, col))
 
 
 cdef void board_prepare(Board* board) noexcept nogil:
@@ -411,8 +403,6 @@ cdef void board_prepare(Board* board) noexcept nogil:
     memset(board.cross_len[1], 1, size)
     memset(board.row_anchor, 0, sizeof(board.row_anchor))
     memset(board.col_anchor, 0, sizeof(board.col_anchor))
-    memset(board.row_live, 0, sizeof(board.row_live))
-    memset(board.col_live, 0, sizeof(board.col_live))
     board.n_anchors = 0
     # groups by union-find over the left and upper neighbours; a group's root is
     # its smallest square, so it comes first in square order

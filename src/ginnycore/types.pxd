@@ -76,14 +76,9 @@ ctypedef struct Board:
     unsigned int col_occ[MAX_SIDE]
     unsigned int row_anchor[MAX_SIDE]
     unsigned int col_anchor[MAX_SIDE]
-    # The anchors where some card may go in a play along the row (row_live) or
-    # the column (col_live), whatever the rack: not those whose crossing line
-    # would be two cards long, nor those no card fits (Anchor.fit 0).
-    unsigned int row_live[MAX_SIDE]
-    unsigned int col_live[MAX_SIDE]
-    # The same anchors as a list in square order (on an empty board the centre
-    # may come last), rebuilt whenever the cross-checks change; the generator
-    # reads only this.
+    # The anchors live in a direction or both (core.pyx: _add_anchor) as a list
+    # in square order (on an empty board the centre may come last), rebuilt
+    # whenever the cross-checks change; the generator reads only this.
     Anchor* anchors
     int n_anchors
     unsigned int row_red[MAX_SIDE]
