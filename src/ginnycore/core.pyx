@@ -310,20 +310,22 @@ cdef inline void _occupied_squares(Board* board, uint64_t* flat) noexcept nogil:
         i += 1
 
 
-cdef inline void _anchor_line(Board* board, Anchor* entry, int direction, unsigned int word, int position,
-                              int step) noexcept nogil:
-    """``entry.neighbour`` and ``entry.gap`` for plays along ``direction``: ``word``
-    is the occupancy of that line, ``position`` the anchor's bit in it."""
-    cdef int along = board.cross_len[1 - direction][entry.square]
+cdef inline void _anchor_line(Board* board, Anchor* entry, int direction, int square, unsigned int word,
+                              unsigned int anchors, int position, int step) noexcept nogil:
+    """``entry.neighbour``, ``entry.gap`` and ``entry.free`` for plays along
+    ``direction``: ``word`` and ``anchors`` are the occupancy and the anchors of
+    that line, ``position`` the anchor's bit in it."""
+    cdef int along = board.cross_len[1 - direction][square]
     cdef unsigned int rest
     entry.neighbour[direction] = -1
     entry.gap[direction] = 0
+    entry.free[direction] = _count_before(~(word | anchors), position)
     if along == 1:
         rest = word >> (position + 1)
         entry.gap[direction] = __builtin_ctz(rest) + 1 if rest else 255
     elif along == 2:
         entry.neighbour[direction] = board.card[
-            entry.square - step if position > 0 and (word >> (position - 1)) & 1u else entry.square + step]
+            square - step if position > 0 and (word >> (position - 1)) & 1u else square + step]
 
 
 cdef inline void _add_anchor(Board* board, int square, int row, int col, uint64_t fit) noexcept nogil:
@@ -332,7 +334,9 @@ cdef inline void _add_anchor(Board* board, int square, int row, int col, uint64_
     long (a play there is found in the other direction).  What the generator
     asks of an anchor for every rack is found here once: the cards that fit
     it, and on the line of a play in each direction, the card of a lone
-    neighbour or, with none, how far the next tile is."""
+    neighbour or, with none, how far the next tile is, and how many empty
+    squares before it a play may start on.  The anchors before it on both its
+    lines must be marked already (it is listed in square order)."""
     cdef bint across = fit != 0 and board.cross_len[ACROSS][square] != 2
     cdef bint down = fit != 0 and board.cross_len[DOWN][square] != 2
     cdef Anchor* entry
@@ -341,19 +345,20 @@ cdef inline void _add_anchor(Board* board, int square, int row, int col, uint64_
     entry = &board.anchors[board.n_anchors]
     board.n_anchors += 1
     entry.fit = fit
-    entry.square = square
     entry.row = row
     entry.col = col
     if across:
-        _anchor_line(board, entry, ACROSS, board.row_occ[row], col, 1)
+        _anchor_line(board, entry, ACROSS, square, board.row_occ[row], board.row_anchor[row], col, 1)
     else:
         entry.neighbour[ACROSS] = NOT_LIVE
         entry.gap[ACROSS] = 0
+        entry.free[ACROSS] = 0
     if down:
-        _anchor_line(board, entry, DOWN, board.col_occ[col], row, board.width)
+        _anchor_line(board, entry, DOWN, square, board.col_occ[col], board.col_anchor[col], row, board.width)
     else:
         entry.neighbour[DOWN] = NOT_LIVE
         entry.gap[DOWN] = 0
+        entry.free[DOWN] = 0
 
 
 cdef void _list_anchors(Board* board) noexcept nogil:
@@ -451,7 +456,7 @@ cdef void board_prepare(Board* board) noexcept nogil:
                 _add_anchor(board, square, row, col, ALL_CARDS)
     if board.n_tiles == 0 and board.centre >= 0 and not board.red[board.centre]:
         _set_anchor(board, board.centre // width, board.centre % width, 1)
-        _add_anchor(board, board.centre, board.centre // width, board.centre % width, ALL_CARDS)
+        _list_anchors(board)        # the anchors after the centre start no play on it
 
 
 cdef void board_place(Board* board, int n, const short* squares, const signed char* cards,
@@ -1039,10 +1044,11 @@ cdef inline uint64_t _pair_cards(Gen* gen, int card) noexcept nogil:
     return cards
 
 
-cdef void _walk_anchor(Gen* gen, int direction, int square, int line, int x, uint64_t anchor_cards) noexcept nogil:
-    """Every play along ``direction`` whose first anchor is ``square``, at ``x``
-    on ``line`` (a row ACROSS, a column DOWN), on which the cards
-    ``anchor_cards`` may go.
+cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before,
+                       uint64_t anchor_cards) noexcept nogil:
+    """Every play along ``direction`` whose first anchor is at ``x`` on ``line``
+    (a row ACROSS, a column DOWN), on which the cards ``anchor_cards`` may go;
+    ``free_before`` empty squares that are no anchors stand just before it.
 
     Left of x the play may start on m empty squares that touch nothing, or,
     when a tile stands just left of x, take in that tile's line.  The walk
@@ -1052,21 +1058,19 @@ cdef void _walk_anchor(Gen* gen, int direction, int square, int line, int x, uin
     meld, no rack tile or no single area is possible any more.
     """
     cdef Board* board = gen.board
-    cdef int line_length, step, start, b, i, m, low_fixed, free_max
+    cdef int line_length, step, start, b, i, m, low_fixed, free_max, square
     cdef int touched_group, touch, red, centre, k, group, right_group, right_touch, high
     cdef int length, main_mult, tile_mult, main_bound, set_bound, run_bound, start_index, free_filled, left_square
     cdef int left_tile_mult[MAX_PLACED + 1]
     cdef int left_meld_mult[MAX_PLACED + 1]
     cdef uint64_t allowed
-    cdef unsigned int ranks, line_anchors, line_word
+    cdef unsigned int ranks
     cdef Feasible right, whole, line_state
     gen.direction = direction
     if direction == ACROSS:
         line_length, step, start = board.width, 1, line * board.width
-        line_anchors, line_word = board.row_anchor[line], board.row_occ[line]
     else:
         line_length, step, start = board.height, board.width, line
-        line_anchors, line_word = board.col_anchor[line], board.col_occ[line]
     _feasible_start(&right)
     touched_group = -1
     touch = 0
@@ -1087,7 +1091,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int square, int line, int x, uin
         touch = 1
     else:
         # the empty squares just left of x that are no anchors (filled in below when used)
-        free_max = _count_before(~(line_word | line_anchors), x)
+        free_max = free_before
         if free_max > board.rack_size - 1:
             free_max = max(board.rack_size - 1, 0)
     free_filled = 0
@@ -1264,9 +1268,9 @@ cdef void _generate_anchors(Gen* gen) noexcept nogil:
                 if not anchor_cards:
                     continue
                 if direction == ACROSS:
-                    _walk_anchor(gen, ACROSS, anchor.square, anchor.row, anchor.col, anchor_cards)
+                    _walk_anchor(gen, ACROSS, anchor.row, anchor.col, anchor.free[ACROSS], anchor_cards)
                 else:
-                    _walk_anchor(gen, DOWN, anchor.square, anchor.col, anchor.row, anchor_cards)
+                    _walk_anchor(gen, DOWN, anchor.col, anchor.row, anchor.free[DOWN], anchor_cards)
                 if gen.done:
                     return
         anchor += 1
@@ -1681,7 +1685,8 @@ cdef class Core:
         """What generation reads (for tests of apply/undo): as bytes the cards,
         jokers, anchors, rack and cross lengths; the cross masks of squares that
         have one; and the list of live anchors, each as (square, row, column,
-        fit, neighbour and gap across, neighbour and gap down), by square."""
+        fit, and neighbour, gap and free squares before it across, then down),
+        by square."""
         cdef int square, direction, a
         cdef Anchor* anchor
         parts = [bytes([<unsigned char>self.board.card[s] for s in range(self.board.size)]),
@@ -1695,8 +1700,9 @@ cdef class Core:
         anchors = []
         for a in range(self.board.n_anchors):
             anchor = &self.board.anchors[a]
-            anchors.append((anchor.square, anchor.row, anchor.col, anchor.fit, anchor.neighbour[ACROSS],
-                            anchor.gap[ACROSS], anchor.neighbour[DOWN], anchor.gap[DOWN]))
+            anchors.append((anchor.row * self.board.width + anchor.col, anchor.row, anchor.col, anchor.fit,
+                            anchor.neighbour[ACROSS], anchor.gap[ACROSS], anchor.free[ACROSS],
+                            anchor.neighbour[DOWN], anchor.gap[DOWN], anchor.free[DOWN]))
         return b"".join(parts), masks, sorted(anchors)
 
     @property

@@ -35,9 +35,10 @@ ctypedef struct Anchor:
     uint64_t fit                # the cards both lines through it accept, a lone neighbour
                                 # taking any card it can stand beside in a meld (a line the
                                 # play runs along may grow past it); all 52 away from tiles
-    short square
     unsigned char row
     unsigned char col
+    unsigned char free[2]       # per direction of the play: the empty squares just before
+                                # it on that line that are no anchors (a play may start there)
     signed char neighbour[2]    # per direction of the play: the card of its lone neighbour
                                 # on that line, -1 when it has none, NOT_LIVE when the
                                 # anchor is not live in that direction
@@ -77,8 +78,8 @@ ctypedef struct Board:
     unsigned int row_anchor[MAX_SIDE]
     unsigned int col_anchor[MAX_SIDE]
     # The anchors live in a direction or both (core.pyx: _add_anchor) as a list
-    # in square order (on an empty board the centre may come last), rebuilt
-    # whenever the cross-checks change; the generator reads only this.
+    # in square order, rebuilt whenever the cross-checks change; the generator
+    # reads only this.
     Anchor* anchors
     int n_anchors
     unsigned int row_red[MAX_SIDE]
