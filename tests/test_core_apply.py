@@ -71,7 +71,8 @@ def test_illegal_apply_is_refused_and_changes_nothing() -> None:
 
 
 def test_a_standard_position_takes_a_few_kilobytes_in_the_core() -> None:
-    """About 52 bytes a square: the cards, the cross-checks and the list of anchors."""
+    """About 53 bytes a square: its 32-byte record (cross-checks, premiums, group),
+    a place in the list of anchors, its card and its joker flag."""
     core = native.core_of(sample_positions(1, seed=1)[0])
     assert core.nbytes < 12 * 1024
     large = Core(21, 21, b"." * 220 + b"S" + b"." * 220)

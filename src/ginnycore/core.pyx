@@ -196,24 +196,24 @@ cdef inline void _line_checks(Board* board, int direction, int square, int step,
     the occupancy of the perpendicular line through it, ``position`` its bit."""
     cdef int count_before, count_after, length, group_before, group_after
     if not ((((word << 1) | (word >> 1)) >> position) & 1u):
-        board.cross_len[direction][square] = 1      # no tile next to it on that line
+        board.squares[square].cross_len[direction] = 1      # no tile next to it on that line
         return
     count_before = _count_before(word, position)
     count_after = _count_after(word, position)
     length = count_before + count_after + 1
-    board.cross_len[direction][square] = length
-    board.cross_kind[direction][square] = KIND_NONE
-    board.cross_mask[direction][square] = 0
+    board.squares[square].cross_len[direction] = length
+    board.squares[square].cross_kind[direction] = KIND_NONE
+    board.squares[square].cross_mask[direction] = 0
     if length == 2 or length > MAX_RUN:
         return
-    group_before = board.group[square - step] if count_before else -1
-    group_after = board.group[square + step] if count_after else -1
+    group_before = board.squares[square - step].group if count_before else -1
+    group_after = board.squares[square + step].group if count_after else -1
     if group_before >= 0 and group_after >= 0 and group_before != group_after:
         return          # placing here would join two areas
-    board.cross_group[direction][square] = group_before if group_before >= 0 else group_after
-    board.cross_mask[direction][square] = _hole_mask(
+    board.squares[square].cross_group[direction] = group_before if group_before >= 0 else group_after
+    board.squares[square].cross_mask[direction] = _hole_mask(
         board, square - count_before * step, step, length, count_before,
-        &board.cross_kind[direction][square])
+        &board.squares[square].cross_kind[direction])
 
 
 cdef inline uint64_t _fit_of(Board* board, int square, int row, int col) noexcept nogil:
@@ -223,16 +223,16 @@ cdef inline uint64_t _fit_of(Board* board, int square, int row, int col) noexcep
     meld and a line the square is alone on accepts every card."""
     cdef uint64_t fit = ALL_CARDS
     cdef int width = board.width
-    if board.cross_len[ACROSS][square] == 2:       # the column through it
+    if board.squares[square].cross_len[ACROSS] == 2:       # the column through it
         fit &= NEIGHBOURS[board.card[square - width if row > 0 and board.card[square - width] != EMPTY
                                      else square + width]]
-    elif board.cross_len[ACROSS][square] > 2:
-        fit &= board.cross_mask[ACROSS][square]
-    if board.cross_len[DOWN][square] == 2:         # the row
+    elif board.squares[square].cross_len[ACROSS] > 2:
+        fit &= board.squares[square].cross_mask[ACROSS]
+    if board.squares[square].cross_len[DOWN] == 2:         # the row
         fit &= NEIGHBOURS[board.card[square - 1 if col > 0 and board.card[square - 1] != EMPTY
                                      else square + 1]]
-    elif board.cross_len[DOWN][square] > 2:
-        fit &= board.cross_mask[DOWN][square]
+    elif board.squares[square].cross_len[DOWN] > 2:
+        fit &= board.squares[square].cross_mask[DOWN]
     return fit
 
 
@@ -250,14 +250,14 @@ cdef void _square_checks(Board* board, int row, int col) noexcept nogil:
     """The anchor flag and both cross-checks of any square, from the bitboards."""
     cdef int square = row * board.width + col
     cdef unsigned int column_word = board.col_occ[col], row_word = board.row_occ[row]
-    board.cross_len[0][square] = 1
-    board.cross_len[1][square] = 1
+    board.squares[square].cross_len[0] = 1
+    board.squares[square].cross_len[1] = 1
     if board.card[square] != EMPTY:
         _set_anchor(board, row, col, 0)
     elif not ((((column_word << 1) | (column_word >> 1)) >> row) & 1u
               or (((row_word << 1) | (row_word >> 1)) >> col) & 1u):
         # no tile next to it: the common case, nothing to check across it
-        _set_anchor(board, row, col, board.red[square] or (board.n_tiles == 0 and square == board.centre))
+        _set_anchor(board, row, col, board.squares[square].red or (board.n_tiles == 0 and square == board.centre))
     else:
         _near_checks(board, square, row, col)
 
@@ -315,7 +315,7 @@ cdef inline void _anchor_line(Board* board, Anchor* entry, int direction, int sq
     """``entry.neighbour``, ``entry.gap`` and ``entry.free`` for plays along
     ``direction``: ``word`` and ``anchors`` are the occupancy and the anchors of
     that line, ``position`` the anchor's bit in it."""
-    cdef int along = board.cross_len[1 - direction][square]
+    cdef int along = board.squares[square].cross_len[1 - direction]
     cdef unsigned int rest
     entry.neighbour[direction] = -1
     entry.gap[direction] = 0
@@ -337,8 +337,8 @@ cdef inline void _add_anchor(Board* board, int square, int row, int col, uint64_
     neighbour or, with none, how far the next tile is, and how many empty
     squares before it a play may start on.  The anchors before it on both its
     lines must be marked already (it is listed in square order)."""
-    cdef bint across = fit != 0 and board.cross_len[ACROSS][square] != 2
-    cdef bint down = fit != 0 and board.cross_len[DOWN][square] != 2
+    cdef bint across = fit != 0 and board.squares[square].cross_len[ACROSS] != 2
+    cdef bint down = fit != 0 and board.squares[square].cross_len[DOWN] != 2
     cdef Anchor* entry
     if not (across or down):
         return
@@ -403,9 +403,10 @@ cdef void board_prepare(Board* board) noexcept nogil:
             col = __builtin_ctz(occupied)
             occupied &= occupied - 1u
             board.col_occ[col] |= 1u << row
-    memset(board.group, 0xFF, size * sizeof(short))
-    memset(board.cross_len[0], 1, size)
-    memset(board.cross_len[1], 1, size)
+    for square in range(size):
+        board.squares[square].group = -1
+        board.squares[square].cross_len[0] = 1
+        board.squares[square].cross_len[1] = 1
     memset(board.row_anchor, 0, sizeof(board.row_anchor))
     memset(board.col_anchor, 0, sizeof(board.col_anchor))
     board.n_anchors = 0
@@ -430,10 +431,10 @@ cdef void board_prepare(Board* board) noexcept nogil:
             square = row * width + col
             root = _root(parent, square)
             if root == square:
-                board.group[square] = board.n_groups
+                board.squares[square].group = board.n_groups
                 board.n_groups += 1
             else:
-                board.group[square] = board.group[root]
+                board.squares[square].group = board.squares[root].group
     for row in range(height):
         occupied = board.row_occ[row]
         near = (occupied << 1) | (occupied >> 1)
@@ -454,7 +455,7 @@ cdef void board_prepare(Board* board) noexcept nogil:
             else:
                 _set_anchor(board, row, col, 1)
                 _add_anchor(board, square, row, col, ALL_CARDS)
-    if board.n_tiles == 0 and board.centre >= 0 and not board.red[board.centre]:
+    if board.n_tiles == 0 and board.centre >= 0 and not board.squares[board.centre].red:
         _set_anchor(board, board.centre // width, board.centre % width, 1)
         _list_anchors(board)        # the anchors after the centre start no play on it
 
@@ -473,7 +474,7 @@ cdef void board_place(Board* board, int n, const short* squares, const signed ch
             square = squares[i]
             board.card[square] = EMPTY
             board.joker[square] = 0
-            board.group[square] = -1
+            board.squares[square].group = -1
             board.row_occ[square // width] &= ~(1u << (square % width))
             board.col_occ[square % width] &= ~(1u << (square // width))
         board.n_tiles -= n
@@ -483,7 +484,7 @@ cdef void board_place(Board* board, int n, const short* squares, const signed ch
             for j in range(4):
                 square = _neighbour(board, squares[i], j)
                 if square >= 0 and board.card[square] != EMPTY:
-                    group = board.group[square]
+                    group = board.squares[square].group
             if group >= 0:
                 break
         if group < 0:
@@ -493,7 +494,7 @@ cdef void board_place(Board* board, int n, const short* squares, const signed ch
             square = squares[i]
             board.card[square] = cards[i]
             board.joker[square] = jokers[i]
-            board.group[square] = group
+            board.squares[square].group = group
             board.row_occ[square // width] |= 1u << (square % width)
             board.col_occ[square % width] |= 1u << (square // width)
         board.n_tiles += n
@@ -925,10 +926,10 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
         placed_down |= 1u << (length - 1 - offset)
         square = gen.line_square[gen.placed_index[i]]
         gen.placed_square[i] = square
-        gen.placed_tile_mult[i] = board.tile_mult[square]
-        if board.cross_len[gen.direction][square] >= 3:
-            gen.placed_cross_kind[i] = board.cross_kind[gen.direction][square]
-            gen.placed_cross_mult[i] = board.tile_mult[square] * board.meld_mult[square]
+        gen.placed_tile_mult[i] = board.squares[square].tile_mult
+        if board.squares[square].cross_len[gen.direction] >= 3:
+            gen.placed_cross_kind[i] = board.squares[square].cross_kind[gen.direction]
+            gen.placed_cross_mult[i] = board.squares[square].tile_mult * board.squares[square].meld_mult
         else:
             gen.placed_cross_kind[i] = KIND_NONE
             gen.placed_cross_mult[i] = 0
@@ -1087,7 +1088,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
             _feasible_add_left_card(&right, low_fixed, board.card[square])
         if low_fixed >= MAX_RUN:
             return
-        touched_group = board.group[start + (x - 1) * step]
+        touched_group = board.squares[start + (x - 1) * step].group
         touch = 1
     else:
         # the empty squares just left of x that are no anchors (filled in below when used)
@@ -1106,7 +1107,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
         square = start + b * step
         gen.line_square[BASE + i] = square
         if board.card[square] != EMPTY:
-            group = board.group[square]
+            group = board.squares[square].group
             touch = 1
             if touched_group < 0:
                 touched_group = group
@@ -1119,13 +1120,13 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
             continue
         if k == board.rack_size:
             break
-        if board.cross_len[direction][square] == 1:
+        if board.squares[square].cross_len[direction] == 1:
             allowed = gen.available
         else:
-            allowed = board.cross_mask[direction][square] & gen.available
+            allowed = board.squares[square].cross_mask[direction] & gen.available
             if allowed == 0:
                 break
-            group = board.cross_group[direction][square]
+            group = board.squares[square].cross_group[direction]
             touch = 1
             if touched_group < 0:
                 touched_group = group
@@ -1142,19 +1143,19 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
         if not _feasible_any(&right):
             break
         if gen.mode == GEN_BEST:
-            tile_mult = board.tile_mult[square]
+            tile_mult = board.squares[square].tile_mult
             ranks = _ranks_of(allowed)
             right.set_bound += SET_MAX[ranks] * tile_mult
             right.run_bound += RUN_MAX[ranks] * tile_mult
-            if board.cross_len[direction][square] >= 3:
-                right.cross_bound += tile_mult * board.meld_mult[square] * (
-                    SET_MAX[ranks] if board.cross_kind[direction][square] == KIND_SET
+            if board.squares[square].cross_len[direction] >= 3:
+                right.cross_bound += tile_mult * board.squares[square].meld_mult * (
+                    SET_MAX[ranks] if board.squares[square].cross_kind[direction] == KIND_SET
                     else RUN_MAX[ranks])
-        if board.red[square]:
+        if board.squares[square].red:
             red = 1
         if square == board.centre:
             centre = 1
-        main_mult *= board.meld_mult[square]
+        main_mult *= board.squares[square].meld_mult
         gen.placed_all[MAX_PLACED + k] = BASE + i
         k += 1
         right.set_ranks &= gen.set_ranks_for[k]
@@ -1168,7 +1169,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
         right_touch = touch
         if b + 1 < line_length and board.card[square + step] != EMPTY:
             right_touch = 1
-            right_group = board.group[square + step]
+            right_group = board.squares[square + step].group
             if touched_group >= 0 and right_group != touched_group:
                 continue
             while high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY \
@@ -1192,7 +1193,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                 break
             if length < 3:
                 continue
-            if direction == DOWN and k + m == 1 and board.cross_len[DOWN][square] > 1:
+            if direction == DOWN and k + m == 1 and board.squares[square].cross_len[DOWN] > 1:
                 continue        # a lone tile with a row neighbour is found across
             line_state = whole
             line_state.up &= gen.free_left[m].up & gen.run_lanes_for[k + m]
@@ -1207,8 +1208,8 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                 gen.line_square[BASE - free_filled] = left_square
                 gen.fixed[BASE - free_filled] = EMPTY
                 gen.allowed[BASE - free_filled] = gen.available
-                left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + board.tile_mult[left_square]
-                left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * board.meld_mult[left_square]
+                left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + board.squares[left_square].tile_mult
+                left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * board.squares[left_square].meld_mult
             if gen.mode == GEN_BEST and gen.have_best:
                 set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
                 run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
@@ -1432,7 +1433,7 @@ cdef int board_score(Board* board, int n, const short* squares, const signed cha
     # §4.4 / §4.5 against the board before the play
     for i in range(n):
         square = squares[i]
-        if board.red[square]:
+        if board.squares[square].red:
             red = 1
         if square == board.centre:
             centre = 1
@@ -1441,8 +1442,8 @@ cdef int board_score(Board* board, int n, const short* squares, const signed cha
             if other >= 0 and board.card[other] != EMPTY:
                 touch = 1
                 if touched_group < 0:
-                    touched_group = board.group[other]
-                elif board.group[other] != touched_group:
+                    touched_group = board.squares[other].group
+                elif board.squares[other].group != touched_group:
                     return ILLEGAL_AREAS
     if board.n_tiles == 0:
         if not centre:
@@ -1486,8 +1487,8 @@ cdef int board_score(Board* board, int n, const short* squares, const signed cha
                 if (other - first) % step == 0 and first <= other <= first + (length - 1) * step \
                         and (direction == DOWN or other // width == first // width):
                     if not jokers[j]:
-                        tile_sum += tile_value(cards[j], kind) * board.tile_mult[other]
-                    mult *= board.meld_mult[other]
+                        tile_sum += tile_value(cards[j], kind) * board.squares[other].tile_mult
+                    mult *= board.squares[other].meld_mult
             total += tile_sum * mult
             if n_melds <= max_melds and melds != NULL:
                 melds[5 * (n_melds - 1)] = direction
@@ -1537,9 +1538,9 @@ cdef class Core:
         for square in range(width * height):
             kind = kinds[square]
             self.board.card[square] = EMPTY
-            self.board.tile_mult[square] = 2 if kind == ord("Y") else 3 if kind == ord("G") else 1
-            self.board.meld_mult[square] = 2 if kind == ord("R") else 3 if kind == ord("B") else 1
-            self.board.red[square] = kind == ord("R")
+            self.board.squares[square].tile_mult = 2 if kind == ord("Y") else 3 if kind == ord("G") else 1
+            self.board.squares[square].meld_mult = 2 if kind == ord("R") else 3 if kind == ord("B") else 1
+            self.board.squares[square].red = kind == ord("R")
             if kind == ord("R"):
                 self.board.row_red[square // width] |= 1u << (square % width)
             if kind == ord("S"):
@@ -1695,7 +1696,7 @@ cdef class Core:
                         for s in range(self.board.size)]),
                  bytes([self.board.rack[s] for s in range(RACK_KINDS)])]
         for direction in range(2):
-            parts.append(bytes([self.board.cross_len[direction][s] for s in range(self.board.size)]))
+            parts.append(bytes([self.board.squares[s].cross_len[direction] for s in range(self.board.size)]))
         masks = self.cross_masks
         anchors = []
         for a in range(self.board.n_anchors):
@@ -1713,8 +1714,8 @@ cdef class Core:
     @property
     def cross_masks(self):
         """Per direction, the cross-check mask of every square (for tests)."""
-        return [[0 if self.board.card[s] != EMPTY else ALL_CARDS if self.board.cross_len[d][s] == 1
-                 else self.board.cross_mask[d][s] for s in range(self.board.size)] for d in range(2)]
+        return [[0 if self.board.card[s] != EMPTY else ALL_CARDS if self.board.squares[s].cross_len[d] == 1
+                 else self.board.squares[s].cross_mask[d] for s in range(self.board.size)] for d in range(2)]
 
 
 cdef tuple _play_tuple(PlayRecord* record):

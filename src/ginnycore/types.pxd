@@ -45,10 +45,25 @@ ctypedef struct Anchor:
     unsigned char gap[2]        # no neighbour on that line: squares to the next tile
                                 # further along (255 when none); else 0
 
+ctypedef struct Square:
+    # What the generator reads of one square, in half a cache line (32 bytes):
+    # a walk down a column touches one line a square, not one per field.
+    # Cross-checks, indexed by the direction of the play: what the line through
+    # an empty square across that direction accepts.  Only cross_len is kept
+    # for every square; the rest only for empty squares with cross_len > 1.
+    uint64_t cross_mask[2]      # cards allowed; 0 = nothing can go here
+    short group                 # connected group of an occupied square, else -1
+    short cross_group[2]        # group the perpendicular neighbours belong to, or -1
+    unsigned char cross_len[2]  # length of that line with the square (1 = alone)
+    unsigned char cross_kind[2] # KIND_SET / KIND_RUN when cross_len >= 3
+    unsigned char tile_mult
+    unsigned char meld_mult
+    unsigned char red           # an R square: may start a new area
+
 ctypedef struct Board:
-    # One malloc'd block: this header, then the per-square arrays sized to the
-    # board (see board.pyx: board_new, board_clone, board_copy).
-    size_t bytes                # of the whole block
+    # One block aligned to a cache line: this header, then the arrays sized to
+    # the board (see board.pyx: board_new, board_clone, board_copy).  The
+    # fields generation reads come first, in the first two cache lines.
     int width
     int height
     int size
@@ -56,20 +71,16 @@ ctypedef struct Board:
     int n_tiles
     int n_groups                # group ids handed out so far
     int rack_size
+    int n_anchors
+    Square* squares
+    signed char* card           # EMPTY or the card (a joker's identity), by square
+    # The anchors live in a direction or both (core.pyx: _add_anchor) as a list
+    # in square order, rebuilt whenever the cross-checks change; the generator
+    # reads only this.
+    Anchor* anchors
+    unsigned char* joker        # by square: nonzero when its tile is a joker
     unsigned char rack[RACK_KINDS]        # counts per card, JOKER last
-    signed char* card           # EMPTY or the card (a joker's identity)
-    unsigned char* joker
-    unsigned char* tile_mult
-    unsigned char* meld_mult
-    unsigned char* red          # an R square: may start a new area
-    short* group                # connected group of an occupied square, else -1
-    # Cross-checks, indexed [direction of the play][square]: what the
-    # perpendicular line through an empty square accepts.  Only cross_len is
-    # kept for every square; the rest only for empty squares with cross_len > 1.
-    uint64_t* cross_mask[2]     # cards allowed; 0 = nothing can go here
-    unsigned char* cross_len[2] # length of that line with the square (1 = alone)
-    unsigned char* cross_kind[2]    # KIND_SET / KIND_RUN when cross_len >= 3
-    short* cross_group[2]       # group the perpendicular neighbours belong to, or -1
+    size_t bytes                # of the whole block
     # Bitboards: bit c of row_occ[r] and bit r of col_occ[c] when square (r, c)
     # holds a tile; the same for anchors (an empty square next to a tile, a red
     # square, or the centre of an empty board) and for the layout's red squares.
@@ -77,9 +88,4 @@ ctypedef struct Board:
     unsigned int col_occ[MAX_SIDE]
     unsigned int row_anchor[MAX_SIDE]
     unsigned int col_anchor[MAX_SIDE]
-    # The anchors live in a direction or both (core.pyx: _add_anchor) as a list
-    # in square order, rebuilt whenever the cross-checks change; the generator
-    # reads only this.
-    Anchor* anchors
-    int n_anchors
     unsigned int row_red[MAX_SIDE]
