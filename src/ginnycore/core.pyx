@@ -19,12 +19,13 @@ from ginnycore.board cimport board_clone, board_new
 from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_ANY, GEN_BEST, GEN_COUNT, JOKER, KIND_NONE,
                               KIND_RUN, KIND_SET,
                               MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
-                              NOT_LIVE, RACK_KINDS, Anchor, Board, PlayRecord)
+                              NOT_LIVE, ALONE, ALONE_FAR, LIMITS, RACK_KINDS, Anchor, Board, PlayRecord)
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
     int __builtin_clz(unsigned int) nogil
     int __builtin_ctz(unsigned int) nogil
+    int __builtin_ctzll(unsigned long long) nogil
 
 cdef uint64_t ALL_CARDS = (<uint64_t>1 << NUM_CARDS) - 1
 
@@ -312,20 +313,24 @@ cdef inline void _occupied_squares(Board* board, uint64_t* flat) noexcept nogil:
 
 cdef inline void _anchor_line(Board* board, Anchor* entry, int direction, int square, unsigned int word,
                               unsigned int anchors, int position, int step) noexcept nogil:
-    """``entry.neighbour``, ``entry.gap`` and ``entry.free`` for plays along
-    ``direction``: ``word`` and ``anchors`` are the occupancy and the anchors of
-    that line, ``position`` the anchor's bit in it."""
+    """``entry.limit`` and ``entry.free`` for plays along ``direction``: ``word``
+    and ``anchors`` are the occupancy and the anchors of that line, ``position``
+    the anchor's bit in it.  Two or more tiles next to it on the line limit
+    nothing here (ALONE + 0)."""
     cdef int along = board.squares[square].cross_len[1 - direction]
     cdef unsigned int rest
-    entry.neighbour[direction] = -1
-    entry.gap[direction] = 0
+    cdef int gap
     entry.free[direction] = _count_before(~(word | anchors), position)
     if along == 1:
         rest = word >> (position + 1)
-        entry.gap[direction] = __builtin_ctz(rest) + 1 if rest else 255
+        gap = __builtin_ctz(rest) + 1 if rest else ALONE_FAR - ALONE
+        entry.limit[direction] = ALONE + min(gap, ALONE_FAR - ALONE)
     elif along == 2:
-        entry.neighbour[direction] = board.card[
+        entry.limit[direction] = board.card[
             square - step if position > 0 and (word >> (position - 1)) & 1u else square + step]
+        board.lone_neighbours |= <uint64_t>1 << entry.limit[direction]
+    else:
+        entry.limit[direction] = ALONE
 
 
 cdef inline void _add_anchor(Board* board, int square, int row, int col, uint64_t fit) noexcept nogil:
@@ -350,14 +355,12 @@ cdef inline void _add_anchor(Board* board, int square, int row, int col, uint64_
     if across:
         _anchor_line(board, entry, ACROSS, square, board.row_occ[row], board.row_anchor[row], col, 1)
     else:
-        entry.neighbour[ACROSS] = NOT_LIVE
-        entry.gap[ACROSS] = 0
+        entry.limit[ACROSS] = NOT_LIVE
         entry.free[ACROSS] = 0
     if down:
         _anchor_line(board, entry, DOWN, square, board.col_occ[col], board.col_anchor[col], row, board.width)
     else:
-        entry.neighbour[DOWN] = NOT_LIVE
-        entry.gap[DOWN] = 0
+        entry.limit[DOWN] = NOT_LIVE
         entry.free[DOWN] = 0
 
 
@@ -366,6 +369,7 @@ cdef void _list_anchors(Board* board) noexcept nogil:
     cdef int row, col, square
     cdef unsigned int bits
     board.n_anchors = 0
+    board.lone_neighbours = 0
     for row in range(board.height):
         bits = board.row_anchor[row]
         while bits:
@@ -410,6 +414,7 @@ cdef void board_prepare(Board* board) noexcept nogil:
     memset(board.row_anchor, 0, sizeof(board.row_anchor))
     memset(board.col_anchor, 0, sizeof(board.col_anchor))
     board.n_anchors = 0
+    board.lone_neighbours = 0
     # groups by union-find over the left and upper neighbours; a group's root is
     # its smallest square, so it comes first in square order
     for row in range(height):
@@ -581,8 +586,9 @@ ctypedef struct Gen:
     uint64_t meld_cards             # see _meld_cards
     unsigned int pair_up[4]         # see _pair_tables
     unsigned int pair_down[4]
-    uint64_t pair_of[NUM_CARDS]     # _pair_cards of the board cards in pair_known
-    uint64_t pair_known
+    uint64_t limit_of[LIMITS]       # by Anchor.limit: the _pair_cards of the board's lone
+                                    # neighbours; with none, all cards when the next tile is in
+                                    # the rack's reach, else meld_cards; none when not live
     uint64_t allowed[BASE + MAX_SIDE]   # per empty square of the line: the cards that may go there
     int set_done                    # best mode: a set's all-real supply was found, so its rank's
                                     # other suits cannot rank higher
@@ -1248,30 +1254,20 @@ cdef void _generate_anchors(Gen* gen) noexcept nogil:
     cdef Board* board = gen.board
     cdef const Anchor* anchor = board.anchors
     cdef const Anchor* end = board.anchors + board.n_anchors
-    cdef uint64_t cards, anchor_cards, available = gen.available
-    cdef int direction, neighbour
+    cdef uint64_t cards, across, down, available = gen.available
+    # no branch until some card can go on the anchor: a branch a direction was
+    # mispredicted about once an anchor
     while anchor < end:
         cards = anchor.fit & available
-        if cards:
-            for direction in range(2):
-                neighbour = anchor.neighbour[direction]
-                if neighbour == NOT_LIVE:
-                    continue
-                anchor_cards = cards
-                if neighbour >= 0:
-                    # a tile's neighbours on both sides share its pair cards
-                    if not (gen.pair_known >> neighbour) & 1:
-                        gen.pair_of[neighbour] = _pair_cards(gen, neighbour)
-                        gen.pair_known |= <uint64_t>1 << neighbour
-                    anchor_cards &= gen.pair_of[neighbour]
-                elif anchor.gap[direction] > board.rack_size:
-                    anchor_cards &= gen.meld_cards
-                if not anchor_cards:
-                    continue
-                if direction == ACROSS:
-                    _walk_anchor(gen, ACROSS, anchor.row, anchor.col, anchor.free[ACROSS], anchor_cards)
-                else:
-                    _walk_anchor(gen, DOWN, anchor.col, anchor.row, anchor.free[DOWN], anchor_cards)
+        across = cards & gen.limit_of[anchor.limit[ACROSS]]
+        down = cards & gen.limit_of[anchor.limit[DOWN]]
+        if across | down:
+            if across:
+                _walk_anchor(gen, ACROSS, anchor.row, anchor.col, anchor.free[ACROSS], across)
+                if gen.done:
+                    return
+            if down:
+                _walk_anchor(gen, DOWN, anchor.col, anchor.row, anchor.free[DOWN], down)
                 if gen.done:
                     return
         anchor += 1
@@ -1284,11 +1280,11 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     many there are (in best and any mode: how many were scored, which is 0 only
     when there is none), or -1 when the plays did not fit in memory."""
     cdef Gen gen
-    cdef int i, held, suit, reach = min(board.rack_size, MAX_PLACED)
+    cdef int i, held, suit, card, reach = min(board.rack_size, MAX_PLACED)
     cdef uint64_t lanes_by_supply[MAX_PLACED + 1]
     cdef unsigned int suit_ranks[4]
     cdef unsigned int ranks_held[5]
-    cdef uint64_t counts
+    cdef uint64_t counts, neighbours
     gen.board = board
     gen.mode = mode
     gen.best = best
@@ -1335,8 +1331,18 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     for i in range(min(gen.jokers + 4, MAX_PLACED) + 1):
         gen.set_ranks_for[i] = ranks_held[max(i - gen.jokers, 0)]
     _pair_tables(&gen)
-    gen.pair_known = 0
     _meld_cards(&gen)
+    # what may go on an anchor beyond its fit (Anchor.limit); a tile's
+    # neighbours on both sides share its pair cards
+    neighbours = board.lone_neighbours
+    while neighbours:
+        card = __builtin_ctzll(neighbours)
+        neighbours &= neighbours - 1
+        gen.limit_of[card] = _pair_cards(&gen, card)
+    for i in range(ALONE, ALONE_FAR):
+        gen.limit_of[i] = ALL_CARDS if i - ALONE <= board.rack_size else gen.meld_cards
+    gen.limit_of[ALONE_FAR] = gen.meld_cards     # beyond any rack's reach
+    gen.limit_of[NOT_LIVE] = 0
     # no play puts more than the rack's tiles left of an anchor
     _feasible_start(&gen.free_left[0])
     for i in range(1, reach + 1):
@@ -1686,7 +1692,7 @@ cdef class Core:
         """What generation reads (for tests of apply/undo): as bytes the cards,
         jokers, anchors, rack and cross lengths; the cross masks of squares that
         have one; and the list of live anchors, each as (square, row, column,
-        fit, and neighbour, gap and free squares before it across, then down),
+        fit, and its limit and the free squares before it across, then down),
         by square."""
         cdef int square, direction, a
         cdef Anchor* anchor
@@ -1702,8 +1708,7 @@ cdef class Core:
         for a in range(self.board.n_anchors):
             anchor = &self.board.anchors[a]
             anchors.append((anchor.row * self.board.width + anchor.col, anchor.row, anchor.col, anchor.fit,
-                            anchor.neighbour[ACROSS], anchor.gap[ACROSS], anchor.free[ACROSS],
-                            anchor.neighbour[DOWN], anchor.gap[DOWN], anchor.free[DOWN]))
+                            anchor.limit[ACROSS], anchor.free[ACROSS], anchor.limit[DOWN], anchor.free[DOWN]))
         return b"".join(parts), masks, sorted(anchors)
 
     @property

@@ -10,7 +10,13 @@ cdef enum:
     JOKER = 52                 # rack tile index of a joker
     RACK_KINDS = 53
     EMPTY = -1
-    NOT_LIVE = -2              # Anchor.neighbour in a direction the anchor is not live in
+    # Anchor.limit: which cards a play along a direction may put on the anchor,
+    # as an index into the generator's table (core.pyx: board_generate)
+    ALONE = 52                 # no lone neighbour: ALONE + the squares to the next tile
+                               # further along (ALONE_FAR: none within 15)
+    ALONE_FAR = 67
+    NOT_LIVE = 68              # the anchor is not live in that direction
+    LIMITS = 69
     KIND_NONE = 0
     KIND_SET = 1
     KIND_RUN = 2
@@ -39,11 +45,10 @@ ctypedef struct Anchor:
     unsigned char col
     unsigned char free[2]       # per direction of the play: the empty squares just before
                                 # it on that line that are no anchors (a play may start there)
-    signed char neighbour[2]    # per direction of the play: the card of its lone neighbour
-                                # on that line, -1 when it has none, NOT_LIVE when the
-                                # anchor is not live in that direction
-    unsigned char gap[2]        # no neighbour on that line: squares to the next tile
-                                # further along (255 when none); else 0
+    unsigned char limit[2]      # per direction of the play: the card of its lone neighbour
+                                # on that line, else ALONE + the squares to the next tile
+                                # further along (at most ALONE_FAR), else NOT_LIVE
+    unsigned char spare[2]
 
 ctypedef struct Square:
     # What the generator reads of one square, in half a cache line (32 bytes):
@@ -79,6 +84,7 @@ ctypedef struct Board:
     # reads only this.
     Anchor* anchors
     unsigned char* joker        # by square: nonzero when its tile is a joker
+    uint64_t lone_neighbours    # the cards that are some listed anchor's lone neighbour
     unsigned char rack[RACK_KINDS]        # counts per card, JOKER last
     size_t bytes                # of the whole block
     # Bitboards: bit c of row_occ[r] and bit r of col_occ[c] when square (r, c)
