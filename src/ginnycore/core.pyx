@@ -1065,7 +1065,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
     meld, no rack tile or no single area is possible any more.
     """
     cdef Board* board = gen.board
-    cdef int line_length, step, start, b, i, m, low_fixed, free_max, square
+    cdef int line_length, step, start, b, i, m, m_first, m_last, low_fixed, free_max, square
     cdef int touched_group, touch, red, centre, k, group, right_group, right_touch, high
     cdef int length, main_mult, tile_mult, main_bound, set_bound, run_bound, start_index, free_filled, left_square
     cdef int left_tile_mult[MAX_PLACED + 1]
@@ -1191,16 +1191,15 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                 continue
         elif not right_touch and not red:
             continue
-        for m in range(free_max + 1):
-            if k + m > board.rack_size:
-                break
+        # m from m_first to m_last: within the rack, no longer than a meld and at
+        # least three long; a lone tile with a row neighbour is found across
+        length = low_fixed + high - x + 1
+        m_first = max(3 - length, 0)
+        if m_first == 0 and k == 1 and direction == DOWN and board.squares[square].cross_len[DOWN] > 1:
+            m_first = 1
+        m_last = min(free_max, board.rack_size - k, MAX_RUN - length)
+        for m in range(m_first, m_last + 1):
             length = low_fixed + m + high - x + 1
-            if length > MAX_RUN:
-                break
-            if length < 3:
-                continue
-            if direction == DOWN and k + m == 1 and board.squares[square].cross_len[DOWN] > 1:
-                continue        # a lone tile with a row neighbour is found across
             line_state = whole
             line_state.up &= gen.free_left[m].up & gen.run_lanes_for[k + m]
             line_state.down &= gen.free_left[m].down & gen.run_lanes_for[k + m]
