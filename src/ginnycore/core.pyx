@@ -26,6 +26,7 @@ cdef extern from *:
     int __builtin_clz(unsigned int) nogil
     int __builtin_ctz(unsigned int) nogil
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
 
 cdef uint64_t ALL_CARDS = (<uint64_t>1 << NUM_CARDS) - 1
 
@@ -580,6 +581,7 @@ ctypedef struct Gen:
     int jokers                      # jokers on the rack
     Feasible free_left[MAX_PLACED + 1]  # what m squares left of an anchor that touch nothing allow
     uint64_t free_lanes             # the rank positions of ``available`` in suit lanes
+    uint64_t lacking_lanes          # ... of the cards the rack holds no real tile of
     unsigned int free_ranks         # the ranks of ``available``
     unsigned int set_ranks_for[MAX_PLACED + 1]  # ranks whose real tiles and jokers can fill k squares of a set
     uint64_t run_lanes_for[MAX_PLACED + 1]      # the lanes of the suits whose ... of a run
@@ -924,8 +926,9 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
     square) narrowed them.  A run is skipped when it needs more cards the rack
     lacks than it has jokers."""
     cdef Board* board = gen.board
-    cdef int length = gen.length, origin = gen.origin, i, suit, rank_index, first, offset, square
-    cdef unsigned int placed_up = 0, placed_down = 0, lacking, up, down, ranks, fixed_suits
+    cdef int length = gen.length, origin = gen.origin, i, rank_index, offset, square, bit
+    cdef unsigned int placed_up = 0, placed_down = 0, ranks, fixed_suits
+    cdef uint64_t lanes
     for i in range(gen.k):
         offset = gen.placed_index[i] - origin
         placed_up |= 1u << offset
@@ -964,23 +967,22 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
                 continue        # a set's score does not depend on its suits
             gen.set_done = 0
             _set_suits(gen, 0, rank_index, fixed_suits, 0)
-    for suit in range(4):
-        up = <unsigned int>(feasible.up >> (16 * suit)) & 0xFFFF
-        down = <unsigned int>(feasible.down >> (16 * suit)) & 0xFFFF
-        if not (up | down):
-            continue
-        lacking = ~_rank_positions(gen.rack_cards, suit)
-        while up and not gen.done:
-            first = __builtin_ctz(up)
-            up &= up - 1u
-            if __builtin_popcount((placed_up << first) & lacking) <= gen.jokers:
-                _run_candidate(gen, suit, first, 1)
-        down &= ~((1u << (length - 1)) - 1u)
-        while down and not gen.done:
-            first = __builtin_ctz(down)
-            down &= down - 1u
-            if __builtin_popcount((placed_down << (first - length + 1)) & lacking) <= gen.jokers:
-                _run_candidate(gen, suit, first, -1)
+    # runs: bit 16 suit + first of the lanes, in one loop over all suits; the
+    # rack lacks the cards of the placed positions in gen.lacking_lanes
+    lanes = feasible.up
+    while lanes and not gen.done:
+        bit = __builtin_ctzll(lanes)
+        lanes &= lanes - 1
+        if __builtin_popcountll((<uint64_t>placed_up << bit) & gen.lacking_lanes
+                                & (<uint64_t>0xFFFF << (bit & ~15))) <= gen.jokers:
+            _run_candidate(gen, bit >> 4, bit & 15, 1)
+    lanes = feasible.down & LANE_HIGH[length - 1]      # read downwards from length - 1 or higher
+    while lanes and not gen.done:
+        bit = __builtin_ctzll(lanes)
+        lanes &= lanes - 1
+        if __builtin_popcountll((<uint64_t>placed_down << (bit - length + 1)) & gen.lacking_lanes
+                                & (<uint64_t>0xFFFF << (bit & ~15))) <= gen.jokers:
+            _run_candidate(gen, bit >> 4, bit & 15, -1)
 
 
 cdef inline unsigned int _two_supplied(unsigned int held_a, unsigned int exist_a, unsigned int held_b,
@@ -1307,6 +1309,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     if board.rack[JOKER]:
         gen.available = ALL_CARDS
     gen.free_lanes = _card_lanes(gen.available)
+    gen.lacking_lanes = ~_card_lanes(gen.rack_cards)
     gen.free_ranks = _ranks_of(gen.available)
     # the ranks (suits) whose real tiles and jokers can fill k squares of a set (run);
     # ranks_held[c]: the ranks the rack holds in c suits or more
