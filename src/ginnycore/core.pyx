@@ -463,7 +463,7 @@ cdef void board_prepare(Board* board) noexcept nogil:
                 _add_anchor(board, square, row, col, ALL_CARDS)
     if board.n_tiles == 0 and board.centre >= 0 and not board.squares[board.centre].red:
         _set_anchor(board, board.centre // width, board.centre % width, 1)
-        _list_anchors(board)        # the anchors after the centre start no play on it
+        _list_anchors(board)        # again: the free counts after the centre must see it
 
 
 cdef void board_place(Board* board, int n, const short* squares, const signed char* cards,

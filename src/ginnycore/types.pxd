@@ -48,7 +48,6 @@ ctypedef struct Anchor:
     unsigned char limit[2]      # per direction of the play: the card of its lone neighbour
                                 # on that line, else ALONE + the squares to the next tile
                                 # further along (at most ALONE_FAR), else NOT_LIVE
-    unsigned char spare[2]
 
 ctypedef struct Square:
     # What the generator reads of one square, in half a cache line (32 bytes):
