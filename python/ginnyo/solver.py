@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import native, reference
+from . import native
 from .errors import IllegalMoveError, PositionError
 from .notation import parse_notation, play_notation
 from .play import Play, ScoredPlay
@@ -65,6 +65,7 @@ def score_play(position: Position, move: Play | str) -> ScoredPlay:
     play = as_play(position, move)
     scored = native.score(native.core_of(position), position, play)
     if scored is None:
+        from . import reference     # only here: the CLI's start-up need not load it
         reference.check_play(position, play)  # names the rule broken
         raise IllegalMoveError("illegal play")  # pragma: no cover - core and reference disagree
     return scored
