@@ -238,14 +238,12 @@ cdef inline uint64_t _fit_of(Board* board, int square, int row, int col) noexcep
     return fit
 
 
-cdef inline uint64_t _near_checks(Board* board, int square, int row, int col) noexcept nogil:
+cdef inline void _near_checks(Board* board, int square, int row, int col) noexcept nogil:
     """An empty square next to a tile: an anchor, with both cross-checks (an
-    ACROSS play meets the column through it, a DOWN play the row).  Returns its
-    fit."""
+    ACROSS play meets the column through it, a DOWN play the row)."""
     _set_anchor(board, row, col, 1)
     _line_checks(board, ACROSS, square, board.width, board.col_occ[col], row)
     _line_checks(board, DOWN, square, 1, board.row_occ[row], col)
-    return _fit_of(board, square, row, col)
 
 
 cdef void _square_checks(Board* board, int row, int col) noexcept nogil:
@@ -441,6 +439,8 @@ cdef void board_prepare(Board* board) noexcept nogil:
                 board.n_groups += 1
             else:
                 board.squares[square].group = board.squares[root].group
+    if board.n_tiles == 0 and board.centre >= 0:
+        _set_anchor(board, board.centre // width, board.centre % width, 1)
     for row in range(height):
         occupied = board.row_occ[row]
         near = (occupied << 1) | (occupied >> 1)
@@ -449,21 +449,20 @@ cdef void board_prepare(Board* board) noexcept nogil:
         if row < height - 1:
             near |= board.row_occ[row + 1]
         near &= ~occupied & full
-        # the squares next to a tile, and the red squares away from every tile
-        # (they may start an area), in square order for the list of anchors
-        bits = near | (board.row_red[row] & ~occupied)
+        # the squares next to a tile, and away from every tile the red squares
+        # (they may start an area) and the centre of an empty board, in square
+        # order for the list of anchors
+        bits = near | ((board.row_red[row] | board.row_anchor[row]) & ~occupied)
         while bits:
             col = __builtin_ctz(bits)
             bits &= bits - 1u
             square = row * width + col
             if (near >> col) & 1u:
-                _add_anchor(board, square, row, col, _near_checks(board, square, row, col))
+                _near_checks(board, square, row, col)
+                _add_anchor(board, square, row, col, _fit_of(board, square, row, col))
             else:
                 _set_anchor(board, row, col, 1)
                 _add_anchor(board, square, row, col, ALL_CARDS)
-    if board.n_tiles == 0 and board.centre >= 0 and not board.squares[board.centre].red:
-        _set_anchor(board, board.centre // width, board.centre % width, 1)
-        _list_anchors(board)        # again: the free counts after the centre must see it
 
 
 cdef void board_place(Board* board, int n, const short* squares, const signed char* cards,
