@@ -33,8 +33,8 @@ def _generate(selection: str, repeat: int) -> None:
     from ginnyo.tiles import JOKER
 
     positions = [Position.from_json(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
-    cores = [native.core_of(p) for p, keep in ((p, JOKER in p.rack) for p in positions)
-             if selection == "all" or keep == (selection == "joker")]
+    cores = [native.core_of(p) for p in positions
+             if selection == "all" or (JOKER in p.rack) == (selection == "joker")]
     print(len(cores), file=sys.stderr)
     for _ in range(repeat):
         for core in cores:
