@@ -41,6 +41,8 @@ cdef unsigned short RANK_POSITION[NUM_CARDS]   # bits 1..14: a card's place in r
 
 cdef int VALUE[3][13]               # by kind (none, set, run) and rank index: a real tile's value
 cdef uint64_t SUIT_SPREAD[16]       # by 4-bit suit mask: the aces of those suits as a card mask
+cdef unsigned char CARD_SUIT[NUM_CARDS]     # card // 13
+cdef unsigned char CARD_RANK[NUM_CARDS]     # card % 13
 cdef uint64_t NEIGHBOURS[NUM_CARDS]  # the cards that may stand next to a card in a meld
 
 
@@ -48,6 +50,8 @@ cdef void _fill_rank_positions() noexcept nogil:
     cdef int card, suits, suit, other
     for card in range(NUM_CARDS):
         RANK_POSITION[card] = (1u << (card % 13 + 1)) | ((1u << 14) if card % 13 == 0 else 0u)
+        CARD_SUIT[card] = card // 13
+        CARD_RANK[card] = card % 13
     # next to a card in a meld: the same rank in another suit (a set), or the
     # same suit one rank away (a run; an ace is next to the 2 and to the king)
     for card in range(NUM_CARDS):
@@ -566,8 +570,7 @@ ctypedef struct Gen:
     int placed_all[2 * MAX_PLACED]  # [MAX_PLACED - j] = BASE - j, the j-th free square left of the anchor
     int main_mult
     signed char card[MAX_PLACED]
-    short placed_square[MAX_PLACED]     # per placed index: its square,
-    unsigned int set_suits_at[MAX_PLACED]   # ... and the suits it allows in a set of the rank tried
+    short placed_square[MAX_PLACED]     # per placed index: its square
     int real_main[MAX_PLACED]
     int real_cross[MAX_PLACED]
     int placed_tile_mult[MAX_PLACED]    # per placed index: its square's tile multiplier,
@@ -620,15 +623,29 @@ cdef inline int _better(Gen* gen, unsigned int joker_at, int score, int jokers, 
     return 0
 
 
+cdef unsigned char JOKER_BYTES[256][8]   # by 8 bits of joker_at: one byte a bit (0 or 1)
+
+
+cdef void _fill_joker_bytes() noexcept nogil:
+    cdef int bits, i
+    for bits in range(256):
+        for i in range(8):
+            JOKER_BYTES[bits][i] = (bits >> i) & 1
+
+
+_fill_joker_bytes()
+
+
 cdef inline void _record(Gen* gen, PlayRecord* record, unsigned int joker_at, int score, int jokers) noexcept nogil:
-    cdef int i
+    """Write the play to ``record``: whole fixed-size arrays, which compile to a
+    few moves with no loop over the placed tiles (entries past ``n`` are unused)."""
     record.score = score
     record.n = gen.k
     record.jokers = jokers
-    for i in range(gen.k):
-        record.square[i] = gen.placed_square[i]
-        record.card[i] = gen.card[i]
-        record.joker[i] = (joker_at >> i) & 1u
+    memcpy(record.square, gen.placed_square, sizeof(record.square))
+    memcpy(record.card, gen.card, sizeof(record.card))
+    memcpy(record.joker, JOKER_BYTES[joker_at & 0xFF], 8)
+    memcpy(&record.joker[8], JOKER_BYTES[(joker_at >> 8) & 0xFF], MAX_PLACED - 8)
 
 
 cdef int _grow_plays(Gen* gen) noexcept nogil:
@@ -748,10 +765,13 @@ cdef inline void _placed_values(Gen* gen, int i, int card, int kind) noexcept no
     gen.real_cross[i] = VALUE[gen.placed_cross_kind[i]][card % 13] * gen.placed_cross_mult[i]
 
 
+cdef uint64_t ACES = 0x0000008004002001         # the ace of each suit: bits 0, 13, 26, 39
+cdef uint64_t GATHER_SUITS = 0x0000008008008008  # moves bit 13 s to bit 39 + s (no product overlaps)
+
+
 cdef inline int _suits_of_rank(uint64_t mask, int rank_index) noexcept nogil:
     """4-bit mask of the suits whose card of ``rank_index`` is in ``mask``."""
-    return <int>(((mask >> rank_index) & 1) | (((mask >> (13 + rank_index)) & 1) << 1)
-                 | (((mask >> (26 + rank_index)) & 1) << 2) | (((mask >> (39 + rank_index)) & 1) << 3))
+    return <int>(((((mask >> rank_index) & ACES) * GATHER_SUITS) >> 39) & 0xF)
 
 
 cdef inline unsigned int _rank_positions(uint64_t mask, int suit) noexcept nogil:
@@ -761,26 +781,66 @@ cdef inline unsigned int _rank_positions(uint64_t mask, int suit) noexcept nogil
     return (ranks << 1) | ((ranks & 1) << 14)
 
 
-cdef void _set_suits(Gen* gen, int i, int rank_index, unsigned int used, unsigned int needed) noexcept nogil:
-    """Give each placed index from ``i`` on a card of ``rank_index`` in a suit
-    not ``used`` yet; ``needed``: the placed indexes so far whose card the rack
-    holds no real tile of (each needs a joker).  A set's scores (``gen.set_main``,
-    ``gen.set_cross``) do not depend on its suits."""
-    cdef int suit, card
-    cdef unsigned int suits, lack
-    if i == gen.k:
-        _supply_from(gen, needed, gen.set_main, gen.set_cross)
-        return
-    suits = gen.set_suits_at[i] & ~used
-    while suits and not (gen.set_done or gen.done):
-        suit = __builtin_ctz(suits)
-        suits &= suits - 1u
-        card = suit * 13 + rank_index
-        lack = not (gen.rack_cards >> card) & 1
-        if lack and __builtin_popcount(needed) >= gen.jokers:
-            continue
-        gen.card[i] = card
-        _set_suits(gen, i + 1, rank_index, used | (1u << suit), needed | (lack << i))
+# A set's suits, placed index by placed index: the ordered tuples of k distinct
+# suits (k <= 4), numbered in lexicographic order, as bit masks of tuple numbers
+cdef unsigned int SET_TUPLES_WITH[5][4][16]    # by k, placed index, suits: the tuples giving
+                                               # that index one of those suits
+cdef unsigned int SET_TUPLES_HELD[5][16][5]    # by k, suits held, jokers (at most 4): the
+                                               # tuples the rack can supply
+cdef unsigned char SET_TUPLE_LACKS[5][24][16]  # by k, tuple, suits held: the placed indexes
+                                               # whose suit is not held (each needs a joker)
+cdef unsigned char SET_TUPLE_CARDS[5][24][4]   # by k, tuple: 13 x its suits
+
+
+cdef void _fill_set_tuples() noexcept nogil:
+    cdef int k, t, i, held, jokers, code, suits[4], used, lacks
+    for k in range(1, 5):
+        t = 0
+        for code in range(256):         # 4 suits of 2 bits, in lexicographic order
+            used = 0
+            for i in range(k):
+                suits[i] = (code >> (2 * (3 - i))) & 3
+                if used & (1 << suits[i]):
+                    used = -1
+                    break
+                used |= 1 << suits[i]
+            if used < 0 or code & ((1 << (2 * (4 - k))) - 1):
+                continue
+            for i in range(4):
+                SET_TUPLE_CARDS[k][t][i] = 13 * suits[i] if i < k else 0
+            for held in range(16):
+                for i in range(k):
+                    if held & (1 << suits[i]):
+                        SET_TUPLES_WITH[k][i][held] |= 1u << t
+                lacks = 0
+                for i in range(k):
+                    if not held & (1 << suits[i]):
+                        lacks |= 1 << i
+                SET_TUPLE_LACKS[k][t][held] = lacks
+                for jokers in range(5):
+                    if __builtin_popcount(lacks) <= jokers:
+                        SET_TUPLES_HELD[k][held][jokers] |= 1u << t
+            t += 1
+
+
+_fill_set_tuples()
+
+
+cdef inline void _set_supplies(Gen* gen, unsigned int tuples, int rank_index, int held) noexcept nogil:
+    """Supply the set of ``rank_index`` in each suit tuple of ``tuples`` (for
+    gen.k placed tiles), in order, with ``held`` the suits of that rank the rack
+    holds real tiles of.  A set's scores (``gen.set_main``, ``gen.set_cross``)
+    do not depend on its suits.  The first four cards are written whole (bytes
+    past gen.k are unused)."""
+    cdef int t
+    cdef unsigned int cards
+    while tuples and not (gen.set_done or gen.done):
+        t = __builtin_ctz(tuples)
+        tuples &= tuples - 1u
+        memcpy(&cards, SET_TUPLE_CARDS[gen.k][t], 4)
+        cards += <unsigned int>rank_index * 0x01010101u      # no byte carries: 39 + 12 < 256
+        memcpy(gen.card, &cards, 4)
+        _supply_from(gen, SET_TUPLE_LACKS[gen.k][t][held], gen.set_main, gen.set_cross)
 
 
 cdef unsigned char SET_MAX[8192]    # by 13-bit rank mask: the highest set value among them
@@ -925,8 +985,8 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
     square) narrowed them.  A run is skipped when it needs more cards the rack
     lacks than it has jokers."""
     cdef Board* board = gen.board
-    cdef int length = gen.length, origin = gen.origin, i, rank_index, offset, square, bit
-    cdef unsigned int placed_up = 0, placed_down = 0, ranks, fixed_suits
+    cdef int length = gen.length, origin = gen.origin, i, rank_index, offset, square, bit, held
+    cdef unsigned int placed_up = 0, placed_down = 0, ranks, fixed_suits, tuples
     cdef uint64_t lanes
     for i in range(gen.k):
         offset = gen.placed_index[i] - origin
@@ -955,8 +1015,11 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
             ranks &= ranks - 1u
             gen.set_main = 0
             gen.set_cross = 0
+            held = _suits_of_rank(gen.rack_cards, rank_index)
+            tuples = SET_TUPLES_HELD[gen.k][held][min(gen.jokers, 4)]
             for i in range(gen.k):
-                gen.set_suits_at[i] = _suits_of_rank(gen.allowed[gen.placed_index[i]], rank_index)
+                tuples &= SET_TUPLES_WITH[gen.k][i][
+                    _suits_of_rank(gen.allowed[gen.placed_index[i]], rank_index) & ~fixed_suits]
                 gen.real_main[i] = VALUE[KIND_SET][rank_index] * gen.placed_tile_mult[i]
                 gen.real_cross[i] = VALUE[gen.placed_cross_kind[i]][rank_index] * gen.placed_cross_mult[i]
                 gen.set_main += gen.real_main[i]
@@ -965,7 +1028,7 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
                     and gen.set_main * gen.main_mult + gen.set_cross < gen.best.score:
                 continue        # a set's score does not depend on its suits
             gen.set_done = 0
-            _set_suits(gen, 0, rank_index, fixed_suits, 0)
+            _set_supplies(gen, tuples, rank_index, held)
     # runs: bit 16 suit + first of the lanes, in one loop over all suits; the
     # rack lacks the cards of the placed positions in gen.lacking_lanes
     lanes = feasible.up
@@ -1039,17 +1102,17 @@ cdef void _meld_cards(Gen* gen) noexcept nogil:
 cdef inline uint64_t _pair_cards(Gen* gen, int card) noexcept nogil:
     """The cards the rack can lay next to a lone board tile ``card`` with a
     third card left for a meld of three (a set or a run)."""
-    cdef int suit = card // 13, rank_index = card % 13
-    cdef unsigned int positions = RANK_POSITION[card], suits
-    cdef uint64_t cards
+    cdef int suit = CARD_SUIT[card], rank_index = CARD_RANK[card]
+    cdef unsigned int positions = RANK_POSITION[card], others = 0xF & ~(1u << suit), suits
+    cdef uint64_t cards, in_set
     positions = (((positions & gen.pair_up[suit]) << 1) | ((positions & gen.pair_down[suit]) >> 1)) & 0x7FFE
     cards = <uint64_t>(((positions >> 1) & 0x1FFF) | ((positions >> 14) & 1)) << (13 * suit)
-    suits = _suits_of_rank(gen.rack_cards, rank_index) & ~(1u << suit)
-    if __builtin_popcount(suits) + gen.jokers >= 2:
-        if gen.jokers:
-            suits = 0xF & ~(1u << suit)
-        cards |= SUIT_SPREAD[suits] << rank_index
-    return cards
+    # a set: two more cards of the rank in other suits, real tiles or jokers
+    # (without a branch: it would be mispredicted about once a rack)
+    suits = _suits_of_rank(gen.rack_cards, rank_index) & others
+    in_set = -<uint64_t>(__builtin_popcount(suits) + gen.jokers >= 2)
+    suits |= others & -<unsigned int>(gen.jokers != 0)
+    return cards | ((SUIT_SPREAD[suits] << rank_index) & in_set)
 
 
 cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before,
