@@ -543,6 +543,8 @@ ctypedef struct Feasible:
     uint64_t up                 # per suit: first positions (bits 1..14) of a run read upwards
     uint64_t down               # ... of a run read downwards
     unsigned int set_ranks      # ranks (bits 0..12) every index can take in a set
+    unsigned int fixed_suits    # the suits of the board's tiles among the indexes (with two
+                                # of one suit, set_ranks is 0)
     int length
     int set_bound               # upper bounds of the placed tiles' values x tile multiplier
     int run_bound
@@ -564,7 +566,6 @@ ctypedef struct Gen:
     # the anchor sits at BASE, so the walk to its right is shared by every
     # start to its left.
     short line_square[BASE + MAX_SIDE]
-    signed char fixed[BASE + MAX_SIDE]
     int k
     int* placed_index               # into placed_all: m squares left of the anchor, then those from it on
     int placed_all[2 * MAX_PLACED]  # [MAX_PLACED - j] = BASE - j, the j-th free square left of the anchor
@@ -916,6 +917,7 @@ cdef inline void _feasible_start(Feasible* feasible) noexcept nogil:
     feasible.up = ALL_LANES
     feasible.down = ALL_LANES
     feasible.set_ranks = 0x1FFF
+    feasible.fixed_suits = 0
     feasible.length = 0
     feasible.set_bound = 0
     feasible.run_bound = 0
@@ -936,10 +938,18 @@ cdef inline void _feasible_add(Feasible* feasible, uint64_t allowed) noexcept no
     _feasible_add_lanes(feasible, _card_lanes(allowed), _ranks_of(allowed))
 
 
+cdef inline void _feasible_fixed_suit(Feasible* feasible, int card) noexcept nogil:
+    """Note the suit of a board tile ``card``: a set cannot hold two of one suit."""
+    cdef unsigned int suit = 1u << CARD_SUIT[card]
+    feasible.set_ranks &= -<unsigned int>((feasible.fixed_suits & suit) == 0)
+    feasible.fixed_suits |= suit
+
+
 cdef inline void _feasible_add_card(Feasible* feasible, int card) noexcept nogil:
     """Append an index holding ``card`` (a tile already on the board): only runs
     of its suit stay possible."""
-    _feasible_add_lanes(feasible, <uint64_t>RANK_POSITION[card] << (16 * (card // 13)), 1u << (card % 13))
+    _feasible_add_lanes(feasible, <uint64_t>RANK_POSITION[card] << (16 * CARD_SUIT[card]), 1u << CARD_RANK[card])
+    _feasible_fixed_suit(feasible, card)
 
 
 cdef inline void _feasible_add_left(Feasible* feasible, int distance, uint64_t lanes,
@@ -955,8 +965,9 @@ cdef inline void _feasible_add_left(Feasible* feasible, int distance, uint64_t l
 
 cdef inline void _feasible_add_left_card(Feasible* feasible, int distance, int card) noexcept nogil:
     """``_feasible_add_left`` for a square holding ``card`` (a tile on the board)."""
-    _feasible_add_left(feasible, distance, <uint64_t>RANK_POSITION[card] << (16 * (card // 13)),
-                       1u << (card % 13))
+    _feasible_add_left(feasible, distance, <uint64_t>RANK_POSITION[card] << (16 * CARD_SUIT[card]),
+                       1u << CARD_RANK[card])
+    _feasible_fixed_suit(feasible, card)
 
 
 cdef inline int _feasible_runs(Feasible* feasible) noexcept nogil:
@@ -1002,14 +1013,8 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
             gen.placed_cross_kind[i] = KIND_NONE
             gen.placed_cross_mult[i] = 0
     if length <= 4:
-        # the suits of the line's board tiles: a set needs them all different
-        fixed_suits = 0
+        fixed_suits = feasible.fixed_suits
         ranks = feasible.set_ranks
-        for i in range(origin, origin + length):
-            if gen.fixed[i] != EMPTY:
-                if fixed_suits & (1u << (gen.fixed[i] // 13)):
-                    ranks = 0
-                fixed_suits |= 1u << (gen.fixed[i] // 13)
         while ranks and not gen.done:
             rank_index = __builtin_ctz(ranks)
             ranks &= ranks - 1u
@@ -1154,7 +1159,6 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
             low_fixed += 1
             square = start + (x - low_fixed) * step
             gen.line_square[BASE - low_fixed] = square
-            gen.fixed[BASE - low_fixed] = board.card[square]
             _feasible_add_left_card(&right, low_fixed, board.card[square])
         if low_fixed >= MAX_RUN:
             return
@@ -1183,7 +1187,6 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                 touched_group = group
             elif group != touched_group:
                 break       # would join two areas, as would every longer interval
-            gen.fixed[BASE + i] = board.card[square]
             _feasible_add_card(&right, board.card[square])
             if not _feasible_any(&right):
                 break
@@ -1208,7 +1211,6 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
             _feasible_add_lanes(&right, gen.free_lanes, gen.free_ranks)
         else:
             _feasible_add(&right, allowed)
-        gen.fixed[BASE + i] = EMPTY
         gen.allowed[BASE + i] = allowed
         if not _feasible_any(&right):
             break
@@ -1246,7 +1248,6 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                     and low_fixed + high + 1 - x < MAX_RUN:
                 high += 1
                 gen.line_square[BASE + high - x] = start + high * step
-                gen.fixed[BASE + high - x] = board.card[start + high * step]
                 _feasible_add_card(&whole, board.card[start + high * step])
             if high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY:
                 break       # the line would be longer than any meld
@@ -1275,7 +1276,6 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                 free_filled += 1
                 left_square = start + (x - free_filled) * step
                 gen.line_square[BASE - free_filled] = left_square
-                gen.fixed[BASE - free_filled] = EMPTY
                 gen.allowed[BASE - free_filled] = gen.available
                 left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + board.squares[left_square].tile_mult
                 left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * board.squares[left_square].meld_mult
