@@ -43,6 +43,9 @@ cdef int VALUE[3][13]               # by kind (none, set, run) and rank index: a
 cdef uint64_t SUIT_SPREAD[16]       # by 4-bit suit mask: the aces of those suits as a card mask
 cdef unsigned char CARD_SUIT[NUM_CARDS]     # card // 13
 cdef unsigned char CARD_RANK[NUM_CARDS]     # card % 13
+cdef uint64_t NEXT_UP[NUM_CARDS]     # the card one rank up in the suit (a king's: the ace), as a mask
+cdef uint64_t NEXT_DOWN[NUM_CARDS]   # ... one rank down (an ace's: the king)
+cdef uint64_t SAME_RANK[NUM_CARDS]   # the cards of its rank in the other suits
 cdef uint64_t NEIGHBOURS[NUM_CARDS]  # the cards that may stand next to a card in a meld
 
 
@@ -52,6 +55,8 @@ cdef void _fill_rank_positions() noexcept nogil:
         RANK_POSITION[card] = (1u << (card % 13 + 1)) | ((1u << 14) if card % 13 == 0 else 0u)
         CARD_SUIT[card] = card // 13
         CARD_RANK[card] = card % 13
+        NEXT_UP[card] = <uint64_t>1 << (card - 12 if card % 13 == 12 else card + 1)
+        NEXT_DOWN[card] = <uint64_t>1 << (card + 12 if card % 13 == 0 else card - 1)
     # next to a card in a meld: the same rank in another suit (a set), or the
     # same suit one rank away (a run; an ace is next to the 2 and to the king)
     for card in range(NUM_CARDS):
@@ -66,6 +71,8 @@ cdef void _fill_rank_positions() noexcept nogil:
         for suit in range(4):
             if suits & (1 << suit):
                 SUIT_SPREAD[suits] |= <uint64_t>1 << (13 * suit)
+    for card in range(NUM_CARDS):
+        SAME_RANK[card] = SUIT_SPREAD[0xF & ~(1 << (card // 13))] << (card % 13)
 
 
 _fill_rank_positions()
@@ -589,8 +596,8 @@ ctypedef struct Gen:
     unsigned int set_ranks_for[MAX_PLACED + 1]  # ranks whose real tiles and jokers can fill k squares of a set
     uint64_t run_lanes_for[MAX_PLACED + 1]      # the lanes of the suits whose ... of a run
     uint64_t meld_cards             # see _meld_cards
-    unsigned int pair_up[4]         # see _pair_tables
-    unsigned int pair_down[4]
+    uint64_t pair_up                # see _pair_tables
+    uint64_t pair_down
     uint64_t limit_of[LIMITS]       # by Anchor.limit: the _pair_cards of the board's lone
                                     # neighbours; with none, all cards when the next tile is in
                                     # the rack's reach, else meld_cards; none when not live
@@ -1064,17 +1071,23 @@ cdef inline unsigned int _two_supplied(unsigned int held_a, unsigned int exist_a
 
 
 cdef void _pair_tables(Gen* gen) noexcept nogil:
-    """Per suit, the rank positions p of a board tile next to which the rack can
-    lay the next card up (``pair_up``: p + 1) or down (``pair_down``: p - 1) and
-    still have a third card for a run of three: p - 1 or p + 2 (resp. p - 2 or p + 1)."""
+    """The cards (``pair_up``) of a board tile next to which the rack can lay the
+    card one rank up and still have a third card for a run of three, the card one
+    rank below or two above; ``pair_down`` the same for the card one rank down."""
     cdef int suit
-    cdef unsigned int held, exist = 0x7FFE
+    cdef unsigned int held, exist = 0x7FFE, up, down
+    gen.pair_up = 0
+    gen.pair_down = 0
     for suit in range(4):
+        # by rank position p of the board tile (an ace at 1 and 14)
         held = _rank_positions(gen.rack_cards, suit)
-        gen.pair_up[suit] = (_two_supplied(held >> 1, exist >> 1, held >> 2, exist >> 2, gen.jokers)
-                             | _two_supplied(held << 1, exist << 1, held >> 1, exist >> 1, gen.jokers)) & exist
-        gen.pair_down[suit] = (_two_supplied(held << 2, exist << 2, held << 1, exist << 1, gen.jokers)
-                               | _two_supplied(held << 1, exist << 1, held >> 1, exist >> 1, gen.jokers)) & exist
+        up = (_two_supplied(held >> 1, exist >> 1, held >> 2, exist >> 2, gen.jokers)
+              | _two_supplied(held << 1, exist << 1, held >> 1, exist >> 1, gen.jokers)) & exist
+        down = (_two_supplied(held << 2, exist << 2, held << 1, exist << 1, gen.jokers)
+                | _two_supplied(held << 1, exist << 1, held >> 1, exist >> 1, gen.jokers)) & exist
+        # as cards: an ace lays the 2 from position 1 and the king from 14
+        gen.pair_up |= <uint64_t>((up >> 1) & 0x1FFF) << (13 * suit)
+        gen.pair_down |= <uint64_t>(((down >> 1) & 0x1FFE) | ((down >> 14) & 1)) << (13 * suit)
 
 
 cdef void _meld_cards(Gen* gen) noexcept nogil:
@@ -1107,17 +1120,13 @@ cdef void _meld_cards(Gen* gen) noexcept nogil:
 cdef inline uint64_t _pair_cards(Gen* gen, int card) noexcept nogil:
     """The cards the rack can lay next to a lone board tile ``card`` with a
     third card left for a meld of three (a set or a run)."""
-    cdef int suit = CARD_SUIT[card], rank_index = CARD_RANK[card]
-    cdef unsigned int positions = RANK_POSITION[card], others = 0xF & ~(1u << suit), suits
-    cdef uint64_t cards, in_set
-    positions = (((positions & gen.pair_up[suit]) << 1) | ((positions & gen.pair_down[suit]) >> 1)) & 0x7FFE
-    cards = <uint64_t>(((positions >> 1) & 0x1FFF) | ((positions >> 14) & 1)) << (13 * suit)
+    cdef uint64_t others = SAME_RANK[card], held = gen.rack_cards & others, in_set
+    cdef uint64_t run = ((NEXT_UP[card] & -((gen.pair_up >> card) & 1))
+                         | (NEXT_DOWN[card] & -((gen.pair_down >> card) & 1)))
     # a set: two more cards of the rank in other suits, real tiles or jokers
     # (without a branch: it would be mispredicted about once a rack)
-    suits = _suits_of_rank(gen.rack_cards, rank_index) & others
-    in_set = -<uint64_t>(__builtin_popcount(suits) + gen.jokers >= 2)
-    suits |= others & -<unsigned int>(gen.jokers != 0)
-    return cards | ((SUIT_SPREAD[suits] << rank_index) & in_set)
+    in_set = -<uint64_t>(__builtin_popcountll(held) + gen.jokers >= 2)
+    return run | ((held | (others & -<uint64_t>(gen.jokers != 0))) & in_set)
 
 
 cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before,
@@ -1347,7 +1356,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     cdef uint64_t lanes_by_supply[MAX_PLACED + 1]
     cdef unsigned int suit_ranks[4]
     cdef unsigned int ranks_held[5]
-    cdef uint64_t counts, neighbours
+    cdef uint64_t counts, neighbours, near, cards
     gen.board = board
     gen.mode = mode
     gen.best = best
@@ -1397,8 +1406,17 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     _pair_tables(&gen)
     _meld_cards(&gen)
     # what may go on an anchor beyond its fit (Anchor.limit); a tile's
-    # neighbours on both sides share its pair cards
-    neighbours = board.lone_neighbours
+    # neighbours on both sides share its pair cards.  An anchor's fit holds only
+    # cards that may stand beside its lone neighbours, so a neighbour none of
+    # whose cards the rack has needs no entry: the anchor's cards are none anyway.
+    near = ALL_CARDS
+    if not gen.jokers:
+        near = 0
+        cards = gen.available
+        while cards:
+            near |= NEIGHBOURS[__builtin_ctzll(cards)]
+            cards &= cards - 1
+    neighbours = board.lone_neighbours & near
     while neighbours:
         card = __builtin_ctzll(neighbours)
         neighbours &= neighbours - 1
