@@ -19,7 +19,7 @@ from ginnycore.board cimport board_clone, board_new
 from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_ANY, GEN_BEST, GEN_COUNT, JOKER, KIND_NONE,
                               KIND_RUN, KIND_SET,
                               MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
-                              NOT_LIVE, ALONE, ALONE_FAR, LIMITS, RACK_KINDS, Anchor, Board, PlayRecord)
+                              NOT_LIVE, ALONE, ALONE_FAR, LIMITS, RACK_KINDS, Anchor, Board, PlayRecord, Square)
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
@@ -1151,6 +1151,12 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
     cdef uint64_t allowed
     cdef unsigned int ranks
     cdef Feasible right, whole, line_state
+    # in locals: the compiler cannot keep fields read through a pointer across
+    # the stores to gen's int arrays, which might alias them
+    cdef const Square* squares = board.squares
+    cdef const signed char* cards = board.card
+    cdef int rack_size = board.rack_size, n_tiles = board.n_tiles, centre_square = board.centre
+    cdef uint64_t available = gen.available
     gen.direction = direction
     if direction == ACROSS:
         line_length, step, start = board.width, 1, line * board.width
@@ -1163,21 +1169,21 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
     free_max = 0        # empty squares left of x that touch nothing
     left_tile_mult[0] = 0
     left_meld_mult[0] = 1
-    if x > 0 and board.card[start + (x - 1) * step] != EMPTY:
-        while x - low_fixed - 1 >= 0 and board.card[start + (x - low_fixed - 1) * step] != EMPTY:
+    if x > 0 and cards[start + (x - 1) * step] != EMPTY:
+        while x - low_fixed - 1 >= 0 and cards[start + (x - low_fixed - 1) * step] != EMPTY:
             low_fixed += 1
             square = start + (x - low_fixed) * step
             gen.line_square[BASE - low_fixed] = square
-            _feasible_add_left_card(&right, low_fixed, board.card[square])
+            _feasible_add_left_card(&right, low_fixed, cards[square])
         if low_fixed >= MAX_RUN:
             return
-        touched_group = board.squares[start + (x - 1) * step].group
+        touched_group = squares[start + (x - 1) * step].group
         touch = 1
     else:
         # the empty squares just left of x that are no anchors (filled in below when used)
         free_max = free_before
-        if free_max > board.rack_size - 1:
-            free_max = max(board.rack_size - 1, 0)
+        if free_max > rack_size - 1:
+            free_max = max(rack_size - 1, 0)
     free_filled = 0
     red = 0
     centre = 0
@@ -1189,26 +1195,26 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
             break
         square = start + b * step
         gen.line_square[BASE + i] = square
-        if board.card[square] != EMPTY:
-            group = board.squares[square].group
+        if cards[square] != EMPTY:
+            group = squares[square].group
             touch = 1
             if touched_group < 0:
                 touched_group = group
             elif group != touched_group:
                 break       # would join two areas, as would every longer interval
-            _feasible_add_card(&right, board.card[square])
+            _feasible_add_card(&right, cards[square])
             if not _feasible_any(&right):
                 break
             continue
-        if k == board.rack_size:
+        if k == rack_size:
             break
-        if board.squares[square].cross_len[direction] == 1:
-            allowed = gen.available
+        if squares[square].cross_len[direction] == 1:
+            allowed = available
         else:
-            allowed = board.squares[square].cross_mask[direction] & gen.available
+            allowed = squares[square].cross_mask[direction] & available
             if allowed == 0:
                 break
-            group = board.squares[square].cross_group[direction]
+            group = squares[square].cross_group[direction]
             touch = 1
             if touched_group < 0:
                 touched_group = group
@@ -1216,7 +1222,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                 break
         if b == x:
             allowed = anchor_cards
-        if allowed == gen.available:
+        if allowed == available:
             _feasible_add_lanes(&right, gen.free_lanes, gen.free_ranks)
         else:
             _feasible_add(&right, allowed)
@@ -1224,19 +1230,19 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
         if not _feasible_any(&right):
             break
         if gen.mode == GEN_BEST:
-            tile_mult = board.squares[square].tile_mult
+            tile_mult = squares[square].tile_mult
             ranks = _ranks_of(allowed)
             right.set_bound += SET_MAX[ranks] * tile_mult
             right.run_bound += RUN_MAX[ranks] * tile_mult
-            if board.squares[square].cross_len[direction] >= 3:
-                right.cross_bound += tile_mult * board.squares[square].meld_mult * (
-                    SET_MAX[ranks] if board.squares[square].cross_kind[direction] == KIND_SET
+            if squares[square].cross_len[direction] >= 3:
+                right.cross_bound += tile_mult * squares[square].meld_mult * (
+                    SET_MAX[ranks] if squares[square].cross_kind[direction] == KIND_SET
                     else RUN_MAX[ranks])
-        if board.squares[square].red:
+        if squares[square].red:
             red = 1
-        if square == board.centre:
+        if square == centre_square:
             centre = 1
-        main_mult *= board.squares[square].meld_mult
+        main_mult *= squares[square].meld_mult
         gen.placed_all[MAX_PLACED + k] = BASE + i
         k += 1
         right.set_ranks &= gen.set_ranks_for[k]
@@ -1248,19 +1254,19 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
         whole = right
         high = b
         right_touch = touch
-        if b + 1 < line_length and board.card[square + step] != EMPTY:
+        if b + 1 < line_length and cards[square + step] != EMPTY:
             right_touch = 1
-            right_group = board.squares[square + step].group
+            right_group = squares[square + step].group
             if touched_group >= 0 and right_group != touched_group:
                 continue
-            while high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY \
+            while high + 1 < line_length and cards[start + (high + 1) * step] != EMPTY \
                     and low_fixed + high + 1 - x < MAX_RUN:
                 high += 1
                 gen.line_square[BASE + high - x] = start + high * step
-                _feasible_add_card(&whole, board.card[start + high * step])
-            if high + 1 < line_length and board.card[start + (high + 1) * step] != EMPTY:
+                _feasible_add_card(&whole, cards[start + high * step])
+            if high + 1 < line_length and cards[start + (high + 1) * step] != EMPTY:
                 break       # the line would be longer than any meld
-        if board.n_tiles == 0:
+        if n_tiles == 0:
             if not centre:
                 continue
         elif not right_touch and not red:
@@ -1269,9 +1275,9 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
         # least three long; a lone tile with a row neighbour is found across
         length = low_fixed + high - x + 1
         m_first = max(3 - length, 0)
-        if m_first == 0 and k == 1 and direction == DOWN and board.squares[square].cross_len[DOWN] > 1:
+        if m_first == 0 and k == 1 and direction == DOWN and squares[square].cross_len[DOWN] > 1:
             m_first = 1
-        m_last = min(free_max, board.rack_size - k, MAX_RUN - length)
+        m_last = min(free_max, rack_size - k, MAX_RUN - length)
         for m in range(m_first, m_last + 1):
             length = low_fixed + m + high - x + 1
             line_state = whole
@@ -1285,9 +1291,9 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                 free_filled += 1
                 left_square = start + (x - free_filled) * step
                 gen.line_square[BASE - free_filled] = left_square
-                gen.allowed[BASE - free_filled] = gen.available
-                left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + board.squares[left_square].tile_mult
-                left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * board.squares[left_square].meld_mult
+                gen.allowed[BASE - free_filled] = available
+                left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + squares[left_square].tile_mult
+                left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * squares[left_square].meld_mult
             if gen.mode == GEN_BEST and gen.have_best:
                 set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
                 run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
