@@ -703,7 +703,7 @@ cdef void _more_jokers(Gen* gen, unsigned int joker_at, unsigned int spare, int 
 
 cdef void _supply_repeated(Gen* gen, unsigned int joker_at, int from_index, int main_sum, int cross_sum,
                            int jokers) noexcept nogil:
-    """``_supply`` for a line that holds one card twice (a run of 14 has its
+    """``_supply_from`` for a line that holds one card twice (a run of 14 has its
     suit's ace at both ends): try every joker placement and check the counts."""
     cdef int i, j, uses
     if gen.done:
@@ -749,21 +749,6 @@ cdef inline void _supply_from(Gen* gen, unsigned int needed, int main_sum, int c
     if missing < gen.jokers:
         _more_jokers(gen, needed, ~needed & ((1u << gen.k) - 1u), main_sum, cross_sum, missing,
                      gen.jokers - missing)
-
-
-cdef void _supply(Gen* gen, int main_sum, int cross_sum) noexcept nogil:
-    """``_supply_from`` for placed cards whose real tiles are still to be looked up."""
-    cdef int i
-    cdef unsigned int needed = 0
-    if gen.mode == GEN_BEST and gen.have_best and main_sum * gen.main_mult + cross_sum < gen.best.score:
-        return
-    if gen.length == MAX_RUN:
-        _supply_repeated(gen, 0, 0, main_sum, cross_sum, 0)
-        return
-    for i in range(gen.k):
-        if not gen.board.rack[gen.card[i]]:
-            needed |= 1u << i
-    _supply_from(gen, needed, main_sum, cross_sum)
 
 
 cdef inline void _placed_values(Gen* gen, int i, int card, int kind) noexcept nogil:
@@ -987,14 +972,24 @@ cdef inline int _feasible_any(Feasible* feasible) noexcept nogil:
 
 cdef void _run_candidate(Gen* gen, int suit, int first, int sign) noexcept nogil:
     """The line as a run of ``suit`` whose first square holds rank position
-    ``first``, read upwards (``sign`` 1) or downwards (-1): score and supply it."""
+    ``first``, read upwards (``sign`` 1) or downwards (-1): score and supply it.
+    The placed indexes whose card the rack holds no real tile of are read off
+    gen.lacking_lanes, without a branch."""
     cdef int i, position, main_sum = 0, cross_sum = 0
+    cdef unsigned int needed = 0
+    cdef uint64_t lacking = gen.lacking_lanes >> (16 * suit)
     for i in range(gen.k):
         position = first + sign * (gen.placed_index[i] - gen.origin)
         _placed_values(gen, i, suit * 13 + (0 if position == 14 else position - 1), KIND_RUN)
+        needed |= <unsigned int>((lacking >> position) & 1) << i
         main_sum += gen.real_main[i]
         cross_sum += gen.real_cross[i]
-    _supply(gen, main_sum, cross_sum)
+    if gen.mode == GEN_BEST and gen.have_best and main_sum * gen.main_mult + cross_sum < gen.best.score:
+        return
+    if gen.length == MAX_RUN:       # the suit's ace at both ends
+        _supply_repeated(gen, 0, 0, main_sum, cross_sum, 0)
+        return
+    _supply_from(gen, needed, main_sum, cross_sum)
 
 
 cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
