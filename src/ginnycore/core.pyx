@@ -1152,6 +1152,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
     cdef const signed char* cards = board.card
     cdef int rack_size = board.rack_size, n_tiles = board.n_tiles, centre_square = board.centre
     cdef uint64_t available = gen.available
+    cdef bint best_mode = gen.mode == GEN_BEST
     gen.direction = direction
     if direction == ACROSS:
         line_length, step, start = board.width, 1, line * board.width
@@ -1184,11 +1185,10 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
     centre = 0
     k = 0
     main_mult = 1
-    for b in range(x, line_length):
+    square = start + (x - 1) * step
+    for b in range(x, min(line_length, x + MAX_RUN - low_fixed)):     # no longer than a run
         i = b - x
-        if low_fixed + i >= MAX_RUN:
-            break
-        square = start + b * step
+        square += step
         gen.line_square[BASE + i] = square
         if cards[square] != EMPTY:
             group = squares[square].group
@@ -1224,7 +1224,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
         gen.allowed[BASE + i] = allowed
         if not _feasible_any(&right):
             break
-        if gen.mode == GEN_BEST:
+        if best_mode:
             tile_mult = squares[square].tile_mult
             ranks = _ranks_of(allowed)
             right.set_bound += SET_MAX[ranks] * tile_mult
@@ -1233,10 +1233,8 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                 right.cross_bound += tile_mult * squares[square].meld_mult * (
                     SET_MAX[ranks] if squares[square].cross_kind[direction] == KIND_SET
                     else RUN_MAX[ranks])
-        if squares[square].red:
-            red = 1
-        if square == centre_square:
-            centre = 1
+        red |= squares[square].red
+        centre |= square == centre_square
         main_mult *= squares[square].meld_mult
         gen.placed_all[MAX_PLACED + k] = BASE + i
         k += 1
