@@ -599,8 +599,10 @@ ctypedef struct Gen:
     uint64_t pair_up                # see _pair_tables
     uint64_t pair_down
     uint64_t limit_of[LIMITS]       # by Anchor.limit: the _pair_cards of the board's lone
-                                    # neighbours; with none, all cards when the next tile is in
-                                    # the rack's reach, else meld_cards; none when not live
+                                    # neighbours (unset for those with no meld neighbour on the
+                                    # rack: their anchors' fit takes none of its cards); with
+                                    # none, all cards when the next tile is in the rack's reach,
+                                    # else meld_cards; none when not live
     uint64_t allowed[BASE + MAX_SIDE]   # per empty square of the line: the cards that may go there
     int set_done                    # best mode: a set's all-real supply was found, so its rank's
                                     # other suits cannot rank higher
