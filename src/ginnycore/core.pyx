@@ -788,7 +788,8 @@ cdef unsigned char SET_TUPLE_CARDS[5][24][4]   # by k, tuple: 13 x its suits
 
 
 cdef void _fill_set_tuples() noexcept nogil:
-    cdef int k, t, i, held, jokers, code, suits[4], used, lacks
+    cdef int k, t, i, held, jokers, code, used, lacks
+    cdef int suits[4]
     for k in range(1, 5):
         t = 0
         for code in range(256):         # 4 suits of 2 bits, in lexicographic order
