@@ -50,32 +50,32 @@ cdef uint64_t NEIGHBOURS[NUM_CARDS]  # the cards that may stand next to a card i
 
 
 cdef void _fill_rank_positions() noexcept nogil:
-    cdef int card, suits, suit, other
+    cdef int card, suits, suit
     for card in range(NUM_CARDS):
         RANK_POSITION[card] = (1u << (card % 13 + 1)) | ((1u << 14) if card % 13 == 0 else 0u)
         CARD_SUIT[card] = card // 13
         CARD_RANK[card] = card % 13
         NEXT_UP[card] = <uint64_t>1 << (card - 12 if card % 13 == 12 else card + 1)
         NEXT_DOWN[card] = <uint64_t>1 << (card + 12 if card % 13 == 0 else card - 1)
-    # next to a card in a meld: the same rank in another suit (a set), or the
-    # same suit one rank away (a run; an ace is next to the 2 and to the king)
-    for card in range(NUM_CARDS):
-        NEIGHBOURS[card] = 0
-        for other in range(NUM_CARDS):
-            if (other != card and other % 13 == card % 13) or (
-                    other // 13 == card // 13 and RANK_POSITION[card] & ((RANK_POSITION[other] << 1)
-                                                                         | (RANK_POSITION[other] >> 1))):
-                NEIGHBOURS[card] |= <uint64_t>1 << other
     for suits in range(16):
         SUIT_SPREAD[suits] = 0
         for suit in range(4):
             if suits & (1 << suit):
                 SUIT_SPREAD[suits] |= <uint64_t>1 << (13 * suit)
+    # next to a card in a meld: the same rank in another suit (a set), or the
+    # same suit one rank away (a run; an ace is next to the 2 and to the king)
     for card in range(NUM_CARDS):
         SAME_RANK[card] = SUIT_SPREAD[0xF & ~(1 << (card // 13))] << (card % 13)
+        NEIGHBOURS[card] = SAME_RANK[card] | NEXT_UP[card] | NEXT_DOWN[card]
 
 
 _fill_rank_positions()
+
+
+cdef inline uint64_t _position_cards(unsigned int positions, int suit) noexcept nogil:
+    """The cards of ``suit`` at the rank positions ``positions`` (bits 1..14:
+    position p is rank index p - 1, and 14 the ace again)."""
+    return <uint64_t>(((positions >> 1) & 0x1FFF) | ((positions >> 14) & 1)) << (13 * suit)
 
 
 cdef inline int rank_position(int card) noexcept nogil:
@@ -174,9 +174,8 @@ cdef uint64_t _hole_mask(Board* board, int first, int step, int length, int hole
     suit = __builtin_ctz(suits)
     # the hole's rank positions: first + hole for runs up, first - hole for runs down
     positions = (((up << hole) | (down >> hole)) & 0x7FFE)
-    # position p is rank index p - 1, and position 14 the ace again
     kind[0] = KIND_RUN
-    return <uint64_t>(((positions >> 1) & 0x1FFF) | ((positions >> 14) & 1)) << (13 * suit)
+    return _position_cards(positions, suit)
 
 
 cdef inline int _count_before(unsigned int word, int position) noexcept nogil:
@@ -733,11 +732,10 @@ cdef inline void _supply_from(Gen* gen, unsigned int needed, int main_sum, int c
     real tile or a joker, and those in ``needed`` are jokers.  ``main_sum`` and
     ``cross_sum`` score them all real; a joker scores nothing.  Best mode takes
     only the supply with the fewest jokers, which outranks every other supply
-    of these cards."""
+    of these cards.  ``needed`` never holds more indexes than the rack has
+    jokers: _enumerate_line tries only such runs and set suit tuples."""
     cdef int i, missing = __builtin_popcount(needed)
     cdef unsigned int bits = needed
-    if missing > gen.jokers:
-        return
     while bits:
         i = __builtin_ctz(bits)
         bits &= bits - 1u
@@ -1084,8 +1082,8 @@ cdef void _pair_tables(Gen* gen) noexcept nogil:
         down = (_two_supplied(held << 2, exist << 2, held << 1, exist << 1, gen.jokers)
                 | _two_supplied(held << 1, exist << 1, held >> 1, exist >> 1, gen.jokers)) & exist
         # as cards: an ace lays the 2 from position 1 and the king from 14
-        gen.pair_up |= <uint64_t>((up >> 1) & 0x1FFF) << (13 * suit)
-        gen.pair_down |= <uint64_t>(((down >> 1) & 0x1FFE) | ((down >> 14) & 1)) << (13 * suit)
+        gen.pair_up |= _position_cards(up, suit)
+        gen.pair_down |= _position_cards(down, suit)
 
 
 cdef void _meld_cards(Gen* gen) noexcept nogil:
@@ -1111,7 +1109,7 @@ cdef void _meld_cards(Gen* gen) noexcept nogil:
             starts = a & b & c
         starts &= 0x1FFE    # runs of three start at positions 1 .. 12
         covered = starts | (starts << 1) | (starts << 2)
-        cards |= <uint64_t>(((covered >> 1) & 0x1FFF) | ((covered >> 14) & 1)) << (13 * suit)
+        cards |= _position_cards(covered, suit)
     gen.meld_cards = cards & gen.available
 
 
