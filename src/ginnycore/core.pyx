@@ -1357,6 +1357,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     cdef unsigned int suit_ranks[4]
     cdef unsigned int ranks_held[5]
     cdef uint64_t counts, neighbours, near, cards
+    cdef Feasible left
     gen.board = board
     gen.mode = mode
     gen.best = best
@@ -1426,11 +1427,13 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     gen.limit_of[ALONE_FAR] = gen.meld_cards     # beyond any rack's reach
     gen.limit_of[NOT_LIVE] = 0
     # no play puts more than the rack's tiles left of an anchor
-    _feasible_start(&gen.free_left[0])
+    # built in a local: copying the entry just stored would wait for the stores
+    _feasible_start(&left)
+    gen.free_left[0] = left
     for i in range(1, reach + 1):
         gen.placed_all[MAX_PLACED - i] = BASE - i
-        gen.free_left[i] = gen.free_left[i - 1]
-        _feasible_add_left(&gen.free_left[i], i, gen.free_lanes, gen.free_ranks)
+        _feasible_add_left(&left, i, gen.free_lanes, gen.free_ranks)
+        gen.free_left[i] = left
     gen.done = 0
     gen.failed = 0
     _generate_anchors(&gen)
