@@ -27,6 +27,7 @@ cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
+    void __builtin_prefetch(const void*, ...) nogil
 
 cdef uint64_t ALL_CARDS = (<uint64_t>1 << NUM_CARDS) - 1
 
@@ -1358,6 +1359,19 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     cdef unsigned int ranks_held[5]
     cdef uint64_t counts, neighbours, near, cards
     cdef Feasible left
+    cdef const char* block
+    # Ask for the lines generation reads in order, and for the first lines of
+    # the plays it writes: with many positions they are out of the nearest
+    # caches, and the setup below runs while they arrive.
+    block = <const char*>board.anchors
+    for i in range(0, board.n_anchors * <int>sizeof(Anchor), 64):
+        __builtin_prefetch(block + i)
+    for i in range(0, board.size, 64):
+        __builtin_prefetch(board.card + i)
+    if mode == GEN_ALL and plays[0] != NULL:
+        block = <const char*>plays[0]
+        for i in range(0, min(<int>capacity[0], 8) * <int>sizeof(PlayRecord), 64):
+            __builtin_prefetch(block + i, 1)
     gen.board = board
     gen.mode = mode
     gen.best = best
