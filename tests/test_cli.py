@@ -94,3 +94,14 @@ def test_installed_console_script_runs(tmp_path: Path) -> None:
     bad.write_text("{")
     done = subprocess.run(["ginnyo", "best-move", str(bad)], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_best_move_does_not_load_the_reference() -> None:
+    """The plain-Python reference is the yardstick, not part of best-move's
+    start-up (issue 3: best-move within 1.5x of ``import ginnyo``)."""
+    code = ("import sys; from ginnyo.cli import main; "
+            f"main(['best-move', {str(EXAMPLES / 'midgame.json')!r}]); "
+            f"main(['best-move', '--json', {str(EXAMPLES / 'extend.json')!r}]); "
+            "print('ginnyo.reference' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "False"

@@ -13,6 +13,7 @@ from typing import Any, Callable, NoReturn, Sequence
 
 from . import __version__
 from .errors import GinnyoError
+from .melds import tile_value
 from .play import MeldScore, ScoredPlay
 from .position import Position
 from .solver import best_play, legal_plays, load_position, play_notation, tiles_to_return
@@ -46,7 +47,6 @@ def no_play_json(position: Position) -> dict[str, Any]:
 
 def meld_formula(position: Position, scored: ScoredPlay, meld: MeldScore) -> str:
     """``(8 + 8 + 8x3) x 2`` — how a meld's score was made."""
-    from .reference import tile_value  # the one definition of a tile's value
     layout = position.layout
     placed = dict(scored.play.placements)
     terms, multiplier = [], 1

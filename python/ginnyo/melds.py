@@ -8,10 +8,17 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .tiles import rank_of, suit_of
+from .tiles import PlacedTile, rank_of, run_value, set_value, suit_of
 
 SET = "set"
 RUN = "run"
+
+
+def tile_value(placed: PlacedTile, kind: str) -> int:
+    """Value of a placed tile in a meld of ``kind``; a joker is worth 0."""
+    if placed.joker:
+        return 0
+    return set_value(placed.card) if kind == SET else run_value(placed.card)
 
 
 def is_set(cards: Sequence[int]) -> bool:

@@ -15,10 +15,10 @@ from typing import Iterator
 
 from .board import ACROSS, DIRECTIONS, DOWN, groups, line_through
 from .errors import IllegalMoveError
-from .melds import RUN, SET, meld_kind
+from .melds import meld_kind, tile_value
 from .play import MeldScore, Play, ScoredPlay
 from .position import Position
-from .tiles import JOKER, PlacedTile, card, card_code, rack_code, run_value, set_value
+from .tiles import JOKER, PlacedTile, card, card_code, rack_code
 
 
 def check_play(position: Position, play: Play) -> None:
@@ -90,13 +90,6 @@ def is_legal(position: Position, play: Play) -> bool:
     except IllegalMoveError:
         return False
     return True
-
-
-def tile_value(placed: PlacedTile, kind: str) -> int:
-    """Value of a placed tile in a meld of ``kind``; a joker is worth 0."""
-    if placed.joker:
-        return 0
-    return set_value(placed.card) if kind == SET else run_value(placed.card)
 
 
 def score_play(position: Position, play: Play) -> ScoredPlay:
