@@ -614,7 +614,7 @@ cdef inline int _better(Gen* gen, unsigned int joker_at, int score, int jokers, 
     """Is the play in ``gen`` (a joker on placed index i when bit i of
     ``joker_at`` is set) ahead of ``best`` in the ranking (score, fewer jokers,
     more tiles, then placements (square, joker, card) in order)?"""
-    cdef int i, square, joker
+    cdef int i, square, joker, best_joker
     if score != best.score:
         return score > best.score
     if jokers != best.jokers:
@@ -626,24 +626,12 @@ cdef inline int _better(Gen* gen, unsigned int joker_at, int score, int jokers, 
         if square != best.square[i]:
             return square < best.square[i]
         joker = (joker_at >> i) & 1u
-        if joker != best.joker[i]:
-            return joker < best.joker[i]
+        best_joker = (best.joker_at >> i) & 1u
+        if joker != best_joker:
+            return joker < best_joker
         if gen.card[i] != best.card[i]:
             return gen.card[i] < best.card[i]
     return 0
-
-
-cdef unsigned char JOKER_BYTES[256][8]   # by 8 bits of joker_at: one byte a bit (0 or 1)
-
-
-cdef void _fill_joker_bytes() noexcept nogil:
-    cdef int bits, i
-    for bits in range(256):
-        for i in range(8):
-            JOKER_BYTES[bits][i] = (bits >> i) & 1
-
-
-_fill_joker_bytes()
 
 
 cdef inline void _record(Gen* gen, PlayRecord* record, unsigned int joker_at, int score, int jokers) noexcept nogil:
@@ -652,10 +640,9 @@ cdef inline void _record(Gen* gen, PlayRecord* record, unsigned int joker_at, in
     record.score = score
     record.n = gen.k
     record.jokers = jokers
+    record.joker_at = joker_at
     memcpy(record.square, gen.placed_square, sizeof(record.square))
     memcpy(record.card, gen.card, sizeof(record.card))
-    memcpy(record.joker, JOKER_BYTES[joker_at & 0xFF], 8)
-    memcpy(&record.joker[8], JOKER_BYTES[(joker_at >> 8) & 0xFF], MAX_PLACED - 8)
 
 
 cdef int _grow_plays(Gen* gen) noexcept nogil:
@@ -1823,7 +1810,7 @@ cdef class Core:
 
 
 cdef tuple _play_tuple(PlayRecord* record):
-    return (record.score, tuple((record.square[i], record.card[i], bool(record.joker[i]))
+    return (record.score, tuple((record.square[i], record.card[i], bool((record.joker_at >> i) & 1))
                                 for i in range(record.n)))
 
 
@@ -1902,6 +1889,6 @@ def best_plays_batch(Core layout, const unsigned char[:, ::1] boards, const unsi
             for i in range(best.n):
                 squares[row, i] = best.square[i]
                 cards[row, i] = best.card[i]
-                jokers[row, i] = best.joker[i]
+                jokers[row, i] = (best.joker_at >> i) & 1
         free(local)
         free(best)

@@ -175,6 +175,7 @@ cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
     """Play one turn for the player to move; returns 1 when the game is over."""
     cdef int player = game.to_move, i, tile
     cdef signed char drawn[1]
+    cdef unsigned char jokers[MAX_PLACED]
     cdef long long found
     turn.player = player
     turn.drawn = drawn[0] if _draw(game, player, 1, drawn) else -1
@@ -187,9 +188,11 @@ cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
     if found:
         turn.action = ACTION_PLAY
         turn.score = turn.play.score
-        board_place(board, turn.play.n, turn.play.square, turn.play.card, turn.play.joker, 0)
         for i in range(turn.play.n):
-            tile = JOKER if turn.play.joker[i] else turn.play.card[i]
+            jokers[i] = (turn.play.joker_at >> i) & 1
+        board_place(board, turn.play.n, turn.play.square, turn.play.card, jokers, 0)
+        for i in range(turn.play.n):
+            tile = JOKER if jokers[i] else turn.play.card[i]
             game.racks[player][tile] -= 1
             game.rack_sizes[player] -= 1
         game.scores[player] += turn.score
@@ -310,7 +313,7 @@ def greedy_game_record(Core layout, int players, unsigned long long seed, long l
             "drawn": turn.drawn,
             "returned": turn.returned,
             "score": turn.score,
-            "placements": [(turn.play.square[i], turn.play.card[i], bool(turn.play.joker[i]))
+            "placements": [(turn.play.square[i], turn.play.card[i], bool((turn.play.joker_at >> i) & 1))
                            for i in range(turn.play.n)],
             "refill": [turn.refill[i] for i in range(turn.n_refill)],
         })

@@ -28,12 +28,13 @@ cdef enum:
     GEN_ANY = 3                # ... stop at the first one found
 
 ctypedef struct PlayRecord:
+    # 52 bytes: generation writes one a play
     int score
-    int n                       # tiles placed
-    int jokers                  # of them jokers
+    unsigned char n             # tiles placed
+    unsigned char jokers        # of them jokers
+    unsigned short joker_at     # bit i: placed tile i is a joker
     short square[MAX_PLACED]    # in increasing square order
     signed char card[MAX_PLACED]
-    unsigned char joker[MAX_PLACED]
 
 ctypedef struct Anchor:
     # An anchor live in a direction or both, with what the generator's first
