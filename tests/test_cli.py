@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import subprocess
@@ -105,3 +106,26 @@ def test_best_move_does_not_load_the_reference() -> None:
             "print('ginnyo.reference' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines()[-1] == "False"
+
+
+def test_the_parser_of_one_command_is_that_of_the_whole_line() -> None:
+    """main builds only the parser of the command it runs; COMMANDS names them all."""
+    from ginnyo.cli import COMMANDS, build_parser
+
+    def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return dict(action.choices)
+
+    whole = subcommands(build_parser())
+    assert tuple(whole) == COMMANDS
+    for command in COMMANDS:
+        alone = subcommands(build_parser(command))
+        assert list(alone) == [command]
+        assert alone[command].format_help() == whole[command].format_help()
+
+
+def test_an_unknown_command_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["best-moves", str(EXAMPLES / "opening.json")])
+    err = capsys.readouterr().err
+    assert raised.value.code == 2 and "invalid choice: 'best-moves'" in err and "engine" in err

@@ -175,130 +175,153 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
+COMMANDS = ("best-move", "moves", "show", "corpus", "replay", "selfplay", "train-leaves", "match", "crazy",
+            "plot-sim", "engine")
+POSITION_HELP = "position file (JSON or a position string), or - for stdin"
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``command`` (one of ``COMMANDS``), only
+    that command's part, which is all ``main`` needs to run it: building every
+    command's parser is about a tenth of best-move's start-up."""
     parser = _Parser(prog="ginnyo", description="Move generator and best-play solver for Ginny-O.")
     parser.add_argument("--version", action="version", version=f"ginnyo {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
-    best = commands.add_parser("best-move", help="the highest-scoring legal play")
-    best.add_argument("position", metavar="POSITION", help="position file (JSON or a position string), or - for stdin")
-    best.add_argument("--json", action="store_true", help="print one JSON object")
-    ranking = best.add_mutually_exclusive_group()
-    ranking.add_argument("--equity", action="store_true",
-                         help="rank plays and returns by score + leave value (docs/EQUITY.md)")
-    ranking.add_argument("--sim", type=_whole_number(1), metavar="N",
-                         help="simulate the top equity candidates N times each against sampled racks")
-    best.add_argument("--candidates", type=_whole_number(1), default=5, metavar="K",
-                      help="with --equity: show K; with --sim: simulate the top K (default 5)")
-    best.add_argument("--plies", type=_count, default=2, metavar="P",
-                      help="with --sim: turns played after ours in each rollout (default 2)")
-    best.add_argument("--seed", type=int, default=0, metavar="S", help="with --sim: the seed of the deals")
-    best.add_argument("--workers", type=_count, metavar="W",
-                      help="with --sim: local processes (default: one a core; 1 runs in this process)")
-    best.add_argument("--scheduler", metavar="ADDRESS", help="with --sim: run the rollouts on this Dask cluster")
-    best.add_argument("--leaves", metavar="FILE", help="with --equity/--sim: another leave file (default: the shipped one)")
-    best.set_defaults(run=cmd_best_move)
+    if command in (None, "best-move"):
+        best = commands.add_parser("best-move", help="the highest-scoring legal play")
+        best.add_argument("position", metavar="POSITION", help=POSITION_HELP)
+        best.add_argument("--json", action="store_true", help="print one JSON object")
+        ranking = best.add_mutually_exclusive_group()
+        ranking.add_argument("--equity", action="store_true",
+                             help="rank plays and returns by score + leave value (docs/EQUITY.md)")
+        ranking.add_argument("--sim", type=_whole_number(1), metavar="N",
+                             help="simulate the top equity candidates N times each against sampled racks")
+        best.add_argument("--candidates", type=_whole_number(1), default=5, metavar="K",
+                          help="with --equity: show K; with --sim: simulate the top K (default 5)")
+        best.add_argument("--plies", type=_count, default=2, metavar="P",
+                          help="with --sim: turns played after ours in each rollout (default 2)")
+        best.add_argument("--seed", type=int, default=0, metavar="S", help="with --sim: the seed of the deals")
+        best.add_argument("--workers", type=_count, metavar="W",
+                          help="with --sim: local processes (default: one a core; 1 runs in this process)")
+        best.add_argument("--scheduler", metavar="ADDRESS",
+                          help="with --sim: run the rollouts on this Dask cluster")
+        best.add_argument("--leaves", metavar="FILE",
+                          help="with --equity/--sim: another leave file (default: the shipped one)")
+        best.set_defaults(run=cmd_best_move)
 
-    moves = commands.add_parser("moves", help="every legal play, best first")
-    moves.add_argument("position", metavar="POSITION", help="position file (JSON or a position string), or - for stdin")
-    moves.add_argument("--limit", type=_count, metavar="N", help="print at most N plays")
-    moves.add_argument("--json", action="store_true", help="print a JSON array")
-    moves.set_defaults(run=cmd_moves)
+    if command in (None, "moves"):
+        moves = commands.add_parser("moves", help="every legal play, best first")
+        moves.add_argument("position", metavar="POSITION", help=POSITION_HELP)
+        moves.add_argument("--limit", type=_count, metavar="N", help="print at most N plays")
+        moves.add_argument("--json", action="store_true", help="print a JSON array")
+        moves.set_defaults(run=cmd_moves)
 
-    show = commands.add_parser("show", help="the board as a picture")
-    show.add_argument("position", metavar="POSITION", help="position file (JSON or a position string), or - for stdin")
-    show_output = show.add_mutually_exclusive_group()
-    show_output.add_argument("--svg", metavar="FILE", help="write an SVG image instead")
-    show_output.add_argument("--line", action="store_true",
-                             help="print the one-line position string instead (docs/POSITION-STRING.md)")
-    show.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                      help="colour the terminal picture (default: when stdout is a terminal)")
-    show.set_defaults(run=cmd_show)
+    if command in (None, "show"):
+        show = commands.add_parser("show", help="the board as a picture")
+        show.add_argument("position", metavar="POSITION", help=POSITION_HELP)
+        show_output = show.add_mutually_exclusive_group()
+        show_output.add_argument("--svg", metavar="FILE", help="write an SVG image instead")
+        show_output.add_argument("--line", action="store_true",
+                                 help="print the one-line position string instead (docs/POSITION-STRING.md)")
+        show.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                          help="colour the terminal picture (default: when stdout is a terminal)")
+        show.set_defaults(run=cmd_show)
 
-    corpus = commands.add_parser("corpus", help="positions drawn from seeded games")
-    corpus.add_argument("--positions", type=_count, required=True, metavar="N")
-    corpus.add_argument("--stage", choices=("early", "mid", "late"), help="only positions of this stage")
-    corpus.add_argument("--seed", type=int, default=0, metavar="S")
-    corpus.add_argument("--out", required=True, metavar="PATH",
-                        help="a directory of position files, or a .jsonl file (one position a line)")
-    corpus.add_argument("--workers", type=_count, metavar="W",
-                        help="local processes to play the games on (default: one a core)")
-    corpus.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
-    corpus.set_defaults(run=cmd_corpus)
+    if command in (None, "corpus"):
+        corpus = commands.add_parser("corpus", help="positions drawn from seeded games")
+        corpus.add_argument("--positions", type=_count, required=True, metavar="N")
+        corpus.add_argument("--stage", choices=("early", "mid", "late"), help="only positions of this stage")
+        corpus.add_argument("--seed", type=int, default=0, metavar="S")
+        corpus.add_argument("--out", required=True, metavar="PATH",
+                            help="a directory of position files, or a .jsonl file (one position a line)")
+        corpus.add_argument("--workers", type=_count, metavar="W",
+                            help="local processes to play the games on (default: one a core)")
+        corpus.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
+        corpus.set_defaults(run=cmd_corpus)
 
-    replay = commands.add_parser("replay", help="re-check a game record move by move and show it")
-    replay.add_argument("record", metavar="RECORD", help="a game record (JSON lines)")
-    replay.add_argument("--quiet", action="store_true", help="print only the verdict")
-    replay.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                        help="colour the boards (default: when stdout is a terminal)")
-    replay.set_defaults(run=_command_in(".records", "cmd_replay"))
+    if command in (None, "replay"):
+        replay = commands.add_parser("replay", help="re-check a game record move by move and show it")
+        replay.add_argument("record", metavar="RECORD", help="a game record (JSON lines)")
+        replay.add_argument("--quiet", action="store_true", help="print only the verdict")
+        replay.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                            help="colour the boards (default: when stdout is a terminal)")
+        replay.set_defaults(run=_command_in(".records", "cmd_replay"))
 
-    selfplay = commands.add_parser("selfplay", help="play many seeded games and summarise them")
-    selfplay.add_argument("--games", type=_count, required=True, metavar="N")
-    selfplay.add_argument("--players", type=_whole_number(2, 4), default=2, metavar="K", help="2 to 4 (default 2)")
-    selfplay.add_argument("--seed", type=int, default=0, metavar="S", help="game i is dealt from seed S+i")
-    selfplay.add_argument("--bots", metavar="KIND[,KIND...]",
-                          help="greedy (default), random, equity or sim: one for every seat, or one a seat")
-    selfplay.add_argument("--workers", type=_count, metavar="W",
-                          help="local processes (default: one a core; 1 plays in this process)")
-    selfplay.add_argument("--scheduler", metavar="ADDRESS",
-                          help="play on the Dask cluster of this scheduler (tcp://host:8786)")
-    selfplay.add_argument("--records", metavar="DIR", help="write each game's record to DIR/game-SEED.jsonl")
-    selfplay.add_argument("--engine", choices=("python", "c"), default="python",
-                          help="c: greedy games in the compiled game loop, several times faster "
-                               "(its own shuffles, so other deals than python's)")
-    selfplay.set_defaults(run=_command_in(".selfplay", "cmd_selfplay"))
+    if command in (None, "selfplay"):
+        selfplay = commands.add_parser("selfplay", help="play many seeded games and summarise them")
+        selfplay.add_argument("--games", type=_count, required=True, metavar="N")
+        selfplay.add_argument("--players", type=_whole_number(2, 4), default=2, metavar="K", help="2 to 4 (default 2)")
+        selfplay.add_argument("--seed", type=int, default=0, metavar="S", help="game i is dealt from seed S+i")
+        selfplay.add_argument("--bots", metavar="KIND[,KIND...]",
+                              help="greedy (default), random, equity or sim: one for every seat, or one a seat")
+        selfplay.add_argument("--workers", type=_count, metavar="W",
+                              help="local processes (default: one a core; 1 plays in this process)")
+        selfplay.add_argument("--scheduler", metavar="ADDRESS",
+                              help="play on the Dask cluster of this scheduler (tcp://host:8786)")
+        selfplay.add_argument("--records", metavar="DIR", help="write each game's record to DIR/game-SEED.jsonl")
+        selfplay.add_argument("--engine", choices=("python", "c"), default="python",
+                              help="c: greedy games in the compiled game loop, several times faster "
+                                   "(its own shuffles, so other deals than python's)")
+        selfplay.set_defaults(run=_command_in(".selfplay", "cmd_selfplay"))
 
-    train = commands.add_parser("train-leaves", help="fit the leave values from seeded self-play (docs/EQUITY.md)")
-    train.add_argument("--games", type=_whole_number(1), default=20000, metavar="N",
-                       help="2-player games a round (default 20000)")
-    train.add_argument("--rounds", type=_whole_number(1), default=2, metavar="R",
-                       help="rounds: the first explores around greedy play, later ones around equity play")
-    train.add_argument("--seed", type=int, default=0, metavar="S")
-    train.add_argument("--out", required=True, metavar="FILE", help="the leave file to write (JSON)")
-    train.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
-    train.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
-    train.set_defaults(run=_command_in(".leaves", "cmd_train_leaves"))
+    if command in (None, "train-leaves"):
+        train = commands.add_parser("train-leaves", help="fit the leave values from seeded self-play (docs/EQUITY.md)")
+        train.add_argument("--games", type=_whole_number(1), default=20000, metavar="N",
+                           help="2-player games a round (default 20000)")
+        train.add_argument("--rounds", type=_whole_number(1), default=2, metavar="R",
+                           help="rounds: the first explores around greedy play, later ones around equity play")
+        train.add_argument("--seed", type=int, default=0, metavar="S")
+        train.add_argument("--out", required=True, metavar="FILE", help="the leave file to write (JSON)")
+        train.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
+        train.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
+        train.set_defaults(run=_command_in(".leaves", "cmd_train_leaves"))
 
-    match = commands.add_parser("match", help="two players head to head: paired seeded games, win rate and CI")
-    match.add_argument("--bots", required=True, metavar="A,B", help="the two players (greedy, random, equity, sim)")
-    match.add_argument("--games", type=_count, required=True, metavar="N",
-                       help="games, an even number: N/2 deals, each played twice with the seats swapped")
-    match.add_argument("--seed", type=int, default=0, metavar="S", help="deal i is dealt from seed S+i")
-    match.add_argument("--rollouts", type=_whole_number(1), default=32, metavar="N",
-                       help="a sim player's rollouts a decision (default 32)")
-    match.add_argument("--candidates", type=_whole_number(1), default=5, metavar="K",
-                       help="a sim player's candidates (default 5)")
-    match.add_argument("--plies", type=_count, default=2, metavar="P",
-                       help="a sim player's turns after its own in a rollout (default 2)")
-    match.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
-    match.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
-    match.add_argument("--plot", metavar="FILE", help="write an SVG of the score distributions")
-    match.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    match.set_defaults(run=_command_in(".strength", "cmd_match"))
+    if command in (None, "match"):
+        match = commands.add_parser("match", help="two players head to head: paired seeded games, win rate and CI")
+        match.add_argument("--bots", required=True, metavar="A,B", help="the two players (greedy, random, equity, sim)")
+        match.add_argument("--games", type=_count, required=True, metavar="N",
+                           help="games, an even number: N/2 deals, each played twice with the seats swapped")
+        match.add_argument("--seed", type=int, default=0, metavar="S", help="deal i is dealt from seed S+i")
+        match.add_argument("--rollouts", type=_whole_number(1), default=32, metavar="N",
+                           help="a sim player's rollouts a decision (default 32)")
+        match.add_argument("--candidates", type=_whole_number(1), default=5, metavar="K",
+                           help="a sim player's candidates (default 5)")
+        match.add_argument("--plies", type=_count, default=2, metavar="P",
+                           help="a sim player's turns after its own in a rollout (default 2)")
+        match.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
+        match.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
+        match.add_argument("--plot", metavar="FILE", help="write an SVG of the score distributions")
+        match.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+        match.set_defaults(run=_command_in(".strength", "cmd_match"))
 
     # Crazy Rummy: its commands are parsed by ginnyo.crazy.cli, imported only when they run
-    crazy = commands.add_parser("crazy", help="Crazy Rummy, the second game: best-turn, solve, selfplay, "
-                                "replay (ginnyo crazy --help)", add_help=False, prefix_chars="\0")
-    crazy.add_argument("crazy_args", nargs=argparse.REMAINDER)
-    crazy.set_defaults(run=_command_in(".crazy.cli", "cmd_crazy"))
+    if command in (None, "crazy"):
+        crazy = commands.add_parser("crazy", help="Crazy Rummy, the second game: best-turn, solve, selfplay, "
+                                    "replay (ginnyo crazy --help)", add_help=False, prefix_chars="\0")
+        crazy.add_argument("crazy_args", nargs=argparse.REMAINDER)
+        crazy.set_defaults(run=_command_in(".crazy.cli", "cmd_crazy"))
 
-    plot_sim = commands.add_parser("plot-sim", help="the sim player's win rate against its rollouts, as an SVG")
-    plot_sim.add_argument("--rollouts", default="2,4,8,16,32", metavar="N,N,...",
-                          help="rollout counts, increasing (default 2,4,8,16,32)")
-    plot_sim.add_argument("--against", default="equity", metavar="KIND", help="the opponent (default equity)")
-    plot_sim.add_argument("--games", type=_count, default=800, metavar="N", help="games a point, even (default 800)")
-    plot_sim.add_argument("--seed", type=int, default=0, metavar="S", help="deal i is dealt from seed S+i")
-    plot_sim.add_argument("--candidates", type=_whole_number(1), default=5, metavar="K")
-    plot_sim.add_argument("--plies", type=_count, default=2, metavar="P")
-    plot_sim.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
-    plot_sim.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
-    plot_sim.add_argument("--out", required=True, metavar="FILE", help="the SVG to write")
-    plot_sim.set_defaults(run=_command_in(".strength", "cmd_plot_sim"))
+    if command in (None, "plot-sim"):
+        plot_sim = commands.add_parser("plot-sim", help="the sim player's win rate against its rollouts, as an SVG")
+        plot_sim.add_argument("--rollouts", default="2,4,8,16,32", metavar="N,N,...",
+                              help="rollout counts, increasing (default 2,4,8,16,32)")
+        plot_sim.add_argument("--against", default="equity", metavar="KIND", help="the opponent (default equity)")
+        plot_sim.add_argument("--games", type=_count, default=800, metavar="N",
+                              help="games a point, even (default 800)")
+        plot_sim.add_argument("--seed", type=int, default=0, metavar="S", help="deal i is dealt from seed S+i")
+        plot_sim.add_argument("--candidates", type=_whole_number(1), default=5, metavar="K")
+        plot_sim.add_argument("--plies", type=_count, default=2, metavar="P")
+        plot_sim.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
+        plot_sim.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
+        plot_sim.add_argument("--out", required=True, metavar="FILE", help="the SVG to write")
+        plot_sim.set_defaults(run=_command_in(".strength", "cmd_plot_sim"))
 
-    engine = commands.add_parser("engine", help="serve the engine line protocol on stdin/stdout (docs/PROTOCOL.md)")
-    engine.set_defaults(run=_command_in(".engine", "cmd_engine"))
+    if command in (None, "engine"):
+        engine = commands.add_parser("engine",
+                                     help="serve the engine line protocol on stdin/stdout (docs/PROTOCOL.md)")
+        engine.set_defaults(run=_command_in(".engine", "cmd_engine"))
     return parser
 
 
@@ -327,8 +350,10 @@ def _command_in(module: str, name: str) -> Callable[[argparse.Namespace], int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # the command is the first word that is no option (ginnyo's own are --help and --version)
+    command = next((word for word in argv if not word.startswith("-")), None)
+    args = build_parser(command if command in COMMANDS else None).parse_args(argv)
     try:
         return int(args.run(args))
     except GinnyoError as error:
