@@ -19,7 +19,8 @@ from ginnycore.board cimport board_clone, board_new
 from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_ANY, GEN_BEST, GEN_COUNT, JOKER, KIND_NONE,
                               KIND_RUN, KIND_SET,
                               MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
-                              NOT_LIVE, ALONE, ALONE_FAR, LIMITS, RACK_KINDS, Anchor, Board, PlayRecord, Square)
+                              NOT_LIVE, ALONE, ALONE_FAR, LIMITS, RACK_KINDS, Anchor, Board, PlayRecord, Square,
+                              play_joker)
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
@@ -37,11 +38,11 @@ cdef enum:
 
 # -- melds -------------------------------------------------------------------
 
+cdef uint64_t ACES = 0x0000008004002001         # the ace of each suit: bits 0, 13, 26, 39
 cdef unsigned short RANK_POSITION[NUM_CARDS]   # bits 1..14: a card's place in rank order (an ace at 1 and 14)
 
 
 cdef int VALUE[3][13]               # by kind (none, set, run) and rank index: a real tile's value
-cdef uint64_t SUIT_SPREAD[16]       # by 4-bit suit mask: the aces of those suits as a card mask
 cdef unsigned char CARD_SUIT[NUM_CARDS]     # card // 13
 cdef unsigned char CARD_RANK[NUM_CARDS]     # card % 13
 cdef uint64_t NEXT_UP[NUM_CARDS]     # the card one rank up in the suit (a king's: the ace), as a mask
@@ -51,22 +52,17 @@ cdef uint64_t NEIGHBOURS[NUM_CARDS]  # the cards that may stand next to a card i
 
 
 cdef void _fill_rank_positions() noexcept nogil:
-    cdef int card, suits, suit
+    cdef int card
     for card in range(NUM_CARDS):
         RANK_POSITION[card] = (1u << (card % 13 + 1)) | ((1u << 14) if card % 13 == 0 else 0u)
         CARD_SUIT[card] = card // 13
         CARD_RANK[card] = card % 13
         NEXT_UP[card] = <uint64_t>1 << (card - 12 if card % 13 == 12 else card + 1)
         NEXT_DOWN[card] = <uint64_t>1 << (card + 12 if card % 13 == 0 else card - 1)
-    for suits in range(16):
-        SUIT_SPREAD[suits] = 0
-        for suit in range(4):
-            if suits & (1 << suit):
-                SUIT_SPREAD[suits] |= <uint64_t>1 << (13 * suit)
     # next to a card in a meld: the same rank in another suit (a set), or the
     # same suit one rank away (a run; an ace is next to the 2 and to the king)
     for card in range(NUM_CARDS):
-        SAME_RANK[card] = SUIT_SPREAD[0xF & ~(1 << (card // 13))] << (card % 13)
+        SAME_RANK[card] = (ACES << (card % 13)) & ~(<uint64_t>1 << card)
         NEIGHBOURS[card] = SAME_RANK[card] | NEXT_UP[card] | NEXT_DOWN[card]
 
 
@@ -626,7 +622,7 @@ cdef inline int _better(Gen* gen, unsigned int joker_at, int score, int jokers, 
         if square != best.square[i]:
             return square < best.square[i]
         joker = (joker_at >> i) & 1u
-        best_joker = (best.joker_at >> i) & 1u
+        best_joker = play_joker(best, i)
         if joker != best_joker:
             return joker < best_joker
         if gen.card[i] != best.card[i]:
@@ -739,14 +735,13 @@ cdef inline void _supply_from(Gen* gen, unsigned int needed, int main_sum, int c
                      gen.jokers - missing)
 
 
-cdef inline void _placed_values(Gen* gen, int i, int card, int kind) noexcept nogil:
-    """Score placed index i as ``card`` in a main line of ``kind``."""
-    gen.card[i] = card
-    gen.real_main[i] = VALUE[kind][card % 13] * gen.placed_tile_mult[i]
-    gen.real_cross[i] = VALUE[gen.placed_cross_kind[i]][card % 13] * gen.placed_cross_mult[i]
+cdef inline void _placed_values(Gen* gen, int i, int suit, int rank_index, int kind) noexcept nogil:
+    """Score placed index i as the card of ``suit`` and ``rank_index`` in a main line of ``kind``."""
+    gen.card[i] = suit * 13 + rank_index
+    gen.real_main[i] = VALUE[kind][rank_index] * gen.placed_tile_mult[i]
+    gen.real_cross[i] = VALUE[gen.placed_cross_kind[i]][rank_index] * gen.placed_cross_mult[i]
 
 
-cdef uint64_t ACES = 0x0000008004002001         # the ace of each suit: bits 0, 13, 26, 39
 cdef uint64_t GATHER_SUITS = 0x0000008008008008  # moves bit 13 s to bit 39 + s (no product overlaps)
 
 
@@ -969,7 +964,7 @@ cdef void _run_candidate(Gen* gen, int suit, int first, int sign) noexcept nogil
     cdef uint64_t lacking = gen.lacking_lanes >> (16 * suit)
     for i in range(gen.k):
         position = first + sign * (gen.placed_index[i] - gen.origin)
-        _placed_values(gen, i, suit * 13 + (0 if position == 14 else position - 1), KIND_RUN)
+        _placed_values(gen, i, suit, 0 if position == 14 else position - 1, KIND_RUN)
         needed |= <unsigned int>((lacking >> position) & 1) << i
         main_sum += gen.real_main[i]
         cross_sum += gen.real_cross[i]
@@ -1810,7 +1805,7 @@ cdef class Core:
 
 
 cdef tuple _play_tuple(PlayRecord* record):
-    return (record.score, tuple((record.square[i], record.card[i], bool((record.joker_at >> i) & 1))
+    return (record.score, tuple((record.square[i], record.card[i], bool(play_joker(record, i)))
                                 for i in range(record.n)))
 
 
@@ -1889,6 +1884,6 @@ def best_plays_batch(Core layout, const unsigned char[:, ::1] boards, const unsi
             for i in range(best.n):
                 squares[row, i] = best.square[i]
                 cards[row, i] = best.card[i]
-                jokers[row, i] = (best.joker_at >> i) & 1
+                jokers[row, i] = play_joker(best, i)
         free(local)
         free(best)

@@ -14,7 +14,8 @@ from libc.string cimport memcpy, memset
 
 from ginnycore.board cimport board_clone, board_copy
 from ginnycore.core cimport Core, board_generate, board_place
-from ginnycore.types cimport EMPTY, GEN_BEST, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord
+from ginnycore.types cimport (EMPTY, GEN_BEST, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord,
+                              play_joker)
 
 cdef enum:
     RACK_SIZE = 7
@@ -189,7 +190,7 @@ cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
         turn.action = ACTION_PLAY
         turn.score = turn.play.score
         for i in range(turn.play.n):
-            jokers[i] = (turn.play.joker_at >> i) & 1
+            jokers[i] = play_joker(&turn.play, i)
         board_place(board, turn.play.n, turn.play.square, turn.play.card, jokers, 0)
         for i in range(turn.play.n):
             tile = JOKER if jokers[i] else turn.play.card[i]
@@ -313,7 +314,7 @@ def greedy_game_record(Core layout, int players, unsigned long long seed, long l
             "drawn": turn.drawn,
             "returned": turn.returned,
             "score": turn.score,
-            "placements": [(turn.play.square[i], turn.play.card[i], bool((turn.play.joker_at >> i) & 1))
+            "placements": [(turn.play.square[i], turn.play.card[i], bool(play_joker(&turn.play, i)))
                            for i in range(turn.play.n)],
             "refill": [turn.refill[i] for i in range(turn.n_refill)],
         })

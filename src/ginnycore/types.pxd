@@ -36,6 +36,11 @@ ctypedef struct PlayRecord:
     short square[MAX_PLACED]    # in increasing square order
     signed char card[MAX_PLACED]
 
+
+cdef inline int play_joker(const PlayRecord* play, int i) noexcept nogil:
+    """1 when placed tile i of ``play`` is a joker, else 0."""
+    return (play.joker_at >> i) & 1
+
 ctypedef struct Anchor:
     # An anchor live in a direction or both, with what the generator's first
     # tests need (see core.pyx: _add_anchor).  16 bytes.
