@@ -1038,8 +1038,25 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
             _run_candidate(gen, bit >> 4, bit & 15, -1)
 
 
-cdef inline unsigned int _two_supplied(unsigned int held_a, unsigned int exist_a, unsigned int held_b,
-                                       unsigned int exist_b, int jokers) noexcept nogil:
+cdef uint64_t LANE_RANKS = 0x1FFF1FFF1FFF1FFF      # bits 0..12 of every lane
+cdef uint64_t LANE_STARTS = 0x1FFE1FFE1FFE1FFE     # rank positions 1..12: where a run of three starts
+
+
+cdef inline uint64_t _every_suit(unsigned int ranks) noexcept nogil:
+    """The cards of the ranks ``ranks`` (bits 0..12) in every suit."""
+    return <uint64_t>ranks * ((<uint64_t>1 << 39) | (<uint64_t>1 << 26) | (<uint64_t>1 << 13) | 1)
+
+
+cdef inline uint64_t _lanes_cards(uint64_t lanes) noexcept nogil:
+    """The cards at the rank positions of ``lanes`` (16 bits a suit; position p
+    is rank index p - 1, and 14 the ace again): the inverse of _card_lanes."""
+    cdef uint64_t ranks = ((lanes >> 1) | ((lanes >> 14) & LANE_BIT0)) & LANE_RANKS
+    return ((ranks & 0x1FFF) | ((ranks >> 3) & (<uint64_t>0x1FFF << 13))
+            | ((ranks >> 6) & (<uint64_t>0x1FFF << 26)) | ((ranks >> 9) & (<uint64_t>0x1FFF << 39)))
+
+
+cdef inline uint64_t _two_supplied(uint64_t held_a, uint64_t exist_a, uint64_t held_b, uint64_t exist_b,
+                                   int jokers) noexcept nogil:
     """Bitwise over rank positions: can the rack supply a card at position a and
     another at position b (each a real tile or a joker)?"""
     if jokers >= 2:
@@ -1052,47 +1069,38 @@ cdef inline unsigned int _two_supplied(unsigned int held_a, unsigned int exist_a
 cdef void _pair_tables(Gen* gen) noexcept nogil:
     """The cards (``pair_up``) of a board tile next to which the rack can lay the
     card one rank up and still have a third card for a run of three, the card one
-    rank below or two above; ``pair_down`` the same for the card one rank down."""
-    cdef int suit
-    cdef unsigned int held, exist = 0x7FFE, up, down
-    gen.pair_up = 0
-    gen.pair_down = 0
-    for suit in range(4):
-        # by rank position p of the board tile (an ace at 1 and 14)
-        held = _rank_positions(gen.rack_cards, suit)
-        up = (_two_supplied(held >> 1, exist >> 1, held >> 2, exist >> 2, gen.jokers)
-              | _two_supplied(held << 1, exist << 1, held >> 1, exist >> 1, gen.jokers)) & exist
-        down = (_two_supplied(held << 2, exist << 2, held << 1, exist << 1, gen.jokers)
-                | _two_supplied(held << 1, exist << 1, held >> 1, exist >> 1, gen.jokers)) & exist
-        # as cards: an ace lays the 2 from position 1 and the king from 14
-        gen.pair_up |= _position_cards(up, suit)
-        gen.pair_down |= _position_cards(down, suit)
+    rank below or two above; ``pair_down`` the same for the card one rank down.
+    All four suits at once, in lanes by rank position p of the board tile (an
+    ace at 1 and 14): shifting by one or two moves no used bit into another
+    suit's used bits 1..14, and ``exist`` clears what lands outside them."""
+    cdef uint64_t held = _card_lanes(gen.rack_cards), exist = ALL_LANES, up, down, both
+    both = _two_supplied(held << 1, exist << 1, held >> 1, exist >> 1, gen.jokers)
+    up = (_two_supplied(held >> 1, exist >> 1, held >> 2, exist >> 2, gen.jokers) | both) & exist
+    down = (_two_supplied(held << 2, exist << 2, held << 1, exist << 1, gen.jokers) | both) & exist
+    # as cards: an ace lays the 2 from position 1 and the king from 14
+    gen.pair_up = _lanes_cards(up)
+    gen.pair_down = _lanes_cards(down)
 
 
 cdef void _meld_cards(Gen* gen) noexcept nogil:
     """``gen.meld_cards``: the cards the rack can lay in some meld of three made
-    of its own tiles (each a real tile or a joker)."""
-    cdef int suit
-    cdef unsigned int held, a, b, c, starts, covered
+    of its own tiles (each a real tile or a joker).  Runs for all four suits at
+    once, in rank-position lanes as in _pair_tables."""
     cdef unsigned int ranks = gen.set_ranks_for[3]
-    cdef uint64_t cards = (<uint64_t>ranks | (<uint64_t>ranks << 13) | (<uint64_t>ranks << 26)
-                           | (<uint64_t>ranks << 39))
-    for suit in range(4):
-        held = _rank_positions(gen.rack_cards, suit)
-        a = held
-        b = held >> 1
-        c = held >> 2       # bit w: the rack holds position w, w + 1, w + 2
-        if gen.jokers >= 3:
-            starts = 0x1FFE
-        elif gen.jokers == 2:
-            starts = a | b | c
-        elif gen.jokers == 1:
-            starts = (a & b) | (a & c) | (b & c)
-        else:
-            starts = a & b & c
-        starts &= 0x1FFE    # runs of three start at positions 1 .. 12
-        covered = starts | (starts << 1) | (starts << 2)
-        cards |= _position_cards(covered, suit)
+    cdef uint64_t a = _card_lanes(gen.rack_cards), b, c, starts
+    cdef uint64_t cards = _every_suit(ranks)
+    b = a >> 1
+    c = a >> 2          # bit w: the rack holds position w, w + 1, w + 2
+    if gen.jokers >= 3:
+        starts = LANE_STARTS
+    elif gen.jokers == 2:
+        starts = a | b | c
+    elif gen.jokers == 1:
+        starts = (a & b) | (a & c) | (b & c)
+    else:
+        starts = a & b & c
+    starts &= LANE_STARTS    # runs of three start at positions 1 .. 12
+    cards |= _lanes_cards(starts | (starts << 1) | (starts << 2))
     gen.meld_cards = cards & gen.available
 
 
@@ -1335,11 +1343,11 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     many there are (in best and any mode: how many were scored, which is 0 only
     when there is none), or -1 when the plays did not fit in memory."""
     cdef Gen gen
-    cdef int i, held, suit, card, reach = min(board.rack_size, MAX_PLACED)
+    cdef int i, held, suit, card, reach = min(board.rack_size - 1, MAX_PLACED)
     cdef uint64_t lanes_by_supply[MAX_PLACED + 1]
     cdef unsigned int suit_ranks[4]
     cdef unsigned int ranks_held[5]
-    cdef uint64_t counts, neighbours, near, cards
+    cdef uint64_t counts, neighbours, near
     cdef Feasible left
     cdef const char* block
     # Ask for the lines generation reads in order, and for the first lines of
@@ -1408,11 +1416,10 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     # whose cards the rack has needs no entry: the anchor's cards are none anyway.
     near = ALL_CARDS
     if not gen.jokers:
-        near = 0
-        cards = gen.available
-        while cards:
-            near |= NEIGHBOURS[__builtin_ctzll(cards)]
-            cards &= cards - 1
+        # NEIGHBOURS of each rack card: the same suit one rank away, and the
+        # same rank in another suit (but for a card whose rank it holds in one suit)
+        near = (_lanes_cards(((gen.free_lanes << 1) | (gen.free_lanes >> 1)) & ALL_LANES)
+                | (_every_suit(ranks_held[1]) & ~(gen.available & _every_suit(ranks_held[1] & ~ranks_held[2]))))
     neighbours = board.lone_neighbours & near
     while neighbours:
         card = __builtin_ctzll(neighbours)
@@ -1422,7 +1429,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
         gen.limit_of[i] = ALL_CARDS if i - ALONE <= board.rack_size else gen.meld_cards
     gen.limit_of[ALONE_FAR] = gen.meld_cards     # beyond any rack's reach
     gen.limit_of[NOT_LIVE] = 0
-    # no play puts more than the rack's tiles left of an anchor
+    # no play puts more than the rack's tiles but the anchor's left of an anchor
     # built in a local: copying the entry just stored would wait for the stores
     _feasible_start(&left)
     gen.free_left[0] = left
