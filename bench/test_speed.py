@@ -74,6 +74,23 @@ def test_all_plays_core(benchmark, corpus):
     FACTS["bytes a position takes in the core (15 x 15)"] = f"{cores[0].nbytes:8d}"
 
 
+def test_all_plays_core_batch_one_thread(benchmark, corpus):
+    """The same work as test_all_plays_core, every core in one call
+    (``native.Cores.generate_plays``): no Python call a position."""
+    cores = native.Cores([native.core_of(p) for p in corpus])
+    plays = int(cores.count_plays().sum())
+    assert int(cores.generate_plays().sum()) == plays
+    benchmark(cores.generate_plays)
+    record("all plays, core batch 1 thread (per generated play)", benchmark.stats.stats, plays)
+
+
+def test_all_plays_core_batch_two_threads(benchmark, corpus):
+    cores = native.Cores([native.core_of(p) for p in corpus])
+    plays = int(cores.count_plays().sum())
+    benchmark(lambda: cores.generate_plays(threads=2))
+    record("all plays, core batch 2 threads (per generated play)", benchmark.stats.stats, plays)
+
+
 def test_all_plays_core_as_python_objects(benchmark, corpus):
     cores = [native.core_of(p) for p in corpus[:100]]
     plays = sum(core.count_plays() for core in cores)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ginnycore import Core
+from ginnycore import Core, Cores
 
 from .layout import Layout
 from .melds import RUN, SET
@@ -154,3 +154,7 @@ def best_plays_batch(positions: list[Position], threads: int = 1) -> list[Scored
         assert scored is not None, "the core found a play it cannot score"
         result.append(ScoredPlay(to_play(placements), int(scores[row]), scored.melds))
     return result
+
+
+__all__ = ["Batch", "Core", "Cores", "best_play", "best_plays_batch", "core_of", "empty_core", "encode",
+           "legal_plays", "melds_of", "score", "to_play"]

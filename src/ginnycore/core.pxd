@@ -16,5 +16,8 @@ cdef class Core:
     cdef Board* board
     cdef PlayRecord* plays
     cdef size_t capacity
+    cdef long long stored       # plays the last generation left in ``plays``
     cdef list history
     cdef long long _generate(self, int mode, PlayRecord* best)
+    cdef long long _generate_all(self) except -1
+    cdef list _stored_plays(self)

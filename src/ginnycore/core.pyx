@@ -1627,6 +1627,7 @@ cdef class Core:
             raise MemoryError()
         self.plays = NULL
         self.capacity = 0
+        self.stored = 0
         self.history = []
         self.board.centre = -1
         for square in range(width * height):
@@ -1660,6 +1661,7 @@ cdef class Core:
             self.board.joker[square] = jokers[square] != 0
         for square in range(RACK_KINDS):
             self.board.rack[square] = rack[square]
+        self.stored = 0
         with nogil:
             board_prepare(self.board)
 
@@ -1682,22 +1684,33 @@ cdef class Core:
         """How many legal plays there are (nothing is stored)."""
         return self._generate(GEN_COUNT, NULL)
 
-    def generate_plays(self):
-        """Generate every legal play, with its score, into the core's own C array
-        (no Python objects are made); returns how many there are."""
-        cdef long long count
-        count = self._generate(GEN_ALL, NULL)
+    cdef long long _generate_all(self) except -1:
+        """Every legal play into the core's C array; how many there are."""
+        cdef long long count = self._generate(GEN_ALL, NULL)
+        self.stored = max(count, 0)
         if count < 0:
             raise MemoryError()
         return count
 
+    cdef list _stored_plays(self):
+        cdef long long i
+        return [_play_tuple(&self.plays[i]) for i in range(self.stored)]
+
+    def generate_plays(self):
+        """Generate every legal play, with its score, into the core's own C array
+        (no Python objects are made); returns how many there are."""
+        return self._generate_all()
+
     def legal_plays(self):
         """Every legal play, in generation order."""
-        cdef long long count, i
-        count = self._generate(GEN_ALL, NULL)
-        if count < 0:
-            raise MemoryError()
-        return [_play_tuple(&self.plays[i]) for i in range(count)]
+        self._generate_all()
+        return self._stored_plays()
+
+    def stored_plays(self):
+        """The plays the last generation stored in the core's C array
+        (``generate_plays`` here or in a ``Cores`` call), as ``legal_plays``
+        gives them; none after a load, apply or undo."""
+        return self._stored_plays()
 
     def has_play(self):
         """Whether there is any legal play; generation stops at the first."""
@@ -1752,6 +1765,7 @@ cdef class Core:
         if result < 0:
             raise ValueError(f"illegal play (code {result})")
         board_place(self.board, n, square_array, card_array, joker_array, 0)
+        self.stored = 0
         for i in range(n):
             self.board.rack[JOKER if joker_array[i] else card_array[i]] -= 1
         self.board.rack_size -= n
@@ -1775,6 +1789,7 @@ cdef class Core:
             self.board.rack[JOKER if jokers[i] else cards[i]] += 1
         self.board.rack_size += n
         board_place(self.board, n, square_array, card_array, joker_array, 1)
+        self.stored = 0
 
     def state(self):
         """What generation reads (for tests of apply/undo): as bytes the cards,
@@ -1894,3 +1909,100 @@ def best_plays_batch(Core layout, const unsigned char[:, ::1] boards, const unsi
                 jokers[row, i] = play_joker(best, i)
         free(local)
         free(best)
+
+
+cdef class Cores:
+    """Many loaded cores, their plays generated or counted in one call, on one
+    thread or several: what ``Core.generate_plays`` and ``Core.count_plays`` do
+    for one core, without a Python call a core.  Each core keeps its plays in
+    its own C array, as ``generate_plays`` leaves them.  A core may be listed
+    only once (two threads would write its plays at once), and no other thread
+    may change the cores during a call.  ``Cores(cores)`` keeps the cores alive.
+    """
+    cdef list cores
+    cdef Board** boards
+    cdef PlayRecord*** plays
+    cdef size_t** capacities
+    cdef long long** stored
+    cdef Py_ssize_t n
+
+    def __cinit__(self, cores):
+        cdef Core core
+        cdef Py_ssize_t i
+        self.boards = NULL
+        self.plays = NULL
+        self.capacities = NULL
+        self.stored = NULL
+        self.cores = list(cores)
+        self.n = len(self.cores)
+        first = {}
+        for i in range(self.n):
+            if not isinstance(self.cores[i], Core):
+                raise TypeError(f"cores[{i}] is a {type(self.cores[i]).__name__}, not a Core")
+            if first.setdefault(id(self.cores[i]), i) != i:
+                raise ValueError(f"cores[{i}] is cores[{first[id(self.cores[i])]}] again: "
+                                 "a core may be listed only once")
+        self.boards = <Board**>malloc(max(self.n, 1) * sizeof(Board*))
+        self.plays = <PlayRecord***>malloc(max(self.n, 1) * sizeof(PlayRecord**))
+        self.capacities = <size_t**>malloc(max(self.n, 1) * sizeof(size_t*))
+        self.stored = <long long**>malloc(max(self.n, 1) * sizeof(long long*))
+        if self.boards == NULL or self.plays == NULL or self.capacities == NULL or self.stored == NULL:
+            raise MemoryError()
+        for i in range(self.n):
+            core = self.cores[i]
+            self.boards[i] = core.board
+            self.plays[i] = &core.plays
+            self.capacities[i] = &core.capacity
+            self.stored[i] = &core.stored
+
+    def __dealloc__(self):
+        free(self.boards)
+        free(self.plays)
+        free(self.capacities)
+        free(self.stored)
+
+    def __len__(self):
+        return self.n
+
+    cdef object _run(self, int mode, int threads):
+        """``board_generate`` in ``mode`` on every core: the counts, as an int64 array."""
+        import numpy
+        cdef Py_ssize_t i, n = self.n
+        cdef long long[::1] counts
+        if threads < 1:
+            raise ValueError(f"threads must be 1 or more, not {threads}")
+        result = numpy.empty(n, dtype=numpy.int64)
+        counts = result
+        if mode == GEN_ALL:
+            with nogil:
+                if threads == 1:
+                    for i in range(n):
+                        counts[i] = board_generate(self.boards[i], GEN_ALL, NULL, self.plays[i],
+                                                   self.capacities[i])
+                else:
+                    for i in prange(n, schedule="dynamic", chunksize=16, num_threads=threads):
+                        counts[i] = board_generate(self.boards[i], GEN_ALL, NULL, self.plays[i],
+                                                   self.capacities[i])
+                for i in range(n):
+                    self.stored[i][0] = max(counts[i], 0)
+            for i in range(n):
+                if counts[i] < 0:
+                    raise MemoryError(f"the plays of cores[{i}] did not fit in memory")
+        else:
+            with nogil:
+                if threads == 1:
+                    for i in range(n):
+                        counts[i] = board_generate(self.boards[i], mode, NULL, NULL, NULL)
+                else:
+                    for i in prange(n, schedule="dynamic", chunksize=16, num_threads=threads):
+                        counts[i] = board_generate(self.boards[i], mode, NULL, NULL, NULL)
+        return result
+
+    def count_plays(self, int threads=1):
+        """How many legal plays each core has (nothing is stored), as an int64 array."""
+        return self._run(GEN_COUNT, threads)
+
+    def generate_plays(self, int threads=1):
+        """Generate every legal play of every core, with its score, into that
+        core's own C array; how many each has, as an int64 array."""
+        return self._run(GEN_ALL, threads)
