@@ -53,8 +53,10 @@ def _rows() -> list[tuple[str, str]]:
         per = _per_item(name)
         fastest = FASTEST[name] / COUNTS[name]
         unit = "game" if "games" in name else "play" if "plays" in name else "position"
-        rows.append((name, f"{per * 1e6:10.2f} us/{unit} {1 / per:12,.0f}/s   "
-                           f"fastest {fastest * 1e6:10.2f} us {1 / fastest:12,.0f}/s"))
+        # a play takes tens of nanoseconds: in ns, with a decimal, as the README gives it
+        scale, prefix = (1e9, "ns") if unit == "play" else (1e6, "us")
+        rows.append((name, f"{per * scale:10.2f} {prefix}/{unit} {1 / per:12,.0f}/s   "
+                           f"fastest {fastest * scale:10.2f} {prefix} {1 / fastest:12,.0f}/s"))
     ratios = speedups()
     for name, value in ratios.items():
         rows.append((name, f"{value:10,.0f} x"))
@@ -76,9 +78,9 @@ def pytest_terminal_summary(terminalreporter):
         return
     terminalreporter.section("ginnyo throughput (median of rounds, and the fastest round)")
     for name, text in _rows():
-        terminalreporter.write_line(f"{name:<48} {text}")
+        terminalreporter.write_line(f"{name:<56} {text}")
     for name, text in FACTS.items():
-        terminalreporter.write_line(f"{name:<48} {text}")
+        terminalreporter.write_line(f"{name:<56} {text}")
 
 
 def pytest_sessionfinish(session, exitstatus):

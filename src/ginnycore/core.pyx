@@ -1917,7 +1917,7 @@ cdef class Cores:
     for one core, without a Python call a core.  Each core keeps its plays in
     its own C array, as ``generate_plays`` leaves them.  A core may be listed
     only once (two threads would write its plays at once), and no other thread
-    may change the cores during a call.  ``Cores(cores)`` keeps the cores alive.
+    may use the cores during a call.  ``Cores(cores)`` keeps the cores alive.
     """
     cdef list cores
     cdef Board** boards
