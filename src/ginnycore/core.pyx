@@ -1964,6 +1964,11 @@ cdef class Cores:
     def __len__(self):
         return self.n
 
+    cdef inline long long _generate_one(self, Py_ssize_t i, int mode) noexcept nogil:
+        if mode == GEN_ALL:
+            return board_generate(self.boards[i], GEN_ALL, NULL, self.plays[i], self.capacities[i])
+        return board_generate(self.boards[i], mode, NULL, NULL, NULL)
+
     cdef object _run(self, int mode, int threads):
         """``board_generate`` in ``mode`` on every core: the counts, as an int64 array."""
         import numpy
@@ -1973,29 +1978,19 @@ cdef class Cores:
             raise ValueError(f"threads must be 1 or more, not {threads}")
         result = numpy.empty(n, dtype=numpy.int64)
         counts = result
-        if mode == GEN_ALL:
-            with nogil:
-                if threads == 1:
-                    for i in range(n):
-                        counts[i] = board_generate(self.boards[i], GEN_ALL, NULL, self.plays[i],
-                                                   self.capacities[i])
-                else:
-                    for i in prange(n, schedule="dynamic", chunksize=16, num_threads=threads):
-                        counts[i] = board_generate(self.boards[i], GEN_ALL, NULL, self.plays[i],
-                                                   self.capacities[i])
+        with nogil:
+            if threads == 1:
+                for i in range(n):
+                    counts[i] = self._generate_one(i, mode)
+            else:
+                for i in prange(n, schedule="dynamic", chunksize=16, num_threads=threads):
+                    counts[i] = self._generate_one(i, mode)
+            if mode == GEN_ALL:
                 for i in range(n):
                     self.stored[i][0] = max(counts[i], 0)
-            for i in range(n):
-                if counts[i] < 0:
-                    raise MemoryError(f"the plays of cores[{i}] did not fit in memory")
-        else:
-            with nogil:
-                if threads == 1:
-                    for i in range(n):
-                        counts[i] = board_generate(self.boards[i], mode, NULL, NULL, NULL)
-                else:
-                    for i in prange(n, schedule="dynamic", chunksize=16, num_threads=threads):
-                        counts[i] = board_generate(self.boards[i], mode, NULL, NULL, NULL)
+        for i in range(n):
+            if counts[i] < 0:
+                raise MemoryError(f"the plays of cores[{i}] did not fit in memory")
         return result
 
     def count_plays(self, int threads=1):
