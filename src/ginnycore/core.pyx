@@ -1066,14 +1066,15 @@ cdef inline uint64_t _two_supplied(uint64_t held_a, uint64_t exist_a, uint64_t h
     return held_a & held_b
 
 
-cdef void _pair_tables(Gen* gen) noexcept nogil:
+cdef void _pair_tables(Gen* gen, uint64_t held) noexcept nogil:
     """The cards (``pair_up``) of a board tile next to which the rack can lay the
     card one rank up and still have a third card for a run of three, the card one
     rank below or two above; ``pair_down`` the same for the card one rank down.
-    All four suits at once, in lanes by rank position p of the board tile (an
-    ace at 1 and 14): shifting by one or two moves no used bit into another
-    suit's used bits 1..14, and ``exist`` clears what lands outside them."""
-    cdef uint64_t held = _card_lanes(gen.rack_cards), exist = ALL_LANES, up, down, both
+    ``held``: the rack's real tiles as rank-position lanes (_card_lanes).  All
+    four suits at once, in lanes by rank position p of the board tile (an ace
+    at 1 and 14): shifting by one or two moves no used bit into another suit's
+    used bits 1..14, and ``exist`` clears what lands outside them."""
+    cdef uint64_t exist = ALL_LANES, up, down, both
     both = _two_supplied(held << 1, exist << 1, held >> 1, exist >> 1, gen.jokers)
     up = (_two_supplied(held >> 1, exist >> 1, held >> 2, exist >> 2, gen.jokers) | both) & exist
     down = (_two_supplied(held << 2, exist << 2, held << 1, exist << 1, gen.jokers) | both) & exist
@@ -1082,12 +1083,12 @@ cdef void _pair_tables(Gen* gen) noexcept nogil:
     gen.pair_down = _lanes_cards(down)
 
 
-cdef void _meld_cards(Gen* gen) noexcept nogil:
+cdef void _meld_cards(Gen* gen, uint64_t held) noexcept nogil:
     """``gen.meld_cards``: the cards the rack can lay in some meld of three made
-    of its own tiles (each a real tile or a joker).  Runs for all four suits at
-    once, in rank-position lanes as in _pair_tables."""
+    of its own tiles (each a real tile or a joker); ``held`` as in _pair_tables.
+    Runs for all four suits at once, in rank-position lanes."""
     cdef unsigned int ranks = gen.set_ranks_for[3]
-    cdef uint64_t a = _card_lanes(gen.rack_cards), b, c, starts
+    cdef uint64_t a = held, b, c, starts
     cdef uint64_t cards = _every_suit(ranks)
     b = a >> 1
     c = a >> 2          # bit w: the rack holds position w, w + 1, w + 2
@@ -1347,7 +1348,7 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     cdef uint64_t lanes_by_supply[MAX_PLACED + 1]
     cdef unsigned int suit_ranks[4]
     cdef unsigned int ranks_held[5]
-    cdef uint64_t counts, neighbours, near
+    cdef uint64_t counts, neighbours, near, rack_lanes
     cdef Feasible left
     cdef const char* block
     # Ask for the lines generation reads in order, and for the first lines of
@@ -1385,7 +1386,8 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     if board.rack[JOKER]:
         gen.available = ALL_CARDS
     gen.free_lanes = _card_lanes(gen.available)
-    gen.lacking_lanes = ~_card_lanes(gen.rack_cards)
+    rack_lanes = _card_lanes(gen.rack_cards)
+    gen.lacking_lanes = ~rack_lanes
     gen.free_ranks = _ranks_of(gen.available)
     # the ranks (suits) whose real tiles and jokers can fill k squares of a set (run);
     # ranks_held[c]: the ranks the rack holds in c suits or more
@@ -1408,8 +1410,8 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     memset(gen.set_ranks_for, 0, sizeof(gen.set_ranks_for))
     for i in range(min(gen.jokers + 4, MAX_PLACED) + 1):
         gen.set_ranks_for[i] = ranks_held[max(i - gen.jokers, 0)]
-    _pair_tables(&gen)
-    _meld_cards(&gen)
+    _pair_tables(&gen, rack_lanes)
+    _meld_cards(&gen, rack_lanes)
     # what may go on an anchor beyond its fit (Anchor.limit); a tile's
     # neighbours on both sides share its pair cards.  An anchor's fit holds only
     # cards that may stand beside its lone neighbours, so a neighbour none of
