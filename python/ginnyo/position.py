@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from . import board as board_lines
+from . import strict_json
 from .errors import PositionError, TileError
+from .files import POSITION_BYTES, read_bounded
 from .layout import Layout
 from .melds import meld_kind
 from .tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, parse_rack_tile, rack_code
@@ -64,30 +66,14 @@ class Position:
     @classmethod
     def from_json(cls, text: str | bytes) -> "Position":
         """Build from JSON text."""
-        try:
-            data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-        except PositionError:
-            raise
-        except (ValueError, UnicodeDecodeError) as error:
-            raise PositionError(f"malformed JSON: {_json_error(error)}") from None
-        except RecursionError:
-            raise PositionError("malformed JSON: nested too deeply") from None
-        return cls.from_dict(data)
+        return cls.from_dict(strict_json.loads(text, PositionError))
 
     @classmethod
     def from_file(cls, path: str | Path) -> "Position":
         """Read a position file, JSON or a one-line position string
-        (``'-'`` reads standard input)."""
-        import sys
-
+        (``'-'`` reads standard input), of at most :data:`files.POSITION_BYTES`."""
         from .position_string import from_text
-        if str(path) == "-":
-            return from_text(sys.stdin.buffer.read())
-        try:
-            text = Path(path).read_bytes()
-        except OSError as error:
-            raise PositionError(f"{str(path)!r}: cannot read ({error.strerror or error})") from None
-        return from_text(text)
+        return from_text(read_bounded(path, POSITION_BYTES, what="position", error=PositionError))
 
     # -- writing -----------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -121,21 +107,6 @@ class Position:
 
     def __repr__(self) -> str:
         return f"Position({self.to_json()})"
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise PositionError(f"malformed JSON: key {key!r} appears twice")
-        result[key] = value
-    return result
-
-
-def _json_error(error: Exception) -> str:
-    if isinstance(error, json.JSONDecodeError):
-        return f"{error.msg} at line {error.lineno} column {error.colno}"
-    return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
 def _parse_layout(value: object) -> Layout:

@@ -6,13 +6,12 @@ Bad input raises :class:`CrazyError` with one line naming the field or the card.
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import GinnyoError
-from ..position import _json_error, _no_duplicate_keys   # the same JSON contract as positions
+from .. import strict_json   # the same JSON contract as positions
+from ..files import STATE_BYTES, read_bounded
 from .cards import NUM_CARDS, ROUNDS, card_code, cards_text, parse_cards, wild_rank
 from .errors import CrazyError
 from .melds import Meld, meld_text, parse_meld
@@ -91,26 +90,12 @@ class TurnState:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> TurnState:
-        try:
-            data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-        except GinnyoError:   # a key twice
-            raise
-        except (ValueError, UnicodeDecodeError) as error:
-            raise CrazyError(f"malformed JSON: {_json_error(error)}") from None
-        except RecursionError:
-            raise CrazyError("malformed JSON: nested too deeply") from None
-        return cls.from_dict(data)
+        return cls.from_dict(strict_json.loads(text, CrazyError))
 
     @classmethod
     def from_file(cls, path: str | Path) -> TurnState:
-        """Read a state file; ``'-'`` reads standard input."""
-        if str(path) == "-":
-            return cls.from_json(sys.stdin.buffer.read())
-        try:
-            text = Path(path).read_bytes()
-        except OSError as error:
-            raise CrazyError(f"{str(path)!r}: cannot read ({error.strerror or error})") from None
-        return cls.from_json(text)
+        """Read a state file of at most :data:`files.STATE_BYTES`; ``'-'`` reads standard input."""
+        return cls.from_json(read_bounded(path, STATE_BYTES, what="state", error=CrazyError))
 
 
 def load_state(source: TurnState | dict[str, Any] | str | Path) -> TurnState:
