@@ -24,10 +24,11 @@ def _notation_examples() -> list[tuple[str, int]]:
 
 @pytest.mark.parametrize("doc", sorted(DOCS.glob("*.md")), ids=lambda path: path.name)
 def test_doc_links_point_at_files_in_the_repository(doc):
+    base = ROOT if doc.name == "README-draft.md" else doc.parent     # the draft becomes README.md
     for target in LINK.findall(doc.read_text(encoding="utf-8")):
         if "://" in target:
             continue
-        assert (doc.parent / target).exists(), f"{doc.name} links to missing {target}"
+        assert (base / target).exists(), f"{doc.name} links to missing {target}"
 
 
 def test_format_md_has_notation_examples():
