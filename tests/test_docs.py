@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ginnyo.solver import load_position, score_play
+from ginnyo.solver import best_play, load_position, play_notation, score_play
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -40,3 +40,28 @@ def test_format_md_notation_example_scores_as_written(notation, score):
     board = {"G8": "5H", "H8": "6H", "I8": "7H"}          # the table's board
     position = load_position({"board": board, "rack": "8H 9H 5C 5S 4H KC KD KS *"})
     assert score_play(position, notation).score == score
+
+
+RULES_EXAMPLES = [      # (example file, notation written in docs/RULES.md §5, score)
+    ("opening", "8G 7H7C7S", 21),
+    ("opening", "8G 5H6H7H", 18),
+    ("opening", "H6 7C7H7S", 21),
+    ("extend", "G7 5C.5S", 20),
+    ("extend", "J8 8H8C8S", 48),
+    ("extend", "4D KCKDKS", 60),
+    ("extend", "D2 KCKDKS", 60),
+]
+
+
+@pytest.mark.parametrize("name, notation, score", RULES_EXAMPLES)
+def test_rules_md_worked_example_scores_as_written(name, notation, score):
+    assert f"`{notation}" in (DOCS / "RULES.md").read_text(encoding="utf-8")
+    position = load_position(f"{ROOT}/examples/{name}.json")
+    assert score_play(position, notation).score == score
+
+
+@pytest.mark.parametrize("name", ["opening", "extend"])
+def test_rules_md_names_the_play_best_move_prints(name):
+    position = load_position(f"{ROOT}/examples/{name}.json")
+    best = best_play(position)
+    assert f"`{play_notation(position, best.play)}" in (DOCS / "RULES.md").read_text(encoding="utf-8")
