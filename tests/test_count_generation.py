@@ -3,6 +3,7 @@ started with, so it counts the same installed core, also inside a venv."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 import venv
@@ -11,11 +12,13 @@ from pathlib import Path
 import ginnycore.core
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
-sys.path.insert(0, str(BENCH))
-import count_generation  # noqa: E402
+_SPEC = importlib.util.spec_from_file_location("count_generation", BENCH / "count_generation.py")
+assert _SPEC is not None and _SPEC.loader is not None
+count_generation = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(count_generation)
 
 
-def test_count_generation_runs_the_virtual_environments_interpreter(tmp_path):
+def test_count_generation_runs_the_virtual_environments_interpreter(tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False, symlinks=True).create(env_dir)
     python = env_dir / "bin" / "python"
@@ -27,7 +30,7 @@ def test_count_generation_runs_the_virtual_environments_interpreter(tmp_path):
     assert Path(shown.stdout.strip()).resolve() == env_dir.resolve()
 
 
-def test_count_generation_inner_run_names_positions_and_the_core_it_counted():
+def test_count_generation_inner_run_names_positions_and_the_core_it_counted() -> None:
     run = subprocess.run(count_generation.inner_command("plain", 0), capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     count, core_file = run.stderr.splitlines()[-1].split(" ", 1)
@@ -35,7 +38,7 @@ def test_count_generation_inner_run_names_positions_and_the_core_it_counted():
     assert Path(core_file).resolve() == Path(ginnycore.core.__file__).resolve()
 
 
-def test_count_generation_refuses_a_repeat_below_one():
+def test_count_generation_refuses_a_repeat_below_one() -> None:
     run = subprocess.run([sys.executable, str(BENCH / "count_generation.py"), "--repeat", "0"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2

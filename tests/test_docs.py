@@ -23,7 +23,7 @@ def _notation_examples() -> list[tuple[str, int]]:
 
 
 @pytest.mark.parametrize("doc", sorted(DOCS.glob("*.md")), ids=lambda path: path.name)
-def test_doc_links_point_at_files_in_the_repository(doc):
+def test_doc_links_point_at_files_in_the_repository(doc: Path) -> None:
     base = ROOT if doc.name == "README-draft.md" else doc.parent     # the draft becomes README.md
     for target in LINK.findall(doc.read_text(encoding="utf-8")):
         if "://" in target:
@@ -31,12 +31,12 @@ def test_doc_links_point_at_files_in_the_repository(doc):
         assert (base / target).exists(), f"{doc.name} links to missing {target}"
 
 
-def test_format_md_has_notation_examples():
+def test_format_md_has_notation_examples() -> None:
     assert len(_notation_examples()) >= 5
 
 
 @pytest.mark.parametrize("notation, score", _notation_examples())
-def test_format_md_notation_example_scores_as_written(notation, score):
+def test_format_md_notation_example_scores_as_written(notation: str, score: int) -> None:
     board = {"G8": "5H", "H8": "6H", "I8": "7H"}          # the table's board
     position = load_position({"board": board, "rack": "8H 9H 5C 5S 4H KC KD KS *"})
     assert score_play(position, notation).score == score
@@ -54,14 +54,15 @@ RULES_EXAMPLES = [      # (example file, notation written in docs/RULES.md §5, 
 
 
 @pytest.mark.parametrize("name, notation, score", RULES_EXAMPLES)
-def test_rules_md_worked_example_scores_as_written(name, notation, score):
+def test_rules_md_worked_example_scores_as_written(name: str, notation: str, score: int) -> None:
     assert f"`{notation}" in (DOCS / "RULES.md").read_text(encoding="utf-8")
     position = load_position(f"{ROOT}/examples/{name}.json")
     assert score_play(position, notation).score == score
 
 
 @pytest.mark.parametrize("name", ["opening", "extend"])
-def test_rules_md_names_the_play_best_move_prints(name):
+def test_rules_md_names_the_play_best_move_prints(name: str) -> None:
     position = load_position(f"{ROOT}/examples/{name}.json")
     best = best_play(position)
+    assert best is not None
     assert f"`{play_notation(position, best.play)}" in (DOCS / "RULES.md").read_text(encoding="utf-8")
