@@ -31,6 +31,13 @@ def test_doc_links_point_at_files_in_the_repository(doc: Path) -> None:
         assert (base / target).exists(), f"{doc.name} links to missing {target}"
 
 
+def test_format_md_position_example_loads() -> None:
+    text = (DOCS / "FORMAT.md").read_text(encoding="utf-8")
+    example = re.search(r"```json\n(.*?)```", text, re.S)
+    assert example is not None
+    assert load_position(example.group(1)).board
+
+
 def test_format_md_has_notation_examples() -> None:
     assert len(_notation_examples()) >= 5
 
