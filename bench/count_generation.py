@@ -9,6 +9,11 @@ and prints the counts per position.  Unlike a timing these do not depend on the
 machine's load, so they can decide between two versions of the core; callgrind's
 branch predictor is simpler than a real one, so its mispredictions are a guide,
 not a measurement.  Needs valgrind (``apt install valgrind``).
+
+The run under valgrind uses this very interpreter by the path it was started
+by, not the file that path links to: a virtual environment's ``python`` is a
+link to the base interpreter, and only through the link does it find the
+environment's packages.
 """
 
 from __future__ import annotations
@@ -26,8 +31,15 @@ CORPUS = Path(__file__).resolve().parent / "corpus-mid.jsonl"
 CALL = "__pyx_pw_9ginnycore_4core_4Core_9generate_plays"
 
 
+def inner_command(selection: str, repeat: int) -> list[str]:
+    """The command valgrind runs: this script, by this interpreter, doing the work."""
+    return [sys.executable, str(Path(__file__).resolve()), selection, "--repeat", str(repeat), "--inner"]
+
+
 def _generate(selection: str, repeat: int) -> None:
-    """The work callgrind watches: generate for every selected position."""
+    """The work callgrind watches: generate for every selected position.  Its last
+    line on stderr gives how many positions and which compiled core."""
+    import ginnycore.core
     from ginnyo import native
     from ginnyo.position import Position
     from ginnyo.tiles import JOKER
@@ -35,7 +47,7 @@ def _generate(selection: str, repeat: int) -> None:
     positions = [Position.from_json(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     cores = [native.core_of(p) for p in positions
              if selection == "all" or (JOKER in p.rack) == (selection == "joker")]
-    print(len(cores), file=sys.stderr)
+    print(len(cores), ginnycore.core.__file__, file=sys.stderr)
     for _ in range(repeat):
         for core in cores:
             core.generate_plays()
@@ -60,6 +72,8 @@ def main() -> int:
                              "core's array of plays)")
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.repeat < 1 and not args.inner:
+        parser.error(f"--repeat: must be 1 or more, not {args.repeat}")
     if args.inner:
         _generate(args.selection, args.repeat)
         return 0
@@ -71,19 +85,19 @@ def main() -> int:
         run = subprocess.run(
             ["valgrind", "--tool=callgrind", "--branch-sim=yes", f"--toggle-collect={CALL}",
              f"--callgrind-out-file={out_file}", f"--log-file={os.path.join(tmp, 'valgrind.log')}",
-             os.path.realpath(sys.executable), __file__,
-             args.selection, "--repeat", str(args.repeat), "--inner"],
+             *inner_command(args.selection, args.repeat)],
             capture_output=True, text=True)
         if run.returncode != 0:
             print(f"count_generation: the run under valgrind failed:\n{run.stderr[-2000:]}", file=sys.stderr)
             return 1
-        positions = int(run.stderr.split()[-1])
+        count, core_file = run.stderr.splitlines()[-1].split(" ", 1)
+        positions = int(count)
         totals = _totals(out_file)
     calls = positions * args.repeat
     if calls == 0:
         print("count_generation: no position selected", file=sys.stderr)
         return 1
-    print(f"{args.selection}: {positions} positions, {args.repeat} generations each")
+    print(f"{args.selection}: {positions} positions, {args.repeat} generations each, core {core_file}")
     print(f"instructions a position            {totals['Ir'] / calls:10.0f}")
     print(f"conditional branches a position    {totals['Bc'] / calls:10.0f}")
     print(f"... mispredicted (callgrind model) {totals['Bcm'] / calls:10.1f}")

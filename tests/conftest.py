@@ -14,7 +14,7 @@ FULL_CORPUS = os.environ.get("GINNYO_FULL_CORPUS") == "1"
 
 
 def position(board: dict[str, str] | None = None, rack: str = "", **fields: object) -> Position:
-    """A validated position from FORMAT.md fields."""
+    """A validated position from docs/FORMAT.md fields."""
     return Position.from_dict({"board": board or {}, "rack": rack, **fields})
 
 

@@ -1,4 +1,4 @@
-"""Bad input, as /work/shared/FORMAT.md lists it: a clear one-line error naming
+"""Bad input, as docs/FORMAT.md lists it: a clear one-line error naming
 the field, the square or the tile, and a non-zero exit (2) — never a traceback,
 never a guess.
 
@@ -499,7 +499,7 @@ def test_cli_best_move_good_position_from_a_file(capsys: pytest.CaptureFixture[s
 
 
 # --------------------------------------------------------------------------
-# input FORMAT.md accepts must load (no false alarms)
+# input docs/FORMAT.md accepts must load (no false alarms)
 
 def test_rack_accepts_ten_and_lower_case_suits() -> None:
     p = Position.from_dict({"board": {}, "rack": "10h 5c TD"})

@@ -27,7 +27,7 @@ def test_batch_best_plays_equal_one_call_on_each_position() -> None:
     expected = [native.best_play(p) for p in positions]
     assert native.best_plays_batch(positions, threads=1) == expected
     assert native.best_plays_batch(positions, threads=2) == expected
-    assert expected[-2] is not None and expected[-2].score == 21      # RULES.md §5 example 1
+    assert expected[-2] is not None and expected[-2].score == 21      # docs/RULES.md §5 example 1
     assert expected[-1] is None
 
 

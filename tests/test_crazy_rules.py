@@ -1,4 +1,4 @@
-"""Crazy Rummy rules (RULES.md §7), one test a rule, through the public API."""
+"""Crazy Rummy rules (docs/RULES.md §7), one test a rule, through the public API."""
 
 from __future__ import annotations
 

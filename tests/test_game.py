@@ -1,4 +1,4 @@
-"""Whole games (RULES.md §6): setup, turns, returns, passes, both ends, penalties —
+"""Whole games (docs/RULES.md §6): setup, turns, returns, passes, both ends, penalties —
 and the invariants over many seeded games."""
 
 from __future__ import annotations

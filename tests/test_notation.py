@@ -1,4 +1,4 @@
-"""Move notation (FORMAT.md): writing, reading back, and the errors of each kind."""
+"""Move notation (docs/FORMAT.md): writing, reading back, and the errors of each kind."""
 
 from __future__ import annotations
 

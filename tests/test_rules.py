@@ -1,4 +1,4 @@
-"""The rules of /work/shared/RULES.md §1-5, pinned one case per test.
+"""The rules of docs/RULES.md §1-5, pinned one case per test.
 
 Every case is checked against BOTH the plain-Python reference
 (``ginnyo.reference``) and the compiled core behind ``ginnyo.solver``:
@@ -661,7 +661,7 @@ def test_condition_6_joker_may_stand_for_a_card_on_the_rack() -> None:
 
 
 def test_condition_6_joker_may_stand_for_the_second_ace_of_a_fourteen_run_with_one_set() -> None:
-    # RULES.md §1: a joker "may stand for any card, even one whose real tile is
+    # docs/RULES.md §1: a joker "may stand for any card, even one whose real tile is
     # on the board or on a rack: the copy limits count physical tiles only".
     board = {sq: c for sq, c in zip(["C8", "D8", "E8", "F8", "G8", "H8", "I8", "J8", "K8", "L8", "M8", "N8"],
                                     "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH".split())}

@@ -1,4 +1,4 @@
-"""What a player does with a turn (RULES.md §6): place tiles, return tiles to the box, or pass.
+"""What a player does with a turn (docs/RULES.md §6): place tiles, return tiles to the box, or pass.
 
 Each action has a text form, read back by :func:`parse_action`: a play in move
 notation (``8G 7H7C7S``), ``return AS 7H``, or ``pass``.

@@ -1,4 +1,4 @@
-"""The ``ginnyo`` command line (FORMAT.md "Command line").
+"""The ``ginnyo`` command line (docs/FORMAT.md "The command line").
 
 Exit status: 0 done, 2 bad input, 1 anything else.
 """

@@ -10,7 +10,7 @@ class PositionError(GinnyoError):
 
 
 class TileError(PositionError):
-    """A tile code is not one FORMAT.md knows."""
+    """A tile code is not one docs/FORMAT.md knows."""
 
 
 class InvalidMoveError(GinnyoError):

@@ -1,4 +1,4 @@
-"""Whole games of Ginny-O (RULES.md §6): the box, the racks, turns, the end and the scores.
+"""Whole games of Ginny-O (docs/RULES.md §6): the box, the racks, turns, the end and the scores.
 
 A :class:`Game` holds the state and enforces the rules; players (see
 :mod:`ginnyo.players`) see a :class:`View` and answer with an action (see
@@ -39,7 +39,7 @@ def tile_set(sets: int) -> list[int]:
 
 
 def sets_for(players: int) -> int:
-    """One set for 2 players, two for 3 or 4 (RULES.md §1)."""
+    """One set for 2 players, two for 3 or 4 (docs/RULES.md §1)."""
     if not 2 <= players <= 4:
         raise ValueError(f"Ginny-O is for 2 to 4 players, not {players}")
     return 1 if players == 2 else 2

@@ -1,4 +1,4 @@
-"""Board layouts: square kinds, premium multipliers and square names (RULES.md §3)."""
+"""Board layouts: square kinds, premium multipliers and square names (docs/RULES.md §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What makes a line of cards a meld, and what its tiles are worth (RULES.md §1-2).
+"""What makes a line of cards a meld, and what its tiles are worth (docs/RULES.md §1-2).
 
 Every function here takes the cards of a line in reading order, jokers already
 replaced by the card they stand for.

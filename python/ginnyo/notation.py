@@ -1,4 +1,4 @@
-"""Move notation (FORMAT.md "Move notation"): ``8G ...8H9H`` across, ``G8 5C.5S`` down."""
+"""Move notation (docs/FORMAT.md "Move notation"): ``8G ...8H9H`` across, ``G8 5C.5S`` down."""
 
 from __future__ import annotations
 

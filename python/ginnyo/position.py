@@ -1,5 +1,5 @@
 """A Ginny-O position: layout, tile sets, board and rack, loaded and validated
-per FORMAT.md.  Every malformed input raises :class:`PositionError` with one line
+per docs/FORMAT.md.  Every malformed input raises :class:`PositionError` with one line
 naming the field, square or tile."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class Position:
     # -- loading -----------------------------------------------------------
     @classmethod
     def from_dict(cls, data: object) -> "Position":
-        """Build from the decoded JSON object of FORMAT.md."""
+        """Build from the decoded JSON object of docs/FORMAT.md."""
         if not isinstance(data, dict):
             raise PositionError("position: must be a JSON object")
         for key in data:

@@ -1,4 +1,4 @@
-"""The rules of a play in plain Python (RULES.md §4-5): the yardstick.
+"""The rules of a play in plain Python (docs/RULES.md §4-5): the yardstick.
 
 Written to be read against the rules, not to be fast.  :func:`check_play` tests
 each condition of §4 literally; :func:`score_play` applies §5 literally;

@@ -8,7 +8,7 @@ from .layout import column_letter
 from .position import Position
 from .tiles import JOKER, RANKS, SUITS, PlacedTile, card, rack_code, rank_of, suit_of
 
-# Square kind -> (name, what covering it does), in RULES.md §3 order.
+# Square kind -> (name, what covering it does), in docs/RULES.md §3 order.
 KINDS = {
     ".": ("plain", "plain"),
     "Y": ("yellow", "tile ×2"),

@@ -71,7 +71,7 @@ class GameContext:
 
 
 def game_context(position: Position) -> GameContext:
-    """The game context of a position (FORMAT.md's optional fields), checked:
+    """The game context of a position (docs/FORMAT.md's optional fields), checked:
     ``players`` defaults to 2 with one set and 3 with two, ``scores`` to zeros,
     ``to_move`` to 0, ``unseen`` to every tile not on the board or the rack.
     Raises :class:`PositionError` naming the field."""

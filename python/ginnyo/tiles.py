@@ -1,4 +1,4 @@
-"""Tile codes: cards, jokers and their values (RULES.md §1, FORMAT.md "Tile codes").
+"""Tile codes: cards, jokers and their values (docs/RULES.md §1, docs/FORMAT.md "Tile codes").
 
 A card is an int 0..51: ``suit * 13 + rank - 1`` with suits ``C D H S`` and
 ranks 1 (ace) .. 13 (king).  A rack tile is a card or :data:`JOKER`.

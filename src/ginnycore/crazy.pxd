@@ -1,4 +1,4 @@
-# The Crazy Rummy hand solver (RULES.md §7): the table a hand is solved against,
+# The Crazy Rummy hand solver (docs/RULES.md §7): the table a hand is solved against,
 # and the search.  Other Cython code may cimport these declarations.
 from libc.stdint cimport uint64_t
 

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The Crazy Rummy hand solver in C (RULES.md §7, docs/CRAZY-RUMMY.md).
+"""The Crazy Rummy hand solver in C (docs/RULES.md §7, docs/CRAZY-RUMMY.md).
 
 A hand is a 52-bit mask of card ids (``suit * 13 + rank - 1``, suits C D H S,
 ace = rank 1).  Cards of the round's wild rank are wilds; the others are

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Whole greedy games of Ginny-O in C (RULES.md §6), for self-play at scale.
+"""Whole greedy games of Ginny-O in C (docs/RULES.md §6), for self-play at scale.
 
 Every player takes the best-scoring play (the core's ranking); with none, it
 returns the real tile that costs most on the rack at the end and redraws, or

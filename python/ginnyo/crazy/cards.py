@@ -1,5 +1,5 @@
 """Crazy Rummy cards: Ginny-O's card codes, the wild rank of each round and the
-points a card counts in a hand (RULES.md §7).
+points a card counts in a hand (docs/RULES.md §7).
 
 A card is the Ginny-O card id 0..51 (``suit * 13 + rank - 1``, suits ``C D H S``,
 ace = rank 1, always low).  One 52-card deck, so every card is unique.

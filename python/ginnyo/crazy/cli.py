@@ -18,7 +18,7 @@ def register(commands: Any) -> argparse.ArgumentParser:
     from ..cli import _command_in, _whole_number
     crazy: argparse.ArgumentParser = commands.add_parser(
         "crazy", help="Crazy Rummy: best turn, hand solver, self-play",
-        description="Crazy Rummy (RULES.md §7, docs/CRAZY-RUMMY.md).")
+        description="Crazy Rummy (docs/RULES.md §7, docs/CRAZY-RUMMY.md).")
     sub = crazy.add_subparsers(dest="crazy_command", metavar="COMMAND", parser_class=type(crazy))
     sub.required = True
 

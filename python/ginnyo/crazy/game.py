@@ -1,4 +1,4 @@
-"""Whole games of Crazy Rummy (RULES.md §7): 13 rounds for 3 to 6 players, the
+"""Whole games of Crazy Rummy (docs/RULES.md §7): 13 rounds for 3 to 6 players, the
 turns checked against the rules, cumulative scores, seeded and replayable.
 
 A game from seed S shuffles each round's deck with ``random.Random(S)``; its

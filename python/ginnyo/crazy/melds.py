@@ -1,4 +1,4 @@
-"""Crazy Rummy melds with wilds (RULES.md §7): sets of 3-4 cards of one rank, runs
+"""Crazy Rummy melds with wilds (docs/RULES.md §7): sets of 3-4 cards of one rank, runs
 of 3 or more cards of one suit in sequence (ace always low, no wrap), and what
 each wild stands for.
 
