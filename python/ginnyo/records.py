@@ -196,27 +196,11 @@ def record_names(lines: list[tuple[int, dict[str, Any]]]) -> list[str] | None:
 
 
 def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    """``data[key]``, which must be of ``kind``; ``int`` takes a JSON whole number only."""
-    if key not in data:
-        raise RecordError(f"field {key!r}: missing")
-    value = data[key]
-    if not (strict_json.is_whole_number(value) if kind is int else isinstance(value, kind)):
-        raise RecordError(f"field {key!r}: {quote(value)} is not {_kind_name(kind)}")
-    return value
+    return strict_json.field(data, key, kind, RecordError)
 
 
 def _numbers(data: dict[str, Any], key: str) -> list[int]:
-    """``data[key]``, a list of whole numbers."""
-    values = _field(data, key, list)
-    if not all(strict_json.is_whole_number(value) for value in values):
-        raise RecordError(f"field {key!r}: {quote(values)} is not a list of whole numbers")
-    return values
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    names = {int: "a whole number", str: "a string", list: "a list"}
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(names.get(k, "null" if k is type(None) else k.__name__) for k in kinds)
+    return strict_json.whole_numbers(data, key, RecordError)
 
 
 def _tiles(data: dict[str, Any], key: str) -> list[int]:
