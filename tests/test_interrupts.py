@@ -137,6 +137,18 @@ def test_a_stop_signal_waits_until_the_held_block_is_done() -> None:
     assert steps == ["finished the write"] and raised.value.status == 143
 
 
+def test_a_stop_signal_during_a_failing_held_block_still_stops() -> None:
+    with pytest.raises(interrupts.Interrupted):
+        with interrupts.raising():
+            with interrupts.held():
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)
+                raise OSError("disk full")
+    with interrupts.raising():
+        with interrupts.held():
+            pass   # nothing left pending from before
+
+
 def test_processes_started_while_sigint_is_ignored_ignore_it() -> None:
     code = "import signal; print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)"
     with interrupts.sigint_ignored():

@@ -63,15 +63,16 @@ def raising() -> Iterator[None]:
 
 @contextmanager
 def held() -> Iterator[None]:
-    """Within: a stop signal waits until the block is done, then raises."""
+    """Within: a stop signal waits until the block is done, then raises (even
+    when the block raised: the stop is what the user asked for)."""
     _State.holding += 1
     try:
         yield
     finally:
         _State.holding -= 1
-    if not _State.holding and _State.pending is not None:
-        signum, _State.pending = _State.pending, None
-        raise Interrupted(signum)
+        if not _State.holding and _State.pending is not None:
+            signum, _State.pending = _State.pending, None
+            raise Interrupted(signum)
 
 
 def worker_signals() -> None:
