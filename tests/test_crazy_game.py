@@ -110,6 +110,76 @@ def test_replay_names_the_first_wrong_line() -> None:
         replay(lines[:-1])
 
 
+def changed(lines: list[str], index: int, **fields: object) -> list[str]:
+    """The record ``lines`` with fields of line ``index`` (0-based) changed."""
+    data = json.loads(lines[index])
+    data.update(fields)
+    return lines[:index] + [json.dumps(data)] + lines[index + 1:]
+
+
+def test_replay_re_derives_every_deck_from_the_seed() -> None:
+    lines = record_lines(play_game(3, 4))
+    deck = json.loads(lines[1])["deck"].split()
+    # the deck of another shuffle: every card once, so only the seed tells it is wrong
+    with pytest.raises(CrazyError, match="record line 2: deck: card 1 of round 1 is .*, but seed 4 shuffles"):
+        replay(changed(lines, 1, deck=" ".join(deck[1:] + deck[:1])))
+    with pytest.raises(CrazyError, match="record line 1: field 'seed': missing"):
+        replay([json.dumps({k: v for k, v in json.loads(lines[0]).items() if k != "seed"})] + lines[1:])
+    with pytest.raises(CrazyError, match="record line 2: deck: card 1 of round 1"):
+        replay(changed(lines, 0, seed=5))
+
+
+def test_replay_refuses_a_key_given_twice_with_its_line() -> None:
+    lines = record_lines(play_game(3, 4))
+    twice = lines[2][:-1] + ', "player": 0}'
+    with pytest.raises(CrazyError, match="record line 3: malformed JSON: key 'player' appears twice"):
+        replay(lines[:2] + [twice] + lines[3:])
+
+
+@pytest.mark.parametrize(("index", "field", "value"), [
+    (0, "players", 3.0), (0, "seed", True), (1, "round", 1.0), (1, "dealer", False),
+    (2, "player", None), (2, "round", True),
+])
+def test_replay_refuses_numbers_that_are_not_whole_numbers(index: int, field: str, value: object) -> None:
+    lines = record_lines(play_game(3, 4))
+    if value is None:   # the recorded number, written as a float
+        value = float(json.loads(lines[index])[field])
+    with pytest.raises(CrazyError, match=f"record line {index + 1}: field '{field}': {value!r} is not a whole number"):
+        replay(changed(lines, index, **{field: value}))
+
+
+def test_replay_refuses_end_lines_whose_numbers_are_not_whole_numbers() -> None:
+    lines = record_lines(play_game(3, 4))
+    end = next(i for i, line in enumerate(lines) if '"end"' in line)
+    data = json.loads(lines[end])
+    for key in ("points", "scores"):
+        with pytest.raises(CrazyError, match=f"record line {end + 1}: field '{key}': .* not a list of whole numbers"):
+            replay(changed(lines, end, **{key: [float(v) for v in data[key]]}))
+    with pytest.raises(CrazyError, match=f"record line {end + 1}: field 'round': True"):
+        replay(changed(lines, end, round=True))
+    final = json.loads(lines[-1])
+    with pytest.raises(CrazyError, match=f"record line {len(lines)}: final field 'winners'"):
+        replay(changed(lines, len(lines) - 1, winners=[float(v) for v in final["winners"]]))
+
+
+def test_replay_refuses_a_meld_reference_of_true() -> None:
+    lines = record_lines(play_game(3, 0))
+    data = json.loads(lines[8])          # this game's line 9 swaps a wild off meld [2, 1]
+    action = next(a for a in data["actions"] if a.get("swap") == [2, 1])
+    action["swap"] = [2, True]
+    with pytest.raises(CrazyError, match=r"record line 9: meld \[2, True\]: no such meld"):
+        replay(lines[:8] + [json.dumps(data)] + lines[9:])
+
+
+def test_replay_reads_a_record_file_bounded(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run_cli(capsys, "crazy", "replay", "/dev/zero")
+    assert code == 2 and "larger than a game record may be" in err and err.count("\n") == 1
+    path = tmp_path / "latin.jsonl"
+    path.write_bytes(b"\xe9\n")
+    code, _, err = run_cli(capsys, "crazy", "replay", str(path))
+    assert code == 2 and "not a text file" in err and err.count("\n") == 1
+
+
 def test_selfplay_runs_are_seeded() -> None:
     games = 6 if FULL_CORPUS else 3
     first = run(games, 4, seed=7, kinds=["advisor", "stock", "advisor", "stock"])
@@ -165,7 +235,7 @@ def test_selfplay_and_replay_from_the_command_line(capsys: pytest.CaptureFixture
     lines[1] = lines[1].replace('"dealer": 0', '"dealer": 2')
     record.write_text("\n".join(lines))
     code, out, err = run_cli(capsys, "crazy", "replay", str(record))
-    assert code == 2 and "record line 2" in err and err.count("\n") == 1
+    assert code == 2 and "crazy-6.jsonl line 2" in err and err.count("\n") == 1
 
 
 def test_crazy_help_and_top_level_listing(capsys: pytest.CaptureFixture[str]) -> None:

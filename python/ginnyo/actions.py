@@ -33,6 +33,11 @@ class Return:
 
     tiles: tuple[int, ...]
 
+    def __post_init__(self) -> None:
+        # sorted: the box takes the tiles back in the order a record writes them,
+        # so a replay mixes them in exactly as the game did
+        object.__setattr__(self, "tiles", tuple(sorted(self.tiles)))
+
 
 @dataclass(frozen=True)
 class Pass:

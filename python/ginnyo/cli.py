@@ -1,6 +1,8 @@
 """The ``ginnyo`` command line (docs/FORMAT.md "The command line").
 
-Exit status: 0 done, 2 bad input, 1 anything else.
+Exit status: 0 done, 2 bad input, 130 interrupted by Ctrl-C (143 by SIGTERM),
+1 anything else.  A file a command writes is written whole or not at all, and
+never over an existing file without ``--force`` or through a symbolic link.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .solver import best_play, legal_plays, load_position, play_notation, tiles_
 from .tiles import rack_code
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_INTERRUPTED = 130   # 128 + SIGINT; SIGTERM gives 143
 
 
 class _Parser(argparse.ArgumentParser):
@@ -140,12 +143,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(to_line(position))
         return EXIT_OK
     if args.svg:
-        svg = render.board_svg(position)
-        try:
-            with open(args.svg, "w", encoding="utf-8") as handle:
-                handle.write(svg)
-        except OSError as error:
-            raise GinnyoError(f"--svg {args.svg}: cannot write ({error.strerror or error})") from None
+        from .files import write_new
+        write_new(args.svg, render.board_svg(position), force=args.force, option="--svg")
         print(f"wrote {args.svg}")
         return EXIT_OK
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
@@ -157,20 +156,26 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .corpus import sample_texts
+    from .files import check_new, write_new
     from .workers import default_workers
+    out = Path(args.out)
+    if out.suffix == ".jsonl":
+        check_new(out, force=args.force, option="--out")   # before the games, not after
     positions = sample_texts(args.positions, args.seed, args.stage,
                              workers=args.workers or default_workers(), scheduler=args.scheduler)
-    out = Path(args.out)
-    try:
-        if out.suffix == ".jsonl":
-            out.write_text("".join(text + "\n" for text in positions), encoding="utf-8")
-        else:
+    if out.suffix == ".jsonl":
+        write_new(out, "".join(text + "\n" for text in positions), force=args.force, option="--out")
+    else:
+        try:
             out.mkdir(parents=True, exist_ok=True)
-            width = len(str(len(positions)))
-            for index, text in enumerate(positions, 1):
-                (out / f"position-{index:0{width}d}.json").write_text(text + "\n", encoding="utf-8")
-    except OSError as error:
-        raise GinnyoError(f"--out {str(out)!r}: cannot write ({error.strerror or error})") from None
+        except OSError as error:
+            raise GinnyoError(f"--out {str(out)!r}: cannot create ({error.strerror or error})") from None
+        width = len(str(len(positions)))
+        files = [(out / f"position-{index:0{width}d}.json", text) for index, text in enumerate(positions, 1)]
+        for path, _ in files:
+            check_new(path, force=args.force, option="--out")
+        for path, text in files:
+            write_new(path, text + "\n", force=args.force, option="--out")
     print(f"wrote {len(positions)} positions to {out}")
     return EXIT_OK
 
@@ -178,6 +183,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 COMMANDS = ("best-move", "moves", "show", "corpus", "replay", "selfplay", "train-leaves", "match", "crazy",
             "plot-sim", "engine")
 POSITION_HELP = "position file (JSON or a position string), or - for stdin"
+FORCE_HELP = "overwrite the files of {} that exist (never a symbolic link)"
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -227,6 +233,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                                  help="print the one-line position string instead (docs/POSITION-STRING.md)")
         show.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                           help="colour the terminal picture (default: when stdout is a terminal)")
+        show.add_argument("--force", action="store_true", help=FORCE_HELP.format("--svg"))
         show.set_defaults(run=cmd_show)
 
     if command in (None, "corpus"):
@@ -239,6 +246,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         corpus.add_argument("--workers", type=_count, metavar="W",
                             help="local processes to play the games on (default: one a core)")
         corpus.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
+        corpus.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
         corpus.set_defaults(run=cmd_corpus)
 
     if command in (None, "replay"):
@@ -264,6 +272,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         selfplay.add_argument("--engine", choices=("python", "c"), default="python",
                               help="c: greedy games in the compiled game loop, several times faster "
                                    "(its own shuffles, so other deals than python's)")
+        selfplay.add_argument("--force", action="store_true", help=FORCE_HELP.format("--records"))
         selfplay.set_defaults(run=_command_in(".selfplay", "cmd_selfplay"))
 
     if command in (None, "train-leaves"):
@@ -276,6 +285,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         train.add_argument("--out", required=True, metavar="FILE", help="the leave file to write (JSON)")
         train.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
         train.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
+        train.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
         train.set_defaults(run=_command_in(".leaves", "cmd_train_leaves"))
 
     if command in (None, "match"):
@@ -294,6 +304,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         match.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
         match.add_argument("--plot", metavar="FILE", help="write an SVG of the score distributions")
         match.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+        match.add_argument("--force", action="store_true", help=FORCE_HELP.format("--plot"))
         match.set_defaults(run=_command_in(".strength", "cmd_match"))
 
     # Crazy Rummy: its commands are parsed by ginnyo.crazy.cli, imported only when they run
@@ -316,6 +327,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         plot_sim.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
         plot_sim.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
         plot_sim.add_argument("--out", required=True, metavar="FILE", help="the SVG to write")
+        plot_sim.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
         plot_sim.set_defaults(run=_command_in(".strength", "cmd_plot_sim"))
 
     if command in (None, "engine"):
@@ -361,9 +373,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return EXIT_FAILURE
-    except KeyboardInterrupt:
-        print("ginnyo: interrupted", file=sys.stderr)
-        return EXIT_FAILURE
+    except KeyboardInterrupt as stop:   # Ctrl-C; interrupts.Interrupted also for SIGTERM
+        done = getattr(stop, "done", "")
+        print(f"ginnyo: interrupted{': ' + done if done else ''}", file=sys.stderr)
+        return int(getattr(stop, "status", EXIT_INTERRUPTED))
     except Exception as error:  # noqa: BLE001 - the contract is one line, never a traceback
         print(f"ginnyo: internal error: {type(error).__name__}: {_one_line(error)}", file=sys.stderr)
         return EXIT_FAILURE

@@ -74,11 +74,7 @@ def write_new(path: str | os.PathLike[str], data: str | bytes, *, force: bool = 
     written through, forced or not.  ``option`` names the command-line option the
     path came from, for the error line."""
     target = Path(path)
-    label = f"{option} {quote(str(target), PATH_CHARS)}".lstrip()
-    if target.is_symlink():
-        raise error(f"{label}: is a symbolic link; ginnyo does not write through links")
-    if target.exists() and not force:
-        raise error(f"{label}: exists; give --force to overwrite it")
+    label = check_new(target, force=force, error=error, option=option)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     folder = target.parent if str(target.parent) else Path(".")
     try:
@@ -102,6 +98,20 @@ def write_new(path: str | os.PathLike[str], data: str | bytes, *, force: bool = 
     except BaseException:
         _discard(temporary)
         raise
+
+
+def check_new(path: str | os.PathLike[str], *, force: bool = False,
+              error: type[GinnyoError] = GinnyoError, option: str = "") -> str:
+    """Refuse (raising ``error``) a ``path`` that :func:`write_new` would refuse:
+    a symbolic link, or an existing file without ``force``; so that a long
+    command can refuse before it starts.  Returns the path's label for errors."""
+    target = Path(path)
+    label = f"{option} {quote(str(target), PATH_CHARS)}".lstrip()
+    if target.is_symlink():
+        raise error(f"{label}: is a symbolic link; ginnyo does not write through links")
+    if target.exists() and not force:
+        raise error(f"{label}: exists; give --force to overwrite it")
+    return label
 
 
 def _link_new(temporary: str, target: Path) -> None:
@@ -138,5 +148,5 @@ def _size(count: int) -> str:
     return f"{count // MIB} MiB" if count % MIB == 0 else f"{count} bytes"
 
 
-__all__ = ["read_bounded", "write_new", "quote", "POSITION_BYTES", "STATE_BYTES",
+__all__ = ["read_bounded", "write_new", "check_new", "quote", "POSITION_BYTES", "STATE_BYTES",
            "LEAVES_BYTES", "RECORD_BYTES", "QUOTE_CHARS"]

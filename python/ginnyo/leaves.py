@@ -383,10 +383,12 @@ def _indexed_batch(part: tuple[int, list[int]], params: Params | None) -> tuple[
 def cmd_train_leaves(args: argparse.Namespace) -> int:
     """``ginnyo train-leaves``: fit the leave model from seeded self-play and write the file."""
     from . import __version__
+    from .files import check_new, write_new
     from .progress import progress_bar
     out = Path(args.out)
     if out.is_dir():
         raise GinnyoError(f"--out {str(out)!r}: is a directory (give a file name)")
+    check_new(out, force=args.force, option="--out")   # before the games, not after
     start = time.perf_counter()
     bar = progress_bar(args.games * args.rounds)
     try:
@@ -405,9 +407,9 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
     text = json.dumps(model.to_json(), indent=1) + "\n"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
     except OSError as error:
         raise GinnyoError(f"--out {str(out)!r}: cannot write ({error.strerror or error})") from None
+    write_new(out, text, force=args.force, option="--out")
     print(f"wrote {out}: {args.games} games x {args.rounds} rounds in {seconds:.1f} s")
     for name, row, returns in zip(STAGE_NAMES, model.weights, model.returns):
         print(f"  {name:<10} " + " ".join(f"{feature}={weight:+.2f}" for feature, weight in zip(FEATURES, row))

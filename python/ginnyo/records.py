@@ -14,7 +14,10 @@ A record is a header line (the deal), one line a turn, and an end line::
 ``rack`` is the rack before the turn's draw, ``draw`` the tile drawn before
 deciding (null from an empty box), ``action`` a play in move notation,
 ``return <tiles>`` or ``pass``, ``refill`` the tiles drawn after it, ``scores``
-the running totals.  :func:`replay` re-checks every line against the rules.
+the running totals.  :func:`replay` re-checks every line against the rules, and
+every draw against the box that the header's ``seed`` mixes (as
+``Game.deal(players, seed)`` does), so a record proves its whole game: the seed
+is required, and every number is a JSON whole number (not ``13.0`` or ``true``).
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
+from . import strict_json
 from .actions import Place, action_notation, parse_action
 from .errors import GinnyoError, PositionError, RecordError
+from .files import PATH_CHARS, RECORD_BYTES, quote, read_bounded, write_new
 from .game import STALL_ROUNDS, Box, Game, Turn, first_player, sets_for, tile_set
 from .position import Position, _parse_layout
 from .tiles import PlacedTile, parse_rack_tile, rack_code
@@ -44,7 +49,11 @@ def _codes(tiles: Iterable[int]) -> str:
 # -- writing ---------------------------------------------------------------------------
 
 def record_lines(game: Game, names: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    """The record of ``game`` (finished or not) as JSON-ready objects, one a line."""
+    """The record of ``game`` (finished or not) as JSON-ready objects, one a line.
+    Only a game dealt from a seed (:meth:`Game.deal`) has one: its replay
+    re-derives every draw from the seed."""
+    if game.seed is None:
+        raise ValueError("a game without a seed has no record (deal it with Game.deal(players, seed))")
     header: dict[str, Any] = {
         "record": RECORD_KIND, "version": RECORD_VERSION,
         "layout": game.layout.to_json(), "sets": game.sets, "players": game.players,
@@ -77,56 +86,57 @@ def record_text(game: Game, names: Sequence[str] | None = None) -> str:
     return "".join(json.dumps(line) + "\n" for line in record_lines(game, names))
 
 
-def write_record(game: Game, path: str | Path, names: Sequence[str] | None = None) -> None:
-    Path(path).write_text(record_text(game, names), encoding="utf-8")
+def write_record(game: Game, path: str | Path, names: Sequence[str] | None = None, *,
+                 force: bool = False) -> None:
+    """Write the record of ``game`` to ``path``, whole or not at all; an existing
+    file is kept unless ``force``, and a symbolic link is never written through."""
+    write_new(path, record_text(game, names), force=force, error=RecordError)
 
 
 # -- reading and replaying ---------------------------------------------------------------
 
-class RecordedBox(Box):
-    """A box whose draws come from a record: each must be a tile the box holds."""
+class SeededBox(Box):
+    """The box the header's seed mixes, taken from ``Game.deal``: it draws and
+    mixes returned tiles in exactly as the game did, and each tile it gives must
+    be the one the record says was drawn (``script``, set before each draw)."""
 
-    __slots__ = ("script",)
+    __slots__ = ("script", "seed")
 
-    def __init__(self, tiles: list[int]) -> None:
-        super().__init__(tiles, rng=None)  # type: ignore[arg-type]
+    def __init__(self, box: Box, seed: int) -> None:
+        super().__init__(box.tiles, box.rng)
         self.script: list[int] = []
+        self.seed = seed
 
     def draw(self) -> int:
         if not self.script:
             raise RecordError("the record draws fewer tiles than the rules do")
-        tile = self.script.pop(0)
-        try:
-            self.tiles.remove(tile)
-        except ValueError:
-            raise RecordError(f"draws {rack_code(tile)}, which is not in the box") from None
+        recorded = self.script.pop(0)
+        tile = super().draw()
+        if tile != recorded:
+            raise RecordError(f"draws {rack_code(recorded)}, but the box of seed {self.seed} "
+                              f"gives {rack_code(tile)}")
         return tile
-
-    def put_back(self, tiles: Sequence[int]) -> None:
-        self.tiles.extend(tiles)
 
 
 def read_record(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
-    """The non-blank lines of a record file as ``(line number, object)``."""
+    """The non-blank lines of a record file (``-``: standard input) as
+    ``(line number, object)``; at most ``files.RECORD_BYTES`` are read."""
+    data = read_bounded(path, RECORD_BYTES, what="game record", error=RecordError)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise RecordError(f"{str(path)!r}: cannot read ({error.strerror or error})") from None
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise RecordError(f"{str(path)!r}: not a text file") from None
+        raise RecordError(f"{quote(str(path), PATH_CHARS)}: not a text file (not UTF-8)") from None
     return parse_record(text, str(path))
 
 
 def parse_record(text: str, source: str = "record") -> list[tuple[int, dict[str, Any]]]:
+    """The non-blank lines of record text as ``(line number, object)``; malformed
+    JSON and a key given twice are refused with the line number."""
     lines = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
-        except ValueError as error:
-            message = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
-            raise RecordError(f"{source} line {number}: malformed JSON: {message}") from None
+        data = strict_json.loads(line, RecordError, where=f"{source} line {number}: ")
         if not isinstance(data, dict):
             raise RecordError(f"{source} line {number}: must be a JSON object")
         lines.append((number, data))
@@ -165,7 +175,7 @@ def replay(source: str | Path | list[tuple[int, dict[str, Any]]], *,
                                   f"({game.end_reason}), but the record goes on")
             turn = _replay_turn(game, data)
             running[turn.player] += turn.score
-            scores = _field(data, "scores", list)
+            scores = _numbers(data, "scores")
             if scores != running:
                 raise RecordError(f"scores {scores}, the replay has {running}")
         except GinnyoError as error:
@@ -186,18 +196,11 @@ def record_names(lines: list[tuple[int, dict[str, Any]]]) -> list[str] | None:
 
 
 def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    if key not in data:
-        raise RecordError(f"field {key!r}: missing")
-    value = data[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecordError(f"field {key!r}: {value!r} is not {_kind_name(kind)}")
-    return value
+    return strict_json.field(data, key, kind, RecordError)
 
 
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    names = {int: "a whole number", str: "a string", list: "a list"}
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(names.get(k, "null" if k is type(None) else k.__name__) for k in kinds)
+def _numbers(data: dict[str, Any], key: str) -> list[int]:
+    return strict_json.whole_numbers(data, key, RecordError)
 
 
 def _tiles(data: dict[str, Any], key: str) -> list[int]:
@@ -210,22 +213,20 @@ def _tiles(data: dict[str, Any], key: str) -> list[int]:
 def _game_from_header(header: dict[str, Any]) -> Game:
     if header.get("record") != RECORD_KIND:
         raise RecordError(f"not a ginnyo game record (the first line needs \"record\": \"{RECORD_KIND}\")")
-    if header.get("version") != RECORD_VERSION:
-        raise RecordError(f"field 'version': {header.get('version')!r}, this ginnyo reads {RECORD_VERSION}")
+    if _field(header, "version", int) != RECORD_VERSION:
+        raise RecordError(f"field 'version': {header['version']!r}, this ginnyo reads {RECORD_VERSION}")
     players = _field(header, "players", int)
     try:
         sets = sets_for(players)
     except ValueError as error:
         raise RecordError(f"field 'players': {error}") from None
-    if header.get("sets", sets) != sets:
+    if "sets" in header and _field(header, "sets", int) != sets:
         raise RecordError(f"field 'sets': {players} players use {sets} set{'s' if sets > 1 else ''}")
     layout = _parse_layout(header.get("layout", "standard"))
-    stall_rounds = header.get("stall_rounds", STALL_ROUNDS)
-    if type(stall_rounds) is not int or stall_rounds < 1:
-        raise RecordError(f"field 'stall_rounds': {stall_rounds!r} is not a positive whole number")
-    seed = header.get("seed")
-    if seed is not None and type(seed) is not int:
-        raise RecordError(f"field 'seed': {seed!r} is not a whole number")
+    stall_rounds = _field(header, "stall_rounds", int) if "stall_rounds" in header else STALL_ROUNDS
+    if stall_rounds < 1:
+        raise RecordError(f"field 'stall_rounds': {stall_rounds} is not a positive whole number")
+    seed = _field(header, "seed", int)
     names = header.get("names")
     if names is not None and (not isinstance(names, list) or len(names) != players
                               or not all(isinstance(n, str) for n in names)):
@@ -252,8 +253,20 @@ def _game_from_header(header: dict[str, Any]) -> Game:
     short = sorted(tile for tile, count in box.items() if count < 0)
     if short:
         raise RecordError(f"field 'racks': more {_codes(short)} than {sets} set{'s' if sets > 1 else ''} hold")
-    return Game(players, racks, RecordedBox(sorted(box.elements())), to_move, layout=layout,
-                seed=seed, first_draw=draws, stall_rounds=stall_rounds)
+    game = Game.deal(players, seed, layout=layout, stall_rounds=stall_rounds)
+    if draws != game.first_draw:
+        raise RecordError(f"field 'first_draw': seed {seed} draws {_draw_text(game.first_draw)}, "
+                          f"the record says {_draw_text(draws)}")
+    for player, (rack, dealt) in enumerate(zip(racks, game.dealt)):
+        if tuple(sorted(rack)) != dealt:
+            raise RecordError(f"field 'racks': seed {seed} deals player {player} {_codes(dealt)}, "
+                              f"the record says {_codes(sorted(rack))}")
+    game.box = SeededBox(game.box, seed)
+    return game
+
+
+def _draw_text(draws: Sequence[Sequence[tuple[int, int]]]) -> str:
+    return "; ".join(" ".join(f"{player}:{rack_code(tile)}" for player, tile in draw) for draw in draws)
 
 
 def _first_draw(value: list[Any], players: int, sets: int) -> list[list[tuple[int, int]]]:
@@ -276,7 +289,7 @@ def _first_draw(value: list[Any], players: int, sets: int) -> list[list[tuple[in
 
 def _replay_turn(game: Game, data: dict[str, Any]) -> Turn:
     box = game.box
-    assert isinstance(box, RecordedBox)
+    assert isinstance(box, SeededBox)
     number = _field(data, "turn", int)
     if number != game.turns_played + 1:
         raise RecordError(f"turn {number}, expected turn {game.turns_played + 1}")
@@ -295,13 +308,18 @@ def _replay_turn(game: Game, data: dict[str, Any]) -> Turn:
             raise RecordError(f"draws {draw} from an empty box")
         box.script = _tiles(data, "draw")
         if len(box.script) != 1:
-            raise RecordError(f"field 'draw': one tile, not {draw!r}")
-    view = game.begin_turn()
+            raise RecordError(f"field 'draw': one tile, not {quote(draw)}")
+    try:
+        view = game.begin_turn()
+    except RecordError as error:
+        raise RecordError(f"field 'draw': {error}") from None
     text = _field(data, "action", str)
     action = parse_action(view.position, text)
     box.script = _tiles(data, "refill")
     try:
         turn = game.apply(action)
+    except RecordError as error:
+        raise RecordError(f"field 'refill': {error}") from None
     except GinnyoError as error:
         raise RecordError(f"{text}: {error}") from None
     if box.script:
@@ -320,7 +338,7 @@ def _check_end(game: Game, data: dict[str, Any]) -> None:
     if reason != game.end_reason:
         raise RecordError(f"the game ends because {game.end_reason}, the record says {reason!r}")
     for key, expected in (("penalties", game.penalties), ("scores", game.scores), ("winners", game.winners)):
-        value = _field(data, key, list)
+        value = _numbers(data, key)
         if value != expected:
             raise RecordError(f"{key} {value}, the replay has {expected}")
 
@@ -382,4 +400,4 @@ def _running(game: Game) -> list[int]:
 
 
 __all__ = ["record_lines", "record_text", "write_record", "read_record", "parse_record",
-           "replay", "record_names", "RecordedBox", "RECORD_KIND", "RECORD_VERSION"]
+           "replay", "record_names", "SeededBox", "RECORD_KIND", "RECORD_VERSION"]

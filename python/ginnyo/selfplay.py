@@ -7,14 +7,18 @@ can be played again alone (``--seed S+i --games 1``), wherever it first ran.
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
+from . import interrupts
 from .errors import GinnyoError
+from .files import PATH_CHARS, check_new, quote, write_new
 from .game import Game, play_game, sets_for
 from .players import PLAYER_KINDS, make_player
 from .progress import progress_bar
@@ -113,15 +117,23 @@ def run(games: int, players: int, seed: int = 0, kinds: Sequence[str] | None = N
     seeds = list(range(seed, seed + games))
     workers = workers or default_workers()
     finished = run_batches(partial(play_batch, names=names, keep_record=keep_records),
-                           cut(seeds, workers), workers=workers, scheduler=scheduler)
+                           batches(seeds, workers, scheduler), workers=workers, scheduler=scheduler)
     results: list[GameResult] = []
-    for batch in finished:
-        if on_results is not None:
-            on_results(batch)
-            if keep_records:
-                batch = [replace(result, record=None) for result in batch]
-        results.extend(batch)
+    with closing(finished):   # an interrupt ends the worker processes at once
+        for batch in finished:
+            if on_results is not None:
+                on_results(batch)
+                if keep_records:
+                    batch = [replace(result, record=None) for result in batch]
+            results.extend(batch)
     return sorted(results, key=lambda result: result.seed)
+
+
+def batches(seeds: Sequence[int], workers: int, scheduler: str | None = None,
+            largest: int = 200) -> list[list[int]]:
+    """The seeds cut into batches of work; one game a batch in this process, so
+    that each game's record is written as the game ends."""
+    return cut(seeds, workers, largest=largest if workers > 1 or scheduler else 1)
 
 
 # -- the summary ---------------------------------------------------------------------------
@@ -178,7 +190,8 @@ def summary_text(results: Sequence[GameResult], seconds: float, workers: str) ->
 # -- the command ----------------------------------------------------------------------------
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    """``ginnyo selfplay``: play, show progress on stderr, write records, print the summary."""
+    """``ginnyo selfplay``: play, show progress on stderr, write records, print the summary.
+    Ctrl-C or SIGTERM stops it with one line naming the records written, all whole."""
     try:
         kinds = player_kinds(args.players, args.bots.split(",") if args.bots else None)
     except ValueError as error:
@@ -191,18 +204,15 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         if set(kinds) != {DEFAULT_KIND} or records is not None or args.scheduler:
             raise GinnyoError("--engine c plays greedy games only, in this process, without --records")
         where = f"C game loop on {workers} thread{'s' if workers > 1 else ''}"
-    bar = progress_bar(args.games)
+    writer = RecordWriter(progress_bar(args.games), records, RECORD_PREFIX, force=args.force)
+    writer.refuse_existing(range(args.seed, args.seed + args.games))
     start = time.perf_counter()
-    try:
+    with writer.running():
         if args.engine == "c":
-            results = run_in_c(args.games, args.players, args.seed, workers=workers,
-                               on_results=record_writer(bar, None, record_name))
+            results = run_in_c(args.games, args.players, args.seed, workers=workers, on_results=writer)
         else:
             results = run(args.games, args.players, args.seed, kinds, workers=workers,
-                          scheduler=args.scheduler, keep_records=records is not None,
-                          on_results=record_writer(bar, records, record_name))
-    finally:
-        bar.close()
+                          scheduler=args.scheduler, keep_records=records is not None, on_results=writer)
     seconds = time.perf_counter() - start
     print(summary_text(results, seconds, where))
     if records is not None:
@@ -210,8 +220,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-def record_name(seed: int) -> str:
-    return f"game-{seed}.jsonl"
+#: the records of game SEED are RECORD_PREFIX + SEED + RECORD_SUFFIX
+RECORD_PREFIX, RECORD_SUFFIX = "game-", ".jsonl"
 
 
 def records_folder(path: str | None) -> Path | None:
@@ -222,26 +232,71 @@ def records_folder(path: str | None) -> Path | None:
     try:
         records.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise GinnyoError(f"--records {str(records)!r}: cannot create ({error.strerror or error})") from None
+        raise GinnyoError(f"--records {quote(str(records), PATH_CHARS)}: cannot create "
+                          f"({error.strerror or error})") from None
     return records
 
 
-def record_writer(bar: Any, records: Path | None, name: Callable[[int], str]) -> Callable[[Iterable[Any]], None]:
-    """The ``on_results`` of a self-play run: write each finished game's record
-    (an object with ``seed`` and ``record``) to ``records / name(seed)``, then
-    move the progress bar on."""
-    def finished(batch: Iterable[Any]) -> None:
-        batch = list(batch)
-        if records is not None:
-            for result in batch:
-                try:
-                    (records / name(result.seed)).write_text(result.record or "", encoding="utf-8")
-                except OSError as error:
-                    raise GinnyoError(f"--records {str(records)!r}: cannot write "
-                                      f"({error.strerror or error})") from None
-        bar.update(len(batch))
-    return finished
+class RecordWriter:
+    """The ``on_results`` of a self-play run: writes each finished game's record
+    (an object with ``seed`` and ``record``) to ``folder / (prefix + seed + .jsonl)``
+    as it arrives, whole or not at all (never over a file without ``force``, never
+    through a link), and moves the progress bar on."""
+
+    def __init__(self, bar: Any, folder: Path | None, prefix: str, *, force: bool = False) -> None:
+        self.bar, self.folder, self.prefix, self.force = bar, folder, prefix, force
+        self.games = 0      # finished games seen
+        self.written = 0    # records written
+
+    def path(self, seed: int) -> Path:
+        assert self.folder is not None
+        return self.folder / f"{self.prefix}{seed}{RECORD_SUFFIX}"
+
+    def refuse_existing(self, seeds: range) -> None:
+        """Before the run: refuse (exit 2) if a record it would write exists (and
+        ``force`` is not given) or is a symbolic link."""
+        if self.folder is None:
+            return
+        try:
+            present = os.listdir(self.folder)
+        except OSError as error:
+            raise GinnyoError(f"--records {quote(str(self.folder), PATH_CHARS)}: cannot list "
+                              f"({error.strerror or error})") from None
+        for entry in sorted(present):
+            seed = entry[len(self.prefix):-len(RECORD_SUFFIX)]
+            if (entry.startswith(self.prefix) and entry.endswith(RECORD_SUFFIX)
+                    and seed.lstrip("-").isdigit() and str(int(seed)) == seed and int(seed) in seeds):
+                check_new(self.folder / entry, force=self.force, option="--records")
+
+    def __call__(self, batch: Iterable[Any]) -> None:
+        for result in batch:
+            if self.folder is not None:
+                with interrupts.held():   # a stop signal waits until the record is in place
+                    write_new(self.path(result.seed), result.record or "", force=self.force,
+                              option="--records")
+                    self.written += 1
+            self.games += 1
+            self.bar.update(1)
+
+    def done(self) -> str:
+        """What the run finished, for the line an interrupt prints."""
+        if self.folder is None:
+            return f"after {self.games} game{'s' if self.games != 1 else ''}"
+        return f"wrote {self.written} record{'s' if self.written != 1 else ''} to {self.folder}"
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        """The run: within it SIGINT and SIGTERM stop it (:class:`interrupts.Interrupted`
+        naming what was done); the progress bar is closed after."""
+        try:
+            with interrupts.raising():
+                yield
+        except interrupts.Interrupted as stop:
+            stop.done = self.done()
+            raise
+        finally:
+            self.bar.close()
 
 
 __all__ = ["GameResult", "play_one", "play_batch", "run", "player_kinds", "seat_summaries",
-           "summary_text", "cmd_selfplay", "default_workers"]
+           "summary_text", "cmd_selfplay", "default_workers", "RecordWriter", "records_folder"]

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .errors import GinnyoError
+from .files import check_new, write_new
 from .game import Game, play_game
 from .players import PLAYER_KINDS, Player, hash_seed, make_player
 from .workers import cut, default_workers, run_batches
@@ -265,6 +266,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     plot = Path(args.plot) if args.plot else None
     if plot is not None and not plot.parent.is_dir():
         raise GinnyoError(f"--plot {str(plot)!r}: no such directory")
+    if plot is not None:
+        check_new(plot, force=args.force, option="--plot")   # before the games, not after
     sim = SimSettings(args.rollouts, args.candidates, args.plies)
     workers = args.workers or default_workers()
     where = f"Dask scheduler {args.scheduler}" if args.scheduler else \
@@ -292,10 +295,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         lines[0] += settings
         print("\n".join(lines))
     if plot is not None:
-        try:
-            plot.write_text(scores_svg(summary, results), encoding="utf-8")
-        except OSError as error:
-            raise GinnyoError(f"--plot {str(plot)!r}: cannot write ({error.strerror or error})") from None
+        write_new(plot, scores_svg(summary, results), force=args.force, option="--plot")
         if not args.json:
             print(f"wrote {plot}")
     return 0
@@ -368,6 +368,7 @@ def cmd_plot_sim(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if not out.parent.is_dir():
         raise GinnyoError(f"--out {str(out)!r}: no such directory")
+    check_new(out, force=args.force, option="--out")   # before the games, not after
     rows = []
     start = time.perf_counter()
     print(f"sim vs {opponent}, {args.games} games a point, seed {args.seed}, {args.candidates} candidates, "
@@ -382,10 +383,7 @@ def cmd_plot_sim(args: argparse.Namespace) -> int:
         rows.append((count, summary))
         print(f"{count:>8} {100 * summary.win_rate:>8.2f}% [{100 * summary.low:6.2f}%, {100 * summary.high:6.2f}%] "
               f"{summary.mean_difference:>+11.2f} {time.perf_counter() - begun:>8.1f}", flush=True)
-    try:
-        out.write_text(win_rate_svg(rows, opponent), encoding="utf-8")
-    except OSError as error:
-        raise GinnyoError(f"--out {str(out)!r}: cannot write ({error.strerror or error})") from None
+    write_new(out, win_rate_svg(rows, opponent), force=args.force, option="--out")
     print(f"wrote {out} ({time.perf_counter() - start:.1f} s)")
     return 0
 

@@ -53,4 +53,34 @@ def is_whole_number(value: object) -> bool:
     return type(value) is int
 
 
-__all__ = ["loads", "no_duplicate_keys", "json_error", "is_whole_number"]
+def field(data: dict[str, Any], key: str, kind: type | tuple[type, ...],
+          error: type[GinnyoError] = GinnyoError) -> Any:
+    """``data[key]``, which must be of ``kind`` (``int``: a whole number only);
+    else ``error`` naming the field: ``field 'score': 13.0 is not a whole number``."""
+    if key not in data:
+        raise error(f"field {key!r}: missing")
+    value = data[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not any(is_whole_number(value) if one is int else isinstance(value, one) for one in kinds):
+        raise error(f"field {key!r}: {quote(value)} is not {kind_name(kind)}")
+    return value
+
+
+def whole_numbers(data: dict[str, Any], key: str, error: type[GinnyoError] = GinnyoError) -> list[int]:
+    """``data[key]``, a list of whole numbers; else ``error`` naming the field."""
+    values: list[int] = field(data, key, list, error)
+    if not all(is_whole_number(value) for value in values):
+        raise error(f"field {key!r}: {quote(values)} is not a list of whole numbers")
+    return values
+
+
+def kind_name(kind: type | tuple[type, ...]) -> str:
+    """``a whole number``, ``a string or null``: what a field must be, in words."""
+    names = {int: "a whole number", str: "a string", list: "a list", dict: "an object",
+             bool: "true or false", type(None): "null"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+__all__ = ["loads", "no_duplicate_keys", "json_error", "is_whole_number", "field", "whole_numbers",
+           "kind_name"]

@@ -4,7 +4,7 @@ on a Dask cluster: the one mechanism behind self-play and corpus runs."""
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Callable, Generator, Iterator, Sequence, TypeVar
 
 from .errors import GinnyoError
 
@@ -29,7 +29,7 @@ def cut(items: Sequence[Part], workers: int, largest: int = 200) -> list[list[Pa
 
 
 def run_batches(function: Callable[[Part], Result], parts: Sequence[Part], *, workers: int,
-                scheduler: str | None = None) -> Iterator[Result]:
+                scheduler: str | None = None) -> Generator[Result, None, None]:
     """``function(part)`` for every part, yielded as each finishes: in this process
     when ``workers`` is 1, over ``workers`` local processes otherwise, or on the
     Dask cluster whose scheduler is at ``scheduler``.  ``function`` and the parts
@@ -40,10 +40,8 @@ def run_batches(function: Callable[[Part], Result], parts: Sequence[Part], *, wo
         for part in parts:
             yield function(part)
     else:
-        import multiprocessing
-        # spawn: a fresh interpreter a worker, safe whatever threads this process runs
-        with multiprocessing.get_context("spawn").Pool(min(workers, len(parts))) as pool:
-            yield from pool.imap_unordered(function, parts)
+        from .process_pool import imap_unordered   # multiprocessing loads only here
+        yield from imap_unordered(function, parts, workers)
 
 
 def _on_dask(function: Callable[[Part], Result], parts: Sequence[Part], scheduler: str) -> Iterator[Result]:

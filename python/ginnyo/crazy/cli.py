@@ -15,7 +15,7 @@ STATE_HELP = "a state file (docs/CRAZY-RUMMY.md), JSON text, or - for stdin"
 
 def register(commands: Any) -> argparse.ArgumentParser:
     """Add ``crazy`` and its subcommands to the main parser's subcommands."""
-    from ..cli import _command_in, _whole_number
+    from ..cli import FORCE_HELP, _command_in, _whole_number
     crazy: argparse.ArgumentParser = commands.add_parser(
         "crazy", help="Crazy Rummy: best turn, hand solver, self-play",
         description="Crazy Rummy (docs/RULES.md §7, docs/CRAZY-RUMMY.md).")
@@ -44,6 +44,7 @@ def register(commands: Any) -> argparse.ArgumentParser:
     selfplay.add_argument("--workers", type=_whole_number(1), metavar="W",
                           help="local processes (default: one a core; 1 plays in this process)")
     selfplay.add_argument("--records", metavar="DIR", help="write each game's record to DIR/crazy-SEED.jsonl")
+    selfplay.add_argument("--force", action="store_true", help=FORCE_HELP.format("--records"))
     selfplay.set_defaults(run=_command_in(".crazy.selfplay", "cmd_selfplay"))
 
     replay = sub.add_parser("replay", help="re-check a game record against the rules")
@@ -98,14 +99,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .errors import CrazyError
-    from .game import replay
-    try:
-        with open(args.record, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise CrazyError(f"{args.record!r}: cannot read ({getattr(error, 'strerror', None) or error})") from None
-    game = replay(lines)
+    from .game import read_record, replay
+    lines = read_record(args.record)
+    game = replay(lines, source=args.record)
     if not args.quiet:
         for result in game.rounds:
             how = f"player {result.out} went out" if result.out is not None else result.end

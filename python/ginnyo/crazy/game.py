@@ -11,9 +11,12 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Protocol, Sequence
+from pathlib import Path
+from typing import Any, Callable, Iterator, Literal, Protocol, Sequence
 
 from .advisor import best_turn, play_after_draw
+from .. import strict_json
+from ..files import PATH_CHARS, RECORD_BYTES, quote, read_bounded
 from .cards import NUM_CARDS, ROUNDS, card_code, cards_text, hand_points, parse_cards, parse_one, wild_rank
 from .errors import CrazyError
 from .melds import Meld, meld_text, parse_meld
@@ -221,7 +224,7 @@ class RoundState:
         raise CrazyError(f"action {action!r}: not a meld, swap or lay_off")
 
     def _meld_ref(self, value: object) -> tuple[int, int]:
-        if (not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, int) for v in value)
+        if (not isinstance(value, list) or len(value) != 2 or not all(type(v) is int for v in value)
                 or not 0 <= value[0] < self.players or not 0 <= value[1] < len(self.melds[value[0]])):
             raise CrazyError(f"meld {value!r}: no such meld on the table ([seat, number])")
         return value[0], value[1]
@@ -294,17 +297,24 @@ def play_game(players: int, seed: int, kinds: Sequence[str] | None = None) -> Ga
     """Play the 13 rounds of the game of ``seed``; the dealer is seat 0 in round 1, then moves left."""
     names = player_kinds(players, kinds)
     seats = [PLAYER_KINDS[name]() for name in names]
-    rng = random.Random(seed)
     game = GameResult(players, seed, names)
     totals = [0] * players
-    for number in range(1, ROUNDS + 1):
-        deck = list(range(NUM_CARDS))
-        rng.shuffle(deck)
-        result = play_round(number, seats, (number - 1) % players, deck)
+    for number, (dealer, deck) in enumerate(round_deals(players, seed), 1):
+        result = play_round(number, seats, dealer, deck)
         totals = [total + points for total, points in zip(totals, result.points)]
         result.scores = tuple(totals)
         game.rounds.append(result)
     return game
+
+
+def round_deals(players: int, seed: int) -> Iterator[tuple[int, list[int]]]:
+    """Each round's dealer and shuffled deck in the game of ``seed``: the one
+    place the seed is used, by a game and by the replay of its record."""
+    rng = random.Random(seed)
+    for number in range(1, ROUNDS + 1):
+        deck = list(range(NUM_CARDS))
+        rng.shuffle(deck)
+        yield (number - 1) % players, deck
 
 
 def player_kinds(players: int, kinds: Sequence[str] | None) -> tuple[str, ...]:
@@ -340,87 +350,137 @@ def record_lines(game: GameResult) -> list[str]:
     return [json.dumps(line) for line in lines]
 
 
-def replay(lines: Sequence[str]) -> GameResult:
-    """Play a record again through the rules; raises CrazyError naming the first wrong line."""
-    reader = _Replay(lines)
+def read_record(path: str | Path) -> list[str]:
+    """The lines of a record file (``-``: standard input); at most
+    ``files.RECORD_BYTES`` are read."""
+    data = read_bounded(path, RECORD_BYTES, what="game record", error=CrazyError)
+    try:
+        return data.decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise CrazyError(f"{quote(str(path), PATH_CHARS)}: not a text file (not UTF-8)") from None
+
+
+def replay(lines: Sequence[str], source: str = "record") -> GameResult:
+    """Play a record again through the rules, every deck re-derived from the
+    header's seed; raises CrazyError naming the first wrong line (of ``source``).
+    JSON with a key given twice, or a number that is not a whole number
+    (``1.0``, ``true``), is refused too."""
+    reader = _Replay(lines, source)
     return reader.run()
 
 
+def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    return strict_json.field(data, key, kind, CrazyError)
+
+
+def _numbers(data: dict[str, Any], key: str) -> list[int]:
+    return strict_json.whole_numbers(data, key, CrazyError)
+
+
 class _Replay:
-    def __init__(self, lines: Sequence[str]) -> None:
+    def __init__(self, lines: Sequence[str], source: str) -> None:
         self.lines = [(number, text) for number, text in enumerate(lines, 1) if text.strip()]
         self.position = 0
+        self.source = source
+
+    def where(self, number: int) -> str:
+        return f"{self.source} line {number}: "
 
     def next(self) -> tuple[int, dict[str, Any]]:
         if self.position >= len(self.lines):
-            raise CrazyError("record: ends too early")
+            raise CrazyError(f"{self.source}: ends too early")
         number, text = self.lines[self.position]
         self.position += 1
-        try:
-            data = json.loads(text)
-        except ValueError as error:
-            raise CrazyError(f"record line {number}: malformed JSON ({str(error).splitlines()[0]})") from None
+        data = strict_json.loads(text, CrazyError, self.where(number))
         if not isinstance(data, dict):
-            raise CrazyError(f"record line {number}: not a JSON object")
+            raise CrazyError(f"{self.where(number)}not a JSON object")
         return number, data
 
     def run(self) -> GameResult:
         number, header = self.next()
         if header.get("game") != "crazy-rummy":
-            raise CrazyError(f"record line {number}: not a Crazy Rummy record (no \"game\": \"crazy-rummy\")")
+            raise CrazyError(f"{self.where(number)}not a Crazy Rummy record (no \"game\": \"crazy-rummy\")")
         try:
-            players = header["players"]
-            kinds = tuple(player_kinds(players, header["kinds"]))
-            game = GameResult(players, int(header["seed"]), kinds)
-        except (KeyError, TypeError, ValueError) as error:
-            raise CrazyError(f"record line {number}: bad header ({error})") from None
+            players = _field(header, "players", int)
+            kinds = _field(header, "kinds", list)
+            if not all(isinstance(kind, str) for kind in kinds):
+                raise CrazyError(f"field 'kinds': {quote(kinds)} is not a list of strings")
+            game = GameResult(players, _field(header, "seed", int), player_kinds(players, kinds))
+        except CrazyError as error:
+            raise CrazyError(f"{self.where(number)}{error}") from None
         totals = [0] * players
-        for round_number in range(1, ROUNDS + 1):
+        for round_number, (dealer, dealt) in enumerate(round_deals(players, game.seed), 1):
             number, deal = self.next()
             try:
-                if deal.get("round") != round_number:
+                if _field(deal, "round", int) != round_number:
                     raise CrazyError(f"expected round {round_number}")
-                if deal.get("dealer") != (round_number - 1) % players:
-                    raise CrazyError(f"the dealer of round {round_number} is seat {(round_number - 1) % players}")
-                deck = parse_cards(deal.get("deck"), "deck")
-                state = RoundState(round_number, players, deal["dealer"], deck)
+                if _field(deal, "dealer", int) != dealer:
+                    raise CrazyError(f"the dealer of round {round_number} is seat {dealer}")
+                deck = parse_cards(_field(deal, "deck", str), "deck")
+                if deck != dealt:
+                    raise CrazyError(_deck_difference(deck, dealt, game.seed, round_number))
+                state = RoundState(round_number, players, dealer, deck)
             except CrazyError as error:
-                raise CrazyError(f"record line {number}: {error}") from None
+                raise CrazyError(f"{self.where(number)}{error}") from None
             turns = []
             while state.end is None:
                 number, data = self.next()
                 try:
-                    if data.get("player") != state.to_move or data.get("round") != round_number:
-                        raise CrazyError(f"expected a turn of player {state.to_move} in round {round_number}")
-                    card = data.get("card")
-                    actions = data.get("actions")
-                    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
-                        raise CrazyError("actions: expected a list of objects")
-                    draw = data.get("draw")
-                    if draw not in ("stock", "discard", "none"):
-                        raise CrazyError(f"draw {draw!r}: expected \"stock\", \"discard\" or \"none\"")
-                    turn = state.play_turn(draw, actions, parse_one(data.get("discard"), "discard"),
-                                           parse_one(card, "card") if card is not None else None)
-                    if cards_text(turn.hand_after) != " ".join(str(data.get("hand", "")).split()).upper():
-                        raise CrazyError(f"hand after the turn is {cards_text(turn.hand_after)}")
+                    turns.append(self.turn(state, data))
                 except CrazyError as error:
-                    raise CrazyError(f"record line {number}: {error}") from None
-                turns.append(turn)
+                    raise CrazyError(f"{self.where(number)}{error}") from None
             number, end = self.next()
             points = state.points()
             totals = [total + p for total, p in zip(totals, points)]
-            expected = {"round": round_number, "end": state.end, "out": state.out,
-                        "points": list(points), "scores": totals}
-            for key, value in expected.items():
-                if end.get(key) != value:
-                    raise CrazyError(f"record line {number}: {key} should be {value!r}, the record says "
-                                     f"{end.get(key)!r}")
+            try:
+                self.check_end(end, {"round": round_number, "end": state.end, "out": state.out,
+                                     "points": list(points), "scores": totals})
+            except CrazyError as error:
+                raise CrazyError(f"{self.where(number)}{error}") from None
             game.rounds.append(RoundResult(round_number, state.dealer, tuple(deck), turns, state.end,
                                            state.out, points, tuple(totals)))
         number, final = self.next()
-        if final.get("scores") != list(game.scores) or final.get("winners") != list(game.winners):
-            raise CrazyError(f"record line {number}: final scores should be {list(game.scores)}, "
-                             f"winners {list(game.winners)}")
+        try:
+            self.check_end(final, {"scores": list(game.scores), "winners": list(game.winners)})
+        except CrazyError as error:
+            raise CrazyError(f"{self.where(number)}final {error}") from None
         if self.position != len(self.lines):
-            raise CrazyError(f"record line {self.lines[self.position][0]}: after the end of the game")
+            raise CrazyError(f"{self.where(self.lines[self.position][0])}after the end of the game")
         return game
+
+    @staticmethod
+    def turn(state: RoundState, data: dict[str, Any]) -> Turn:
+        if (_field(data, "player", int) != state.to_move
+                or _field(data, "round", int) != state.number):
+            raise CrazyError(f"expected a turn of player {state.to_move} in round {state.number}")
+        card = _field(data, "card", (str, type(None)))
+        actions = _field(data, "actions", list)
+        if not all(isinstance(a, dict) for a in actions):
+            raise CrazyError("actions: expected a list of objects")
+        draw = _field(data, "draw", str)
+        if draw not in ("stock", "discard", "none"):
+            raise CrazyError(f"draw {quote(draw)}: expected \"stock\", \"discard\" or \"none\"")
+        turn = state.play_turn(draw, actions, parse_one(_field(data, "discard", str), "discard"),
+                               parse_one(card, "card") if card is not None else None)
+        if cards_text(turn.hand_after) != " ".join(_field(data, "hand", str).split()).upper():
+            raise CrazyError(f"hand after the turn is {cards_text(turn.hand_after)}")
+        return turn
+
+    @staticmethod
+    def check_end(data: dict[str, Any], expected: dict[str, Any]) -> None:
+        """Each field of ``expected`` as the record has it, numbers as whole numbers."""
+        for key, value in expected.items():
+            if isinstance(value, list):
+                recorded: Any = _numbers(data, key)
+            else:
+                recorded = _field(data, key, type(value) if value is not None else (int, type(None)))
+            if recorded != value:
+                raise CrazyError(f"{key} should be {value!r}, the record says {quote(recorded)}")
+
+
+def _deck_difference(deck: list[int], dealt: list[int], seed: int, number: int) -> str:
+    place = next(index for index, (a, b) in enumerate(zip(deck, dealt)) if a != b) \
+        if len(deck) == len(dealt) else min(len(deck), len(dealt))
+    shown = card_code(deck[place]) if place < len(deck) else "nothing"
+    return (f"deck: card {place + 1} of round {number} is {shown}, but seed {seed} shuffles "
+            f"{card_code(dealt[place]) if place < len(dealt) else 'nothing'} there")

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import statistics
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..progress import progress_bar
-from ..selfplay import record_writer, records_folder
-from ..workers import cut, default_workers, run_batches
+from ..selfplay import RecordWriter, batches, records_folder
+from ..workers import default_workers, run_batches
 from .game import END_LIMIT, END_OUT, END_STOCK, play_game, player_kinds, record_lines
 
 if TYPE_CHECKING:
@@ -51,15 +52,18 @@ def play_batch(seeds: Sequence[int], players: int, kinds: Sequence[str],
 def run(games: int, players: int, seed: int = 0, kinds: Sequence[str] | None = None, *,
         workers: int = 1, keep_records: bool = False,
         on_results: Callable[[list[GameSummary]], None] | None = None) -> list[GameSummary]:
-    """Play games of seeds ``seed, seed + 1, …`` on ``workers`` processes; results in seed order."""
+    """Play games of seeds ``seed, seed + 1, …`` on ``workers`` processes; results in seed order.
+    ``on_results`` sees each batch as it finishes (each game, in this process)."""
     names = player_kinds(players, kinds)
     seeds = list(range(seed, seed + games))
     results: list[GameSummary] = []
-    for batch in run_batches(partial(play_batch, players=players, kinds=names, keep_record=keep_records),
-                             cut(seeds, workers, largest=20), workers=workers):
-        if on_results is not None:
-            on_results(batch)
-        results.extend(batch)
+    finished = run_batches(partial(play_batch, players=players, kinds=names, keep_record=keep_records),
+                           batches(seeds, workers, largest=20), workers=workers)
+    with closing(finished):   # an interrupt ends the worker processes at once
+        for batch in finished:
+            if on_results is not None:
+                on_results(batch)
+            results.extend(batch)
     return sorted(results, key=lambda result: result.seed)
 
 
@@ -89,24 +93,23 @@ def summary_text(results: Sequence[GameSummary], seconds: float, where: str) -> 
     return "\n".join(lines)
 
 
-def record_name(seed: int) -> str:
-    return f"crazy-{seed}.jsonl"
+#: the record of game SEED is crazy-SEED.jsonl
+RECORD_PREFIX = "crazy-"
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    """``ginnyo crazy selfplay``: play, show progress on stderr, write records, print the summary."""
+    """``ginnyo crazy selfplay``: play, show progress on stderr, write records, print the summary.
+    Ctrl-C or SIGTERM stops it with one line naming the records written, all whole."""
     kinds = player_kinds(args.players, args.bots.split(",") if args.bots else None)
     records = records_folder(args.records)
     workers = args.workers or min(default_workers(), max(1, args.games // 4))
     where = f"{workers} worker processes" if workers > 1 else "1 process"
-    bar = progress_bar(args.games)
+    writer = RecordWriter(progress_bar(args.games), records, RECORD_PREFIX, force=args.force)
+    writer.refuse_existing(range(args.seed, args.seed + args.games))
     start = time.perf_counter()
-    try:
+    with writer.running():
         results = run(args.games, args.players, args.seed, kinds, workers=workers,
-                      keep_records=records is not None,
-                      on_results=record_writer(bar, records, record_name))
-    finally:
-        bar.close()
+                      keep_records=records is not None, on_results=writer)
     print(summary_text(results, time.perf_counter() - start, where))
     if records is not None:
         print(f"\nwrote {len(results)} records to {records}")
