@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 
 import ginnycore
 import ginnyo
+from cli_helpers import assert_bad_input, cli
 from conftest import position
 from ginnycore.core import best_plays_batch
 from ginnycore.selfplay import greedy_game_record, play_greedy_games
@@ -321,3 +322,43 @@ def test_c_games_play_the_last_64_bit_seeds() -> None:
     games = greedy_games(3, 2, 2**64 - 3)
     assert games.turns.min() > 0
     assert greedy_game(2, 2**64 - 3, 2)[3] == games.scores[2].tolist()
+
+
+# -- the command line's numbers ---------------------------------------------------------------------
+
+def test_cli_refuses_a_huge_worker_count_for_the_c_game_loop() -> None:
+    result = subprocess.run([sys.executable, "-m", "ginnyo", "selfplay", "--engine", "c", "--games", "10",
+                             "--workers", "100000"], capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHONPATH": SOURCES})
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == ("ginnyo: error: argument --workers: 100000 is out of range (from 0 to 256) "
+                             "(see 'ginnyo --help')\n")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["selfplay", "--games", "1000000001"], "--games: 1000000001 is out of range (from 0 to 1000000000)"),
+    (["selfplay", "--games", "2", "--workers", "257"], "--workers: 257 is out of range (from 0 to 256)"),
+    (["selfplay", "--games", "2", "--seed", "-1"], "--seed: -1 is out of range (from 0 to 9223372036854775807)"),
+    (["selfplay", "--games", "2", "--seed", str(2**63)], f"--seed: {2**63} is out of range"),
+    (["selfplay", "--games", "2", "--seed", "1e9"], "--seed: '1e9' is not a whole number"),
+    (["corpus", "--positions", "1000001", "--out", "x.jsonl"], "--positions: 1000001 is out of range (from 0 to 1000000)"),
+    (["corpus", "--positions", "2", "--out", "x.jsonl", "--seed", "-5"], "--seed: -5 is out of range"),
+    (["best-move", "-", "--sim", "1000001"], "--sim: 1000001 is out of range (from 1 to 1000000)"),
+    (["best-move", "-", "--sim", "4", "--plies", "1001"], "--plies: 1001 is out of range (from 0 to 1000)"),
+    (["match", "--bots", "greedy,sim", "--games", "2", "--rollouts", "1000001"], "--rollouts: 1000001 is out of range"),
+    (["match", "--bots", "greedy,greedy", "--games", "1000000001"], "--games: 1000000001 is out of range"),
+    (["train-leaves", "--games", "1000000001", "--out", "x.json"], "--games: 1000000001 is out of range (from 1 to"),
+    (["plot-sim", "--out", "x.svg", "--workers", "100000"], "--workers: 100000 is out of range"),
+    (["crazy", "selfplay", "--games", "1", "--workers", "257"], "--workers: 257 is out of range (from 1 to 256)"),
+    (["crazy", "selfplay", "--games", "1000000001"], "--games: 1000000001 is out of range (from 0 to 1000000000)"),
+    (["crazy", "selfplay", "--games", "1", "--seed", "-1"], "--seed: -1 is out of range"),
+])
+def test_cli_refuses_numbers_out_of_range_in_one_line(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                      message: str) -> None:
+    assert_bad_input(capsys, *argv, message=message)
+
+
+def test_cli_c_game_loop_takes_the_largest_seed_and_worker_count(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "selfplay", "--engine", "c", "--games", "3", "--workers", "256",
+                       "--seed", str(2**63 - 1))
+    assert code == 0 and f"3 games of 2 players, seeds {2**63 - 1}..{2**63 + 1}" in out
