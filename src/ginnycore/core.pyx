@@ -1809,15 +1809,17 @@ cdef class Core:
             joker_array[i] = 1 if jokers[i] else 0
         played = (tuple(squares), tuple(cards), tuple(bool(j) for j in jokers))
         claim(self)
-        result = board_score(self.board, n, square_array, card_array, joker_array, NULL, 0)
-        if result >= 0:
-            board_place(self.board, n, square_array, card_array, joker_array, 0)
-            self.stored = 0
-            for i in range(n):
-                self.board.rack[JOKER if joker_array[i] else card_array[i]] -= 1
-            self.board.rack_size -= n
-            self.history.append(played)
-        release(self)
+        try:
+            result = board_score(self.board, n, square_array, card_array, joker_array, NULL, 0)
+            if result >= 0:
+                self.history.append(played)
+                board_place(self.board, n, square_array, card_array, joker_array, 0)
+                self.stored = 0
+                for i in range(n):
+                    self.board.rack[JOKER if joker_array[i] else card_array[i]] -= 1
+                self.board.rack_size -= n
+        finally:
+            release(self)
         if result < 0:
             raise ValueError(f"illegal play (code {result})")
         return result
@@ -1830,13 +1832,16 @@ cdef class Core:
         cdef int n, i
         if not self.history:
             raise ValueError("nothing to undo")
-        claim(self)
-        squares, cards, jokers = self.history.pop()     # apply made these: they convert
+        last = len(self.history) - 1     # (no negative indices: wraparound is off)
+        squares, cards, jokers = self.history[last]     # apply converted them once: they convert
         n = len(squares)
         for i in range(n):
             square_array[i] = squares[i]
             card_array[i] = cards[i]
             joker_array[i] = jokers[i]
+        claim(self)
+        del self.history[last]
+        for i in range(n):
             self.board.rack[JOKER if joker_array[i] else card_array[i]] += 1
         self.board.rack_size += n
         board_place(self.board, n, square_array, card_array, joker_array, 1)
