@@ -202,14 +202,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         ranking = best.add_mutually_exclusive_group()
         ranking.add_argument("--equity", action="store_true",
                              help="rank plays and returns by score + leave value (docs/EQUITY.md)")
-        ranking.add_argument("--sim", type=_whole_number(1), metavar="N",
+        ranking.add_argument("--sim", type=_rollouts, metavar="N",
                              help="simulate the top equity candidates N times each against sampled racks")
         best.add_argument("--candidates", type=_whole_number(1), default=5, metavar="K",
                           help="with --equity: show K; with --sim: simulate the top K (default 5)")
-        best.add_argument("--plies", type=_count, default=2, metavar="P",
+        best.add_argument("--plies", type=_plies, default=2, metavar="P",
                           help="with --sim: turns played after ours in each rollout (default 2)")
-        best.add_argument("--seed", type=int, default=0, metavar="S", help="with --sim: the seed of the deals")
-        best.add_argument("--workers", type=_count, metavar="W",
+        best.add_argument("--seed", type=_seed, default=0, metavar="S", help="with --sim: the seed of the deals")
+        best.add_argument("--workers", type=_workers, metavar="W",
                           help="with --sim: local processes (default: one a core; 1 runs in this process)")
         best.add_argument("--scheduler", metavar="ADDRESS",
                           help="with --sim: run the rollouts on this Dask cluster")
@@ -238,12 +238,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     if command in (None, "corpus"):
         corpus = commands.add_parser("corpus", help="positions drawn from seeded games")
-        corpus.add_argument("--positions", type=_count, required=True, metavar="N")
+        corpus.add_argument("--positions", type=_whole_number(0, MAX_POSITIONS), required=True, metavar="N")
         corpus.add_argument("--stage", choices=("early", "mid", "late"), help="only positions of this stage")
-        corpus.add_argument("--seed", type=int, default=0, metavar="S")
+        corpus.add_argument("--seed", type=_seed, default=0, metavar="S")
         corpus.add_argument("--out", required=True, metavar="PATH",
                             help="a directory of position files, or a .jsonl file (one position a line)")
-        corpus.add_argument("--workers", type=_count, metavar="W",
+        corpus.add_argument("--workers", type=_workers, metavar="W",
                             help="local processes to play the games on (default: one a core)")
         corpus.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
         corpus.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
@@ -259,12 +259,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     if command in (None, "selfplay"):
         selfplay = commands.add_parser("selfplay", help="play many seeded games and summarise them")
-        selfplay.add_argument("--games", type=_count, required=True, metavar="N")
+        selfplay.add_argument("--games", type=_games, required=True, metavar="N")
         selfplay.add_argument("--players", type=_whole_number(2, 4), default=2, metavar="K", help="2 to 4 (default 2)")
-        selfplay.add_argument("--seed", type=int, default=0, metavar="S", help="game i is dealt from seed S+i")
+        selfplay.add_argument("--seed", type=_seed, default=0, metavar="S", help="game i is dealt from seed S+i")
         selfplay.add_argument("--bots", metavar="KIND[,KIND...]",
                               help="greedy (default), random, equity or sim: one for every seat, or one a seat")
-        selfplay.add_argument("--workers", type=_count, metavar="W",
+        selfplay.add_argument("--workers", type=_workers, metavar="W",
                               help="local processes (default: one a core; 1 plays in this process)")
         selfplay.add_argument("--scheduler", metavar="ADDRESS",
                               help="play on the Dask cluster of this scheduler (tcp://host:8786)")
@@ -277,13 +277,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     if command in (None, "train-leaves"):
         train = commands.add_parser("train-leaves", help="fit the leave values from seeded self-play (docs/EQUITY.md)")
-        train.add_argument("--games", type=_whole_number(1), default=20000, metavar="N",
+        train.add_argument("--games", type=_whole_number(1, MAX_GAMES), default=20000, metavar="N",
                            help="2-player games a round (default 20000)")
         train.add_argument("--rounds", type=_whole_number(1), default=2, metavar="R",
                            help="rounds: the first explores around greedy play, later ones around equity play")
-        train.add_argument("--seed", type=int, default=0, metavar="S")
+        train.add_argument("--seed", type=_seed, default=0, metavar="S")
         train.add_argument("--out", required=True, metavar="FILE", help="the leave file to write (JSON)")
-        train.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
+        train.add_argument("--workers", type=_workers, metavar="W", help="local processes (default: one a core)")
         train.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
         train.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
         train.set_defaults(run=_command_in(".leaves", "cmd_train_leaves"))
@@ -291,16 +291,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     if command in (None, "match"):
         match = commands.add_parser("match", help="two players head to head: paired seeded games, win rate and CI")
         match.add_argument("--bots", required=True, metavar="A,B", help="the two players (greedy, random, equity, sim)")
-        match.add_argument("--games", type=_count, required=True, metavar="N",
+        match.add_argument("--games", type=_games, required=True, metavar="N",
                            help="games, an even number: N/2 deals, each played twice with the seats swapped")
-        match.add_argument("--seed", type=int, default=0, metavar="S", help="deal i is dealt from seed S+i")
-        match.add_argument("--rollouts", type=_whole_number(1), default=32, metavar="N",
+        match.add_argument("--seed", type=_seed, default=0, metavar="S", help="deal i is dealt from seed S+i")
+        match.add_argument("--rollouts", type=_rollouts, default=32, metavar="N",
                            help="a sim player's rollouts a decision (default 32)")
         match.add_argument("--candidates", type=_whole_number(1), default=5, metavar="K",
                            help="a sim player's candidates (default 5)")
-        match.add_argument("--plies", type=_count, default=2, metavar="P",
+        match.add_argument("--plies", type=_plies, default=2, metavar="P",
                            help="a sim player's turns after its own in a rollout (default 2)")
-        match.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
+        match.add_argument("--workers", type=_workers, metavar="W", help="local processes (default: one a core)")
         match.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
         match.add_argument("--plot", metavar="FILE", help="write an SVG of the score distributions")
         match.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -319,12 +319,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         plot_sim.add_argument("--rollouts", default="2,4,8,16,32", metavar="N,N,...",
                               help="rollout counts, increasing (default 2,4,8,16,32)")
         plot_sim.add_argument("--against", default="equity", metavar="KIND", help="the opponent (default equity)")
-        plot_sim.add_argument("--games", type=_count, default=800, metavar="N",
+        plot_sim.add_argument("--games", type=_games, default=800, metavar="N",
                               help="games a point, even (default 800)")
-        plot_sim.add_argument("--seed", type=int, default=0, metavar="S", help="deal i is dealt from seed S+i")
+        plot_sim.add_argument("--seed", type=_seed, default=0, metavar="S", help="deal i is dealt from seed S+i")
         plot_sim.add_argument("--candidates", type=_whole_number(1), default=5, metavar="K")
-        plot_sim.add_argument("--plies", type=_count, default=2, metavar="P")
-        plot_sim.add_argument("--workers", type=_count, metavar="W", help="local processes (default: one a core)")
+        plot_sim.add_argument("--plies", type=_plies, default=2, metavar="P")
+        plot_sim.add_argument("--workers", type=_workers, metavar="W", help="local processes (default: one a core)")
         plot_sim.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
         plot_sim.add_argument("--out", required=True, metavar="FILE", help="the SVG to write")
         plot_sim.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
@@ -351,7 +351,21 @@ def _whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+# The largest numbers the command line takes: beyond them a run could only
+# exhaust the memory, overflow the C core's numbers or never end.
+MAX_WORKERS = 256           # processes, or threads of the C game loop
+MAX_GAMES = 10**9
+MAX_POSITIONS = 10**6
+MAX_ROLLOUTS = 10**6        # --sim and --rollouts
+MAX_PLIES = 1000
+MAX_SEED = 2**63 - 1        # seed + game index stays within the C generator's 64 bits
+
 _count = _whole_number(0)
+_workers = _whole_number(0, MAX_WORKERS)
+_games = _whole_number(0, MAX_GAMES)
+_seed = _whole_number(0, MAX_SEED)
+_rollouts = _whole_number(1, MAX_ROLLOUTS)
+_plies = _whole_number(0, MAX_PLIES)
 
 
 def _command_in(module: str, name: str) -> Callable[[argparse.Namespace], int]:

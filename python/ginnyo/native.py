@@ -127,7 +127,7 @@ class Batch:
     def best_plays(self, threads: int = 1, seconds: NDArray[np.float64] | None = None
                    ) -> tuple[NDArray[np.int32], NDArray[np.int16], NDArray[np.int8], NDArray[np.uint8]]:
         """``(scores, squares, cards, jokers)`` arrays; a score of -1 means no play.
-        With ``seconds`` (a float64 array, one a position), each position's time
+        ``threads``: 1 or more (at most one a processor is started).  With ``seconds`` (a float64 array, one a position), each position's time
         in the core (load, prepare, search) is written there."""
         import numpy as np
         from ginnycore.core import best_plays_batch
@@ -141,7 +141,8 @@ class Batch:
 
 
 def best_plays_batch(positions: list[Position], threads: int = 1) -> list[ScoredPlay | None]:
-    """The best play of every position (None where there is none), in one core call."""
+    """The best play of every position (None where there is none), in one core
+    call on ``threads`` threads (1 or more; at most one a processor is started)."""
     scores, squares, cards, jokers = Batch(positions).best_plays(threads)
     result: list[ScoredPlay | None] = []
     for row, position in enumerate(positions):

@@ -15,6 +15,16 @@ from .native import empty_core
 if TYPE_CHECKING:
     from ginnycore.selfplay import GreedyTurn   # a TypedDict of the stubs: plain dicts at run time
 
+SEEDS = 2**64   # the C loop's seeds are 64-bit numbers
+
+
+def _check_games(games: int, seed: int) -> None:
+    """ValueError unless games ``seed`` .. ``seed + games - 1`` are C loop games."""
+    if games < 0:
+        raise ValueError(f"games must be 0 or more, not {games}")
+    if seed < 0 or seed + max(games, 1) > SEEDS:
+        raise ValueError(f"seed {seed}: the C loop's seeds (seed + game index) are 0 to 2**64 - 1")
+
 
 def end_reason(code: int, stall_rounds: int = 3) -> str:
     """The words of the game module for the C loop's end codes."""
@@ -40,9 +50,10 @@ class GreedyGames:
 
 def greedy_games(games: int, players: int, seed: int, *, threads: int = 1,
                  stall_rounds: int = 3, layout: Layout | None = None) -> GreedyGames:
-    """Play ``games`` greedy games in C, spread over ``threads`` cores; game i
-    is the game of seed ``seed + i``."""
+    """Play ``games`` greedy games in C, spread over ``threads`` cores (at most
+    one thread a processor is started); game i is the game of seed ``seed + i``."""
     import numpy as np
+    _check_games(games, seed)
     layout = layout or Layout.standard()
     scores = np.zeros((games, 4), dtype=np.int32)
     turns = np.zeros(games, dtype=np.int32)
@@ -58,5 +69,8 @@ def greedy_game(players: int, seed: int, index: int = 0, *, stall_rounds: int = 
                 layout: Layout | None = None) -> tuple[int, list[list[int]], list[GreedyTurn], list[int]]:
     """Game ``index`` of :func:`greedy_games` with ``seed``, turn by turn:
     ``(first_player, racks_dealt, turns, final_scores)``."""
+    if index < 0:
+        raise ValueError(f"index must be 0 or more, not {index}")
+    _check_games(index + 1, seed)
     layout = layout or Layout.standard()
     return greedy_game_record(empty_core(layout), players, seed, index, stall_rounds)

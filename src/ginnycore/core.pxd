@@ -18,6 +18,13 @@ cdef class Core:
     cdef size_t capacity
     cdef long long stored       # plays the last generation left in ``plays``
     cdef list history
+    cdef int busy               # a call has the core (see claim)
     cdef long long _generate(self, int mode, PlayRecord* best)
     cdef long long _generate_all(self) except -1
     cdef list _stored_plays(self)
+    cdef tuple _state(self)
+    cdef list _cross_masks(self)
+
+cdef int claim(Core core) except -1
+cdef void release(Core core) noexcept
+cdef int thread_count(object threads) except 0

@@ -20,7 +20,8 @@ _CorePlay: TypeAlias = tuple[int, tuple[_Placement, ...]]
 _CoreMeld: TypeAlias = tuple[int, int, int, int, int]
 
 class Core:
-    """One board and rack in C.  Load cards, then ask for plays."""
+    """One board and rack in C.  Load cards, then ask for plays.  One call at a
+    time: a call while another thread's call has the core raises RuntimeError."""
 
     # the arguments go to Cython's __cinit__, which runs in tp_new: hence __new__
     def __new__(cls, width: int, height: int, kinds: bytes) -> Self: ...
@@ -46,7 +47,8 @@ class Core:
     def cross_masks(self) -> list[list[int]]: ...
 
 class Cores:
-    """Many loaded cores, generated or counted in one call, on one thread or several."""
+    """Many loaded cores, generated or counted in one call, on one thread or several
+    (``threads`` 1 or more; at most one a processor is started)."""
 
     def __new__(cls, cores: Iterable[Core]) -> Self: ...
     def __len__(self) -> int: ...
@@ -57,4 +59,5 @@ def best_plays_batch(layout: Core, boards: NDArray[np.uint8], racks: NDArray[np.
                      scores: NDArray[np.int32], squares: NDArray[np.int16], cards: NDArray[np.int8],
                      jokers: NDArray[np.uint8], threads: int = 1,
                      seconds: NDArray[np.float64] | None = None) -> None:
-    """Best play of every row of ``boards``/``racks`` into the output arrays."""
+    """Best play of every row of ``boards``/``racks`` into the output arrays, on
+    ``threads`` threads (1 or more; at most one a processor is started)."""

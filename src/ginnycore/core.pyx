@@ -9,10 +9,13 @@ rank, direction; a set: rank and suits) given the tiles already in it, then
 the ways the rack can supply the placed cards (a real tile or a joker).
 """
 
+from operator import index as _whole_number
+
 from cython.parallel cimport parallel, prange
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
+from openmp cimport omp_get_num_procs
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from ginnycore.board cimport board_clone, board_new
@@ -1608,6 +1611,31 @@ cdef int board_score(Board* board, int n, const short* squares, const signed cha
 
 # -- the Python face ----------------------------------------------------------------
 
+cdef int claim(Core core) except -1:
+    """Mark ``core`` in use for the length of one call; RuntimeError when a call
+    on another thread has it (two threads would write its board or plays at once).
+    Callers hold the GIL from the test to the mark, so the two cannot interleave."""
+    if core.busy:
+        raise RuntimeError("this Core is in use by a call on another thread: a Core serves one call at a time")
+    core.busy = 1
+    return 0
+
+
+cdef void release(Core core) noexcept:
+    """End what :func:`claim` began."""
+    core.busy = 0
+
+
+cdef int thread_count(object threads) except 0:
+    """``threads`` (a whole number, 1 or more, else TypeError or ValueError) as
+    OpenMP threads to start: at most one a processor this process may run on,
+    since more could only wait for one (and each costs a stack)."""
+    threads = _whole_number(threads)
+    if threads < 1:
+        raise ValueError(f"threads must be 1 or more, not {threads}")
+    return min(threads, max(omp_get_num_procs(), 1))
+
+
 cdef class Core:
     """One board and rack in C.  Load cards, then ask for plays.
 
@@ -1616,9 +1644,12 @@ cdef class Core:
     (255 empty, else the card 0..51), ``jokers`` one byte a square (1 for a
     joker), ``rack`` 53 counts (index 52 = jokers).
     A play is ``(score, ((square, card, is_joker), ...))``.
+
+    A core serves one call at a time: a call while another thread's call has it
+    raises RuntimeError (use a core a thread).
     """
 
-    def __cinit__(self, int width, int height, bytes kinds):
+    def __cinit__(self, int width, int height, bytes kinds not None):
         cdef int square
         if width < 1 or height < 1 or width > MAX_SIDE or height > MAX_SIDE:
             raise ValueError(f"board {width} x {height} is outside 1..{MAX_SIDE}")
@@ -1648,9 +1679,10 @@ cdef class Core:
         free(self.board)
         free(self.plays)
 
-    def load(self, const unsigned char[:] cards, const unsigned char[:] jokers,
-             const unsigned char[:] rack):
-        """Set the board and rack (see the class docstring) and recompute cross-checks."""
+    def load(self, const unsigned char[:] cards not None, const unsigned char[:] jokers not None,
+             const unsigned char[:] rack not None):
+        """Set the board and rack (see the class docstring) and recompute
+        cross-checks; on bad input (ValueError) the core is left as it was."""
         cdef int square
         if cards.shape[0] != self.board.size or jokers.shape[0] != self.board.size:
             raise ValueError("cards and jokers need one byte a square")
@@ -1659,6 +1691,8 @@ cdef class Core:
         for square in range(self.board.size):
             if cards[square] != 255 and cards[square] >= NUM_CARDS:
                 raise ValueError(f"card {cards[square]} on square {square}")
+        claim(self)
+        for square in range(self.board.size):
             self.board.card[square] = EMPTY if cards[square] == 255 else <signed char>cards[square]
             self.board.joker[square] = jokers[square] != 0
         for square in range(RACK_KINDS):
@@ -1666,6 +1700,7 @@ cdef class Core:
         self.stored = 0
         with nogil:
             board_prepare(self.board)
+        release(self)
 
     cdef long long _generate(self, int mode, PlayRecord* best):
         """``board_generate`` on this core, storing the plays in its C array in
@@ -1676,10 +1711,13 @@ cdef class Core:
         cdef long long count
         cdef PlayRecord** plays = &self.plays if mode == GEN_ALL else NULL
         cdef size_t* capacity = &self.capacity if mode == GEN_ALL else NULL
+        claim(self)
         if self.board.rack[JOKER] == 0:
-            return board_generate(self.board, mode, best, plays, capacity)
-        with nogil:
             count = board_generate(self.board, mode, best, plays, capacity)
+        else:
+            with nogil:
+                count = board_generate(self.board, mode, best, plays, capacity)
+        release(self)
         return count
 
     def count_plays(self):
@@ -1696,7 +1734,11 @@ cdef class Core:
 
     cdef list _stored_plays(self):
         cdef long long i
-        return [_play_tuple(&self.plays[i]) for i in range(self.stored)]
+        claim(self)     # making the tuples may run other threads (a collection's finalisers)
+        try:
+            return [_play_tuple(&self.plays[i]) for i in range(self.stored)]
+        finally:
+            release(self)
 
     def generate_plays(self):
         """Generate every legal play, with its score, into the core's own C array
@@ -1739,7 +1781,9 @@ cdef class Core:
             square_array[i] = squares[i]
             card_array[i] = cards[i]
             joker_array[i] = 1 if jokers[i] else 0
+        claim(self)
         result = board_score(self.board, n, square_array, card_array, joker_array, melds, 2 * MAX_PLACED)
+        release(self)
         if result < 0:
             return result, None
         out = []
@@ -1763,15 +1807,21 @@ cdef class Core:
             square_array[i] = squares[i]
             card_array[i] = cards[i]
             joker_array[i] = 1 if jokers[i] else 0
-        result = board_score(self.board, n, square_array, card_array, joker_array, NULL, 0)
+        played = (tuple(squares), tuple(cards), tuple(bool(j) for j in jokers))
+        claim(self)
+        try:
+            result = board_score(self.board, n, square_array, card_array, joker_array, NULL, 0)
+            if result >= 0:
+                self.history.append(played)
+                board_place(self.board, n, square_array, card_array, joker_array, 0)
+                self.stored = 0
+                for i in range(n):
+                    self.board.rack[JOKER if joker_array[i] else card_array[i]] -= 1
+                self.board.rack_size -= n
+        finally:
+            release(self)
         if result < 0:
             raise ValueError(f"illegal play (code {result})")
-        board_place(self.board, n, square_array, card_array, joker_array, 0)
-        self.stored = 0
-        for i in range(n):
-            self.board.rack[JOKER if joker_array[i] else card_array[i]] -= 1
-        self.board.rack_size -= n
-        self.history.append((tuple(squares), tuple(cards), tuple(bool(j) for j in jokers)))
         return result
 
     def undo(self):
@@ -1782,16 +1832,21 @@ cdef class Core:
         cdef int n, i
         if not self.history:
             raise ValueError("nothing to undo")
-        squares, cards, jokers = self.history.pop()
+        last = len(self.history) - 1     # (no negative indices: wraparound is off)
+        squares, cards, jokers = self.history[last]     # apply converted them once: they convert
         n = len(squares)
         for i in range(n):
             square_array[i] = squares[i]
             card_array[i] = cards[i]
             joker_array[i] = jokers[i]
-            self.board.rack[JOKER if jokers[i] else cards[i]] += 1
+        claim(self)
+        del self.history[last]
+        for i in range(n):
+            self.board.rack[JOKER if joker_array[i] else card_array[i]] += 1
         self.board.rack_size += n
         board_place(self.board, n, square_array, card_array, joker_array, 1)
         self.stored = 0
+        release(self)
 
     def state(self):
         """What generation reads (for tests of apply/undo): as bytes the cards,
@@ -1799,7 +1854,14 @@ cdef class Core:
         have one; and the list of live anchors, each as (square, row, column,
         fit, and its limit and the free squares before it across, then down),
         by square."""
-        cdef int square, direction, a
+        claim(self)     # making the objects may run other threads (a collection's finalisers)
+        try:
+            return self._state()
+        finally:
+            release(self)
+
+    cdef tuple _state(self):
+        cdef int direction, a
         cdef Anchor* anchor
         parts = [bytes([<unsigned char>self.board.card[s] for s in range(self.board.size)]),
                  bytes([self.board.joker[s] for s in range(self.board.size)]),
@@ -1808,7 +1870,7 @@ cdef class Core:
                  bytes([self.board.rack[s] for s in range(RACK_KINDS)])]
         for direction in range(2):
             parts.append(bytes([self.board.squares[s].cross_len[direction] for s in range(self.board.size)]))
-        masks = self.cross_masks
+        masks = self._cross_masks()
         anchors = []
         for a in range(self.board.n_anchors):
             anchor = &self.board.anchors[a]
@@ -1824,6 +1886,13 @@ cdef class Core:
     @property
     def cross_masks(self):
         """Per direction, the cross-check mask of every square (for tests)."""
+        claim(self)
+        try:
+            return self._cross_masks()
+        finally:
+            release(self)
+
+    cdef list _cross_masks(self):
         return [[0 if self.board.card[s] != EMPTY else ALL_CARDS if self.board.squares[s].cross_len[d] == 1
                  else self.board.squares[s].cross_mask[d] for s in range(self.board.size)] for d in range(2)]
 
@@ -1848,20 +1917,23 @@ cdef inline double _now() noexcept nogil:
     return clock.tv_sec + clock.tv_nsec * 1e-9
 
 
-def best_plays_batch(Core layout, const unsigned char[:, ::1] boards, const unsigned char[:, ::1] racks,
-                     int[:] scores, short[:, :] squares, signed char[:, :] cards,
-                     unsigned char[:, :] jokers, int threads=1, double[:] seconds=None):
+def best_plays_batch(Core layout not None, const unsigned char[:, ::1] boards not None,
+                     const unsigned char[:, ::1] racks not None, int[:] scores not None,
+                     short[:, :] squares not None, signed char[:, :] cards not None,
+                     unsigned char[:, :] jokers not None, threads=1, double[:] seconds=None):
     """Solve many positions of one layout; ``layout`` is a Core of that layout.
 
     ``boards`` holds a row per position: the cards of every square (255 empty)
     then the joker flags; ``racks`` 53 counts a row.  Each row's best play goes
     to ``scores`` (-1 when there is none; the placed count is the number of
     ``squares`` entries that are not -1), ``squares``, ``cards`` and ``jokers``
-    (14 columns each).  ``threads`` > 1 spreads the rows over that many cores.
-    With ``seconds``, each row's time (load, prepare and search) goes there.
+    (14 columns each).  ``threads`` > 1 spreads the rows over that many cores
+    (at most one thread a processor is started).  With ``seconds``, each row's
+    time (load, prepare and search) goes there.  ``layout`` is in use for the
+    length of the call.
     """
     cdef Py_ssize_t n = boards.shape[0], row
-    cdef int i, size = layout.board.size, bad
+    cdef int i, size = layout.board.size, bad, workers = thread_count(threads)
     cdef const unsigned char* cells
     cdef Board* local
     cdef PlayRecord* best
@@ -1884,7 +1956,8 @@ def best_plays_batch(Core layout, const unsigned char[:, ::1] boards, const unsi
             for i in range(size):
                 if cells[i] != 255 and cells[i] >= NUM_CARDS:
                     raise ValueError(f"row {row}: card {cells[i]} on square {i}")
-    with nogil, parallel(num_threads=threads if threads > 0 else 1):
+    claim(layout)
+    with nogil, parallel(num_threads=workers):
         # assigned in the parallel block, so private to each thread
         local = board_clone(layout.board)
         best = <PlayRecord*>malloc(sizeof(PlayRecord))
@@ -1911,6 +1984,7 @@ def best_plays_batch(Core layout, const unsigned char[:, ::1] boards, const unsi
                 jokers[row, i] = play_joker(best, i)
         free(local)
         free(best)
+    release(layout)
 
 
 cdef class Cores:
@@ -1918,8 +1992,10 @@ cdef class Cores:
     thread or several: what ``Core.generate_plays`` and ``Core.count_plays`` do
     for one core, without a Python call a core.  Each core keeps its plays in
     its own C array, as ``generate_plays`` leaves them.  A core may be listed
-    only once (two threads would write its plays at once), and no other thread
-    may use the cores during a call.  ``Cores(cores)`` keeps the cores alive.
+    only once (two threads would write its plays at once); a call refuses
+    (RuntimeError) while another thread's call has one of the cores, and holds
+    them all until it returns.  ``threads`` is at most one a processor.
+    ``Cores(cores)`` keeps the cores alive.
     """
     cdef list cores
     cdef Board** boards
@@ -1971,35 +2047,44 @@ cdef class Cores:
             return board_generate(self.boards[i], GEN_ALL, NULL, self.plays[i], self.capacities[i])
         return board_generate(self.boards[i], mode, NULL, NULL, NULL)
 
-    cdef object _run(self, int mode, int threads):
+    cdef object _run(self, int mode, object threads):
         """``board_generate`` in ``mode`` on every core: the counts, as an int64 array."""
         import numpy
-        cdef Py_ssize_t i, n = self.n
+        cdef Py_ssize_t i, n = self.n, claimed = 0
         cdef long long[::1] counts
-        if threads < 1:
-            raise ValueError(f"threads must be 1 or more, not {threads}")
+        cdef int workers = thread_count(threads)
         result = numpy.empty(n, dtype=numpy.int64)
         counts = result
+        try:
+            while claimed < n:
+                claim(<Core>self.cores[claimed])
+                claimed += 1
+        finally:
+            if claimed < n:     # one was in use: let go of those taken
+                for i in range(claimed):
+                    release(<Core>self.cores[i])
         with nogil:
-            if threads == 1:
+            if workers == 1:
                 for i in range(n):
                     counts[i] = self._generate_one(i, mode)
             else:
-                for i in prange(n, schedule="dynamic", chunksize=16, num_threads=threads):
+                for i in prange(n, schedule="dynamic", chunksize=16, num_threads=workers):
                     counts[i] = self._generate_one(i, mode)
             if mode == GEN_ALL:
                 for i in range(n):
                     self.stored[i][0] = max(counts[i], 0)
         for i in range(n):
+            release(<Core>self.cores[i])
+        for i in range(n):
             if counts[i] < 0:
                 raise MemoryError(f"the plays of cores[{i}] did not fit in memory")
         return result
 
-    def count_plays(self, int threads=1):
+    def count_plays(self, threads=1):
         """How many legal plays each core has (nothing is stored), as an int64 array."""
         return self._run(GEN_COUNT, threads)
 
-    def generate_plays(self, int threads=1):
+    def generate_plays(self, threads=1):
         """Generate every legal play of every core, with its score, into that
         core's own C array; how many each has, as an int64 array."""
         return self._run(GEN_ALL, threads)

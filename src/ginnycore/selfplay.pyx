@@ -13,7 +13,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 from ginnycore.board cimport board_clone, board_copy
-from ginnycore.core cimport Core, board_generate, board_place
+from ginnycore.core cimport Core, board_generate, board_place, claim, release, thread_count
 from ginnycore.types cimport (EMPTY, GEN_BEST, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord,
                               play_joker)
 
@@ -240,28 +240,43 @@ cdef inline uint64_t _game_seed(uint64_t seed, long long index) noexcept nogil:
     return _random(&mixer)
 
 
-def play_greedy_games(Core layout, long long games, int players, unsigned long long seed,
-                      int[:, :] scores, int[:] turns, int[:] plays, int[:] first_players,
-                      int[:] end_reasons, int stall_rounds=3, int threads=1):
+cdef int _check_game(Core layout, int players, int stall_rounds) except -1:
+    """ValueError unless ``layout`` is an empty board and the numbers make a game."""
+    if layout.board.n_tiles:
+        raise ValueError("layout must be an empty Core of the layout: its board has tiles")
+    if not 2 <= players <= MAX_PLAYERS:
+        raise ValueError("Ginny-O is for 2 to 4 players")
+    if not 1 <= stall_rounds <= MAX_TURNS:
+        raise ValueError(f"stall_rounds must be 1 to {MAX_TURNS}, not {stall_rounds}")
+    return 0
+
+
+def play_greedy_games(Core layout not None, long long games, int players, unsigned long long seed,
+                      int[:, :] scores not None, int[:] turns not None, int[:] plays not None,
+                      int[:] first_players not None, int[:] end_reasons not None, int stall_rounds=3,
+                      threads=1):
     """Play ``games`` greedy games on ``layout`` (an empty Core of the layout).
 
     Game i is the game of seed ``seed + i``.  Final scores (penalties taken) go
     to ``scores[i, :players]``; the number of turns, of plays, the first player
     and how the game ended (1: the box was empty and every player passed;
     2: no play for ``stall_rounds`` full rounds; 3: the turn limit) to the
-    other arrays.
+    other arrays.  ``threads`` as for ``core.best_plays_batch``; ``layout`` is
+    in use for the length of the call.
     """
     cdef long long index
-    cdef int player, sets = 1 if players == 2 else 2
+    cdef int player, sets = 1 if players == 2 else 2, workers = thread_count(threads)
     cdef Board* board
     cdef Game* game
     cdef Turn* turn
-    if not 2 <= players <= MAX_PLAYERS:
-        raise ValueError("Ginny-O is for 2 to 4 players")
+    _check_game(layout, players, stall_rounds)
+    if games < 0:
+        raise ValueError(f"games must be 0 or more, not {games}")
     if scores.shape[0] < games or scores.shape[1] < players or turns.shape[0] < games \
             or plays.shape[0] < games or first_players.shape[0] < games or end_reasons.shape[0] < games:
         raise ValueError("output arrays are too small")
-    with nogil, parallel(num_threads=threads if threads > 0 else 1):
+    claim(layout)
+    with nogil, parallel(num_threads=workers):
         # each thread owns its board, game and turn
         board = board_clone(layout.board)
         game = <Game*>malloc(sizeof(Game))
@@ -283,9 +298,10 @@ def play_greedy_games(Core layout, long long games, int players, unsigned long l
         free(board)
         free(game)
         free(turn)
+    release(layout)
 
 
-def greedy_game_record(Core layout, int players, unsigned long long seed, long long index=0,
+def greedy_game_record(Core layout not None, int players, unsigned long long seed, long long index=0,
                        int stall_rounds=3):
     """One greedy game, turn by turn, as Python data (for records and checks).
 
@@ -296,9 +312,10 @@ def greedy_game_record(Core layout, int players, unsigned long long seed, long l
     cdef Game game
     cdef Turn turn
     cdef int player, tile, i
-    if not 2 <= players <= MAX_PLAYERS:
-        raise ValueError("Ginny-O is for 2 to 4 players")
+    _check_game(layout, players, stall_rounds)
+    claim(layout)
     board = board_clone(layout.board)   # an empty, prepared board
+    release(layout)
     if board == NULL:
         raise MemoryError()
     _start(&game, players, 1 if players == 2 else 2, _game_seed(seed, index), stall_rounds)

@@ -15,7 +15,7 @@ STATE_HELP = "a state file (docs/CRAZY-RUMMY.md), JSON text, or - for stdin"
 
 def register(commands: Any) -> argparse.ArgumentParser:
     """Add ``crazy`` and its subcommands to the main parser's subcommands."""
-    from ..cli import FORCE_HELP, _command_in, _whole_number
+    from ..cli import FORCE_HELP, MAX_GAMES, MAX_WORKERS, _command_in, _seed, _whole_number
     crazy: argparse.ArgumentParser = commands.add_parser(
         "crazy", help="Crazy Rummy: best turn, hand solver, self-play",
         description="Crazy Rummy (docs/RULES.md §7, docs/CRAZY-RUMMY.md).")
@@ -34,14 +34,14 @@ def register(commands: Any) -> argparse.ArgumentParser:
     solve.set_defaults(run=_command_in(".crazy.cli", "cmd_solve"))
 
     selfplay = sub.add_parser("selfplay", help="play many seeded 13-round games and summarise them")
-    selfplay.add_argument("--games", type=_whole_number(0), required=True, metavar="N")
+    selfplay.add_argument("--games", type=_whole_number(0, MAX_GAMES), required=True, metavar="N")
     selfplay.add_argument("--players", type=_whole_number(3, 6), default=4, metavar="K",
                           help="3 to 6 (default 4)")
-    selfplay.add_argument("--seed", type=int, default=0, metavar="S", help="game i is the game of seed S+i")
+    selfplay.add_argument("--seed", type=_seed, default=0, metavar="S", help="game i is the game of seed S+i")
     selfplay.add_argument("--bots", metavar="KIND[,KIND...]",
                           help="advisor (default) or stock (always draws from the stock): "
                                "one for every seat, or one a seat")
-    selfplay.add_argument("--workers", type=_whole_number(1), metavar="W",
+    selfplay.add_argument("--workers", type=_whole_number(1, MAX_WORKERS), metavar="W",
                           help="local processes (default: one a core; 1 plays in this process)")
     selfplay.add_argument("--records", metavar="DIR", help="write each game's record to DIR/crazy-SEED.jsonl")
     selfplay.add_argument("--force", action="store_true", help=FORCE_HELP.format("--records"))
