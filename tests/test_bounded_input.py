@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any, Callable
 
@@ -171,6 +172,18 @@ def test_a_position_json_text_longer_than_the_limit_is_refused_before_decoding()
 def test_a_position_string_longer_than_the_limit_is_refused() -> None:
     with pytest.raises(PositionError, match="larger than a position may be"):
         from_line("15/" * 14 + "15 " + "5C" * POSITION_BYTES)
+
+
+def test_a_huge_rack_string_is_refused_without_being_split_whole() -> None:
+    rack = "AS " * 1_000_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(PositionError, match="field 'rack': more than 14 tiles, at most 14"):
+            Position.from_dict({"board": {}, "rack": rack})
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * len(rack), f"{peak} bytes to refuse a rack of {len(rack)} characters"  # one copy at most
 
 
 def test_json_that_is_not_text_is_a_one_line_error_not_a_type_error() -> None:

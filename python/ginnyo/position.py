@@ -147,14 +147,15 @@ def parse_tile_codes(value: object, field: str, tile_prefix: str, limit: int | N
     """Rack tiles from a string of codes or a list of codes (a rack, the unseen
     tiles); a bad one raises PositionError naming ``field`` (``tile_prefix``
     leads the message about a single tile)."""
-    if isinstance(value, str):
-        codes: list[object] = list(value.split())
+    if isinstance(value, str):   # split no further than the limit: a huge string never becomes a huge list
+        codes: list[object] = list(value.split(None, limit) if limit is not None else value.split())
     elif isinstance(value, list):
         codes = list(value)
     else:
         raise PositionError(f"field '{field}': must be a string of tile codes or a list of codes")
     if limit is not None and len(codes) > limit:
-        raise PositionError(f"field '{field}': {len(codes)} tiles, at most {limit}")
+        count = len(codes) if isinstance(value, list) else f"more than {limit}"
+        raise PositionError(f"field '{field}': {count} tiles, at most {limit}")
     tiles = []
     for code in codes:
         if not isinstance(code, str):
