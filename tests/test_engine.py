@@ -166,6 +166,8 @@ UNSERVABLE_GO_LINES = {
     "bad argument": b"go top many",
     "overlong": b"go top " + b"7" * (2 * MAX_LINE_BYTES),
     "overlong, blanks first": b"  go " + b" " * MAX_LINE_BYTES,
+    "overlong, over a megabyte of blanks first": b" " * (MAX_LINE_BYTES + 5) + b"go",
+    "overlong, the word across two reads": b" " * (MAX_LINE_BYTES - 1) + b"go top " + b"1" * MAX_LINE_BYTES,
     "not UTF-8": b"go top \xff\xfe",
     "NUL bytes": b"go \0\0",
 }
@@ -179,8 +181,10 @@ def test_every_go_line_gets_exactly_one_bestmove_none_when_it_cannot_be_served(n
     assert lines[-3].startswith("info string error ") and lines[-2:] == [NO_MOVE, "readyok"], lines
 
 
-def test_an_overlong_line_that_is_not_a_go_gets_no_bestmove() -> None:
-    result = run_engine(b"moves " + b"x" * (MAX_LINE_BYTES + 10) + b"\nisready\n")
+@pytest.mark.parametrize("line", [b"moves " + b"x" * (MAX_LINE_BYTES + 10), b" " * (MAX_LINE_BYTES - 1) + b"gone" * 10,
+                                  b"gox" + b" " * MAX_LINE_BYTES], ids=["moves", "gone", "gox"])
+def test_an_overlong_line_that_is_not_a_go_gets_no_bestmove(line: bytes) -> None:
+    result = run_engine(line + b"\nisready\n")
     assert result.stdout.decode().splitlines() == [
         f"info string error line-too-long a line longer than {MAX_LINE_BYTES} bytes was skipped", "readyok"]
 

@@ -25,6 +25,7 @@ from .tiles import rack_code
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 1 << 20  # longer lines are skipped with an error, never held in memory
+HEAD_BYTES = 64  # the start of a skipped line kept to tell which command it was
 MAX_MESSAGE = 200  # characters of an error message, at most
 NO_MOVE = "bestmove none"  # the answer to a go that failed (docs/PROTOCOL.md)
 CAPABILITIES = ("position-line", "position-json", "go-top", "moves", "score", "apply", "show")
@@ -238,12 +239,22 @@ def read_line(stream: BinaryIO) -> bytes | None:
     if not line:
         return None
     if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+        head = _grow_head(b"", line)
         while True:
             piece = stream.readline(MAX_LINE_BYTES)
+            head = _grow_head(head, piece)
             if not piece or piece.endswith(b"\n"):
                 break
-        raise LineTooLong(line[:64])
+        raise LineTooLong(head)
     return line.rstrip(b"\r\n")
+
+
+def _grow_head(head: bytes, piece: bytes) -> bytes:
+    """The start of a line from its first non-blank byte, grown piece by piece
+    until it holds the line's first word whole (or :data:`HEAD_BYTES`)."""
+    if len(head) >= HEAD_BYTES or (head and len(head.split(None, 1)[0]) < len(head)):
+        return head
+    return (head + piece[:HEAD_BYTES] if head else piece.lstrip()[:HEAD_BYTES])[:HEAD_BYTES]
 
 
 def decode_line(raw: bytes) -> str:
@@ -271,7 +282,7 @@ def serve(stdin: BinaryIO, stdout: TextIO) -> int:
             raw = _read_input(stdin)
             if raw is None:
                 break
-            head = raw[:64]
+            head = raw[:HEAD_BYTES]
             lines = engine.handle(decode_line(raw))
         except ProtocolError as error:
             lines = failure_lines(first_word(error.head if isinstance(error, LineTooLong) else head),

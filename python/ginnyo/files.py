@@ -11,8 +11,8 @@ sees the whole file or none.
 from __future__ import annotations
 
 import errno
-import reprlib
 import os
+import reprlib
 import sys
 import tempfile
 from pathlib import Path
