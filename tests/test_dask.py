@@ -157,16 +157,16 @@ def test_a_port_that_accepts_and_never_answers_fails_within_the_connect_timeout(
 
 # -- a cluster lost in the middle of a run --------------------------------------------
 
-def kill_mid_run(address: str, victim: str, scheduler: subprocess.Popen[bytes],
-                 workerless: float) -> tuple[int, str, str, float]:
-    """Run the driver on a cluster of one worker, kill ``victim`` (``"worker"`` or
-    ``"scheduler"``) after the first result: the driver's status, output, errors,
-    and the seconds it took to end after the kill."""
+def kill_mid_run(address: str, victim: str, scheduler: subprocess.Popen[bytes], workerless: float,
+                 how: signal.Signals = signal.SIGKILL) -> tuple[int, str, str, float]:
+    """Run the driver on a cluster of one worker, send ``victim`` (``"worker"`` or
+    ``"scheduler"``) the signal ``how`` after the first result: the driver's
+    status, output, errors, and the seconds it took to end after the signal."""
     worker = start_worker(address)
     try:
         driver = drive(address, workerless)
         first_result(driver)
-        (worker if victim == "worker" else scheduler).send_signal(signal.SIGKILL)
+        (worker if victim == "worker" else scheduler).send_signal(how)
         killed = time.monotonic()
         code, out, err = ended(driver)
         return code, out, err, time.monotonic() - killed
@@ -190,6 +190,18 @@ def test_the_scheduler_killed_mid_run_ends_the_run_with_one_line(
     code, out, err, seconds = kill_mid_run(address, "scheduler", process, workerless=60)
     assert code == 3 and "lost the connection to the scheduler" in out.splitlines()[-1], (code, out[-300:], err)
     assert seconds < SLACK_SECONDS and err == ""
+
+
+@pytest.mark.slow
+def test_a_scheduler_that_stops_answering_mid_run_ends_the_run_with_one_line(
+        scheduler: tuple[subprocess.Popen[bytes], str]) -> None:
+    process, address = scheduler
+    try:
+        code, out, err, seconds = kill_mid_run(address, "scheduler", process, workerless=60, how=signal.SIGSTOP)
+    finally:
+        process.send_signal(signal.SIGCONT)
+    assert code == 3 and "the scheduler did not answer within 5 s" in out.splitlines()[-1], (code, out[-300:], err)
+    assert seconds < 5 + SLACK_SECONDS and err == ""
 
 
 @pytest.mark.slow
