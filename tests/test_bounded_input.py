@@ -21,7 +21,7 @@ from ginnyo import GinnyoError, Layout, Position
 from ginnyo.crazy.cards import parse_cards, wild_rank
 from ginnyo.crazy.errors import CrazyError
 from ginnyo.crazy.state import TurnState, load_state
-from ginnyo.errors import PositionError
+from ginnyo.errors import IllegalMoveError, PositionError
 from ginnyo.files import LEAVES_BYTES, POSITION_BYTES, STATE_BYTES, quote
 from ginnyo.leaves import LeaveFileError, load
 from ginnyo.notation import parse_notation
@@ -184,6 +184,19 @@ def test_a_huge_rack_string_is_refused_without_being_split_whole() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 2 * len(rack), f"{peak} bytes to refuse a rack of {len(rack)} characters"  # one copy at most
+
+
+def test_a_huge_move_is_refused_without_reading_all_its_tiles() -> None:
+    position = Position.from_dict(GOOD_POSITION)
+    notation = "1A " + "5C" * 500_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(IllegalMoveError, match="the line runs off the board"):
+            parse_notation(position, notation)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * len(notation), f"{peak} bytes to refuse a move of {len(notation)} characters"
 
 
 def test_json_that_is_not_text_is_a_one_line_error_not_a_type_error() -> None:

@@ -72,11 +72,14 @@ def parse_notation(position: Position, text: str) -> Play:
 
     tokens = []
     pos = 0
+    longest = max(layout.width, layout.height)   # more tiles than that never fit: stop reading
     while pos < len(tiles_text):
         match = _TILE.match(tiles_text, pos)
         if not match:
             raise InvalidMoveError(f"move {quote(text)}: cannot read tiles from {quote(tiles_text[pos:])}")
         tokens.append(match.group(0))
+        if len(tokens) > longest:
+            raise IllegalMoveError(f"move {quote(text)}: the line runs off the board")
         pos = match.end()
     if not tokens:
         raise InvalidMoveError(f"move {quote(text)}: no tiles")
