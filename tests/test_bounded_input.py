@@ -11,7 +11,7 @@ import sys
 import time
 import tracemalloc
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -197,6 +197,20 @@ def test_a_huge_move_is_refused_without_reading_all_its_tiles() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 2 * len(notation), f"{peak} bytes to refuse a move of {len(notation)} characters"
+
+
+class UnreadRow(str):
+    """A layout row that fails the test when its squares are read one by one."""
+
+    def __iter__(self) -> Iterator[str]:
+        raise AssertionError("the squares of a layout too large were read")
+
+
+@pytest.mark.parametrize("width, height", [(1000, 3), (5, 1000)], ids=["wide", "tall"])
+def test_a_huge_layout_is_refused_by_its_size_before_its_squares_are_read(width: int, height: int) -> None:
+    rows = [UnreadRow("." * width)] * height
+    with pytest.raises(PositionError, match=f"layout: {width} x {height} is larger than 26 x 26"):
+        Position.from_dict({"layout": rows, "board": {}, "rack": ""})
 
 
 def test_json_that_is_not_text_is_a_one_line_error_not_a_type_error() -> None:

@@ -47,10 +47,12 @@ class Layout:
         """Validate a list of equal-length strings of ``. Y G R B S``."""
         if not isinstance(rows, (list, tuple)) or not rows:
             raise PositionError("layout: must be \"standard\" or a non-empty list of strings")
-        for number, row in enumerate(rows, 1):
+        for number, row in enumerate(rows[:MAX_SIDE + 1], 1):
             if not isinstance(row, str):
                 raise PositionError(f"layout: row {number} is not a string")
         width = len(rows[0])
+        if width > MAX_SIDE or len(rows) > MAX_SIDE:   # before reading every square of a huge layout
+            raise PositionError(f"layout: {width} x {len(rows)} is larger than {MAX_SIDE} x {MAX_SIDE}")
         for number, row in enumerate(rows, 1):
             if len(row) != width:
                 raise PositionError(
@@ -62,8 +64,6 @@ class Layout:
                         f" (use . Y G R B S)")
         if width == 0:
             raise PositionError("layout: rows are empty")
-        if width > MAX_SIDE or len(rows) > MAX_SIDE:
-            raise PositionError(f"layout: {width} x {len(rows)} is larger than {MAX_SIDE} x {MAX_SIDE}")
         centres = sum(row.count("S") for row in rows)
         if centres != 1:
             raise PositionError(f"layout: needs exactly one centre square S, has {centres}")
