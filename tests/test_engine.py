@@ -4,6 +4,8 @@ never kills it, and ``quit``."""
 
 from __future__ import annotations
 
+import errno
+import io
 import random
 import re
 import subprocess
@@ -16,7 +18,9 @@ from hypothesis import strategies as st
 
 from ginnyo import solver
 from ginnyo.corpus import sample_positions
-from ginnyo.engine import MAX_LINE_BYTES, Engine
+from ginnyo import GinnyoError
+from ginnyo import engine as engine_module
+from ginnyo.engine import MAX_LINE_BYTES, NO_MOVE, Engine, serve
 from ginnyo.engine_client import EngineError, SimpleEngine, default_command
 from ginnyo.position_string import to_line
 
@@ -151,6 +155,98 @@ def test_every_go_gets_exactly_one_bestmove_even_when_it_fails() -> None:
     script = "go\ngo top x\nposition " + EXTEND + "\ngo\ngo top 3\ngo top 0\ngo sideways\nquit\n"
     lines = run_engine(script.encode()).stdout.decode().splitlines()
     assert sum(line.startswith("bestmove ") for line in lines) == 6
+
+
+def bestmoves(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("bestmove ")]
+
+
+UNSERVABLE_GO_LINES = {
+    "no position": b"go",
+    "bad argument": b"go top many",
+    "overlong": b"go top " + b"7" * (2 * MAX_LINE_BYTES),
+    "overlong, blanks first": b"  go " + b" " * MAX_LINE_BYTES,
+    "overlong, over a megabyte of blanks first": b" " * (MAX_LINE_BYTES + 5) + b"go",
+    "overlong, the word across two reads": b" " * (MAX_LINE_BYTES - 1) + b"go top " + b"1" * MAX_LINE_BYTES,
+    "not UTF-8": b"go top \xff\xfe",
+    "NUL bytes": b"go \0\0",
+}
+
+
+@pytest.mark.parametrize("name", UNSERVABLE_GO_LINES)
+def test_every_go_line_gets_exactly_one_bestmove_none_when_it_cannot_be_served(name: str) -> None:
+    result = run_engine(UNSERVABLE_GO_LINES[name] + b"\nisready\n")
+    lines = result.stdout.decode().splitlines()
+    assert result.returncode == 0 and result.stderr == b""
+    assert lines[-3].startswith("info string error ") and lines[-2:] == [NO_MOVE, "readyok"], lines
+
+
+@pytest.mark.parametrize("line", [b"moves " + b"x" * (MAX_LINE_BYTES + 10), b" " * (MAX_LINE_BYTES - 1) + b"gone" * 10,
+                                  b"gox" + b" " * MAX_LINE_BYTES], ids=["moves", "gone", "gox"])
+def test_an_overlong_line_that_is_not_a_go_gets_no_bestmove(line: bytes) -> None:
+    result = run_engine(line + b"\nisready\n")
+    assert result.stdout.decode().splitlines() == [
+        f"info string error line-too-long a line longer than {MAX_LINE_BYTES} bytes was skipped", "readyok"]
+
+
+def test_a_go_that_fails_inside_the_engine_still_gets_one_bestmove(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(position: object) -> None:
+        raise RuntimeError("a fault in the solver " + "x" * 10_000)
+    monkeypatch.setattr(engine_module, "best_play", broken)
+    engine = Engine()
+    engine.handle("position " + EXTEND)
+    answer = engine.handle("go")
+    assert answer[0].startswith("info string error internal RuntimeError: a fault in the solver")
+    assert len(answer[0]) < 300 and answer[1:] == [NO_MOVE]
+
+
+def test_error_messages_quote_at_most_a_short_prefix_of_the_line() -> None:
+    huge = "Z" * (MAX_LINE_BYTES - 100)
+    engine = Engine()
+    for line in (huge, "isready " + huge, "go " + huge, "position " + huge, "position json " + huge,
+                 "position " + EXTEND[:-4] + huge, "score 8G " + huge):
+        engine.handle("position " + EXTEND)
+        answer = engine.handle(line)
+        assert answer and all(len(reply) < 300 for reply in answer), [reply[:300] for reply in answer]
+
+
+def test_a_closed_output_ends_the_engine_cleanly_with_status_0() -> None:
+    process = subprocess.Popen(default_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    process.stdin.write(b"isready\n")
+    process.stdin.flush()
+    assert process.stdout.readline() == b"readyok\n"
+    process.stdout.close()          # the reader goes away, as in `ginnyo engine | head -1`
+    try:
+        for _ in range(200):        # the engine answers into a closed pipe, sees EPIPE, and ends
+            process.stdin.write(b"position " + EXTEND.encode() + b"\ngo top 5\n")
+            process.stdin.flush()
+    except BrokenPipeError:
+        pass
+    assert process.wait(timeout=60) == 0
+    assert process.stderr.read() == b""
+
+
+def test_the_engine_piped_into_head_ends_without_a_traceback() -> None:
+    command = " ".join(f"'{word}'" for word in default_command())
+    script = f"(echo ginnyo; yes isready | head -200000) | {command} | head -1; exit ${{PIPESTATUS[1]}}"
+    result = subprocess.run(["bash", "-c", script], capture_output=True, timeout=120)
+    assert result.stdout == b"id name ginnyo\n" and result.stderr == b""
+    assert result.returncode == 0   # the engine's status
+
+
+class _FailingInput(io.RawIOBase):
+    def readinto(self, buffer: object) -> int:
+        raise OSError(errno.EIO, "Input/output error")
+
+    def readable(self) -> bool:
+        return True
+
+
+def test_an_input_that_fails_to_read_is_one_error_line_not_a_traceback() -> None:
+    with pytest.raises(GinnyoError, match=r"standard input: cannot read \(Input/output error\)"):
+        serve(io.BufferedReader(_FailingInput()), io.StringIO())
 
 
 ERROR_CASES = [

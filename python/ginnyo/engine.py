@@ -2,18 +2,22 @@
 
 Modelled on chess's UCI and the crossword games' UCGI drafts: one command a
 line in, response lines out, flushed after every command.  Errors are answered
-as ``info string error <code> <message>`` and the engine keeps serving; only
-``quit`` or the end of input stops it.
+as ``info string error <code> <message>`` and the engine keeps serving; every
+line whose first word is ``go`` gets exactly one ``bestmove`` line, whatever
+goes wrong (:data:`NO_MOVE`).  Only ``quit``, the end of input or a closed
+output stops it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import BinaryIO, Callable, TextIO
 
 from . import __version__
 from .errors import GinnyoError, IllegalMoveError, InvalidMoveError, PositionError
+from .files import quote
 from .position import Position
 from .position_string import from_line, to_line
 from .solver import apply_play, best_play, legal_plays, play_notation, score_play, tiles_to_return
@@ -21,7 +25,9 @@ from .tiles import rack_code
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 1 << 20  # longer lines are skipped with an error, never held in memory
-MAX_ECHO = 40  # characters of a bad command echoed back in an error
+HEAD_BYTES = 64  # the start of a skipped line kept to tell which command it was
+MAX_MESSAGE = 200  # characters of an error message, at most
+NO_MOVE = "bestmove none"  # the answer to a go that failed (docs/PROTOCOL.md)
 CAPABILITIES = ("position-line", "position-json", "go-top", "moves", "score", "apply", "show")
 HELLOS = {"ginnyo": "ginnyook", "ucgi": "ucgiok"}
 
@@ -37,6 +43,8 @@ class ProtocolError(GinnyoError):
 def error_line(code: str, message: object) -> str:
     """``info string error <code> <message>``, always one line."""
     text = " ".join(str(message).split()) or code
+    if len(text) > MAX_MESSAGE:
+        text = text[:MAX_MESSAGE] + "..."
     return f"info string error {code} {text}"
 
 
@@ -53,6 +61,15 @@ def error_code(error: Exception) -> str:
     if isinstance(error, GinnyoError):
         return "bad-argument"
     return "internal"
+
+
+def failure_lines(command: str | bytes, code: str, message: object) -> list[str]:
+    """The answer to a command that failed: its error line, and after a ``go``
+    the :data:`NO_MOVE` that every ``go`` ends with."""
+    lines = [error_line(code, message)]
+    if command in ("go", b"go"):
+        lines.append(NO_MOVE)
+    return lines
 
 
 def candidate_line(rank: int, score: int, notation: str) -> str:
@@ -85,17 +102,13 @@ class Engine:
         name, argument = words[0], words[1].strip() if len(words) > 1 else ""
         command = self._commands.get(name)
         if command is None:
-            shown = repr(name[:MAX_ECHO]) + ("..." if len(name) > MAX_ECHO else "")
             return [error_line("unknown-command",
-                               f"{shown} (commands: {' '.join(self._commands)})")]
+                               f"{quote(name)} (commands: {' '.join(self._commands)})")]
         try:
             return command(argument)
         except Exception as error:  # noqa: BLE001 - the engine answers every error and keeps serving
             code = error_code(error)
-            lines = [error_line(code, f"{type(error).__name__}: {error}" if code == "internal" else error)]
-            if name == "go":
-                lines.append("bestmove none")  # exactly one bestmove per go, whatever happens
-            return lines
+            return failure_lines(name, code, f"{type(error).__name__}: {error}" if code == "internal" else error)
 
     # -- commands ------------------------------------------------------------
     def hello(self, hello: str, argument: str) -> list[str]:
@@ -184,7 +197,7 @@ class Engine:
 
 def _no_argument(command: str, argument: str) -> None:
     if argument:
-        raise ProtocolError("bad-argument", f"{command}: takes no argument, got {argument[:MAX_ECHO]!r}")
+        raise ProtocolError("bad-argument", f"{command}: takes no argument, got {quote(argument)}")
 
 
 def _top_count(argument: str) -> int:
@@ -194,7 +207,7 @@ def _top_count(argument: str) -> int:
     if len(words) == 2 and words[0] == "top" and words[1].isascii() and words[1].isdigit() \
             and len(words[1]) <= 9 and int(words[1]) >= 1:
         return int(words[1])
-    raise ProtocolError("bad-argument", f"go: expected 'go' or 'go top N' (N >= 1), got {argument[:MAX_ECHO]!r}")
+    raise ProtocolError("bad-argument", f"go: expected 'go' or 'go top N' (N >= 1), got {quote(argument)}")
 
 
 def _notation(argument: str, command: str) -> str:
@@ -209,20 +222,39 @@ def _position_from_json(text: str) -> Position:
     return Position.from_json(text)
 
 
+class LineTooLong(ProtocolError):
+    """A line longer than :data:`MAX_LINE_BYTES`; ``head`` holds its first bytes,
+    enough to tell which command it was."""
+
+    def __init__(self, head: bytes) -> None:
+        super().__init__("line-too-long", f"a line longer than {MAX_LINE_BYTES} bytes was skipped")
+        self.head = head
+
+
 def read_line(stream: BinaryIO) -> bytes | None:
     """The next line without its end, None at the end of input.  A line longer
     than :data:`MAX_LINE_BYTES` is read to its end in pieces, never held in
-    memory whole, and raises :class:`ProtocolError` ``line-too-long``."""
+    memory whole, and raises :class:`LineTooLong`."""
     line = stream.readline(MAX_LINE_BYTES + 1)
     if not line:
         return None
     if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+        head = _grow_head(b"", line)
         while True:
             piece = stream.readline(MAX_LINE_BYTES)
+            head = _grow_head(head, piece)
             if not piece or piece.endswith(b"\n"):
                 break
-        raise ProtocolError("line-too-long", f"a line longer than {MAX_LINE_BYTES} bytes was skipped")
+        raise LineTooLong(head)
     return line.rstrip(b"\r\n")
+
+
+def _grow_head(head: bytes, piece: bytes) -> bytes:
+    """The start of a line from its first non-blank byte, grown piece by piece
+    until it holds the line's first word whole (or :data:`HEAD_BYTES`)."""
+    if len(head) >= HEAD_BYTES or (head and len(head.split(None, 1)[0]) < len(head)):
+        return head
+    return (head + piece[:HEAD_BYTES] if head else piece.lstrip()[:HEAD_BYTES])[:HEAD_BYTES]
 
 
 def decode_line(raw: bytes) -> str:
@@ -233,33 +265,66 @@ def decode_line(raw: bytes) -> str:
         raise ProtocolError("bad-encoding", f"the line is not UTF-8 text (byte {error.start + 1})") from None
 
 
+def first_word(raw: bytes) -> bytes:
+    """The command word of a line that could not be read as text."""
+    words = raw.split(None, 1)
+    return words[0] if words else b""
+
+
 def serve(stdin: BinaryIO, stdout: TextIO) -> int:
-    """Answer commands from ``stdin`` until ``quit`` or the end of input; 0."""
+    """Answer commands from ``stdin`` until ``quit``, the end of input or a closed
+    ``stdout``; 0.  Every ``go`` line gets exactly one ``bestmove``, even one
+    too long to read or not UTF-8."""
     engine = Engine()
     while engine.running:
+        head = b""
         try:
-            raw = read_line(stdin)
+            raw = _read_input(stdin)
             if raw is None:
                 break
+            head = raw[:HEAD_BYTES]
             lines = engine.handle(decode_line(raw))
         except ProtocolError as error:
-            lines = [error_line(error.code, error)]
-        if lines:
-            stdout.write("".join(line + "\n" for line in lines))
-        stdout.flush()
+            lines = failure_lines(first_word(error.head if isinstance(error, LineTooLong) else head),
+                                  error.code, error)
+        try:
+            if lines:
+                stdout.write("".join(line + "\n" for line in lines))
+            stdout.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            return 0   # the other side has gone: nothing left to answer
     return 0
 
 
+def _read_input(stdin: BinaryIO) -> bytes | None:
+    try:
+        return read_line(stdin)
+    except OSError as problem:   # standard input is a directory, or a device that fails
+        raise GinnyoError(f"standard input: cannot read ({problem.strerror or problem})") from None
+
+
 def cmd_engine(args: argparse.Namespace) -> int:
-    """``ginnyo engine``: serve the protocol on standard input and output."""
+    """``ginnyo engine``: serve the protocol on standard input and output.  A
+    closed output ends it like the end of input, with status 0 and no traceback."""
     stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", newline="\n", closefd=False)
     try:
         return serve(sys.stdin.buffer, stdout)
     finally:
         try:
             stdout.flush()
-        except (BrokenPipeError, OSError):
-            pass
+        except OSError:
+            _silence_stdout()
 
 
-__all__ = ["Engine", "serve", "cmd_engine", "ProtocolError", "error_line", "candidate_line"]
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null once the reader has gone, so that the
+    flushes at exit do not report the broken pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+
+
+__all__ = ["Engine", "serve", "cmd_engine", "ProtocolError", "LineTooLong", "error_line", "failure_lines",
+           "candidate_line", "NO_MOVE"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import os
+import reprlib
 import sys
 import tempfile
 from pathlib import Path
@@ -37,12 +38,26 @@ PATH_CHARS = 240
 
 def quote(value: object, limit: int = QUOTE_CHARS) -> str:
     """``repr(value)``, cut to about ``limit`` characters with the full length named,
-    so that an error line stays one short line whatever the input."""
-    text = repr(value)
+    so that an error line stays one short line whatever the input.  Only a prefix
+    of a long string, and the first few items of a container, are ever written
+    out; a value whose repr fails (an int of thousands of digits) is named by its type."""
+    if isinstance(value, (str, bytes)):
+        text = repr(value[:limit])
+        return text if len(value) <= limit and len(text) <= limit else f"{text[:limit]}... ({len(value)} long)"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"<a whole number of {value.bit_length()} bits>"
+    try:
+        text = _SHORT_REPR.repr(value)
+    except Exception:  # noqa: BLE001 - a user's object may fail its repr any way it likes
+        return f"<{type(value).__name__}>"
     if len(text) <= limit:
         return text
-    length = len(value) if isinstance(value, (str, bytes, list, tuple, dict)) else len(text)
+    length = len(value) if isinstance(value, (list, tuple, dict)) else len(text)
     return f"{text[:limit]}... ({length} long)"
+
+
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = _SHORT_REPR.maxlong = QUOTE_CHARS
 
 
 def read_bounded(path: str | os.PathLike[str], limit: int, *, what: str = "file",
@@ -64,6 +79,16 @@ def read_bounded(path: str | os.PathLike[str], limit: int, *, what: str = "file"
         where = "standard input" if name == "-" else quote(name, PATH_CHARS)
         raise error(f"{where}: larger than a {what} may be ({_size(limit)} at most)")
     return data
+
+
+def check_length(text: str | bytes, limit: int, *, what: str = "file",
+                 error: type[GinnyoError] = GinnyoError) -> None:
+    """Refuse with ``error`` a text handed over in memory (an API argument, an
+    engine line, an inline JSON argument) longer than ``limit``: the same bound
+    as :func:`read_bounded` puts on a file, counted in characters for a str."""
+    if isinstance(text, (str, bytes)) and len(text) > limit:
+        raise error(f"{what}: {len(text)} {'bytes' if isinstance(text, bytes) else 'characters'},"
+                    f" larger than a {what} may be ({_size(limit)} at most)")
 
 
 def write_new(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False,
@@ -148,5 +173,5 @@ def _size(count: int) -> str:
     return f"{count // MIB} MiB" if count % MIB == 0 else f"{count} bytes"
 
 
-__all__ = ["read_bounded", "write_new", "check_new", "quote", "POSITION_BYTES", "STATE_BYTES",
+__all__ = ["read_bounded", "check_length", "write_new", "check_new", "quote", "POSITION_BYTES", "STATE_BYTES",
            "LEAVES_BYTES", "RECORD_BYTES", "QUOTE_CHARS"]

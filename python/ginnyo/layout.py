@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .errors import PositionError
+from .files import quote
 
 STANDARD_ROWS = (
     "B..Y...B...Y..B",
@@ -46,10 +47,12 @@ class Layout:
         """Validate a list of equal-length strings of ``. Y G R B S``."""
         if not isinstance(rows, (list, tuple)) or not rows:
             raise PositionError("layout: must be \"standard\" or a non-empty list of strings")
-        for number, row in enumerate(rows, 1):
+        for number, row in enumerate(rows[:MAX_SIDE + 1], 1):
             if not isinstance(row, str):
                 raise PositionError(f"layout: row {number} is not a string")
         width = len(rows[0])
+        if width > MAX_SIDE or len(rows) > MAX_SIDE:   # before reading every square of a huge layout
+            raise PositionError(f"layout: {width} x {len(rows)} is larger than {MAX_SIDE} x {MAX_SIDE}")
         for number, row in enumerate(rows, 1):
             if len(row) != width:
                 raise PositionError(
@@ -57,12 +60,10 @@ class Layout:
             for col, kind in enumerate(row):
                 if kind not in SQUARE_KINDS:
                     raise PositionError(
-                        f"layout: unknown square kind {kind!r} at {column_letter(col)}{number}"
+                        f"layout: unknown square kind {quote(kind)} at {column_letter(col)}{number}"
                         f" (use . Y G R B S)")
         if width == 0:
             raise PositionError("layout: rows are empty")
-        if width > MAX_SIDE or len(rows) > MAX_SIDE:
-            raise PositionError(f"layout: {width} x {len(rows)} is larger than {MAX_SIDE} x {MAX_SIDE}")
         centres = sum(row.count("S") for row in rows)
         if centres != 1:
             raise PositionError(f"layout: needs exactly one centre square S, has {centres}")
@@ -113,12 +114,12 @@ class Layout:
         """``'H8'`` -> square; raises :class:`PositionError` off the board or malformed."""
         if not isinstance(name, str) or len(name) < 2 or not name[0].isalpha() \
                 or not name[1:].isdigit() or not name.isascii():  # '²' and '٨' are digits too
-            raise PositionError(f"square {name!r}: not a square name like H8")
+            raise PositionError(f"square {quote(name)}: not a square name like H8")
         col = ord(name[0].upper()) - ord("A")
         row = int(name[1:]) - 1 if len(name) <= 4 else self.height  # int() refuses 4 300+ digits
         if not (0 <= col < self.width and 0 <= row < self.height) or name[1] == "0":
             raise PositionError(
-                f"square {name!r}: off the board (columns A-{column_letter(self.width - 1)},"
+                f"square {quote(name)}: off the board (columns A-{column_letter(self.width - 1)},"
                 f" rows 1-{self.height})")
         return row * self.width + col
 

@@ -27,7 +27,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from . import strict_json
 from .errors import GinnyoError
+from .files import LEAVES_BYTES, PATH_CHARS, quote, read_bounded
 from .tiles import JOKER
 
 if TYPE_CHECKING:
@@ -167,19 +169,13 @@ def default_model() -> LeaveModel:
 
 
 def _load(path: Path) -> LeaveModel:
-    where = f"leave file {str(path)!r}"
+    """Read a leave file of at most :data:`files.LEAVES_BYTES` as strict JSON."""
+    where = f"leave file {quote(str(path), PATH_CHARS)}"
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise LeaveFileError(f"{where}: cannot read ({error.strerror or error})") from None
-    except UnicodeDecodeError:
-        raise LeaveFileError(f"{where}: not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        message = f"{error.msg} at line {error.lineno}" if isinstance(error, json.JSONDecodeError) else str(error)
-        raise LeaveFileError(f"{where}: malformed JSON ({message})") from None
-    return from_json(data, where)
+        data = read_bounded(path, LEAVES_BYTES, what="leave file", error=LeaveFileError)
+    except LeaveFileError as error:
+        raise LeaveFileError(f"leave file {error}") from None
+    return from_json(strict_json.loads(data, LeaveFileError, f"{where}: "), where)
 
 
 def from_json(data: object, where: str = "leave file") -> LeaveModel:
@@ -187,10 +183,10 @@ def from_json(data: object, where: str = "leave file") -> LeaveModel:
     if not isinstance(data, dict):
         raise LeaveFileError(f"{where}: must be a JSON object")
     if data.get("format") != FORMAT_NAME:
-        raise LeaveFileError(f"{where}: field 'format': expected {FORMAT_NAME!r}, not {data.get('format')!r}")
+        raise LeaveFileError(f"{where}: field 'format': expected {FORMAT_NAME!r}, not {quote(data.get('format'))}")
     version = data.get("version")
     if version != FORMAT_VERSION:
-        raise LeaveFileError(f"{where}: field 'version': version {version!r}, "
+        raise LeaveFileError(f"{where}: field 'version': version {quote(version)}, "
                              f"this ginnyo reads version {FORMAT_VERSION}")
     if data.get("features") != list(FEATURES):
         raise LeaveFileError(f"{where}: field 'features': expected {', '.join(FEATURES)}")

@@ -6,6 +6,7 @@ import re
 
 from .board import ACROSS, DOWN, line_through
 from .errors import IllegalMoveError, InvalidMoveError, TileError
+from .files import quote
 from .layout import column_letter
 from .play import Play
 from .position import Position
@@ -50,10 +51,10 @@ def parse_notation(position: Position, text: str) -> Play:
     is checked separately.
     """
     if not isinstance(text, str):
-        raise InvalidMoveError(f"move {text!r}: not a string")
+        raise InvalidMoveError(f"move {quote(text)}: not a string")
     parts = text.split(None, 1)
     if len(parts) != 2:
-        raise InvalidMoveError(f"move {text!r}: expected '<start> <tiles>', e.g. '8G ...8H9H'")
+        raise InvalidMoveError(f"move {quote(text)}: expected '<start> <tiles>', e.g. '8G ...8H9H'")
     start_text, tiles_text = parts[0], "".join(parts[1].split())
     layout = position.layout
     across = _ACROSS_START.match(start_text)
@@ -64,21 +65,24 @@ def parse_notation(position: Position, text: str) -> Play:
         direction, col_text, row_text = DOWN, down.group(1), down.group(2)
     else:
         raise InvalidMoveError(
-            f"move {text!r}: start {start_text!r} is not a square (8G across, G8 down)")
+            f"move {quote(text)}: start {quote(start_text)} is not a square (8G across, G8 down)")
     start = layout.parse_square_or_none(f"{col_text}{row_text}")
     if start is None:
-        raise IllegalMoveError(f"move {text!r}: start square {col_text.upper()}{row_text} is off the board")
+        raise IllegalMoveError(f"move {quote(text)}: start square {col_text.upper()}{row_text} is off the board")
 
     tokens = []
     pos = 0
+    longest = max(layout.width, layout.height)   # more tiles than that never fit: stop reading
     while pos < len(tiles_text):
         match = _TILE.match(tiles_text, pos)
         if not match:
-            raise InvalidMoveError(f"move {text!r}: cannot read tiles from {tiles_text[pos:]!r}")
+            raise InvalidMoveError(f"move {quote(text)}: cannot read tiles from {quote(tiles_text[pos:])}")
         tokens.append(match.group(0))
+        if len(tokens) > longest:
+            raise IllegalMoveError(f"move {quote(text)}: the line runs off the board")
         pos = match.end()
     if not tokens:
-        raise InvalidMoveError(f"move {text!r}: no tiles")
+        raise InvalidMoveError(f"move {quote(text)}: no tiles")
 
     row, col = divmod(start, layout.width)
     d_row, d_col = (0, 1) if direction == ACROSS else (1, 0)
@@ -86,21 +90,21 @@ def parse_notation(position: Position, text: str) -> Play:
     for index, token in enumerate(tokens):
         r, c = row + d_row * index, col + d_col * index
         if r >= layout.height or c >= layout.width:
-            raise IllegalMoveError(f"move {text!r}: the line runs off the board")
+            raise IllegalMoveError(f"move {quote(text)}: the line runs off the board")
         square = r * layout.width + c
         name = layout.square_name(square)
         if token == ".":
             if square not in position.board:
-                raise IllegalMoveError(f"move {text!r}: '.' on {name}, which is empty")
+                raise IllegalMoveError(f"move {quote(text)}: '.' on {name}, which is empty")
             continue
         try:
             card_id, joker = parse_card(token, lower_is_joker=True)
         except TileError as error:
-            raise InvalidMoveError(f"move {text!r}: {error}") from None
+            raise InvalidMoveError(f"move {quote(text)}: {error}") from None
         if square in position.board:
             raise IllegalMoveError(
-                f"move {text!r}: {name} is covered by {position.board[square].code}; write '.' there")
+                f"move {quote(text)}: {name} is covered by {position.board[square].code}; write '.' there")
         placements.append((square, PlacedTile(card_id, joker)))
     if not placements:
-        raise InvalidMoveError(f"move {text!r}: places no tile")
+        raise InvalidMoveError(f"move {quote(text)}: places no tile")
     return Play.of(placements)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from . import board as board_lines
 from . import strict_json
 from .errors import PositionError, TileError
-from .files import POSITION_BYTES, read_bounded
+from .files import POSITION_BYTES, check_length, quote, read_bounded
 from .layout import Layout
 from .melds import meld_kind
 from .tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, parse_rack_tile, rack_code
@@ -50,14 +50,14 @@ class Position:
             raise PositionError("position: must be a JSON object")
         for key in data:
             if key not in KNOWN_FIELDS:
-                raise PositionError(f"field {key!r}: unknown field (known: {', '.join(KNOWN_FIELDS)})")
+                raise PositionError(f"field {quote(key)}: unknown field (known: {', '.join(KNOWN_FIELDS)})")
         for key in ("board", "rack"):
             if key not in data:
-                raise PositionError(f"field {key!r}: missing")
+                raise PositionError(f"field {quote(key)}: missing")
         layout = _parse_layout(data.get("layout", "standard"))
         sets = data.get("sets", 1)
         if type(sets) is not int or sets not in (1, 2):
-            raise PositionError(f"field 'sets': must be 1 or 2, not {sets!r}")
+            raise PositionError(f"field 'sets': must be 1 or 2, not {quote(sets)}")
         board = _parse_board(layout, data["board"])
         rack = _parse_rack(data["rack"])
         context = {key: data[key] for key in CONTEXT_FIELDS if key in data}
@@ -65,7 +65,10 @@ class Position:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "Position":
-        """Build from JSON text."""
+        """Build from JSON text of at most :data:`files.POSITION_BYTES`."""
+        if not isinstance(text, (str, bytes)):
+            raise PositionError(f"position: JSON must be text, not {type(text).__name__}")
+        check_length(text, POSITION_BYTES, what="position", error=PositionError)
         return cls.from_dict(strict_json.loads(text, PositionError))
 
     @classmethod
@@ -113,7 +116,7 @@ def _parse_layout(value: object) -> Layout:
     if value == "standard":
         return Layout.standard()
     if isinstance(value, str):
-        raise PositionError(f"field 'layout': unknown layout {value!r} (\"standard\" or a list of rows)")
+        raise PositionError(f"field 'layout': unknown layout {quote(value)} (\"standard\" or a list of rows)")
     if not isinstance(value, list):
         raise PositionError("field 'layout': must be \"standard\" or a list of strings")
     return Layout.from_rows(value)
@@ -128,7 +131,7 @@ def _parse_board(layout: Layout, value: object) -> dict[int, PlacedTile]:
         if square in board:
             raise PositionError(f"board {name}: square given twice")
         if not isinstance(code, str):
-            raise PositionError(f"board {name}: tile must be a string, not {code!r}")
+            raise PositionError(f"board {name}: tile must be a string, not {quote(code)}")
         if code.strip() == "*":
             raise PositionError(
                 f"board {name}: a joker on the board needs an identity (write the card in lower case, e.g. 5h)")
@@ -144,18 +147,19 @@ def parse_tile_codes(value: object, field: str, tile_prefix: str, limit: int | N
     """Rack tiles from a string of codes or a list of codes (a rack, the unseen
     tiles); a bad one raises PositionError naming ``field`` (``tile_prefix``
     leads the message about a single tile)."""
-    if isinstance(value, str):
-        codes: list[object] = list(value.split())
+    if isinstance(value, str):   # split no further than the limit: a huge string never becomes a huge list
+        codes: list[object] = list(value.split(None, limit) if limit is not None else value.split())
     elif isinstance(value, list):
         codes = list(value)
     else:
         raise PositionError(f"field '{field}': must be a string of tile codes or a list of codes")
     if limit is not None and len(codes) > limit:
-        raise PositionError(f"field '{field}': {len(codes)} tiles, at most {limit}")
+        count = len(codes) if isinstance(value, list) else f"more than {limit}"
+        raise PositionError(f"field '{field}': {count} tiles, at most {limit}")
     tiles = []
     for code in codes:
         if not isinstance(code, str):
-            raise PositionError(f"{tile_prefix}: tile {code!r} is not a string")
+            raise PositionError(f"{tile_prefix}: tile {quote(code)} is not a string")
         try:
             tiles.append(parse_rack_tile(code))
         except TileError as error:

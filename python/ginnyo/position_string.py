@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from .errors import PositionError
+from .files import POSITION_BYTES, check_length, quote
 from .layout import Layout
 from .position import Position
 from .tiles import RANKS, SUITS, rack_code
@@ -29,7 +30,6 @@ OPTIONS = ("sets", "layout")
 JSON_OPENERS = "{[\""  # a position string never starts with one of these
 BYTE_ORDER_MARK = "\ufeff"  # some editors begin UTF-8 files with it
 _FIELD_SEPARATOR = re.compile(r"[ \t]+")
-_SHOWN_CHARS = 40
 
 
 def to_line(position: Position) -> str:
@@ -65,6 +65,7 @@ def from_line(text: str) -> Position:
     the field, row, square or tile that is wrong."""
     if not isinstance(text, str):
         raise PositionError(f"position string: must be text, not {type(text).__name__}")
+    check_length(text, POSITION_BYTES, what="position", error=PositionError)
     stripped = text.strip(" \t\r\n")
     if not stripped:
         raise PositionError("position string: empty (expected '<board rows> <rack> [options]')")
@@ -73,7 +74,7 @@ def from_line(text: str) -> Position:
     fields = _FIELD_SEPARATOR.split(stripped)
     if len(fields) < 2:
         raise PositionError(
-            f"position string: {_show(stripped)} has no rack field (write '-' for an empty rack)")
+            f"position string: {quote(stripped)} has no rack field (write '-' for an empty rack)")
     board_field, rack_field, option_fields = fields[0], fields[1], fields[2:]
     options = _parse_options(option_fields)
     layout_value = options.get("layout", "standard")
@@ -102,7 +103,9 @@ def looks_like_json(text: str | bytes) -> bool:
 
 
 def from_text(text: str | bytes) -> Position:
-    """A position file's content: JSON (see :func:`looks_like_json`) or a position string."""
+    """A position file's content: JSON (see :func:`looks_like_json`) or a position
+    string, of at most :data:`files.POSITION_BYTES`."""
+    check_length(text, POSITION_BYTES, what="position", error=PositionError)
     if looks_like_json(text):
         return Position.from_json(text)
     if isinstance(text, bytes):
@@ -115,14 +118,14 @@ def _parse_options(fields: list[str]) -> dict[str, object]:
     for field in fields:
         key, equals, value = field.partition("=")
         if not equals:
-            raise PositionError(f"position string: option {_show(field)} is not key=value (sets=2, layout=...)")
+            raise PositionError(f"position string: option {quote(field)} is not key=value (sets=2, layout=...)")
         if key not in OPTIONS:
-            raise PositionError(f"position string: unknown option {_show(key)} (known: {', '.join(OPTIONS)})")
+            raise PositionError(f"position string: unknown option {quote(key)} (known: {', '.join(OPTIONS)})")
         if key in options:
             raise PositionError(f"position string: option {key!r} given twice")
         if key == "sets":
             if value not in ("1", "2"):
-                raise PositionError(f"field 'sets': must be 1 or 2, not {_show(value)}")
+                raise PositionError(f"field 'sets': must be 1 or 2, not {quote(value)}")
             options[key] = int(value)
         else:
             options[key] = value if value == "standard" else value.split("/")
@@ -146,7 +149,7 @@ def _parse_board(layout: Layout, field: str) -> dict[str, str]:
             col += 1
         if col != layout.width:
             raise PositionError(
-                f"position string: board row {row_index + 1} {_show(row)} covers {col} squares,"
+                f"position string: board row {row_index + 1} {quote(row)} covers {col} squares,"
                 f" the layout is {layout.width} wide")
     return board
 
@@ -171,7 +174,7 @@ def _row_items(row: str, number: int) -> list[tuple[str, bool]]:
             gap = row[index:end]
             if gap[0] == "0" or len(gap) > MAX_GAP_DIGITS:
                 raise PositionError(
-                    f"position string: board row {number}: {_show(gap)} is not a count of empty squares"
+                    f"position string: board row {number}: {quote(gap)} is not a count of empty squares"
                     " (1 to 26, no leading 0; a ten is T)")
             items.append((gap, True))
             index = end
@@ -179,7 +182,7 @@ def _row_items(row: str, number: int) -> list[tuple[str, bool]]:
             code = row[index:index + 2]
             if not _is_code(code):
                 raise PositionError(
-                    f"position string: board row {number}: {_show(code)} is not a tile"
+                    f"position string: board row {number}: {quote(code)} is not a tile"
                     " (rank A 2-9 T J Q K then suit C D H S; a joker in lower case)")
             items.append((code, False))
             index += 2
@@ -209,15 +212,8 @@ def _parse_rack(field: str) -> list[str]:
         code = field[index:index + 2]
         if len(code) != 2 or code[0] not in RANKS or code[1] not in SUITS:
             raise PositionError(
-                f"rack: {_show(code)} at character {index + 1} is not a rack tile"
+                f"rack: {quote(code)} at character {index + 1} is not a rack tile"
                 " (a card in upper case like TH, '*' for a joker, '-' for an empty rack)")
         codes.append(code)
         index += 2
     return codes
-
-
-def _show(text: str) -> str:
-    """A fragment of input for an error message: quoted, escaped, cut short."""
-    if len(text) > _SHOWN_CHARS:
-        return repr(text[:_SHOWN_CHARS]) + "..."
-    return repr(text)

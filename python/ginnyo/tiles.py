@@ -7,6 +7,7 @@ ranks 1 (ace) .. 13 (king).  A rack tile is a card or :data:`JOKER`.
 from __future__ import annotations
 
 from .errors import TileError
+from .files import quote
 
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"
@@ -67,21 +68,21 @@ def parse_card(text: str, *, lower_is_joker: bool) -> tuple[int, bool]:
     Raises :class:`TileError` naming the code.
     """
     if not isinstance(text, str):
-        raise TileError(f"tile {text!r} is not a string")
+        raise TileError(f"tile {quote(text)} is not a string")
     parts = _split_rank_suit(text)
     if parts is None:
-        raise TileError(f"unknown tile code {text!r}")
+        raise TileError(f"unknown tile code {quote(text)}")
     rank_text, suit_text = parts
     is_joker = False
     if lower_is_joker:
         if suit_text.islower() and (not rank_text.isalpha() or rank_text.islower()):
             is_joker = True
         elif not (suit_text.isupper() and (not rank_text.isalpha() or rank_text.isupper())):
-            raise TileError(f"unknown tile code {text!r} (mixed case: a joker is all lower case)")
+            raise TileError(f"unknown tile code {quote(text)} (mixed case: a joker is all lower case)")
     rank_index = RANKS.find("T" if rank_text == "10" else rank_text.upper())
     suit_index = SUITS.find(suit_text.upper())
     if rank_index < 0 or suit_index < 0 or not rank_text.strip() or not suit_text.strip():
-        raise TileError(f"unknown tile code {text!r}")
+        raise TileError(f"unknown tile code {quote(text)}")
     return suit_index * 13 + rank_index, is_joker
 
 

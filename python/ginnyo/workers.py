@@ -6,11 +6,10 @@ from __future__ import annotations
 import os
 from typing import Callable, Generator, Iterator, Sequence, TypeVar
 
-from .errors import GinnyoError
 
 Part = TypeVar("Part")
 Result = TypeVar("Result")
-CONNECT_TIMEOUT = 10   # seconds to reach a Dask scheduler
+CONNECT_TIMEOUT = 10   # seconds to reach a Dask scheduler, its handshake included
 
 
 def default_workers() -> int:
@@ -45,20 +44,6 @@ def run_batches(function: Callable[[Part], Result], parts: Sequence[Part], *, wo
 
 
 def _on_dask(function: Callable[[Part], Result], parts: Sequence[Part], scheduler: str) -> Iterator[Result]:
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        raise GinnyoError("--scheduler needs dask.distributed: pip install 'ginnyo[dask]'") from None
-    try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise GinnyoError(f"--scheduler {scheduler}: cannot connect ({one_line(error)})") from None
-    try:
-        for future in as_completed(client.map(function, list(parts), pure=False)):
-            yield future.result()
-    finally:
-        client.close()
-
-
-def one_line(error: BaseException) -> str:
-    return " ".join(str(error).split()) or type(error).__name__
+    """On the Dask cluster of ``scheduler``, with every wait bounded (:mod:`ginnyo.cluster`)."""
+    from .cluster import on_dask
+    yield from on_dask(function, parts, scheduler, connect_timeout=CONNECT_TIMEOUT)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from ..errors import TileError
+from ..files import quote
 from ..tiles import NUM_CARDS, card, card_code, parse_card, rank_of, suit_of
 from .errors import CrazyError
 
@@ -24,7 +25,7 @@ __all__ = ["ROUNDS", "WILD_POINTS", "NUM_CARDS", "card", "card_code", "rank_of",
 def wild_rank(round_number: int) -> int:
     """The wild rank of a round: aces (1) in round 1 … kings (13) in round 13."""
     if not 1 <= round_number <= ROUNDS:
-        raise CrazyError(f"round {round_number} is not 1..{ROUNDS}")
+        raise CrazyError(f"round {quote(round_number)} is not 1..{ROUNDS}")
     return round_number
 
 
@@ -47,7 +48,7 @@ def hand_points(cards: Iterable[int], wild: int) -> int:
 def parse_one(text: object, field: str) -> int:
     """One card code (``AH``, ``10h``, ``td``): case does not matter."""
     if not isinstance(text, str):
-        raise CrazyError(f"{field}: card {text!r} is not a string")
+        raise CrazyError(f"{field}: card {quote(text)} is not a string")
     try:
         card_id, _ = parse_card(text, lower_is_joker=False)
     except TileError as error:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal, Sequence
 
+from ..files import quote
 from ..tiles import RANKS
 from .cards import card, card_code, parse_one, rank_of, suit_of
 from .errors import CrazyError
@@ -133,7 +134,7 @@ def parse_meld(value: object, wild: int, field: str) -> Meld:
     identities: list[int | str] = []   # a card, or a set's rank letter
     for token in tokens:
         if not isinstance(token, str):
-            raise CrazyError(f"{field}: card {token!r} is not a string")
+            raise CrazyError(f"{field}: card {quote(token)} is not a string")
         code, equals, stands = token.partition("=")
         physical_card = parse_one(code, field)
         if not equals:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import strict_json   # the same JSON contract as positions
-from ..files import STATE_BYTES, read_bounded
+from ..files import STATE_BYTES, check_length, quote, read_bounded
 from .cards import NUM_CARDS, ROUNDS, card_code, cards_text, parse_cards, wild_rank
 from .errors import CrazyError
 from .melds import Meld, meld_text, parse_meld
@@ -62,13 +62,13 @@ class TurnState:
             raise CrazyError("state: must be a JSON object")
         for key in data:
             if key not in FIELDS:
-                raise CrazyError(f"field {key!r}: unknown field (known: {', '.join(FIELDS)})")
+                raise CrazyError(f"field {quote(key)}: unknown field (known: {', '.join(FIELDS)})")
         for key in ("round", "hand"):
             if key not in data:
-                raise CrazyError(f"field {key!r}: missing")
+                raise CrazyError(f"field {quote(key)}: missing")
         round_number = _whole(data["round"], "round")
         if not 1 <= round_number <= ROUNDS:
-            raise CrazyError(f"round: {round_number} is not 1..{ROUNDS}")
+            raise CrazyError(f"round: {quote(round_number)} is not 1..{ROUNDS}")
         wild = wild_rank(round_number)
         hand = tuple(parse_cards(data["hand"], "hand"))
         if not 1 <= len(hand) <= MAX_HAND:
@@ -78,18 +78,22 @@ class TurnState:
         discard = tuple(parse_cards(data.get("discard", ""), "discard"))
         draw = data.get("draw", True)
         if not isinstance(draw, bool):
-            raise CrazyError(f"draw: expected true or false, got {draw!r}")
+            raise CrazyError(f"draw: expected true or false, got {quote(draw)}")
         _one_deck(hand, melds, others, discard)
         unseen = NUM_CARDS - len(hand) - len(discard) - sum(len(m.cards) for m in melds + others)
         stock = _whole(data["stock"], "stock") if "stock" in data else unseen
         if not 0 <= stock <= unseen:
-            raise CrazyError(f"stock: {stock} cards, but only {unseen} cards are out of sight")
+            raise CrazyError(f"stock: {quote(stock)} cards, but only {unseen} cards are out of sight")
         if draw and stock == 0:
             raise CrazyError("stock: empty, so the round is over (no turn to play)")
         return cls(round_number, hand, melds, others, discard, stock, draw)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> TurnState:
+        """A state from JSON text of at most :data:`files.STATE_BYTES`."""
+        if not isinstance(text, (str, bytes)):
+            raise CrazyError(f"state: JSON must be text, not {type(text).__name__}")
+        check_length(text, STATE_BYTES, what="state", error=CrazyError)
         return cls.from_dict(strict_json.loads(text, CrazyError))
 
     @classmethod
@@ -114,7 +118,7 @@ def load_state(source: TurnState | dict[str, Any] | str | Path) -> TurnState:
 
 def _whole(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise CrazyError(f"{field}: expected a whole number, got {value!r}")
+        raise CrazyError(f"{field}: expected a whole number, got {quote(value)}")
     return value
 
 
