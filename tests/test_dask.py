@@ -211,4 +211,5 @@ def test_a_cluster_without_workers_ends_the_command_with_one_line_and_exit_1(
     done, seconds = ginnyo_with_short_limits("selfplay", "--games", "2", "--scheduler", address)
     assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
     assert "no worker on the cluster for 3 s" in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.startswith("ginnyo: error: "), done.stderr   # a run error, not an internal one
     assert seconds < 3 + SLACK_SECONDS + START_SECONDS / 4

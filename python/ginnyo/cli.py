@@ -14,7 +14,7 @@ import sys
 from typing import Any, Callable, NoReturn, Sequence
 
 from . import __version__
-from .errors import GinnyoError
+from .errors import GinnyoError, RunError
 from .melds import tile_value
 from .play import MeldScore, ScoredPlay
 from .position import Position
@@ -385,6 +385,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GinnyoError as error:
         print(f"ginnyo: error: {_one_line(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except RunError as error:
+        print(f"ginnyo: error: {_one_line(error)}", file=sys.stderr)
+        return EXIT_FAILURE
     except BrokenPipeError:
         return EXIT_FAILURE
     except KeyboardInterrupt as stop:   # Ctrl-C; interrupts.Interrupted also for SIGTERM

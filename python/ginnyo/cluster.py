@@ -25,7 +25,7 @@ from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 
-from .errors import GinnyoError
+from .errors import GinnyoError, RunError
 from .files import quote
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ TIMEOUTS = (TimeoutError, asyncio.TimeoutError)
 IN_PROCESS = "inproc://"    # a cluster in this very process (tests start one): no probe needed
 
 
-class ClusterError(RuntimeError):
+class ClusterError(RunError):
     """The Dask cluster went away or stopped working in the middle of a run."""
 
 

@@ -23,3 +23,7 @@ class IllegalMoveError(GinnyoError):
 
 class RecordError(GinnyoError):
     """A game record is malformed, or a move in it breaks the rules."""
+
+
+class RunError(RuntimeError):
+    """A long run failed for a reason outside its input (a lost cluster): exit 1, one line."""
