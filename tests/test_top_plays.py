@@ -174,6 +174,21 @@ def test_moves_prints_the_same_list_as_ranking_every_play(capsys: pytest.Capture
                 assert lines[0].startswith("No legal play")
 
 
+def test_moves_numbers_more_plays_than_its_first_chunk_to_the_width_of_their_count(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ginnyo.cli import LISTED_BEFORE_COUNTING, main
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps(big_position(12, "* * 5C 7C")), encoding="utf-8")
+    position = load_position(path)
+    full = solver.legal_plays(position)
+    assert 10_000 <= len(full) and LISTED_BEFORE_COUNTING < 9_999
+    for limit, width in ((None, 5), (9_999, 4)):
+        assert main(["moves", str(path)] + ([] if limit is None else ["--limit", str(limit)])) == 0
+        shown = full[:limit]
+        assert capsys.readouterr().out.splitlines() == [
+            f"{i:>{width}}. {solver.play_notation(position, s.play):<28} {s.score:>4}" for i, s in enumerate(shown, 1)]
+
+
 def test_moves_refuses_a_limit_of_zero(capsys: pytest.CaptureFixture[str]) -> None:
     from ginnyo.cli import main
     with pytest.raises(SystemExit) as stop:

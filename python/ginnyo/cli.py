@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
 import sys
 from typing import Any, Callable, Iterator, NoReturn, Sequence
@@ -124,16 +125,23 @@ def cmd_moves(args: argparse.Namespace) -> int:
         _write_lines(_json_array(play_to_json(position, scored)
                                  for scored in native.ranked_plays(position, args.limit)))
         return EXIT_OK
-    total = native.core_of(position).count_plays()
-    if args.limit is not None:
-        total = min(total, args.limit)
-    if not total:
+    moves = native.ranked_moves(position, args.limit)
+    first = list(itertools.islice(moves, LISTED_BEFORE_COUNTING))
+    if not first:
         print(_return_line(position))
         return EXIT_OK
+    total = len(first)
+    if total == LISTED_BEFORE_COUNTING:     # the numbers' width needs how many there are
+        total = native.core_of(position).count_plays()
+        if args.limit is not None:
+            total = min(total, args.limit)
     width = len(str(total))
     _write_lines(f"{index:>{width}}. {play_notation(position, play):<28} {score:>4}\n"
-                 for index, (score, play) in enumerate(native.ranked_moves(position, args.limit), 1))
+                 for index, (score, play) in enumerate(itertools.chain(first, moves), 1))
     return EXIT_OK
+
+
+LISTED_BEFORE_COUNTING = 4096   # moves: with fewer plays the list itself says how many
 
 
 def _json_array(items: Iterator[dict[str, Any]]) -> Iterator[str]:
