@@ -228,3 +228,9 @@ def test_moves_limit_5_on_millions_of_plays_stays_small(tmp_path: Path) -> None:
     assert peak < 200_000
     found = json.loads(output)
     assert [play["score"] for play in found] == [1294356] * 4 + [1294336]
+
+
+def test_ranked_plays_made_directly_need_a_core() -> None:
+    from ginnycore.core import RankedPlays
+    with pytest.raises(TypeError):
+        RankedPlays(None, None, 1)  # type: ignore[arg-type]

@@ -572,9 +572,6 @@ ctypedef struct Gen:
     int mode
     PlayRecord* best
     int have_best
-    int floor                       # best and top modes: a play scoring less cannot be kept
-                                    # (NO_FLOOR until one can be passed over)
-    Top* top                        # top mode: the plays kept
     PlayRecord** plays
     size_t* capacity
     long long count
@@ -620,6 +617,10 @@ ctypedef struct Gen:
                                     # other suits cannot rank higher
     int done                        # generation stops: a play was found (any mode), or ...
     int failed                      # ... the plays did not fit in memory (all mode)
+    int floor                       # best and top modes: a play scoring less cannot be kept
+                                    # (NO_FLOOR until one can be passed over)
+    Top* top                        # top mode: the plays kept
+    int bounded                     # best and top modes: walks add up bounds of the scores
 
 
 cdef inline int _rank_order(int score, int jokers, int n, const short* square, unsigned int joker_at,
@@ -779,10 +780,11 @@ cdef inline void _emit(Gen* gen, unsigned int joker_at, int score, int jokers) n
             _record(gen, gen.best, joker_at, score, jokers)
             gen.have_best = 1
             gen.floor = score
-    elif gen.mode == GEN_TOP:
-        _keep_top(gen, joker_at, score, jokers)
-    elif gen.mode == GEN_ANY:
-        gen.done = 1
+    elif gen.mode >= GEN_ANY:      # one test on the way to counting, as with no GEN_TOP
+        if gen.mode == GEN_ANY:
+            gen.done = 1
+        else:
+            _keep_top(gen, joker_at, score, jokers)
     gen.count += 1
 
 
@@ -1083,7 +1085,7 @@ cdef void _run_candidate(Gen* gen, int suit, int first, int sign) noexcept nogil
         needed |= <unsigned int>((lacking >> position) & 1) << i
         main_sum += gen.real_main[i]
         cross_sum += gen.real_cross[i]
-    if main_sum * gen.main_mult + cross_sum < gen.floor:
+    if gen.floor != NO_FLOOR and main_sum * gen.main_mult + cross_sum < gen.floor:
         return
     if gen.length == MAX_RUN:       # the suit's ace at both ends
         _supply_repeated(gen, 0, 0, main_sum, cross_sum, 0)
@@ -1130,7 +1132,7 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
                 gen.real_cross[i] = VALUE[gen.placed_cross_kind[i]][rank_index] * gen.placed_cross_mult[i]
                 gen.set_main += gen.real_main[i]
                 gen.set_cross += gen.real_cross[i]
-            if gen.set_main * gen.main_mult + gen.set_cross < gen.floor:
+            if gen.floor != NO_FLOOR and gen.set_main * gen.main_mult + gen.set_cross < gen.floor:
                 continue        # a set's score does not depend on its suits
             gen.set_done = 0
             _set_supplies(gen, tuples, rank_index, held)
@@ -1259,7 +1261,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
     cdef const signed char* cards = board.card
     cdef int rack_size = board.rack_size, n_tiles = board.n_tiles, centre_square = board.centre
     cdef uint64_t available = gen.available
-    cdef bint best_mode = gen.mode == GEN_BEST or gen.mode == GEN_TOP    # bounds are kept
+    cdef bint best_mode = gen.bounded
     gen.direction = direction
     if direction == ACROSS:
         line_length, step, start = board.width, 1, line * board.width
@@ -1490,6 +1492,7 @@ cdef long long _generate_on(Board* board, int mode, PlayRecord* best,
     gen.have_best = 0
     gen.floor = NO_FLOOR
     gen.top = top
+    gen.bounded = mode == GEN_BEST or mode == GEN_TOP
     gen.plays = plays
     gen.capacity = capacity
     gen.count = 0
@@ -1997,7 +2000,7 @@ cdef class RankedPlays:
     cdef bint last_pass         # the pass kept fewer plays than it could: there are no more
     cdef bint busy              # a pass is running (without the GIL)
 
-    def __cinit__(self, Core core, limit, buffer):
+    def __cinit__(self, Core core not None, limit, buffer):
         self.board = NULL
         self.top.heap = NULL
         self.top.size = 0
