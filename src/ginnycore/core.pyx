@@ -1396,7 +1396,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                 gen.allowed[BASE - free_filled] = available
                 left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + squares[left_square].tile_mult
                 left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * squares[left_square].meld_mult
-            if best_mode and gen.floor != NO_FLOOR:
+            if gen.floor != NO_FLOOR:      # set only where the bounds are kept
                 set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
                 run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
                 main_bound = 0
