@@ -234,3 +234,32 @@ def test_ranked_plays_made_directly_need_a_core() -> None:
     from ginnycore.core import RankedPlays
     with pytest.raises(TypeError):
         RankedPlays(None, None, 1)  # type: ignore[arg-type]
+
+
+def test_iterating_the_view_of_millions_of_plays_stays_small(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(big_position(26, "* * * * 4C 5C 6C 7C 8C 9C TC JC QC KC")), encoding="utf-8")
+    code = ("import itertools, sys; from ginnyo.solver import load_position;"
+            " plays = load_position(sys.argv[1]).legal_plays;"
+            " print([p.score for p in itertools.islice(plays, 6)], plays.count())")
+    peak, output = _peak_kilobytes(code, str(path))
+    assert peak < 200_000
+    assert output == f"{[1294356] * 4 + [1294336] * 2} 8380322\n"
+
+
+@pytest.mark.slow
+def test_moves_without_a_limit_streams_hundreds_of_thousands_of_plays_in_bounded_memory(tmp_path: Path) -> None:
+    """386 620 plays: listing them as objects first took about 600 MB."""
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(big_position(16, "* * * 4C 5C 6C 7C 8C")), encoding="utf-8")
+    position = load_position(path)
+    assert native.core_of(position).count_plays() == 386_620
+    peak, output = _peak_kilobytes("import sys; from ginnyo.cli import main; raise SystemExit(main(sys.argv[1:]))",
+                                   "moves", str(path))
+    assert peak < 120_000
+    lines = output.splitlines()
+    assert len(lines) == 386_620
+    best = solver.top_plays(position, 3)
+    assert lines[:3] == [f"{i:>6}. {solver.play_notation(position, s.play):<28} {s.score:>4}"
+                         for i, s in enumerate(best, 1)]
+    assert lines[-1].startswith("386620. ")
