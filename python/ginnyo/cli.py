@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
 import sys
-from typing import Any, Callable, NoReturn, Sequence
+from typing import Any, Callable, Iterator, NoReturn, Sequence
 
 from . import __version__
 from .errors import GinnyoError, RunError
 from .melds import tile_value
 from .play import MeldScore, ScoredPlay
 from .position import Position
-from .solver import best_play, legal_plays, load_position, play_notation, tiles_to_return
+from .solver import best_play, load_position, play_notation, tiles_to_return
 from .tiles import rack_code
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
@@ -119,20 +120,50 @@ def _return_line(position: Position) -> str:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
+    """The plays stream from the core best first, in bounded passes, and are
+    printed as they come: memory stays bounded however many there are."""
+    from . import native
     position = load_position(args.position)
-    plays = legal_plays(position)
-    if args.limit is not None:
-        plays = plays[:args.limit]
     if args.json:
-        print(json.dumps([play_to_json(position, scored) for scored in plays]))
+        _write_lines(_json_array(play_to_json(position, scored)
+                                 for scored in native.ranked_plays(position, args.limit)))
         return EXIT_OK
-    if not plays:
+    moves = native.ranked_moves(position, args.limit)
+    first = list(itertools.islice(moves, LISTED_BEFORE_COUNTING))
+    if not first:
         print(_return_line(position))
         return EXIT_OK
-    width = len(str(len(plays)))
-    for index, scored in enumerate(plays, 1):
-        print(f"{index:>{width}}. {play_notation(position, scored.play):<28} {scored.score:>4}")
+    total = len(first)
+    if total == LISTED_BEFORE_COUNTING:     # the numbers' width needs how many there are
+        total = native.core_of(position).count_plays()
+        if args.limit is not None:
+            total = min(total, args.limit)
+    width = len(str(total))
+    _write_lines(f"{index:>{width}}. {play_notation(position, play):<28} {score:>4}\n"
+                 for index, (score, play) in enumerate(itertools.chain(first, moves), 1))
     return EXIT_OK
+
+
+LISTED_BEFORE_COUNTING = 4096   # moves: with fewer plays the list itself says how many
+
+
+def _json_array(items: Iterator[dict[str, Any]]) -> Iterator[str]:
+    """The text ``print(json.dumps(list(items)))`` prints, a piece an item."""
+    yield "["
+    for index, item in enumerate(items):
+        yield (", " if index else "") + json.dumps(item)
+    yield "]\n"
+
+
+def _write_lines(texts: Iterator[str], batch: int = 4096) -> None:
+    """Write ``texts`` to stdout as they come, ``batch`` at a time."""
+    pending: list[str] = []
+    for text in texts:
+        pending.append(text)
+        if len(pending) == batch:
+            sys.stdout.write("".join(pending))
+            pending.clear()
+    sys.stdout.write("".join(pending))
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -220,7 +251,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     if command in (None, "moves"):
         moves = commands.add_parser("moves", help="every legal play, best first")
         moves.add_argument("position", metavar="POSITION", help=POSITION_HELP)
-        moves.add_argument("--limit", type=_count, metavar="N", help="print at most N plays")
+        moves.add_argument("--limit", type=_whole_number(1), metavar="N", help="print at most N plays (N >= 1)")
         moves.add_argument("--json", action="store_true", help="print a JSON array")
         moves.set_defaults(run=cmd_moves)
 

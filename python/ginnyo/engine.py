@@ -20,7 +20,7 @@ from .errors import GinnyoError, IllegalMoveError, InvalidMoveError, PositionErr
 from .files import quote
 from .position import Position
 from .position_string import from_line, to_line
-from .solver import apply_play, best_play, legal_plays, play_notation, score_play, tiles_to_return
+from .solver import apply_play, best_play, legal_plays, play_notation, score_play, tiles_to_return, top_plays
 from .tiles import rack_code
 
 PROTOCOL_VERSION = 1
@@ -141,7 +141,7 @@ class Engine:
             best = best_play(position)
             plays = [best] if best is not None else []
         else:
-            plays = legal_plays(position)[:top]
+            plays = top_plays(position, top)
         lines = [candidate_line(rank, scored.score, play_notation(position, scored.play))
                  for rank, scored in enumerate(plays, 1)]
         if plays:

@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 class LegalPlays:
     """The legal plays of ``position``.
 
-    Iterating generates them as :class:`ScoredPlay` objects, best first;
+    Iterating generates them as :class:`ScoredPlay` objects, best first, one
+    at a time: the core ranks them in bounded passes, so memory stays bounded
+    however many plays there are; :meth:`top` is the best ``n`` as a list;
     ``play in view`` checks one play (a :class:`Play` or notation);
     ``len(view)`` and :meth:`count` count them in C without building objects;
     ``bool(view)`` stops at the first play the core finds; :meth:`best` is the best
@@ -28,8 +30,13 @@ class LegalPlays:
         self.position = position
 
     def __iter__(self) -> Iterator[ScoredPlay]:
-        from .solver import legal_plays
-        return iter(legal_plays(self.position))
+        from .native import ranked_plays
+        return ranked_plays(self.position)
+
+    def top(self, n: int) -> list[ScoredPlay]:
+        """The ``n`` best plays, best first (fewer when there are fewer)."""
+        from .solver import top_plays
+        return top_plays(self.position, n)
 
     def __contains__(self, move: object) -> bool:
         """True when ``move`` is a legal play here; bad notation or an

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from ginnycore import Core, Cores
 
@@ -79,16 +79,39 @@ def score(core: Core, position: Position, play: Play) -> ScoredPlay | None:
     return ScoredPlay(play, total, melds_of(position, melds))
 
 
+def _generated(core: Core, position: Position, placements: tuple[tuple[int, int, bool], ...]) -> ScoredPlay:
+    """A play the core generated, scored with its melds."""
+    scored = score(core, position, to_play(placements))
+    assert scored is not None, "the core generated a play it cannot score"
+    return scored
+
+
 def legal_plays(position: Position) -> list[ScoredPlay]:
     """Every legal play with its melds, in generation order."""
     core = core_of(position)
-    result = []
-    for _, placements in core.legal_plays():
-        play = to_play(placements)
-        scored = score(core, position, play)
-        assert scored is not None, "the core generated a play it cannot score"
-        result.append(scored)
-    return result
+    return [_generated(core, position, placements) for _, placements in core.legal_plays()]
+
+
+def ranked_moves(position: Position, limit: int | None = None) -> Iterator[tuple[int, Play]]:
+    """``(score, play)`` of the legal plays in ranking order (at most ``limit``),
+    generated in the core in bounded passes (``Core.ranked_plays``): memory
+    stays bounded however many plays there are.  No melds: for listings."""
+    plays = core_of(position).ranked_plays(limit)     # checks limit now, not at the first play
+    return ((total, to_play(placements)) for total, placements in plays)
+
+
+def ranked_plays(position: Position, limit: int | None = None) -> Iterator[ScoredPlay]:
+    """The legal plays with their melds in ranking order (at most ``limit``),
+    one at a time, as :func:`ranked_moves` generates them."""
+    core = core_of(position)
+    return (_generated(core, position, placements) for _, placements in core.ranked_plays(limit))
+
+
+def top_plays(position: Position, n: int) -> list[ScoredPlay]:
+    """The ``n`` best legal plays (fewer when there are fewer), best first,
+    kept during generation in a heap of at most ``n`` records in C."""
+    core = core_of(position)
+    return [_generated(core, position, placements) for _, placements in core.top_plays(n)]
 
 
 def best_play(position: Position) -> ScoredPlay | None:
@@ -158,4 +181,4 @@ def best_plays_batch(positions: list[Position], threads: int = 1) -> list[Scored
 
 
 __all__ = ["Batch", "Core", "Cores", "best_play", "best_plays_batch", "core_of", "empty_core", "encode",
-           "legal_plays", "melds_of", "score", "to_play"]
+           "legal_plays", "melds_of", "ranked_moves", "ranked_plays", "score", "to_play", "top_plays"]

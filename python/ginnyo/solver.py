@@ -50,6 +50,13 @@ def legal_plays(position: Position) -> list[ScoredPlay]:
     return ranked(position, native.legal_plays(position))
 
 
+def top_plays(position: Position, n: int) -> list[ScoredPlay]:
+    """The ``n`` best legal plays, best first (ranked as :func:`ranked`; fewer
+    when there are fewer): the core keeps only ``n`` during generation, so this
+    stays fast and small however many plays there are.  ``n`` < 1 raises ValueError."""
+    return native.top_plays(position, n)
+
+
 def best_play(position: Position) -> ScoredPlay | None:
     """The highest-scoring legal play (ties broken as in :func:`ranked`), or None."""
     return native.best_play(position)
@@ -101,5 +108,5 @@ def tiles_to_return(position: Position) -> tuple[list[int], str]:
     return [worst], reason
 
 
-__all__ = ["load_position", "legal_plays", "best_play", "score_play", "apply_play",
+__all__ = ["load_position", "legal_plays", "top_plays", "best_play", "score_play", "apply_play",
            "tiles_to_return", "ranked", "play_notation", "parse_notation", "IllegalMoveError"]

@@ -35,6 +35,10 @@ class Core:
         """The plays the last generation stored; none after load, apply or undo."""
     def has_play(self) -> bool: ...
     def best_play(self) -> _CorePlay | None: ...
+    def top_plays(self, n: int) -> list[_CorePlay]:
+        """The ``n`` first plays in ranking order, kept in a heap of at most ``n`` records."""
+    def ranked_plays(self, limit: int | None = None, buffer: int = ...) -> RankedPlays:
+        """The plays in ranking order (at most ``limit``), at most ``buffer`` held in C."""
     def score_play(self, squares: Sequence[int], cards: Sequence[int],
                    jokers: Sequence[bool]) -> tuple[int, list[_CoreMeld] | None]:
         """``(score, melds)``; ``(negative code, None)`` when illegal."""
@@ -45,6 +49,15 @@ class Core:
     def nbytes(self) -> int: ...
     @property
     def cross_masks(self) -> list[list[int]]: ...
+
+class RankedPlays:
+    """The legal plays of a core's position in ranking order, made in bounded passes."""
+
+    def __new__(cls, core: Core, limit: int | None, buffer: int) -> Self: ...
+    def __iter__(self) -> Self: ...
+    def __next__(self) -> _CorePlay: ...
+
+RANKED_BUFFER: int
 
 class Cores:
     """Many loaded cores, generated or counted in one call, on one thread or several

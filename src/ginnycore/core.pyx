@@ -19,7 +19,7 @@ from openmp cimport omp_get_num_procs
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from ginnycore.board cimport board_clone, board_new
-from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_ANY, GEN_BEST, GEN_COUNT, JOKER, KIND_NONE,
+from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_ANY, GEN_BEST, GEN_COUNT, GEN_TOP, JOKER, KIND_NONE,
                               KIND_RUN, KIND_SET,
                               MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
                               NOT_LIVE, ALONE, ALONE_FAR, LIMITS, RACK_KINDS, Anchor, Board, PlayRecord, Square,
@@ -38,6 +38,7 @@ cdef uint64_t ALL_CARDS = (<uint64_t>1 << NUM_CARDS) - 1
 cdef enum:
     BASE = MAX_PLACED           # array index of an anchor in Gen's line arrays
     FLAT_WORDS = 12             # 64-square words for MAX_SQUARES (676), and one spare
+    NO_FLOOR = -0x7FFFFFFF - 1  # Gen.floor while every play may still be kept (INT_MIN)
 
 # -- melds -------------------------------------------------------------------
 
@@ -557,6 +558,18 @@ ctypedef struct Feasible:
     int cross_bound             # ... and of the crossing melds they make
 
 
+ctypedef struct Top:
+    # GEN_TOP: the first ``limit`` plays in ranking order ranked after ``after``
+    # (all plays without has_after), kept in a heap of records whose root heap[0]
+    # ranks last; the array grows by doubling up to ``limit``.
+    PlayRecord* heap
+    size_t size
+    size_t capacity
+    size_t limit
+    PlayRecord after
+    int has_after
+
+
 ctypedef struct Gen:
     Board* board
     int mode
@@ -607,30 +620,46 @@ ctypedef struct Gen:
                                     # other suits cannot rank higher
     int done                        # generation stops: a play was found (any mode), or ...
     int failed                      # ... the plays did not fit in memory (all mode)
+    int floor                       # best and top modes: a play scoring less cannot be kept
+                                    # (NO_FLOOR until one can be passed over)
+    Top* top                        # top mode: the plays kept
+    int bounded                     # best and top modes: walks add up bounds of the scores
 
 
-cdef inline int _better(Gen* gen, unsigned int joker_at, int score, int jokers, PlayRecord* best) noexcept nogil:
-    """Is the play in ``gen`` (a joker on placed index i when bit i of
-    ``joker_at`` is set) ahead of ``best`` in the ranking (score, fewer jokers,
-    more tiles, then placements (square, joker, card) in order)?"""
-    cdef int i, square, joker, best_joker
-    if score != best.score:
-        return score > best.score
-    if jokers != best.jokers:
-        return jokers < best.jokers
-    if gen.k != best.n:
-        return gen.k > best.n
-    for i in range(gen.k):
-        square = gen.placed_square[i]
-        if square != best.square[i]:
-            return square < best.square[i]
+cdef inline int _rank_order(int score, int jokers, int n, const short* square, unsigned int joker_at,
+                            const signed char* card, const PlayRecord* other) noexcept nogil:
+    """The ranking of plays, defined once: -1 when the play of the fields (a
+    joker on placed index i when bit i of ``joker_at`` is set) comes before
+    ``other``, 1 when after, 0 when it is the same play.  First the higher
+    score, then fewer jokers, more tiles, then the placements (square, joker?,
+    card) in order: ScoredPlay.sort_key in python/ginnyo/play.py."""
+    cdef int i, joker, other_joker
+    if score != other.score:
+        return -1 if score > other.score else 1
+    if jokers != other.jokers:
+        return -1 if jokers < other.jokers else 1
+    if n != other.n:
+        return -1 if n > other.n else 1
+    for i in range(n):
+        if square[i] != other.square[i]:
+            return -1 if square[i] < other.square[i] else 1
         joker = (joker_at >> i) & 1u
-        best_joker = play_joker(best, i)
-        if joker != best_joker:
-            return joker < best_joker
-        if gen.card[i] != best.card[i]:
-            return gen.card[i] < best.card[i]
+        other_joker = play_joker(other, i)
+        if joker != other_joker:
+            return -1 if joker < other_joker else 1
+        if card[i] != other.card[i]:
+            return -1 if card[i] < other.card[i] else 1
     return 0
+
+
+cdef inline int _better(Gen* gen, unsigned int joker_at, int score, int jokers, const PlayRecord* best) noexcept nogil:
+    """Is the play in ``gen`` ahead of ``best`` in the ranking?"""
+    return _rank_order(score, jokers, gen.k, gen.placed_square, joker_at, gen.card, best) < 0
+
+
+cdef inline int _ranks_after(const PlayRecord* play, const PlayRecord* other) noexcept nogil:
+    """Does the stored ``play`` come after ``other`` in the ranking?"""
+    return _rank_order(play.score, play.jokers, play.n, play.square, play.joker_at, play.card, other) > 0
 
 
 cdef inline void _record(Gen* gen, PlayRecord* record, unsigned int joker_at, int score, int jokers) noexcept nogil:
@@ -658,6 +687,90 @@ cdef int _grow_plays(Gen* gen) noexcept nogil:
     return 1
 
 
+cdef void _heap_up(PlayRecord* heap, size_t i) noexcept nogil:
+    """Move heap[i] towards the root while it ranks after its parent."""
+    cdef PlayRecord moving = heap[i]
+    cdef size_t parent
+    while i > 0:
+        parent = (i - 1) >> 1
+        if not _ranks_after(&moving, &heap[parent]):
+            break
+        heap[i] = heap[parent]
+        i = parent
+    heap[i] = moving
+
+
+cdef void _heap_down(PlayRecord* heap, size_t size, size_t i) noexcept nogil:
+    """Move heap[i] away from the root while a child ranks after it."""
+    cdef PlayRecord moving = heap[i]
+    cdef size_t child
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and _ranks_after(&heap[child + 1], &heap[child]):
+            child += 1
+        if not _ranks_after(&heap[child], &moving):
+            break
+        heap[i] = heap[child]
+        i = child
+    heap[i] = moving
+
+
+cdef void _heap_sort(Top* top) noexcept nogil:
+    """Turn the heap into the kept plays in ranking order, first first."""
+    cdef size_t end = top.size
+    cdef PlayRecord last
+    while end > 1:
+        end -= 1
+        last = top.heap[0]
+        top.heap[0] = top.heap[end]
+        top.heap[end] = last
+        _heap_down(top.heap, end, 0)
+
+
+cdef int _grow_top(Gen* gen) noexcept nogil:
+    """Double the heap's array, to at most its limit; 0 when out of memory,
+    which also stops generation."""
+    cdef Top* top = gen.top
+    cdef size_t new_capacity = top.capacity * 2 if top.capacity else 1024
+    cdef PlayRecord* grown
+    if new_capacity > top.limit:
+        new_capacity = top.limit
+    grown = <PlayRecord*>realloc(top.heap, new_capacity * sizeof(PlayRecord))
+    if grown == NULL:
+        gen.failed = 1
+        gen.done = 1
+        return 0
+    top.heap = grown
+    top.capacity = new_capacity
+    return 1
+
+
+cdef void _keep_top(Gen* gen, unsigned int joker_at, int score, int jokers) noexcept nogil:
+    """GEN_TOP: keep the play in ``gen`` when it ranks after ``top.after`` and
+    among the first ``top.limit``; once the heap is full its root's score is
+    the floor, below which generation prunes."""
+    cdef Top* top = gen.top
+    if score < gen.floor:
+        return
+    if top.has_after and _rank_order(score, jokers, gen.k, gen.placed_square, joker_at, gen.card,
+                                      &top.after) <= 0:
+        return
+    if top.size < top.limit:
+        if top.size == top.capacity and not _grow_top(gen):
+            return
+        _record(gen, &top.heap[top.size], joker_at, score, jokers)
+        _heap_up(top.heap, top.size)
+        top.size += 1
+        if top.size == top.limit:
+            gen.floor = top.heap[0].score
+    elif _better(gen, joker_at, score, jokers, &top.heap[0]):
+        _record(gen, &top.heap[0], joker_at, score, jokers)
+        _heap_down(top.heap, top.size, 0)
+        gen.floor = top.heap[0].score
+
+
 cdef inline void _emit(Gen* gen, unsigned int joker_at, int score, int jokers) noexcept nogil:
     """A play found: the placed cards ``gen.card``, a joker on placed index i
     when bit i of ``joker_at`` is set, scoring ``score``."""
@@ -669,8 +782,12 @@ cdef inline void _emit(Gen* gen, unsigned int joker_at, int score, int jokers) n
         if not gen.have_best or _better(gen, joker_at, score, jokers, gen.best):
             _record(gen, gen.best, joker_at, score, jokers)
             gen.have_best = 1
-    elif gen.mode == GEN_ANY:
-        gen.done = 1
+            gen.floor = score
+    elif gen.mode >= GEN_ANY:      # one test on the way to counting, as with no GEN_TOP
+        if gen.mode == GEN_ANY:
+            gen.done = 1
+        else:
+            _keep_top(gen, joker_at, score, jokers)
     gen.count += 1
 
 
@@ -971,7 +1088,7 @@ cdef void _run_candidate(Gen* gen, int suit, int first, int sign) noexcept nogil
         needed |= <unsigned int>((lacking >> position) & 1) << i
         main_sum += gen.real_main[i]
         cross_sum += gen.real_cross[i]
-    if gen.mode == GEN_BEST and gen.have_best and main_sum * gen.main_mult + cross_sum < gen.best.score:
+    if gen.floor != NO_FLOOR and main_sum * gen.main_mult + cross_sum < gen.floor:
         return
     if gen.length == MAX_RUN:       # the suit's ace at both ends
         _supply_repeated(gen, 0, 0, main_sum, cross_sum, 0)
@@ -1018,8 +1135,7 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
                 gen.real_cross[i] = VALUE[gen.placed_cross_kind[i]][rank_index] * gen.placed_cross_mult[i]
                 gen.set_main += gen.real_main[i]
                 gen.set_cross += gen.real_cross[i]
-            if gen.mode == GEN_BEST and gen.have_best \
-                    and gen.set_main * gen.main_mult + gen.set_cross < gen.best.score:
+            if gen.floor != NO_FLOOR and gen.set_main * gen.main_mult + gen.set_cross < gen.floor:
                 continue        # a set's score does not depend on its suits
             gen.set_done = 0
             _set_supplies(gen, tuples, rank_index, held)
@@ -1148,7 +1264,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
     cdef const signed char* cards = board.card
     cdef int rack_size = board.rack_size, n_tiles = board.n_tiles, centre_square = board.centre
     cdef uint64_t available = gen.available
-    cdef bint best_mode = gen.mode == GEN_BEST
+    cdef bint best_mode = gen.bounded
     gen.direction = direction
     if direction == ACROSS:
         line_length, step, start = board.width, 1, line * board.width
@@ -1283,7 +1399,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                 gen.allowed[BASE - free_filled] = available
                 left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + squares[left_square].tile_mult
                 left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * squares[left_square].meld_mult
-            if gen.mode == GEN_BEST and gen.have_best:
+            if gen.floor != NO_FLOOR:      # set only where the bounds are kept
                 set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
                 run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
                 main_bound = 0
@@ -1291,7 +1407,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                     main_bound = set_bound
                 if _feasible_runs(&line_state) and run_bound > main_bound:
                     main_bound = run_bound
-                if main_bound * main_mult * left_meld_mult[m] + whole.cross_bound < gen.best.score:
+                if main_bound * main_mult * left_meld_mult[m] + whole.cross_bound < gen.floor:
                     continue
             # from the anchor's positions to the first square's
             start_index = low_fixed + m
@@ -1346,6 +1462,13 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     all in ``plays[0]`` (grown with realloc), or stop at the first.  Returns how
     many there are (in best and any mode: how many were scored, which is 0 only
     when there is none), or -1 when the plays did not fit in memory."""
+    return _generate_on(board, mode, best, plays, capacity, NULL)
+
+
+cdef long long _generate_on(Board* board, int mode, PlayRecord* best,
+                            PlayRecord** plays, size_t* capacity, Top* top) noexcept nogil:
+    """board_generate, and in GEN_TOP mode the first plays in ranking order
+    into ``top`` (see Top), how many were scored (-1: out of memory)."""
     cdef Gen gen
     cdef int i, held, suit, card, reach = min(board.rack_size - 1, MAX_PLACED)
     cdef uint64_t lanes_by_supply[MAX_PLACED + 1]
@@ -1370,6 +1493,9 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     gen.mode = mode
     gen.best = best
     gen.have_best = 0
+    gen.floor = NO_FLOOR
+    gen.top = top
+    gen.bounded = mode == GEN_BEST or mode == GEN_TOP
     gen.plays = plays
     gen.capacity = capacity
     gen.count = 0
@@ -1636,6 +1762,9 @@ cdef int thread_count(object threads) except 0:
     return min(threads, max(omp_get_num_procs(), 1))
 
 
+RANKED_BUFFER = 1 << 18      # RankedPlays' plays kept in C by default: 13.6 MB of records
+
+
 cdef class Core:
     """One board and rack in C.  Load cards, then ask for plays.
 
@@ -1766,6 +1895,16 @@ cdef class Core:
         cdef long long count
         count = self._generate(GEN_BEST, &best)
         return _play_tuple(&best) if count else None
+
+    def top_plays(self, n):
+        """The ``n`` first legal plays in ranking order (all of them when there
+        are fewer), kept during generation in a heap of at most ``n`` records."""
+        return list(self.ranked_plays(_positive_count(n, "n")))
+
+    def ranked_plays(self, limit=None, buffer=RANKED_BUFFER):
+        """The legal plays in ranking order (at most ``limit``) as a
+        :class:`RankedPlays` iterator holding at most ``buffer`` plays in C."""
+        return RankedPlays(self, limit, buffer)
 
     def score_play(self, squares, cards, jokers):
         """``(score, melds)`` of a play, melds as (direction, first square, length,
@@ -1900,6 +2039,101 @@ cdef class Core:
 cdef tuple _play_tuple(PlayRecord* record):
     return (record.score, tuple((record.square[i], record.card[i], bool(play_joker(record, i)))
                                 for i in range(record.n)))
+
+
+def _positive_count(value, name):
+    """``value`` as a count of at least 1, or ValueError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, got {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return value
+
+
+cdef class RankedPlays:
+    """The legal plays of a core's position in ranking order (``Core.ranked_plays``),
+    each ``(score, placements)`` as ``legal_plays`` gives them.
+
+    Plays are generated in passes that each keep, in a heap in C, the first
+    ``buffer`` plays ranked after the last one given: memory stays O(buffer)
+    however many plays there are, and a pass stops early on what cannot rank
+    high enough.  The iterator works on its own copy of the board, so later
+    loads, applies and undos of the core do not reach it."""
+
+    cdef Board* board
+    cdef Top top
+    cdef size_t buffer
+    cdef size_t index           # the next play of this pass to give
+    cdef long long remaining    # plays still to give, -1 for every one
+    cdef bint passed            # a pass has run: top.heap ends with the last play given
+    cdef bint last_pass         # the pass kept fewer plays than it could: there are no more
+    cdef bint busy              # a pass is running (without the GIL)
+
+    def __cinit__(self, Core core not None, limit, buffer):
+        self.board = NULL
+        self.top.heap = NULL
+        self.top.size = 0
+        self.top.capacity = 0
+        self.top.has_after = 0
+        self.remaining = -1
+        if limit is not None:
+            self.remaining = min(_positive_count(limit, "limit"), 1 << 62)
+        self.buffer = min(_positive_count(buffer, "buffer"), 1 << 40)
+        claim(core)     # not while another thread changes the core's board
+        self.board = board_clone(core.board)
+        release(core)
+        if self.board == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.board)
+        free(self.top.heap)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        cdef PlayRecord* record
+        if self.busy:
+            raise ValueError("these ranked plays are being generated in another thread")
+        if self.remaining == 0:
+            raise StopIteration
+        if self.index == self.top.size:
+            if self.last_pass:
+                raise StopIteration
+            self._pass()
+            if self.top.size == 0:
+                raise StopIteration
+        record = &self.top.heap[self.index]
+        self.index += 1
+        if self.remaining > 0:
+            self.remaining -= 1
+        return _play_tuple(record)
+
+    cdef int _pass(self) except -1:
+        """Generate the next plays in ranking order into the heap, sorted."""
+        cdef long long count
+        if self.passed:
+            self.top.after = self.top.heap[self.top.size - 1]
+            self.top.has_after = 1
+        self.top.size = 0
+        self.top.limit = self.buffer
+        if 0 < self.remaining < <long long>self.buffer:
+            self.top.limit = <size_t>self.remaining
+        self.busy = True
+        with nogil:
+            count = _generate_on(self.board, GEN_TOP, NULL, NULL, NULL, &self.top)
+            if count >= 0:
+                _heap_sort(&self.top)
+        self.busy = False
+        self.index = 0
+        if count < 0:
+            self.top.size = 0
+            self.last_pass = True
+            raise MemoryError("the ranked plays did not fit in memory")
+        self.passed = self.top.size > 0
+        self.last_pass = self.top.size < self.top.limit
+        return 0
 
 
 # -- many positions in one call ----------------------------------------------------

@@ -25,7 +25,8 @@ cdef enum:
     GEN_COUNT = 0              # board_generate modes: count the legal plays,
     GEN_ALL = 1                # ... store them all,
     GEN_BEST = 2               # ... keep the first in ranking order,
-    GEN_ANY = 3                # ... stop at the first one found
+    GEN_ANY = 3                # ... stop at the first one found,
+    GEN_TOP = 4                # ... keep the first N in ranking order (core.pyx: Top)
 
 ctypedef struct PlayRecord:
     # 52 bytes: generation writes one a play
