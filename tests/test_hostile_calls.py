@@ -236,7 +236,8 @@ def test_a_core_held_by_another_threads_call_refuses_every_call() -> None:
                  "cross_masks": lambda: first.cross_masks, "Cores": lambda: Cores([first]).count_plays(),
                  "batch": lambda: best_plays_batch(first, np.zeros((0, 2 * LAYOUT.size), np.uint8),
                                                    np.zeros((0, 53), np.uint8), *batch_arrays(0)),
-                 "game": lambda: greedy_game_record(first, 2, 0)}
+                 "game": lambda: greedy_game_record(first, 2, 0),
+                 "top_plays": lambda: first.top_plays(3), "ranked_plays": lambda: first.ranked_plays(3)}
         holder = start_holder(cores)
         refused = []
         for name, call in calls.items():
