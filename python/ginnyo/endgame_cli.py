@@ -27,13 +27,16 @@ def add_arguments(parser: argparse.ArgumentParser, position_help: str) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--time", type=positive_seconds, metavar="S",
                         help="stop after S seconds with the best line found so far (default: search to the end)")
+    parser.add_argument("--after-pass", action="store_true",
+                        help="the opponent's last turn was a pass: a pass now ends the game")
+    parser.set_defaults(run=cmd_endgame)
 
 
 def cmd_endgame(args: argparse.Namespace) -> int:
     """``ginnyo endgame POSITION [--json] [--time S]``."""
     from .solver import load_position
     position = load_position(args.position)
-    result = solve(position, args.time)
+    result = solve(position, args.time, after_pass=args.after_pass)
     if args.json:
         print(json.dumps(result.to_json()))
         return 0

@@ -195,8 +195,12 @@ cdef int _search(Search* s, int ply, int depth, int alpha, int beta, int passed)
         s.failed = 1
         return 0
     if count == 0:
+        pass_record.n = 0
+        pass_record.score = 0
         if passed:
             # a pass answered by a pass: the game is over, the racks are subtracted
+            s.pv[ply][ply] = pass_record
+            s.pv_length[ply] = ply + 1
             return s.penalties[1 - s.side] - s.penalties[s.side]
         s.side = 1 - s.side
         s.hash ^= SIDE_KEY ^ PASS_KEY
@@ -205,7 +209,6 @@ cdef int _search(Search* s, int ply, int depth, int alpha, int beta, int passed)
         s.hash ^= SIDE_KEY ^ PASS_KEY
         if s.stopped or s.failed:
             return 0
-        pass_record.n = 0
         _pv_set(s, ply, &pass_record)
         return value
     if not _order(s, ply, count, first if first < count else -1):
@@ -265,7 +268,8 @@ cdef class Endgame:
     table of ``2 ** table_bits`` entries of 16 bytes.  ``after_pass``: the
     opponent's last turn was a pass (then a pass now ends the game)."""
 
-    def __cinit__(self, Core core, const unsigned char[:] opponent_rack, int table_bits=DEFAULT_TABLE_BITS,
+    def __cinit__(self, Core core not None, const unsigned char[:] opponent_rack not None,
+                  int table_bits=DEFAULT_TABLE_BITS,
                   bint after_pass=False):
         cdef int side, tile
         self.search = NULL
@@ -299,7 +303,7 @@ cdef class Endgame:
         self.search.stop_request = 1
 
     def solve(self, double seconds=0.0):
-        """Search until proven, or for at most ``seconds`` (0: no limit).
+        """Search until proven, or for at most ``seconds`` (0 or less: no limit).
 
         Returns ``(spread, line, proven, nodes, depth, elapsed)``: the line as
         plays ``(score, ((square, card, is_joker), ...))``, a pass as
