@@ -142,12 +142,31 @@ cdef int _order(Search* s, int ply, long long count, int first) noexcept nogil:
     return 1
 
 
+cdef inline TableEntry* _probe(Search* s) noexcept nogil:
+    """The table's entry of the current position, or NULL.  A bucket is two
+    entries: the first keeps the deepest result, the second the latest."""
+    cdef TableEntry* bucket = &s.table[s.hash & s.table_mask & ~(<uint64_t>1)]
+    if bucket[0].key == s.hash:
+        return &bucket[0]
+    if bucket[1].key == s.hash:
+        return &bucket[1]
+    return NULL
+
+
 cdef inline void _store(Search* s, int depth, int value, int bound, long long best, int exact) noexcept nogil:
-    cdef TableEntry* entry = &s.table[s.hash & s.table_mask]
+    cdef TableEntry* bucket = &s.table[s.hash & s.table_mask & ~(<uint64_t>1)]
+    cdef TableEntry* entry = &bucket[1]
+    cdef int stored_depth = ENDGAME_EXACT if exact else depth
+    if bucket[0].key == s.hash or stored_depth >= bucket[0].depth:
+        if bucket[0].key != s.hash and bucket[0].key != 0:
+            bucket[1] = bucket[0]       # the deepest so far becomes the latest
+        entry = &bucket[0]
+    elif bucket[1].key == s.hash:
+        entry = &bucket[1]
     entry.key = s.hash
     entry.value = value
     entry.bound = bound
-    entry.depth = ENDGAME_EXACT if exact else depth
+    entry.depth = stored_depth
     entry.best = <uint16_t>best if 0 <= best < NO_BEST else NO_BEST
 
 
@@ -177,8 +196,8 @@ cdef int _search(Search* s, int ply, int depth, int alpha, int beta, int passed)
             s.stopped = 1
     if s.stopped or s.failed:
         return 0
-    entry = &s.table[s.hash & s.table_mask]
-    if entry.key == s.hash:
+    entry = _probe(s)
+    if entry != NULL:
         if entry.depth >= depth and not pv_node:
             if (entry.bound == BOUND_EXACT or (entry.bound == BOUND_LOWER and entry.value >= beta)
                     or (entry.bound == BOUND_UPPER and entry.value <= alpha)):
