@@ -19,7 +19,8 @@ from endgame_reference import PlayLister, exact_spread, rack_cost
 from ginnycore.endgame import Endgame
 from ginnycore.selfplay import greedy_game_record
 from ginnyo import native, reference
-from ginnyo.endgame import MAX_UNSEEN, PASS, greedy_endgames, is_endgame, opponent_rack, solve
+from ginnyo.endgame import (MAX_UNSEEN, PASS, best_endgame_play, greedy_endgames, is_endgame, opponent_rack,
+                            solve)
 from ginnyo.errors import PositionError
 from ginnyo.game import tile_set
 from ginnyo.layout import Layout
@@ -219,6 +220,20 @@ def test_a_joker_left_on_a_rack_costs_nothing() -> None:
     # no play for KD; the opponent passed last, so the game ends at once
     result = solve(position(RUN, "KD", unseen="*"), after_pass=True)
     assert result.line == (PASS,) and result.penalties == (10, 0) and result.spread == -10
+
+
+def test_best_endgame_play_is_the_first_move_of_the_line() -> None:
+    for endgame in greedy_sample()[:10]:
+        line = solve(endgame).line
+        best = best_endgame_play(endgame)
+        if line[0] == PASS:
+            assert best is None
+        else:
+            assert best is not None and best.play == score_play(endgame, line[0]).play
+
+
+def test_best_endgame_play_is_none_without_a_play() -> None:
+    assert best_endgame_play(position(RUN, "KD", unseen="AS")) is None
 
 
 # -- what is an endgame ----------------------------------------------------------------------

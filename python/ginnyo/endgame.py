@@ -19,6 +19,7 @@ from ginnycore.endgame import Endgame
 from . import native
 from .errors import PositionError
 from .notation import play_notation
+from .play import ScoredPlay
 from .position import Position
 from .tiles import JOKER, PlacedTile, rack_penalty
 
@@ -116,6 +117,17 @@ def solve(position: Position, seconds: float | None = None, *, after_pass: bool 
                          moves, depth, penalties)
 
 
+def best_endgame_play(position: Position, seconds: float | None = None) -> ScoredPlay | None:
+    """The first move of the endgame's best line as a scored play (what ``best-move``,
+    the engine's ``go`` and the sim player would play in an endgame), or None
+    when that move is a pass (there is no legal play)."""
+    first = solve(position, seconds).moves[0]
+    if first.notation == PASS:
+        return None
+    from .solver import score_play
+    return score_play(position, first.notation)
+
+
 def _run(search: Endgame, seconds: float) -> tuple[int, list[tuple[int, tuple[tuple[int, int, bool], ...]]],
                                                    bool, int, int, float]:
     """``search.solve(seconds)`` in a thread, the main thread waiting so that a
@@ -203,5 +215,5 @@ def greedy_endgames(games: int, seed: int = 0) -> list[Position]:
     return found
 
 
-__all__ = ["EndgameMove", "EndgameResult", "MAX_UNSEEN", "PASS", "SIDES", "TABLE_BITS", "greedy_endgames",
-           "is_endgame", "opponent_rack", "solve"]
+__all__ = ["EndgameMove", "EndgameResult", "MAX_UNSEEN", "PASS", "SIDES", "TABLE_BITS", "best_endgame_play",
+           "greedy_endgames", "is_endgame", "opponent_rack", "solve"]
