@@ -113,7 +113,7 @@ def test_agrees_with_exhaustive_minimax_over_reference_rules() -> None:
 @pytest.mark.slow
 def test_agrees_with_exhaustive_minimax_over_reference_rules_on_hundreds() -> None:
     for seed in range(1000, 1200):
-        endgame, opponent = small_endgame(seed)
+        endgame, opponent = small_endgame(seed, most=3)
         result = solve(endgame)
         assert result.proven and result.spread == minimax(endgame, opponent), seed
 
@@ -361,6 +361,15 @@ def test_cli_refuses_more_than_seven_unseen(capsys: pytest.CaptureFixture[str], 
 def test_cli_refuses_more_than_two_players(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
     path = _write(tmp_path, {"board": RUN, "rack": "8H", "sets": 2, "players": 4, "unseen": "AS"})
     assert_bad_input(capsys, "endgame", path, message="field 'players'")
+
+
+@pytest.mark.parametrize("text, message", [("{", "JSON"), ('{"board": {}, "rack": "ZZ"}', "rack")])
+def test_cli_bad_position_is_one_line_exit_two(capsys: pytest.CaptureFixture[str], tmp_path: object,
+                                                text: str, message: str) -> None:
+    from pathlib import Path
+    path = Path(str(tmp_path)) / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    assert_bad_input(capsys, "endgame", str(path), message=message)
 
 
 @pytest.mark.parametrize("budget", ["0", "-2", "soon", "nan"])
