@@ -212,7 +212,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 
 
 COMMANDS = ("best-move", "moves", "show", "corpus", "replay", "selfplay", "train-leaves", "match", "crazy",
-            "plot-sim", "engine")
+            "plot-sim", "engine", "endgame")
 POSITION_HELP = "position file (JSON or a position string), or - for stdin"
 FORCE_HELP = "overwrite the files of {} that exist (never a symbolic link)"
 
@@ -365,6 +365,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         engine = commands.add_parser("engine",
                                      help="serve the engine line protocol on stdin/stdout (docs/PROTOCOL.md)")
         engine.set_defaults(run=_command_in(".engine", "cmd_engine"))
+
+    if command in (None, "endgame"):
+        from .endgame_cli import add_arguments
+        add_arguments(commands.add_parser("endgame", help="the exact 2-player endgame: spread and best line"),
+                      POSITION_HELP)
     return parser
 
 

@@ -1,0 +1,219 @@
+"""Exact 2-player endgames (docs/ENDGAME.md): once the box is empty, the unseen
+tiles are the opponent's rack and the rest of the game can be searched to the end.
+
+:func:`solve` runs the compiled search (:mod:`ginnycore.endgame`) and returns
+the final spread for the player to move with the principal variation in move
+notation; ``ginnyo endgame POSITION`` prints it.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ginnycore.endgame import Endgame
+
+from . import native
+from .errors import PositionError
+from .notation import play_notation
+from .play import ScoredPlay
+from .position import Position
+from .tiles import JOKER, PlacedTile, rack_penalty
+
+#: the most unseen tiles of an endgame: racks are refilled to 7 while the box has tiles
+MAX_UNSEEN = 7
+#: the transposition table: 2 ** TABLE_BITS entries of 16 bytes (16 MiB)
+TABLE_BITS = 20
+PASS = "pass"
+SIDES = ("to move", "opponent")
+
+
+@dataclass(frozen=True)
+class EndgameMove:
+    """One turn of the principal variation: who (0 the player to move, 1 the
+    opponent), the play in notation or ``"pass"``, and its score."""
+
+    player: int
+    notation: str
+    score: int
+
+
+@dataclass(frozen=True)
+class EndgameResult:
+    """What :func:`solve` found.  ``spread``: the player to move's points from here
+    on minus the opponent's, end penalties included — exact when ``proven``, else
+    the value of the best line found so far (its end, at the search horizon,
+    scored as if the game ended there).  ``line``: the moves in notation."""
+
+    spread: int
+    line: tuple[str, ...]
+    proven: bool
+    nodes: int
+    seconds: float
+    moves: tuple[EndgameMove, ...]
+    depth: int
+    penalties: tuple[int, int]      # what each rack holds at the end of the line (positive)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"spread": self.spread, "line": list(self.line), "proven": self.proven,
+                "nodes": self.nodes, "seconds": round(self.seconds, 6), "depth": self.depth,
+                "moves": [{"player": SIDES[move.player], "move": move.notation, "score": move.score}
+                          for move in self.moves],
+                "penalties": {SIDES[0]: -self.penalties[0], SIDES[1]: -self.penalties[1]}}
+
+
+def opponent_rack(position: Position) -> tuple[int, ...]:
+    """The opponent's rack of an endgame position: its ``unseen`` tiles (or every
+    tile not on the board or the rack).  Raises :class:`PositionError` naming
+    the field when the position is no 2-player endgame."""
+    from .simulation import game_context     # checks players, scores, to_move and unseen
+    context = game_context(position)
+    if context.players != 2:
+        raise PositionError(f"field 'players': {context.players} players; the endgame solver is for 2")
+    if len(context.unseen) > MAX_UNSEEN:
+        raise PositionError(f"field 'unseen': {len(context.unseen)} tiles unseen, so the box is not empty: "
+                            f"an endgame has at most {MAX_UNSEEN}")
+    return context.unseen
+
+
+def is_endgame(position: Position) -> bool:
+    """Whether ``position`` is a 2-player endgame (at most 7 unseen tiles)."""
+    try:
+        opponent_rack(position)
+    except PositionError:
+        return False
+    return True
+
+
+def solve(position: Position, seconds: float | None = None, *, after_pass: bool = False,
+          table_bits: int = TABLE_BITS) -> EndgameResult:
+    """Search the endgame ``position`` to the end, or for at most ``seconds``.
+
+    ``after_pass``: the opponent's last turn was a pass (a pass now ends the
+    game).  Raises :class:`PositionError` when the position is no endgame and
+    ``ValueError`` for a bad ``seconds`` or ``table_bits``.  The search runs in
+    a helper thread so that Ctrl-C stops it."""
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not math.isfinite(seconds) or seconds <= 0):
+        raise ValueError(f"seconds must be a positive number of seconds, not {seconds!r}")
+    if type(table_bits) is not int:
+        raise ValueError(f"table_bits must be a whole number, not {table_bits!r}")
+    opponent = opponent_rack(position)
+    counts = bytearray(JOKER + 1)
+    for tile in opponent:
+        counts[tile] += 1
+    search = Endgame(native.core_of(position), bytes(counts), table_bits, after_pass)
+    spread, plays, proven, nodes, depth, elapsed = _run(search, float(seconds or 0.0))
+    moves = _line_moves(position, plays)
+    racks = [Counter(position.rack), Counter(opponent)]
+    for index, (_, placements) in enumerate(plays):
+        racks[index % 2].subtract(JOKER if joker else card for _, card, joker in placements)
+    penalties = (sum(rack_penalty(t) * n for t, n in racks[0].items()),
+                 sum(rack_penalty(t) * n for t, n in racks[1].items()))
+    return EndgameResult(spread, tuple(move.notation for move in moves), proven, nodes, elapsed,
+                         moves, depth, penalties)
+
+
+def best_endgame_play(position: Position, seconds: float | None = None) -> ScoredPlay | None:
+    """The first move of the endgame's best line as a scored play (what ``best-move``,
+    the engine's ``go`` and the sim player would play in an endgame), or None
+    when that move is a pass (there is no legal play)."""
+    first = solve(position, seconds).moves[0]
+    if first.notation == PASS:
+        return None
+    from .solver import score_play
+    return score_play(position, first.notation)
+
+
+def _run(search: Endgame, seconds: float) -> tuple[int, list[tuple[int, tuple[tuple[int, int, bool], ...]]],
+                                                   bool, int, int, float]:
+    """``search.solve(seconds)`` in a thread, the main thread waiting so that a
+    KeyboardInterrupt stops the search (the C loop holds no GIL to notice it)."""
+    outcome: list[Any] = []
+
+    def target() -> None:
+        try:
+            outcome.append(search.solve(seconds))
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
+            outcome.append(error)
+
+    thread = threading.Thread(target=target, name="ginnyo-endgame", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.1)
+    except KeyboardInterrupt:
+        search.stop()
+        thread.join()
+        raise
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    result: tuple[int, list[tuple[int, tuple[tuple[int, int, bool], ...]]], bool, int, int, float] = outcome[0]
+    return result
+
+
+def _line_moves(position: Position, plays: Sequence[tuple[int, tuple[tuple[int, int, bool], ...]]]
+                ) -> tuple[EndgameMove, ...]:
+    """The line in notation, each play written on the board it was made on."""
+    board = dict(position.board)
+    moves = []
+    for index, (score, placements) in enumerate(plays):
+        if not placements:
+            moves.append(EndgameMove(index % 2, PASS, 0))
+            continue
+        play = native.to_play(placements)
+        before = Position(position.layout, position.sets, board, (), validate=False)
+        moves.append(EndgameMove(index % 2, play_notation(before, play), score))
+        board.update((square, PlacedTile(card, joker)) for square, card, joker in placements)
+    return tuple(moves)
+
+
+def greedy_endgames(games: int, seed: int = 0) -> list[Position]:
+    """The endgames reached in ``games`` seeded greedy 2-player games (the compiled
+    game loop, :func:`ginnycore.selfplay.greedy_game_record`, game i of ``seed``):
+    each game's position just after the turn that emptied the box, the next
+    player to move, the other's rack as ``unseen``.  A game whose box ran out on
+    a turn's first draw, the player then passing with 8 tiles, has no endgame
+    by FORMAT.md's definition (8 unseen tiles) and is left out."""
+    from ginnycore.selfplay import greedy_game_record
+
+    from .game import tile_set
+    from .layout import Layout
+    from .tiles import rack_code
+    layout = Layout.standard()
+    empty = native.empty_core(layout)
+    found = []
+    for index in range(games):
+        _, dealt, turns, _ = greedy_game_record(empty, 2, seed, index)
+        racks = [Counter(rack) for rack in dealt]
+        box = len(tile_set(1)) - sum(len(rack) for rack in dealt)
+        board: dict[int, PlacedTile] = {}
+        for turn in turns:
+            player, box_before = turn["player"], box
+            rack = racks[player]
+            if turn["drawn"] >= 0:
+                rack[turn["drawn"]] += 1
+                box -= 1
+            for square, card, joker in turn["placements"]:
+                rack[JOKER if joker else card] -= 1
+                board[square] = PlacedTile(card, joker)
+            if turn["returned"] >= 0:
+                rack[turn["returned"]] -= 1
+                box += 1
+            rack.update(turn["refill"])
+            box -= len(turn["refill"])
+            if box == 0 < box_before:
+                mover, other = racks[1 - player], racks[player]
+                if sum(other.values()) > MAX_UNSEEN:
+                    break
+                context = {"players": 2, "unseen": [rack_code(tile) for tile in sorted(other.elements())]}
+                found.append(Position(layout, 1, board, mover.elements(), context, validate=False))
+                break
+    return found
+
+
+__all__ = ["EndgameMove", "EndgameResult", "MAX_UNSEEN", "PASS", "SIDES", "TABLE_BITS", "best_endgame_play",
+           "greedy_endgames", "is_endgame", "opponent_rack", "solve"]
