@@ -131,3 +131,26 @@ def test_selfplay_with_an_unreachable_scheduler_is_one_line_exit_2(capsys: pytes
     monkeypatch.setattr(workers, "CONNECT_TIMEOUT", 1)
     assert_bad_input(capsys, "selfplay", "--games", "1", "--scheduler", "tcp://127.0.0.1:9",
                      message="--scheduler tcp://127.0.0.1:9: cannot connect")
+
+
+def test_batches_of_a_billion_seeds_are_made_only_when_asked_for() -> None:
+    """A run's seeds are cut lazily: no list of every seed is built up front."""
+    import tracemalloc
+
+    from ginnyo.selfplay import batches
+    tracemalloc.start()
+    parts = batches(range(0, 10**9), workers=2)
+    first, last = parts[0], parts[-1]
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert first == list(range(200)) and last[-1] == 10**9 - 1
+    assert len(parts) == 10**9 // 200 and sum(len(part) for part in parts[:3]) == 600
+    assert peak < 1 << 20
+
+
+def test_c_engine_reports_the_threads_it_runs_not_the_workers_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    from ginnyo.cli import main
+    from ginnyo.workers import default_workers
+    assert main(["selfplay", "--engine", "c", "--games", "3", "--workers", "100"]) == 0
+    threads = default_workers()
+    assert f"C game loop on {threads} thread{'s' if threads > 1 else ''}" in capsys.readouterr().out

@@ -354,7 +354,7 @@ def train(games: int, seed: int, *, rounds: int = 2, workers: int | None = None,
     samples: list[int] = []
     for round_index in range(rounds):
         first = seed + round_index * games
-        parts = cut(list(range(first, first + games)), workers)
+        parts = cut(range(first, first + games), workers)
         params = (model.weights, model.returns) if model is not None else None
         results: dict[int, Batch] = {}
         for index, batch in run_batches(partial(_indexed_batch, params=params), list(enumerate(parts)),

@@ -114,7 +114,7 @@ def run(games: int, players: int, seed: int = 0, kinds: Sequence[str] | None = N
     not hold them all.
     """
     names = player_kinds(players, kinds)
-    seeds = list(range(seed, seed + games))
+    seeds = range(seed, seed + games)   # batches of it are made as the games are handed out
     workers = workers or default_workers()
     finished = run_batches(partial(play_batch, names=names, keep_record=keep_records),
                            batches(seeds, workers, scheduler), workers=workers, scheduler=scheduler)
@@ -130,7 +130,7 @@ def run(games: int, players: int, seed: int = 0, kinds: Sequence[str] | None = N
 
 
 def batches(seeds: Sequence[int], workers: int, scheduler: str | None = None,
-            largest: int = 200) -> list[list[int]]:
+            largest: int = 200) -> Sequence[list[int]]:
     """The seeds cut into batches of work; one game a batch in this process, so
     that each game's record is written as the game ends."""
     return cut(seeds, workers, largest=largest if workers > 1 or scheduler else 1)
@@ -203,7 +203,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if args.engine == "c":
         if set(kinds) != {DEFAULT_KIND} or records is not None or args.scheduler:
             raise GinnyoError("--engine c plays greedy games only, in this process, without --records")
-        where = f"C game loop on {workers} thread{'s' if workers > 1 else ''}"
+        threads = min(workers, default_workers())   # the loop starts at most one a processor
+        where = f"C game loop on {threads} thread{'s' if threads > 1 else ''}"
     writer = RecordWriter(progress_bar(args.games), records, RECORD_PREFIX, force=args.force)
     writer.refuse_existing(range(args.seed, args.seed + args.games))
     start = time.perf_counter()

@@ -4,7 +4,7 @@ on a Dask cluster: the one mechanism behind self-play and corpus runs."""
 from __future__ import annotations
 
 import os
-from typing import Callable, Generator, Iterator, Sequence, TypeVar
+from typing import Callable, Generator, Iterator, Sequence, TypeVar, overload
 
 
 Part = TypeVar("Part")
@@ -20,11 +20,36 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def cut(items: Sequence[Part], workers: int, largest: int = 200) -> list[list[Part]]:
+class Batches(Sequence[list[Part]]):
+    """``items`` in consecutive batches of ``size``, each made only when asked for:
+    a run of a billion games holds no list of a billion seeds (give a ``range``)."""
+
+    def __init__(self, items: Sequence[Part], size: int) -> None:
+        self.items, self.size = items, size
+
+    def __len__(self) -> int:
+        return -(-len(self.items) // self.size)
+
+    @overload
+    def __getitem__(self, index: int) -> list[Part]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[list[Part]]: ...
+
+    def __getitem__(self, index: int | slice) -> list[Part] | list[list[Part]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return list(self.items[index * self.size:(index + 1) * self.size])
+
+
+def cut(items: Sequence[Part], workers: int, largest: int = 200) -> Batches[Part]:
     """Items cut into batches: about 16 a worker, so that the load evens out, and
     at most ``largest`` each, so that progress shows."""
     size = max(1, min(largest, len(items) // (16 * max(1, workers)) or 1))
-    return [list(items[i:i + size]) for i in range(0, len(items), size)]
+    return Batches(items, size)
 
 
 def run_batches(function: Callable[[Part], Result], parts: Sequence[Part], *, workers: int,
