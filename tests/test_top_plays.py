@@ -263,3 +263,21 @@ def test_moves_without_a_limit_streams_hundreds_of_thousands_of_plays_in_bounded
     assert lines[:3] == [f"{i:>6}. {solver.play_notation(position, s.play):<28} {s.score:>4}"
                          for i, s in enumerate(best, 1)]
     assert lines[-1].startswith("386620. ")
+
+
+@pytest.mark.slow
+def test_engine_moves_streams_hundreds_of_thousands_of_plays_in_bounded_memory(tmp_path: Path) -> None:
+    """The engine's ``moves`` writes its info lines as the core ranks them."""
+    from ginnyo.position_string import to_line
+    position = Position.from_dict(big_position(16, "* * * 4C 5C 6C 7C 8C"))
+    script = tmp_path / "session.txt"
+    script.write_text(f"position {to_line(position)}\nmoves\nquit\n", encoding="utf-8")
+    code = ("import sys; from ginnyo.engine import serve;"
+            " raise SystemExit(serve(open(sys.argv[1], 'rb'), sys.stdout))")
+    peak, output = _peak_kilobytes(code, str(script))
+    assert peak < 120_000
+    lines = output.splitlines()
+    assert lines[-1] == "movesok 386620" and len(lines) == 386_621
+    best = solver.top_plays(position, 2)
+    assert lines[:2] == [candidate_line(rank, s.score, solver.play_notation(position, s.play))
+                         for rank, s in enumerate(best, 1)]

@@ -13,14 +13,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import BinaryIO, Callable, TextIO
+from typing import BinaryIO, Callable, Iterable, Iterator, TextIO
 
 from . import __version__
 from .errors import GinnyoError, IllegalMoveError, InvalidMoveError, PositionError
 from .files import quote
 from .position import Position
 from .position_string import from_line, to_line
-from .solver import apply_play, best_play, legal_plays, play_notation, score_play, tiles_to_return, top_plays
+from .native import ranked_moves
+from .play import Play
+from .solver import apply_play, best_play, play_notation, score_play, tiles_to_return, top_plays
 from .tiles import rack_code
 
 PROTOCOL_VERSION = 1
@@ -86,7 +88,7 @@ class Engine:
     def __init__(self) -> None:
         self.position: Position | None = None
         self.running = True
-        self._commands: dict[str, Callable[[str], list[str]]] = {
+        self._commands: dict[str, Callable[[str], Iterable[str]]] = {
             "ginnyo": lambda argument: self.hello("ginnyo", argument),
             "ucgi": lambda argument: self.hello("ucgi", argument),
             "isready": self.isready,
@@ -94,8 +96,9 @@ class Engine:
             "score": self.score, "apply": self.apply, "show": self.show, "quit": self.quit,
         }
 
-    def handle(self, line: str) -> list[str]:
-        """The response to one command line (no line end); blank lines get none."""
+    def handle(self, line: str) -> Iterable[str]:
+        """The response to one command line (no line end); blank lines get none.
+        A long answer (``moves``) comes as an iterator, made as it is written."""
         words = line.split(None, 1)
         if not words:
             return []
@@ -155,15 +158,24 @@ class Engine:
             lines.append("bestmove none pass")
         return lines
 
-    def moves(self, argument: str) -> list[str]:
-        """Every legal play as an ``info`` line, best first, then ``movesok <count>``."""
+    def moves(self, argument: str) -> Iterator[str]:
+        """Every legal play as an ``info`` line, best first, then ``movesok <count>``:
+        generated in bounded passes as the lines are written, so memory stays
+        bounded however many plays there are."""
         _no_argument("moves", argument)
         position = self._current()
-        plays = legal_plays(position)
-        lines = [candidate_line(rank, scored.score, play_notation(position, scored.play))
-                 for rank, scored in enumerate(plays, 1)]
-        lines.append(f"movesok {len(plays)}")
-        return lines
+        plays = ranked_moves(position)
+        return self._listing(position, plays, "moves")
+
+    def _listing(self, position: Position, plays: Iterator[tuple[int, Play]], name: str) -> Iterator[str]:
+        count = 0
+        try:
+            for count, (total, play) in enumerate(plays, 1):
+                yield candidate_line(count, total, play_notation(position, play))
+        except Exception as error:  # noqa: BLE001 - as handle(): an answer, never a traceback
+            yield from failure_lines(name, error_code(error), error)
+            return
+        yield f"movesok {count}"
 
     def score(self, argument: str) -> list[str]:
         """``info meld`` lines, then ``score <total> move <canonical notation>``."""
@@ -288,8 +300,8 @@ def serve(stdin: BinaryIO, stdout: TextIO) -> int:
             lines = failure_lines(first_word(error.head if isinstance(error, LineTooLong) else head),
                                   error.code, error)
         try:
-            if lines:
-                stdout.write("".join(line + "\n" for line in lines))
+            for line in lines:
+                stdout.write(line + "\n")
             stdout.flush()
         except (BrokenPipeError, ConnectionResetError):
             return 0   # the other side has gone: nothing left to answer
