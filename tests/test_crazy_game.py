@@ -162,10 +162,15 @@ def test_selfplay_and_replay_from_the_command_line(capsys: pytest.CaptureFixture
     code, out, _ = run_cli(capsys, "crazy", "replay", str(record))
     assert code == 0 and out.splitlines()[-1].startswith("ok:") and "round 13" in out
     lines = record.read_text().splitlines()
-    lines[1] = lines[1].replace('"dealer": 0', '"dealer": 2')
+    deals = [index for index, line in enumerate(lines) if '"deck"' in line]
+    second = json.loads(lines[deals[1]])   # round 2: the deal passed one seat left
+    assert second["dealer"] == (json.loads(lines[deals[0]])["dealer"] + 1) % 3
+    second["dealer"] = (second["dealer"] + 1) % 3
+    lines[deals[1]] = json.dumps(second)
     record.write_text("\n".join(lines))
     code, out, err = run_cli(capsys, "crazy", "replay", str(record))
-    assert code == 2 and "record line 2" in err and err.count("\n") == 1
+    assert code == 2 and f"record line {deals[1] + 1}" in err and "passes left" in err
+    assert err.count("\n") == 1
 
 
 def test_crazy_help_and_top_level_listing(capsys: pytest.CaptureFixture[str]) -> None:

@@ -60,7 +60,7 @@ def test_set_of_three_and_of_four_of_one_rank() -> None:
 
 
 def test_set_never_holds_more_than_four_cards() -> None:
-    assert not is_meld("7C 7D 7H 7S 2C=7", 2)
+    assert not is_meld("7C 7D 7H 7S 2C=7C", 2)
     assert not all_melded("7C 7D 7H 7S 2C", 2)        # the wild cannot be a fifth 7
 
 
@@ -85,7 +85,7 @@ def test_run_cannot_wrap_king_ace_two() -> None:
 
 
 def test_wild_stands_in_a_set() -> None:
-    assert meld("7C 7D 5H=7", 5).kind == "set"
+    assert meld("7C 7D 5H=7H", 5).kind == "set"
     assert all_melded("7C 7D 5H", 5)
 
 
@@ -96,7 +96,7 @@ def test_wild_stands_in_a_run() -> None:
 
 
 def test_several_wilds_in_one_meld() -> None:
-    assert is_meld("7C 5D=7 5H=7", 5) and is_meld("5D=3C 4C 5H=5C", 5)
+    assert is_meld("7C 5D=7D 5H=7H", 5) and is_meld("5D=3C 4C 5H=5C", 5)
     assert all_melded("9S 5D 5H", 5)           # one natural and two wilds
     assert all_melded("5C 5D 5H", 5)           # wilds alone make a meld
 
@@ -121,7 +121,7 @@ def test_wild_cannot_stand_above_king_or_below_ace() -> None:
 # -- swapping a wild off the table ---------------------------------------------------------
 
 def test_a_player_who_has_melded_swaps_the_real_card_for_a_table_wild() -> None:
-    others = ["KD KS 7D=K"]
+    others = ["KD KS 7D=KC"]
     own = ["2S 3S 4S"]
     # 8H 9H and KC: swap KC for 7D, meld 7D with 8H 9H, discard something else
     result = solve_hand(cards("8H 9H KC QC"), 7, [meld(m, 7) for m in own], [meld(m, 7) for m in others])
@@ -137,7 +137,7 @@ def test_swap_from_a_run_needs_the_exact_card() -> None:
 
 
 def test_swap_only_after_melding() -> None:
-    others = [meld("KD KS 7D=K", 7)]
+    others = [meld("KD KS 7D=KC", 7)]
     # without melds of one's own and without a meld from the hand, no swap
     assert min_deadwood(cards("KC 8H 9H"), 7, (), others) == 27
     assert reference.min_deadwood(cards("KC 8H 9H"), 7, (), others) == 27
@@ -255,7 +255,7 @@ def test_lay_off_on_someone_elses_meld_is_refused() -> None:
 
 def test_swap_before_melding_is_refused() -> None:
     state = RoundState(7, 3, 0, list(range(52)))
-    state.melds[2].append(meld("KD KS 7D=K", 7))
+    state.melds[2].append(meld("KD KS 7D=KC", 7))
     state.hands[1] = cards("KC 2H")
     with pytest.raises(CrazyError, match="has melded"):
         state.play_turn("none", [{"swap": [2, 0], "card": "KC", "wild": "7D"}], cards("2H")[0])

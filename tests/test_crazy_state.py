@@ -21,7 +21,7 @@ from ginnyo.errors import GinnyoError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "crazy"
 GOOD: dict[str, Any] = {"round": 5, "hand": "3C 4C 6C 5H 9D 9S KS", "melds": ["AS 2S 3S"],
-                        "others": ["QH QD 5S=Q", "2D 3D 4D"], "discard": "AD 9H", "stock": 20}
+                        "others": ["QH QD 5S=QS", "2D 3D 4D"], "discard": "AD 9H", "stock": 20}
 
 
 def with_fields(**fields: Any) -> dict[str, Any]:
@@ -76,7 +76,7 @@ def test_stock_defaults_to_the_cards_out_of_sight() -> None:
     ({"others": ["QH QD 5S=4"]}, "a wild standing for a rank belongs in a set"),
     ({"others": ["QH 5S=QD 4D"]}, "not a set (one rank) or a run"),
     ({"others": [""]}, "others[0]: an empty meld"),
-    ({"others": ["QH QD 5S=Q 5C=Q 5D=Q"]}, "a set holds 3 or 4 cards, not 5"),
+    ({"others": ["QH QD 5S=QS 5C=QC 5H=QH"]}, "a set holds 3 or 4 cards, not 5"),
     ({"discard": "3C"}, "discard: card 3C is also in hand"),
     ({"others": ["3C 4C 5C"]}, "others[0]: card 3C is also in hand"),
     ({"stock": 40}, "stock: 40 cards, but only 34"),

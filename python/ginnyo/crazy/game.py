@@ -1,8 +1,8 @@
 """Whole games of Crazy Rummy (RULES.md §7): 13 rounds for 3 to 6 players, the
 turns checked against the rules, cumulative scores, seeded and replayable.
 
-A game from seed S shuffles each round's deck with ``random.Random(S)``; its
-record (:func:`record_lines`) holds every deck and every turn, and
+A game from seed S draws its first dealer and then shuffles each round's deck
+with ``random.Random(S)``; its record (:func:`record_lines`) holds every deck and every turn, and
 :func:`replay` plays a record again through the same rules.
 """
 
@@ -102,6 +102,8 @@ class RoundState:
     def __init__(self, number: int, players: int, dealer: int, deck: Sequence[int]) -> None:
         if sorted(deck) != list(range(NUM_CARDS)):
             raise CrazyError(f"round {number}: the deck is not the 52 cards once each")
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise CrazyError(f"round {number}: dealer {dealer!r} is not a seat 0..{players - 1}")
         self.number = number
         self.wild = wild_rank(number)
         self.players = players
@@ -242,8 +244,9 @@ def _added_cards(old: Meld, new: Meld) -> tuple[int, ...] | None:
     """The cards a lay-off adds, when ``new`` is ``old`` with cards added (a run only at its ends)."""
     if old.kind != new.kind:
         return None
-    if old.kind == "set":
-        if new.rank != old.rank or not set(old.cards) <= set(new.cards):
+    if old.kind == "set":   # the cards already down keep what they stand for
+        stands = dict(zip(new.cards, new.named))
+        if new.rank != old.rank or any(stands.get(c) != named for c, named in zip(old.cards, old.named)):
             return None
         return tuple(card for card in new.cards if card not in old.cards)
     offset = old.rank - new.rank
@@ -290,17 +293,24 @@ def play_round(number: int, players: Sequence[Player], dealer: int, deck: Sequen
     return RoundResult(number, dealer, tuple(deck), turns, round_state.end, round_state.out, points, points)
 
 
+def dealer_of(round_number: int, first_dealer: int, players: int) -> int:
+    """The deal passes to the left (the next seat) each round."""
+    return (first_dealer + round_number - 1) % players
+
+
 def play_game(players: int, seed: int, kinds: Sequence[str] | None = None) -> GameResult:
-    """Play the 13 rounds of the game of ``seed``; the dealer is seat 0 in round 1, then moves left."""
+    """Play the 13 rounds of the game of ``seed``: its first draw is the first dealer (any
+    seat alike), then it shuffles each round's deck; the deal passes left each round."""
     names = player_kinds(players, kinds)
     seats = [PLAYER_KINDS[name]() for name in names]
     rng = random.Random(seed)
+    first_dealer = rng.randrange(players)
     game = GameResult(players, seed, names)
     totals = [0] * players
     for number in range(1, ROUNDS + 1):
         deck = list(range(NUM_CARDS))
         rng.shuffle(deck)
-        result = play_round(number, seats, (number - 1) % players, deck)
+        result = play_round(number, seats, dealer_of(number, first_dealer, players), deck)
         totals = [total + points for total, points in zip(totals, result.points)]
         result.scores = tuple(totals)
         game.rounds.append(result)
@@ -375,13 +385,21 @@ class _Replay:
         except (KeyError, TypeError, ValueError) as error:
             raise CrazyError(f"record line {number}: bad header ({error})") from None
         totals = [0] * players
+        first_dealer: int | None = None
         for round_number in range(1, ROUNDS + 1):
             number, deal = self.next()
             try:
                 if deal.get("round") != round_number:
                     raise CrazyError(f"expected round {round_number}")
-                if deal.get("dealer") != (round_number - 1) % players:
-                    raise CrazyError(f"the dealer of round {round_number} is seat {(round_number - 1) % players}")
+                if first_dealer is None:   # drawn at random: any seat
+                    first_dealer = deal.get("dealer")
+                    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) \
+                            or not 0 <= first_dealer < players:
+                        raise CrazyError(f"dealer {first_dealer!r}: not a seat 0..{players - 1}")
+                dealer = dealer_of(round_number, first_dealer, players)
+                if deal.get("dealer") != dealer:
+                    raise CrazyError(f"the dealer of round {round_number} is seat {dealer} (the deal "
+                                     "passes left each round)")
                 deck = parse_cards(deal.get("deck"), "deck")
                 state = RoundState(round_number, players, deal["dealer"], deck)
             except CrazyError as error:
