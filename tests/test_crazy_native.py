@@ -44,7 +44,7 @@ def refused(calls_and_words: list[tuple[str, str]]) -> None:
 
 
 SOLVERS = ["crazy.deadwood({table}, {hand})", "crazy.arrangement({table}, {hand})",
-           "crazy.best_discard({table}, {hand})"]
+           "crazy.best_discard({table}, {hand})", "crazy.draw_outcomes({table}, {hand}, 1 << 51)"]
 
 
 @pytest.mark.parametrize("function", SOLVERS)
@@ -64,6 +64,24 @@ def test_best_discard_refuses_a_keep_that_is_not_a_52_bit_mask() -> None:
              ("None", "-1", "1 << 52", "'0'", "2.5")])
 
 
+def test_draw_outcomes_refuses_draws_that_are_not_a_52_bit_mask_or_are_in_hand() -> None:
+    refused([(f"crazy.draw_outcomes(Table(5), 7, {draws})", "draws") for draws in
+             ("None", "-1", "1 << 52", "'8'", "4")])
+
+
+def test_draw_outcomes_is_best_discard_for_each_card_drawn() -> None:
+    from ginnycore import crazy
+    rng = random.Random(5)
+    for _ in range(200):
+        wild = rng.randint(1, 13)
+        cards = rng.sample(range(52), 14)
+        table = crazy.Table(wild, rng.random() < 0.5, [(rng.randint(1, 13), 1 << rng.randrange(4))],
+                            [(rng.randrange(4), 4, 6)], rng.sample(range(52), 3))
+        hand, draws = sum(1 << c for c in cards[:7]), sum(1 << c for c in cards[7:])
+        assert crazy.draw_outcomes(table, hand, draws) == [
+            (card, *crazy.best_discard(table, hand | 1 << card)) for card in sorted(cards[7:])]
+
+
 def test_solver_functions_refuse_hands_too_big_to_search() -> None:
     twenty_one = sum(1 << card for card in range(52) if card % 13 != 4)   # 48 naturals, wild 5
     rng = random.Random(2)   # a table no game reaches: 17 own sets and 17 one-card runs
@@ -74,6 +92,7 @@ def test_solver_functions_refuse_hands_too_big_to_search() -> None:
     refused([(f"crazy.deadwood(Table(5), {twenty_one})", "too big"),
              (f"crazy.best_discard(Table(5), {twenty_one})", "too big"),
              (f"crazy.arrangement(Table(5), {twenty_one})", "too big"),
+             (f"crazy.draw_outcomes(Table(5), {twenty_one}, 1 << 4)", "too big"),
              (f"crazy.deadwood({busy}, {twenty})", "too big")])
 
 

@@ -56,6 +56,7 @@ def test_the_issue_hand_swaps_each_card_for_the_wild_that_names_it(
     state = RoundState(1, 3, 2, list(range(52)))
     state.hands[0], state.melds[1] = list(hand), list(melds)
     result = solve_hand(hand, 1, (), melds)
+    assert result.line.discard is not None
     state.play_turn("none", actions_json(result.line, [(1, 0), (1, 1)], 0, 1), result.line.discard)
     assert sorted(card_code(c) for c in state.hands[0]) == sorted(line["hand_after"].split())
 

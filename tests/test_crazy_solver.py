@@ -117,7 +117,8 @@ def swap_case(seed: int, max_hand: int) -> Case:
     named: list[int] = []
     melds = [m for m in (table_wild_meld(rng, deck, wilds, wild, named) for _ in range(6)) if m]
     plain = [m for m in (random_meld(rng, deck, wild) for _ in range(rng.choice((0, 1, 2)))) if m]
-    own, others = [], []
+    own: list[Meld] = []
+    others: list[Meld] = []
     for meld in melds + plain:
         (own if rng.random() < 0.4 else others).append(meld)
     wanted = [c for c in dict.fromkeys(named) if c in deck and rng.random() < 0.8]

@@ -23,3 +23,5 @@ def arrangement(table: Table, hand: int) -> tuple[int, list[tuple[int, int, int]
     swap's ``group`` is the number of the table wild it takes (its place in ``swaps``)."""
 def best_discard(table: Table, hand: int, keep: int = 0) -> tuple[int, int]:
     """``(held, card)`` after melding and discarding one card not in ``keep``."""
+def draw_outcomes(table: Table, hand: int, draws: int) -> list[tuple[int, int, int]]:
+    """``[(card, held, discard), ...]``: :func:`best_discard` of ``hand`` plus each card of ``draws``."""

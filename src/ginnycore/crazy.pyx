@@ -231,6 +231,13 @@ cdef int crazy_deadwood(const CrazyTable* table, uint64_t hand, int* places, int
     the hand has more naturals than the search holds or the search needs more than
     CRAZY_MAX_STEPS steps (no hand of a legal turn comes near).  With ``places`` and ``groups``
     (CRAZY_MAX_NATURALS each), also where each natural goes, lowest card first."""
+    return deadwood_below(table, hand, INFINITE, places, groups)
+
+
+cdef int deadwood_below(const CrazyTable* table, uint64_t hand, int bound, int* places,
+                        int* groups) noexcept nogil:
+    """crazy_deadwood when it is below ``bound``; else a number at least ``bound`` (the
+    search drops every branch that cannot get under it)."""
     cdef Search s
     cdef int card, g
     memset(&s, 0, sizeof(Search))
@@ -258,6 +265,8 @@ cdef int crazy_deadwood(const CrazyTable* table, uint64_t hand, int* places, int
     for card in range(CRAZY_CARDS):
         if (hand >> card) & 1:
             s.best += card_points(card, table.wild_rank)
+    if bound < s.best:
+        s.best = bound
     for g in range(s.n):
         s.best_place[g] = PLACE_DEADWOOD
         s.best_group[g] = -1
@@ -279,7 +288,9 @@ cdef int crazy_best_discard(const CrazyTable* table, uint64_t hand, uint64_t kee
     for card in range(CRAZY_CARDS):
         if not (hand >> card) & 1 or (keep >> card) & 1:
             continue
-        held = crazy_deadwood(table, hand & ~((<uint64_t>1) << card), NULL, NULL)
+        # only a held count up to the best so far matters (a tie may still win)
+        held = deadwood_below(table, hand & ~((<uint64_t>1) << card), best + 1 if best < INFINITE else INFINITE,
+                              NULL, NULL)
         if held < 0:
             return CRAZY_TOO_BIG
         points = card_points(card, table.wild_rank)
@@ -432,3 +443,27 @@ def best_discard(table, hand, keep=0):
     if held == CRAZY_TOO_BIG:
         raise ValueError(_TOO_BIG)
     return held, card
+
+
+def draw_outcomes(table, hand, draws):
+    """``[(card, held, discard), ...]``: for each card of the mask ``draws`` (not in
+    ``hand``), lowest first, :func:`best_discard` of ``hand`` with that card added."""
+    cdef Table ready = _ready(table)
+    cdef uint64_t mask = _hand_mask(hand, "hand")
+    cdef uint64_t draw_mask = _hand_mask(draws, "draws")
+    cdef int helds[CRAZY_CARDS]
+    cdef int discards[CRAZY_CARDS]
+    cdef int card, too_big = 0
+    if mask & draw_mask:
+        raise ValueError("draws: a card drawn is already in the hand")
+    with nogil:
+        for card in range(CRAZY_CARDS):
+            if (draw_mask >> card) & 1:
+                helds[card] = crazy_best_discard(&ready.table, mask | ((<uint64_t>1) << card), 0,
+                                                 &discards[card])
+                if helds[card] == CRAZY_TOO_BIG:
+                    too_big = 1
+                    break
+    if too_big:
+        raise ValueError(_TOO_BIG)
+    return [(card, helds[card], discards[card]) for card in range(CRAZY_CARDS) if (draw_mask >> card) & 1]

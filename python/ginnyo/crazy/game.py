@@ -37,10 +37,17 @@ class Player(Protocol):
 class AdvisorPlayer:
     """The turn advisor: the draw and play with the fewest points held expected."""
 
+    def __init__(self) -> None:
+        self._advised: tuple[TurnState, Draw, Line] | None = None   # the last choice's line, when known
+
     def choose_draw(self, state: TurnState) -> Draw:
-        return best_turn(state).best.source
+        best = best_turn(state).best
+        self._advised = (state, best.source, best.line) if best.line is not None else None
+        return best.source
 
     def play(self, state: TurnState, drawn: int | None, source: Draw) -> Line:
+        if self._advised is not None and self._advised[0] is state and self._advised[1] == source:
+            return self._advised[2]   # the line best_turn worked out for this very start
         return play_after_draw(state, drawn, source)
 
 

@@ -66,7 +66,9 @@ class Meld:
         return self.stands_for(index) != physical
 
     def wild_slots(self, wild: int) -> list[int]:
-        return [index for index in range(len(self.cards)) if self.is_standing_in(index, wild)]
+        """The places of the wilds standing in (wilds are few: look at those only)."""
+        return [index for index, physical in enumerate(self.cards)
+                if rank_of(physical) == wild and self.stands_for(index) != physical]
 
     def can_take(self, index: int, real: int, wild: int) -> bool:
         """May ``real`` replace the wild at ``index``: the real card it stands for."""
