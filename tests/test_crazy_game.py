@@ -194,3 +194,18 @@ def test_the_solver_modules_example_holds() -> None:
 
     import ginnyo.crazy.solver
     assert doctest.testmod(ginnyo.crazy.solver).failed == 0
+
+
+def test_replay_stops_at_an_older_rank_only_set_wild_that_could_mean_two_cards() -> None:
+    lines = record_lines(play_game(3, 0))
+    assert replay(lines).scores == play_game(3, 0).scores
+    for index, line in enumerate(lines):   # the first 3-card set with a wild: its wild names the rank only
+        for action in json.loads(line).get("actions", []):
+            codes = str(action.get("meld", "")).split()
+            if len(codes) == 3 and len({code.split("=")[-1][0] for code in codes}) == 1 and "=" in action["meld"]:
+                old = " ".join(code[:-1] if "=" in code else code for code in codes)   # 5H=7S -> 5H=7
+                lines[index] = line.replace(action["meld"], old)
+                with pytest.raises(CrazyError, match=rf"record line {index + 1}: meld: .* must name the card"):
+                    replay(lines)
+                return
+    raise AssertionError("no set with a wild in the game of seed 0")
