@@ -125,7 +125,8 @@ def test_replay_re_derives_every_deck_from_the_seed() -> None:
         replay(changed(lines, 1, deck=" ".join(deck[1:] + deck[:1])))
     with pytest.raises(CrazyError, match="record line 1: field 'seed': missing"):
         replay([json.dumps({k: v for k, v in json.loads(lines[0]).items() if k != "seed"})] + lines[1:])
-    with pytest.raises(CrazyError, match="record line 2: deck: card 1 of round 1"):
+    # another seed draws another first dealer or shuffles another deck: line 2 says which
+    with pytest.raises(CrazyError, match="record line 2: (deck: card 1|the dealer) of round 1"):
         replay(changed(lines, 0, seed=5))
 
 
@@ -163,12 +164,18 @@ def test_replay_refuses_end_lines_whose_numbers_are_not_whole_numbers() -> None:
 
 
 def test_replay_refuses_a_meld_reference_of_true() -> None:
-    lines = record_lines(play_game(3, 0))
-    data = json.loads(lines[8])          # this game's line 9 swaps a wild off meld [2, 1]
-    action = next(a for a in data["actions"] if a.get("swap") == [2, 1])
-    action["swap"] = [2, True]
-    with pytest.raises(CrazyError, match=r"record line 9: meld \[2, True\]: no such meld"):
-        replay(lines[:8] + [json.dumps(data)] + lines[9:])
+    for seed in range(20):                # the first seeded game with a swap off meld [p, 1]
+        lines = record_lines(play_game(3, seed))
+        found = [(index, json.loads(line)) for index, line in enumerate(lines)
+                 if any(action.get("swap", [None, None])[1] == 1 for action in json.loads(line).get("actions", []))]
+        if found:
+            break
+    index, data = found[0]
+    action = next(a for a in data["actions"] if a.get("swap", [None, None])[1] == 1)
+    owner = action["swap"][0]
+    action["swap"] = [owner, True]
+    with pytest.raises(CrazyError, match=rf"record line {index + 1}: meld \[{owner}, True\]: no such meld"):
+        replay(lines[:index] + [json.dumps(data)] + lines[index + 1:])
 
 
 def test_replay_reads_a_record_file_bounded(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -232,10 +239,15 @@ def test_selfplay_and_replay_from_the_command_line(capsys: pytest.CaptureFixture
     code, out, _ = run_cli(capsys, "crazy", "replay", str(record))
     assert code == 0 and out.splitlines()[-1].startswith("ok:") and "round 13" in out
     lines = record.read_text().splitlines()
-    lines[1] = lines[1].replace('"dealer": 0', '"dealer": 2')
+    deals = [index for index, line in enumerate(lines) if '"deck"' in line]
+    second = json.loads(lines[deals[1]])   # round 2: the deal passed one seat left
+    assert second["dealer"] == (json.loads(lines[deals[0]])["dealer"] + 1) % 3
+    second["dealer"] = (second["dealer"] + 1) % 3
+    lines[deals[1]] = json.dumps(second)
     record.write_text("\n".join(lines))
     code, out, err = run_cli(capsys, "crazy", "replay", str(record))
-    assert code == 2 and "crazy-6.jsonl line 2" in err and err.count("\n") == 1
+    assert code == 2 and f"crazy-6.jsonl line {deals[1] + 1}" in err and "passes left" in err
+    assert err.count("\n") == 1
 
 
 def test_crazy_help_and_top_level_listing(capsys: pytest.CaptureFixture[str]) -> None:
@@ -259,3 +271,18 @@ def test_the_solver_modules_example_holds() -> None:
 
     import ginnyo.crazy.solver
     assert doctest.testmod(ginnyo.crazy.solver).failed == 0
+
+
+def test_replay_stops_at_an_older_rank_only_set_wild_that_could_mean_two_cards() -> None:
+    lines = record_lines(play_game(3, 0))
+    assert replay(lines).scores == play_game(3, 0).scores
+    for index, line in enumerate(lines):   # the first 3-card set with a wild: its wild names the rank only
+        for action in json.loads(line).get("actions", []):
+            codes = str(action.get("meld", "")).split()
+            if len(codes) == 3 and len({code.split("=")[-1][0] for code in codes}) == 1 and "=" in action["meld"]:
+                old = " ".join(code[:-1] if "=" in code else code for code in codes)   # 5H=7S -> 5H=7
+                lines[index] = line.replace(action["meld"], old)
+                with pytest.raises(CrazyError, match=rf"record line {index + 1}: meld: .* must name the card"):
+                    replay(lines)
+                return
+    raise AssertionError("no set with a wild in the game of seed 0")

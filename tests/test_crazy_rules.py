@@ -60,7 +60,7 @@ def test_set_of_three_and_of_four_of_one_rank() -> None:
 
 
 def test_set_never_holds_more_than_four_cards() -> None:
-    assert not is_meld("7C 7D 7H 7S 2C=7", 2)
+    assert not is_meld("7C 7D 7H 7S 2C=7C", 2)
     assert not all_melded("7C 7D 7H 7S 2C", 2)        # the wild cannot be a fifth 7
 
 
@@ -85,7 +85,7 @@ def test_run_cannot_wrap_king_ace_two() -> None:
 
 
 def test_wild_stands_in_a_set() -> None:
-    assert meld("7C 7D 5H=7", 5).kind == "set"
+    assert meld("7C 7D 5H=7H", 5).kind == "set"
     assert all_melded("7C 7D 5H", 5)
 
 
@@ -96,7 +96,7 @@ def test_wild_stands_in_a_run() -> None:
 
 
 def test_several_wilds_in_one_meld() -> None:
-    assert is_meld("7C 5D=7 5H=7", 5) and is_meld("5D=3C 4C 5H=5C", 5)
+    assert is_meld("7C 5D=7D 5H=7H", 5) and is_meld("5D=3C 4C 5H=5C", 5)
     assert all_melded("9S 5D 5H", 5)           # one natural and two wilds
     assert all_melded("5C 5D 5H", 5)           # wilds alone make a meld
 
@@ -121,7 +121,7 @@ def test_wild_cannot_stand_above_king_or_below_ace() -> None:
 # -- swapping a wild off the table ---------------------------------------------------------
 
 def test_a_player_who_has_melded_swaps_the_real_card_for_a_table_wild() -> None:
-    others = ["KD KS 7D=K"]
+    others = ["KD KS 7D=KC"]
     own = ["2S 3S 4S"]
     # 8H 9H and KC: swap KC for 7D, meld 7D with 8H 9H, discard something else
     result = solve_hand(cards("8H 9H KC QC"), 7, [meld(m, 7) for m in own], [meld(m, 7) for m in others])
@@ -137,7 +137,7 @@ def test_swap_from_a_run_needs_the_exact_card() -> None:
 
 
 def test_swap_only_after_melding() -> None:
-    others = [meld("KD KS 7D=K", 7)]
+    others = [meld("KD KS 7D=KC", 7)]
     # without melds of one's own and without a meld from the hand, no swap
     assert min_deadwood(cards("KC 8H 9H"), 7, (), others) == 27
     assert reference.min_deadwood(cards("KC 8H 9H"), 7, (), others) == 27
@@ -255,7 +255,7 @@ def test_lay_off_on_someone_elses_meld_is_refused() -> None:
 
 def test_swap_before_melding_is_refused() -> None:
     state = RoundState(7, 3, 0, list(range(52)))
-    state.melds[2].append(meld("KD KS 7D=K", 7))
+    state.melds[2].append(meld("KD KS 7D=KC", 7))
     state.hands[1] = cards("KC 2H")
     with pytest.raises(CrazyError, match="has melded"):
         state.play_turn("none", [{"swap": [2, 0], "card": "KC", "wild": "7D"}], cards("2H")[0])
@@ -282,3 +282,59 @@ def test_solver_refuses_hands_it_cannot_be_given() -> None:
         solve_hand([3, 3, 4], 5)
     with pytest.raises(CrazyError, match="up to 16"):
         solve_hand(list(range(17)), 5)
+
+
+# -- RULES.md §7 as amended: a set's wild names one card; the first dealer ------------------
+
+def test_a_set_wild_names_one_card_and_only_that_card_takes_its_place() -> None:
+    own, others = [meld("2S 3S 4S", 7)], [meld("KD KS 7D=KC", 7)]
+    assert min_deadwood(cards("KC 8H 9H"), 7, own, others) == 0      # KC takes the wild: 7D 8H 9H
+    assert min_deadwood(cards("KH 8H 9H"), 7, own, others) == 27     # KH is not the card it names
+    state = RoundState(7, 3, 0, list(range(52)))
+    state.melds[1].append(meld("2S 3S 4S", 7))
+    state.melds[2].append(meld("KD KS 7D=KC", 7))
+    state.hands[1] = cards("KH KC 2H")
+    with pytest.raises(CrazyError, match="KH is not the real card that 7D stands for"):
+        state.play_turn("none", [{"swap": [2, 0], "card": "KH", "wild": "7D"}], cards("2H")[0])
+    state.play_turn("none", [{"swap": [2, 0], "card": "KC", "wild": "7D"}], cards("2H")[0])
+    assert state.melds[2][0].cards == tuple(cards("KD KS KC"))
+
+
+def test_a_set_wild_is_written_with_its_card_and_two_cannot_name_the_same_place() -> None:
+    assert meld("7C 7D 5H=7S", 5).text(5) == "7C 7D 5H=7S"
+    assert not is_meld("7C 7D 5H=7D", 5)            # 7D is in the set already
+    assert not is_meld("7C 5D=7H 5H=7H", 5)         # one place, two wilds
+    assert not is_meld("7C 7D 5H=8S", 5)            # not the set's rank
+
+
+def test_the_older_rank_only_set_wild_is_read_only_where_it_means_one_card() -> None:
+    assert meld("7C 7D 7H 5S=7", 5).text(5) == "7C 7D 7H 5S=7S"   # one suit left: 7S
+    with pytest.raises(CrazyError, match=r"test: 5S=7 must name the card .* as 5S=7H or 5S=7S"):
+        meld("7C 7D 5S=7", 5)
+    with pytest.raises(CrazyError, match="must name the card"):
+        meld("7C 7D 5S=7 5H=7", 5)
+
+
+def test_a_lay_off_on_a_set_fills_a_free_suit_and_keeps_what_its_wilds_stand_for() -> None:
+    state = RoundState(5, 3, 0, list(range(52)))
+    state.melds[1].append(meld("7C 7D 5H=7H", 5))
+    state.hands[1] = cards("7H 7S 2C")
+    with pytest.raises(CrazyError, match="two places stand for 7H"):
+        state.play_turn("none", [{"lay_off": [1, 0], "meld": "7C 7D 5H=7H 7H"}], cards("2C")[0])
+    with pytest.raises(CrazyError, match="does not extend"):   # the wild may not change its card
+        state.play_turn("none", [{"lay_off": [1, 0], "meld": "7C 7D 5H=7S 7H"}], cards("2C")[0])
+    # the solver lays 7S off and swaps 7H for the wild, which then has no place: it keeps 7H
+    assert min_deadwood(cards("7H 7S"), 5, [meld("7C 7D 5H=7H", 5)]) == 7
+    assert reference.min_deadwood(cards("7H 7S"), 5, [meld("7C 7D 5H=7H", 5)]) == 7
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_the_first_dealer_is_drawn_from_the_seed_and_the_deal_passes_left(players: int) -> None:
+    from ginnyo.crazy.game import play_game
+    firsts = set()
+    for seed in range(2 * players):
+        game = play_game(players, seed)
+        first = game.rounds[0].dealer
+        assert [r.dealer for r in game.rounds] == [(first + n) % players for n in range(13)]
+        firsts.add(first)
+    assert len(firsts) > 1   # not a fixed seat

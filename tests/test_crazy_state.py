@@ -21,7 +21,7 @@ from ginnyo.errors import GinnyoError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "crazy"
 GOOD: dict[str, Any] = {"round": 5, "hand": "3C 4C 6C 5H 9D 9S KS", "melds": ["AS 2S 3S"],
-                        "others": ["QH QD 5S=Q", "2D 3D 4D"], "discard": "AD 9H", "stock": 20}
+                        "others": ["QH QD 5S=QS", "2D 3D 4D"], "discard": "AD 9H", "stock": 20}
 
 
 def with_fields(**fields: Any) -> dict[str, Any]:
@@ -76,7 +76,11 @@ def test_stock_defaults_to_the_cards_out_of_sight() -> None:
     ({"others": ["QH QD 5S=4"]}, "a wild standing for a rank belongs in a set"),
     ({"others": ["QH 5S=QD 4D"]}, "not a set (one rank) or a run"),
     ({"others": [""]}, "others[0]: an empty meld"),
-    ({"others": ["QH QD 5S=Q 5C=Q 5D=Q"]}, "a set holds 3 or 4 cards, not 5"),
+    ({"others": ["QH QD 5S=QS 5C=QC 5H=QH"]}, "a set holds 3 or 4 cards, not 5"),
+    ({"others": ["QH QD 5S=Q"]}, "others[0]: 5S=Q must name the card it stands for, rank and suit, "
+                                 "as 5S=QC or 5S=QS"),
+    ({"others": ["QH QD 5S=QD"]}, "others[0]: two places stand for QD"),
+    ({"others": ["QH QD 5S=JS"]}, "not a set (one rank) or a run"),
     ({"discard": "3C"}, "discard: card 3C is also in hand"),
     ({"others": ["3C 4C 5C"]}, "others[0]: card 3C is also in hand"),
     ({"stock": 40}, "stock: 40 cards, but only 34"),
@@ -170,3 +174,8 @@ def test_hostile_states_load_or_fail_with_one_line(data: dict[str, Any]) -> None
         return
     from ginnyo.crazy.advisor import best_turn
     best_turn(state)   # a state that loads is one the advisor answers
+
+
+def test_an_older_set_wild_naming_its_rank_loads_where_it_means_one_card() -> None:
+    state = load_state(with_fields(others=["QH QD QC 5S=Q"]))
+    assert state.to_dict()["others"] == ["QH QD QC 5S=QS"]

@@ -71,8 +71,7 @@ def _stock_option(state: TurnState) -> DrawOption:
     table = make_table(state.wild, state.melds, state.others)
     hand = mask_of(state.hand)
     outcomes = []
-    for card in state.unseen():
-        held, discard = native.best_discard(table, hand | 1 << card)
+    for card, held, discard in native.draw_outcomes(table, hand, mask_of(state.unseen())):
         if len(state.hand) == 1 and held != 0:   # one card: keep the drawn one, discard the other
             held, discard = points(card, state.wild), state.hand[0]
         outcomes.append(Outcome(card, held, discard))

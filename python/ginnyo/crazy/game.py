@@ -1,8 +1,8 @@
 """Whole games of Crazy Rummy (docs/RULES.md §7): 13 rounds for 3 to 6 players, the
 turns checked against the rules, cumulative scores, seeded and replayable.
 
-A game from seed S shuffles each round's deck with ``random.Random(S)``; its
-record (:func:`record_lines`) holds every deck and every turn, and
+A game from seed S draws its first dealer and then shuffles each round's deck
+with ``random.Random(S)``; its record (:func:`record_lines`) holds every deck and every turn, and
 :func:`replay` plays a record again through the same rules.
 """
 
@@ -40,10 +40,17 @@ class Player(Protocol):
 class AdvisorPlayer:
     """The turn advisor: the draw and play with the fewest points held expected."""
 
+    def __init__(self) -> None:
+        self._advised: tuple[TurnState, Draw, Line] | None = None   # the last choice's line, when known
+
     def choose_draw(self, state: TurnState) -> Draw:
-        return best_turn(state).best.source
+        best = best_turn(state).best
+        self._advised = (state, best.source, best.line) if best.line is not None else None
+        return best.source
 
     def play(self, state: TurnState, drawn: int | None, source: Draw) -> Line:
+        if self._advised is not None and self._advised[0] is state and self._advised[1] == source:
+            return self._advised[2]   # the line best_turn worked out for this very start
         return play_after_draw(state, drawn, source)
 
 
@@ -105,6 +112,8 @@ class RoundState:
     def __init__(self, number: int, players: int, dealer: int, deck: Sequence[int]) -> None:
         if sorted(deck) != list(range(NUM_CARDS)):
             raise CrazyError(f"round {number}: the deck is not the 52 cards once each")
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise CrazyError(f"round {number}: dealer {dealer!r} is not a seat 0..{players - 1}")
         self.number = number
         self.wild = wild_rank(number)
         self.players = players
@@ -245,8 +254,9 @@ def _added_cards(old: Meld, new: Meld) -> tuple[int, ...] | None:
     """The cards a lay-off adds, when ``new`` is ``old`` with cards added (a run only at its ends)."""
     if old.kind != new.kind:
         return None
-    if old.kind == "set":
-        if new.rank != old.rank or not set(old.cards) <= set(new.cards):
+    if old.kind == "set":   # the cards already down keep what they stand for
+        stands = dict(zip(new.cards, new.named))
+        if new.rank != old.rank or any(stands.get(c) != named for c, named in zip(old.cards, old.named)):
             return None
         return tuple(card for card in new.cards if card not in old.cards)
     offset = old.rank - new.rank
@@ -293,8 +303,14 @@ def play_round(number: int, players: Sequence[Player], dealer: int, deck: Sequen
     return RoundResult(number, dealer, tuple(deck), turns, round_state.end, round_state.out, points, points)
 
 
+def dealer_of(round_number: int, first_dealer: int, players: int) -> int:
+    """The deal passes to the left (the next seat) each round."""
+    return (first_dealer + round_number - 1) % players
+
+
 def play_game(players: int, seed: int, kinds: Sequence[str] | None = None) -> GameResult:
-    """Play the 13 rounds of the game of ``seed``; the dealer is seat 0 in round 1, then moves left."""
+    """Play the 13 rounds of the game of ``seed``: its first draw is the first dealer (any
+    seat alike), then it shuffles each round's deck; the deal passes left each round."""
     names = player_kinds(players, kinds)
     seats = [PLAYER_KINDS[name]() for name in names]
     game = GameResult(players, seed, names)
@@ -311,10 +327,11 @@ def round_deals(players: int, seed: int) -> Iterator[tuple[int, list[int]]]:
     """Each round's dealer and shuffled deck in the game of ``seed``: the one
     place the seed is used, by a game and by the replay of its record."""
     rng = random.Random(seed)
+    first_dealer = rng.randrange(players)   # drawn at random, before the shuffles (docs/RULES.md §7)
     for number in range(1, ROUNDS + 1):
         deck = list(range(NUM_CARDS))
         rng.shuffle(deck)
-        yield (number - 1) % players, deck
+        yield dealer_of(number, first_dealer, players), deck
 
 
 def player_kinds(players: int, kinds: Sequence[str] | None) -> tuple[str, ...]:
@@ -415,7 +432,8 @@ class _Replay:
                 if _field(deal, "round", int) != round_number:
                     raise CrazyError(f"expected round {round_number}")
                 if _field(deal, "dealer", int) != dealer:
-                    raise CrazyError(f"the dealer of round {round_number} is seat {dealer}")
+                    raise CrazyError(f"the dealer of round {round_number} is seat {dealer} (the first"
+                                     " is drawn from the seed, then the deal passes left each round)")
                 deck = parse_cards(_field(deal, "deck", str), "deck")
                 if deck != dealt:
                     raise CrazyError(_deck_difference(deck, dealt, game.seed, round_number))

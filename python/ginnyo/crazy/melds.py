@@ -3,8 +3,11 @@ of 3 or more cards of one suit in sequence (ace always low, no wrap), and what
 each wild stands for.
 
 A meld is written as its cards in order, a wild that stands for another card
-followed by ``=`` and what it stands for: in a set the rank (``5H=7``), in a run
-the card (``5H=8C``).  A card of the wild rank written alone stands for itself.
+followed by ``=`` and the one card it stands for, rank and suit, in a set as in a
+run (``7C 7D 5H=7S``, ``4C 5H=5C 6C``): only that card may later take its place.
+A card of the wild rank written alone stands for itself.  The older set notation
+naming the rank only (``5H=7``) is read where it can mean one card alone (a set
+of four with one such wild); elsewhere it is refused.
 """
 
 from __future__ import annotations
@@ -25,18 +28,31 @@ KING = 13
 
 @dataclass(frozen=True)
 class Meld:
-    """One meld on the table.  A set's ``rank`` is its rank; a run's ``rank`` is its
-    lowest rank and ``suit`` its suit, and card ``i`` stands for rank ``rank + i``."""
+    """One meld on the table.  A set's ``rank`` is its rank and ``named`` the card
+    each of its places stands for (made up, when not given, of the cards themselves
+    and, for each wild, the lowest suit still free); a run's ``rank`` is its lowest
+    rank and ``suit`` its suit, and card ``i`` stands for rank ``rank + i``."""
 
     kind: Kind
     cards: tuple[int, ...]
     rank: int
     suit: int = -1
+    named: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind == "set" and len(self.named) < len(self.cards):
+            object.__setattr__(self, "named", set_names(self.rank, self.cards, self.named))
 
     def stands_for(self, index: int) -> int:
-        """The card a run's ``index``-th card stands for (runs only)."""
-        assert self.kind == "run"
+        """The card the ``index``-th card stands for."""
+        if self.kind == "set":
+            return self.named[index]
         return card(self.rank + index, self.suit)
+
+    def free_suits(self) -> list[int]:
+        """A set's suits that no place stands for yet: what a lay-off may add."""
+        taken = {suit_of(named) for named in self.named}
+        return [suit for suit in range(4) if suit not in taken]
 
     @property
     def high(self) -> int:
@@ -48,19 +64,17 @@ class Meld:
         physical = self.cards[index]
         if rank_of(physical) != wild:
             return False
-        if self.kind == "set":
-            return self.rank != wild
         return self.stands_for(index) != physical
 
     def wild_slots(self, wild: int) -> list[int]:
-        return [index for index in range(len(self.cards)) if self.is_standing_in(index, wild)]
+        """The places of the wilds standing in (wilds are few: look at those only)."""
+        return [index for index, physical in enumerate(self.cards)
+                if rank_of(physical) == wild and self.stands_for(index) != physical]
 
     def can_take(self, index: int, real: int, wild: int) -> bool:
         """May ``real`` replace the wild at ``index``: the real card it stands for."""
         if not self.is_standing_in(index, wild) or rank_of(real) == wild:
             return False
-        if self.kind == "set":
-            return rank_of(real) == self.rank
         return real == self.stands_for(index)
 
     def swapped(self, index: int, real: int) -> Meld:
@@ -72,13 +86,29 @@ class Meld:
         return meld_text(self, wild)
 
 
+def set_names(rank: int, cards: Sequence[int], named: Sequence[int] = ()) -> tuple[int, ...]:
+    """The card each place of a set stands for: ``named`` for the first places, then a
+    card of the set's rank for itself and a wild for the lowest suit not yet named
+    (past four places, which :func:`check` refuses, the first suit again)."""
+    names = list(named)
+    rest = cards[len(names):]
+    used = set(names) | {physical for physical in rest if rank_of(physical) == rank}
+    free = [card(rank, suit) for suit in range(4) if card(rank, suit) not in used]
+    for physical in rest:
+        if rank_of(physical) == rank:
+            names.append(physical)
+        else:
+            names.append(free.pop(0) if free else card(rank, 0))
+    return tuple(names)
+
+
 def meld_text(meld: Meld, wild: int) -> str:
     """``7C 7D 5H=7`` / ``4C 5H=5C 6C``: wilds standing in are followed by what they stand for."""
     codes = []
     for index, physical in enumerate(meld.cards):
         code = card_code(physical)
         if meld.is_standing_in(index, wild):
-            code += "=" + (RANKS[meld.rank - 1] if meld.kind == "set" else card_code(meld.stands_for(index)))
+            code += "=" + card_code(meld.stands_for(index))
         codes.append(code)
     return " ".join(codes)
 
@@ -94,6 +124,16 @@ def check(meld: Meld, wild: int) -> str | None:
         for physical in meld.cards:
             if rank_of(physical) not in (meld.rank, wild):
                 return f"{card_code(physical)} is not a {RANKS[meld.rank - 1]} or a wild"
+        if len(meld.named) != size:
+            return "every place of a set stands for one card"
+        for physical, named in zip(meld.cards, meld.named):
+            if rank_of(named) != meld.rank:
+                return f"{card_code(physical)} stands for {card_code(named)}, not a {RANKS[meld.rank - 1]}"
+            if named != physical and rank_of(physical) != wild:
+                return f"{card_code(physical)} cannot stand for {card_code(named)}"
+        if len(set(meld.named)) != size:
+            twice = next(named for named in meld.named if meld.named.count(named) > 1)
+            return f"two places stand for {card_code(twice)} (a set holds each suit once)"
         return None
     if size < MELD_MIN:
         return f"a run holds 3 or more cards, not {size}"
@@ -105,8 +145,9 @@ def check(meld: Meld, wild: int) -> str | None:
     return None
 
 
-def make_set(rank: int, cards: Sequence[int], wild: int) -> Meld:
-    return _checked(Meld("set", tuple(cards), rank), wild)
+def make_set(rank: int, cards: Sequence[int], wild: int, named: Sequence[int] = ()) -> Meld:
+    """A set, its first places standing for ``named`` and the rest as :func:`set_names`."""
+    return _checked(Meld("set", tuple(cards), rank, named=set_names(rank, cards, named)), wild)
 
 
 def make_run(suit: int, low: int, cards: Sequence[int], wild: int) -> Meld:
@@ -131,7 +172,7 @@ def parse_meld(value: object, wild: int, field: str) -> Meld:
     if not tokens:
         raise CrazyError(f"{field}: an empty meld")
     physical: list[int] = []
-    identities: list[int | str] = []   # a card, or a set's rank letter
+    identities: list[int | str] = []   # a card, or a rank letter (the older set notation)
     for token in tokens:
         if not isinstance(token, str):
             raise CrazyError(f"{field}: card {quote(token)} is not a string")
@@ -162,7 +203,8 @@ def parse_meld(value: object, wild: int, field: str) -> Meld:
 def _meld_from(physical: list[int], identities: list[int | str], field: str) -> Meld:
     ranks = {RANKS.index(i) + 1 if isinstance(i, str) else rank_of(i) for i in identities}
     if len(ranks) == 1:
-        return Meld("set", tuple(physical), ranks.pop())
+        rank = ranks.pop()
+        return Meld("set", tuple(physical), rank, named=_set_named(rank, physical, identities, field))
     if any(isinstance(i, str) for i in identities):
         raise CrazyError(f"{field}: a wild standing for a rank belongs in a set, and these cards "
                          "are not all of one rank")
@@ -177,3 +219,18 @@ def _meld_from(physical: list[int], identities: list[int | str], field: str) -> 
             raise CrazyError(f"{field}: the run's cards are not in sequence (a run has no gaps and "
                              "the ace is always low)")
     return Meld("run", tuple(physical[index] for index in order), low, suits.pop())
+
+
+def _set_named(rank: int, physical: list[int], identities: list[int | str], field: str) -> tuple[int, ...]:
+    """The card each place of a set stands for.  A wild naming the rank only (the older
+    notation, ``5H=7``) is read as the one card left when exactly one is; otherwise refused."""
+    rank_only = [index for index, identity in enumerate(identities) if isinstance(identity, str)]
+    named = {identity for identity in identities if isinstance(identity, int)}
+    free = [card(rank, suit) for suit in range(4) if card(rank, suit) not in named]
+    if rank_only and not (len(rank_only) == 1 and len(free) == 1):
+        code = card_code(physical[rank_only[0]])
+        letter = RANKS[rank - 1]
+        choices = " or ".join(f"{code}={card_code(option)}" for option in free) or f"{code}={letter}C"
+        raise CrazyError(f"{field}: {code}={letter} must name the card it stands for, rank and suit, "
+                         f"as {choices} (a wild in a set stands for one card)")
+    return tuple(free[0] if isinstance(identity, str) else identity for identity in identities)

@@ -55,7 +55,8 @@ def can_go_out(hand: Sequence[int], wild: int, own: Sequence[Meld] = (),
 
 
 def _swap_plans(naturals: list[int], slots: list[tuple[Meld, int]], wild: int) -> set[frozenset[int]]:
-    """Every set of naturals that can replace distinct table wilds, one each."""
+    """Every set of naturals that can replace distinct table wilds, one each: a wild
+    in a set or a run takes only the one card it stands for (RULES.md §7)."""
     plans: set[frozenset[int]] = set()
 
     def assign(slot_index: int, used: frozenset[int]) -> None:
@@ -143,8 +144,9 @@ def is_new_meld(naturals: Sequence[int], wilds: int) -> bool:
 def is_lay_off(meld: Meld, naturals: Sequence[int], wilds: int) -> bool:
     """Can these naturals and this many wilds be added to ``meld``?"""
     size = len(meld.cards) + len(naturals) + wilds
-    if meld.kind == "set":
-        return size <= SET_MAX and all(rank_of(card) == meld.rank for card in naturals)
+    if meld.kind == "set":   # a natural fills a place no card stands for yet (each suit once)
+        return size <= SET_MAX and all(rank_of(card) == meld.rank and suit_of(card) in meld.free_suits()
+                                       for card in naturals)
     if any(suit_of(card) != meld.suit for card in naturals):
         return False
     return _fits_window(naturals, size, (meld.rank, meld.high))

@@ -72,23 +72,20 @@ class HandResult:
     line: Line = field(compare=False)
 
 
+def table_wilds(wild: int, own: Sequence[Meld], others: Sequence[Meld]) -> list[tuple[MeldRef, int]]:
+    """Every wild on the table standing for another card, as (meld, place): numbered in
+    this order by the compiled search, which reports the one each swap takes."""
+    return [((name, number), index) for name, lying in (("melds", own), ("others", others))
+            for number, meld in enumerate(lying) for index in meld.wild_slots(wild)]
+
+
 def make_table(wild: int, own: Sequence[Meld] = (), others: Sequence[Meld] = ()) -> native.Table:
     """The compiled solver's view of the table for the player to move."""
-    set_room = [0] * 13
-    runs = []
-    for meld in own:
-        if meld.kind == "set":
-            set_room[meld.rank - 1] += SET_MAX - len(meld.cards)
-        else:
-            runs.append((meld.suit, meld.rank, meld.high))
-    swap_cards, swap_sets = 0, [0] * 13
-    for meld in (*own, *others):
-        for index in meld.wild_slots(wild):
-            if meld.kind == "run":
-                swap_cards |= 1 << meld.stands_for(index)
-            else:
-                swap_sets[meld.rank - 1] += 1
-    return native.Table(wild, bool(own), set_room, runs, swap_cards, swap_sets)
+    sets = [(meld.rank, sum(1 << suit for suit in meld.free_suits())) for meld in own if meld.kind == "set"]
+    runs = [(meld.suit, meld.rank, meld.high) for meld in own if meld.kind == "run"]
+    lying = {"melds": own, "others": others}
+    swaps = [lying[name][number].stands_for(index) for (name, number), index in table_wilds(wild, own, others)]
+    return native.Table(wild, bool(own), sets, runs, swaps)
 
 
 def _check_hand(hand: Sequence[int], empty_ok: bool = False) -> None:
@@ -156,7 +153,7 @@ class _LineBuilder:
             elif place == PLACE_NEW_RUN:
                 new_runs.setdefault(group, []).append(card)
             elif place == PLACE_OWN_SET:
-                own_sets.setdefault(group + 1, []).append(card)
+                own_sets.setdefault(group, []).append(card)
             elif place == PLACE_OWN_RUN:
                 own_runs.setdefault(group, []).append(card)
             else:
@@ -170,7 +167,9 @@ class _LineBuilder:
         actions: list[Action] = []
         melds = list(self.own)       # the player's melds as the turn goes on
         table_others = list(self.others)
+        set_targets = [i for i, meld in enumerate(self.own) if meld.kind == "set"]
         run_targets = [i for i, meld in enumerate(self.own) if meld.kind == "run"]
+        slots = table_wilds(self.wild, self.own, self.others)
         spare_wilds = len(pool) + len(swaps) - sum(plan[1] for plan in plans) - sum(
             _run_lay_off_need(self.own[run_targets[g]], cards) for g, cards in own_runs.items())
         if swaps and not self.own:   # a swap needs a meld of one's own: lay one from the hand first
@@ -181,8 +180,8 @@ class _LineBuilder:
                 actions.append(Action("meld", _wild_meld(pool[:count], self.wild), tuple(pool[:count])))
                 del pool[:count]
             melds.append(actions[-1].meld)
-        for card, _ in swaps:
-            ref, index = self._swap_slot(melds[:len(self.own)], table_others, card)
+        for card, slot in swaps:   # the table wild the search gave this card
+            ref, index = slots[slot]
             lying = (melds if ref[0] == "melds" else table_others)[ref[1]]
             taken = lying.cards[index]
             after = lying.swapped(index, card)
@@ -192,11 +191,9 @@ class _LineBuilder:
         for plan in plans:
             actions.append(self._new_meld(plan, pool))
             melds.append(actions[-1].meld)
-        for rank, cards in own_sets.items():
+        for g, cards in own_sets.items():
             for card in cards:
-                target = next(i for i, m in enumerate(melds) if m.kind == "set" and m.rank == rank
-                              and len(m.cards) < SET_MAX)
-                self._lay_off(actions, melds, target, [card], [])
+                self._lay_off(actions, melds, set_targets[g], [card], [])
         for g, cards in own_runs.items():
             self._lay_off_run(actions, melds, run_targets[g], cards, pool)
         if len(pool) >= MELD_MIN:
@@ -211,14 +208,6 @@ class _LineBuilder:
         hand_after = tuple(sorted(self.dead + pool))
         return Line(tuple(actions), discard, hand_after, hand_points(hand_after, self.wild))
 
-    def _swap_slot(self, melds: list[Meld], others: list[Meld], card: int) -> tuple[MeldRef, int]:
-        for name, lying in (("melds", melds), ("others", others)):
-            for number, meld in enumerate(lying):
-                for index in meld.wild_slots(self.wild):
-                    if meld.can_take(index, card, self.wild):
-                        return (name, number), index
-        raise AssertionError(f"no table wild for {card_code(card)}")
-
     def _new_meld(self, plan: tuple[list[int], int, str], pool: list[int]) -> Action:
         cards, need, kind = plan
         wilds = [pool.pop(0) for _ in range(need)]
@@ -231,7 +220,7 @@ class _LineBuilder:
     def _lay_off(self, actions: list[Action], melds: list[Meld], target: int, cards: list[int],
                  wilds: list[int]) -> None:
         meld = melds[target]
-        after = make_set(meld.rank, [*meld.cards, *cards, *wilds], self.wild)
+        after = make_set(meld.rank, [*meld.cards, *cards, *wilds], self.wild, meld.named)
         melds[target] = after
         actions.append(Action("lay_off", after, (*cards, *wilds), ("melds", target)))
 
