@@ -317,3 +317,12 @@ def test_a_megabyte_bad_hand_in_an_inline_state_gives_a_short_line() -> None:
     state = json.dumps({"round": 5, "hand": "Q" * 100_000})   # one argument may be up to 128 KiB
     done, _ = run_ginnyo("crazy", "solve", state)
     assert_one_short_stderr_line(done, "hand: unknown tile code 'QQQ")
+
+
+def test_a_crazy_hand_of_more_cards_than_a_deck_is_refused_without_reading_them_all() -> None:
+    from ginnyo.crazy.cards import parse_cards
+    from ginnyo.crazy.errors import CrazyError
+    with pytest.raises(CrazyError, match=r"^hand: more than 52 cards \(one deck\)$"):
+        parse_cards("AC " * 200_000, "hand")
+    assert len(parse_cards(" ".join(f"{rank}{suit}" for suit in "CDHS" for rank in "A23456789TJQK") + " ",
+                           "deck")) == 52

@@ -59,12 +59,14 @@ def parse_one(text: object, field: str) -> int:
 def parse_cards(value: object, field: str) -> list[int]:
     """Cards from a string of space-separated codes or a list of codes; no card twice."""
     if isinstance(value, str):
-        codes: Sequence[object] = value.split()
+        codes: Sequence[object] = value.split(None, NUM_CARDS)   # no more pieces than a deck has cards
     elif isinstance(value, list):
         codes = value
     else:
         raise CrazyError(f"{field}: expected a string of card codes or a list of them, "
                          f"got {type(value).__name__}")
+    if len(codes) > NUM_CARDS:
+        raise CrazyError(f"{field}: more than {NUM_CARDS} cards (one deck)")
     cards = [parse_one(code, field) for code in codes]
     seen: set[int] = set()
     for card_id in cards:
