@@ -2,7 +2,7 @@
 
 A record is a header line (the deal), one line a turn, and an end line::
 
-    {"record": "ginnyo game", "version": 1, "layout": "standard", "sets": 1, "players": 2,
+    {"record": "ginnyo game", "version": 2, "layout": "standard", "sets": 1, "players": 2,
      "names": ["greedy", "greedy"], "seed": 7, "stall_rounds": 3,
      "first_draw": [[[0, "9C"], [1, "KD"]]], "first_player": 1, "racks": ["2C 5D ...", "..."]}
     {"turn": 1, "player": 1, "rack": "2C 5D ...", "draw": "KD", "action": "8G 7H7C7S",
@@ -15,6 +15,10 @@ A record is a header line (the deal), one line a turn, and an end line::
 deciding (null from an empty box), ``action`` a play in move notation,
 ``return <tiles>`` or ``pass``, ``refill`` the tiles drawn after it, ``scores``
 the running totals.  :func:`replay` re-checks every line against the rules.
+
+``version`` is the game-end rule the game was played by (``Game.rules``): 2,
+RULES.md §6 as amended 2026-12-01, or 1, the stall clock counted from the
+first turn; a record replays by its own version's rule.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ if TYPE_CHECKING:
     import argparse
 
 RECORD_KIND = "ginnyo game"
-RECORD_VERSION = 1
+RECORD_VERSION = 2            # the version written for a game of the current rules
+RECORD_VERSIONS = (1, 2)      # the versions read: each is the rules its game is replayed by
 
 
 def _codes(tiles: Iterable[int]) -> str:
@@ -46,7 +51,7 @@ def _codes(tiles: Iterable[int]) -> str:
 def record_lines(game: Game, names: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """The record of ``game`` (finished or not) as JSON-ready objects, one a line."""
     header: dict[str, Any] = {
-        "record": RECORD_KIND, "version": RECORD_VERSION,
+        "record": RECORD_KIND, "version": game.rules,   # RECORD_VERSION for today's rules
         "layout": game.layout.to_json(), "sets": game.sets, "players": game.players,
         "names": list(names) if names is not None else None, "seed": game.seed,
         "stall_rounds": game.stall_rounds,
@@ -210,8 +215,10 @@ def _tiles(data: dict[str, Any], key: str) -> list[int]:
 def _game_from_header(header: dict[str, Any]) -> Game:
     if header.get("record") != RECORD_KIND:
         raise RecordError(f"not a ginnyo game record (the first line needs \"record\": \"{RECORD_KIND}\")")
-    if header.get("version") != RECORD_VERSION:
-        raise RecordError(f"field 'version': {header.get('version')!r}, this ginnyo reads {RECORD_VERSION}")
+    version = header.get("version")
+    if type(version) is not int or version not in RECORD_VERSIONS:
+        raise RecordError(f"field 'version': {version!r}, this ginnyo reads "
+                          f"{' or '.join(map(str, RECORD_VERSIONS))}")
     players = _field(header, "players", int)
     try:
         sets = sets_for(players)
@@ -253,7 +260,7 @@ def _game_from_header(header: dict[str, Any]) -> Game:
     if short:
         raise RecordError(f"field 'racks': more {_codes(short)} than {sets} set{'s' if sets > 1 else ''} hold")
     return Game(players, racks, RecordedBox(sorted(box.elements())), to_move, layout=layout,
-                seed=seed, first_draw=draws, stall_rounds=stall_rounds)
+                seed=seed, first_draw=draws, stall_rounds=stall_rounds, rules=version)
 
 
 def _first_draw(value: list[Any], players: int, sets: int) -> list[list[tuple[int, int]]]:
@@ -382,4 +389,5 @@ def _running(game: Game) -> list[int]:
 
 
 __all__ = ["record_lines", "record_text", "write_record", "read_record", "parse_record",
-           "replay", "record_names", "RecordedBox", "RECORD_KIND", "RECORD_VERSION"]
+           "replay", "record_names", "RecordedBox", "RECORD_KIND", "RECORD_VERSION",
+           "RECORD_VERSIONS"]
