@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
+from cli_helpers import cli
 from ginnyo import IllegalMoveError
 from ginnyo.actions import PASS, Action, Place, Return
 from ginnyo.errors import RecordError
@@ -381,3 +382,19 @@ def test_a_record_of_another_version_is_refused_naming_the_field(version: object
 def test_a_game_of_unknown_rules_is_refused(rules: object) -> None:
     with pytest.raises(ValueError, match="rules"):
         Game.deal(2, 0, rules=rules)  # type: ignore[arg-type]
+
+
+# -- the leave values are trained under the rules played ---------------------------------------------
+
+def test_trained_leaves_record_the_rules_of_their_self_play(capsys: pytest.CaptureFixture[str],
+                                                            tmp_path: Path) -> None:
+    from ginnyo.leaves import load
+    out = tmp_path / "leaves.json"
+    code, _, _ = cli(capsys, "train-leaves", "--games", "4", "--rounds", "1", "--seed", "5", "--workers", "1",
+                     "--out", str(out))
+    assert code == 0 and load(out).training["rules"] == RULES_VERSION
+
+
+def test_the_shipped_leaves_were_trained_under_the_current_rules() -> None:
+    from ginnyo.leaves import default_model
+    assert default_model().training["rules"] == RULES_VERSION

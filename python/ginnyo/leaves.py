@@ -383,6 +383,7 @@ def _indexed_batch(part: tuple[int, list[int]], params: Params | None) -> tuple[
 def cmd_train_leaves(args: argparse.Namespace) -> int:
     """``ginnyo train-leaves``: fit the leave model from seeded self-play and write the file."""
     from . import __version__
+    from .game import RULES_VERSION
     from .progress import progress_bar
     out = Path(args.out)
     if out.is_dir():
@@ -400,6 +401,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
                                 f"--seed {args.seed} --out {args.out}",
                      "target": "future score difference (mine minus the opponent's, rack penalties included) "
                                "after the decision, in 2-player self-play",
+                     "rules": RULES_VERSION,   # the game-end rule of the self-play (game.RULES_VERSION)
                      "ginnyo": __version__, "seconds": round(seconds, 1)})
     model = LeaveModel(model.weights, model.returns, model.intercepts, training)
     text = json.dumps(model.to_json(), indent=1) + "\n"
