@@ -194,9 +194,10 @@ def test_a_play_between_passes_starts_the_count_again() -> None:
     assert game.over
 
 
-def test_the_game_ends_after_three_full_rounds_without_a_play() -> None:
+def test_under_rules_1_the_game_ends_after_three_full_rounds_without_a_play_even_unopened() -> None:
     box = " ".join(["2C"] * 10)
-    game = game_of(["3D 6H 9S QC 4D 7H TS", "5C 8D JH KS 2D 6S 9C"], box=box)
+    racks = ["3D 6H 9S QC 4D 7H TS", "5C 8D JH KS 2D 6S 9C"]
+    game = Game(2, [tiles(rack) for rack in racks], Box(tiles(box), random.Random(0)), 0, rules=1)
     for turn in range(6):
         assert not game.over
         game.begin_turn()

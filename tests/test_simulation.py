@@ -166,6 +166,34 @@ def test_with_no_plies_a_rollout_is_the_candidates_equity() -> None:
         assert result.mean == pytest.approx(result.candidate.equity) and result.stdev == pytest.approx(0.0)
 
 
+def test_a_rollout_ends_when_the_games_stall_clock_runs_out() -> None:
+    from dataclasses import replace
+
+    from ginnycore import Core
+    from ginnyo.simulation import _play_out
+    pos = position(RUN_BOARD, "8H AS 2D")
+    returned = next(candidate for candidate in rank_position(pos, model()) if candidate.kind == "return")
+    context = game_context(pos)
+
+    def ended(quiet_turns: int) -> bool:
+        setup = setup_for(pos, [returned], 2, 1, model(), replace(context, quiet_turns=quiet_turns))
+        hands, box, rng = deal(context.unseen, context.opponent_racks, 1, 0)
+        return _play_out(Core(setup.width, setup.height, setup.kinds), setup, returned, hands, box, rng)[1]
+
+    assert ended(5)          # our return is the sixth quiet turn of two players: three full rounds
+    assert not ended(0)
+
+
+def test_the_sim_player_sees_the_games_stall_clock() -> None:
+    from ginnyo.simulation import view_context
+    game = Game.deal(2, 0)
+    view = game.begin_turn()
+    assert view_context(view).quiet_turns == 0
+    game.apply(GreedyPlayer().choose(view))   # seed 0 starts with a return
+    view = game.begin_turn()
+    assert view_context(view).quiet_turns == game.turns_without_play == 1
+
+
 def test_the_sim_player_plays_a_reproducible_game() -> None:
     def one() -> tuple[int, ...]:
         game = play_game(Game.deal(2, 11), [SimPlayer(seed=5, rollouts=6, candidates=3), GreedyPlayer()])

@@ -28,9 +28,38 @@ from .position import Position
 from .tiles import JOKER, NUM_CARDS, PlacedTile, rack_code, rack_penalty
 
 RACK_SIZE = 7
-STALL_ROUNDS = 3
+RULES_VERSION = 2          # RULES.md §6 as amended 2026-12-01; 1 is the rule before it
+STALL_ROUNDS = 3           # once the first meld is down: full rounds without a play that end the game
+OPENING_GUARD_ROUNDS = 20  # before it: full rounds with an empty board that end the game (rules 2)
 BOX_EMPTY_AND_ALL_PASSED = "the box is empty and every player in turn had no play"
 NO_PLAY_FOR_ROUNDS = "no player played for {rounds} full rounds"
+NOBODY_OPENED = "nobody opened in {rounds} full rounds"
+
+
+def check_rules(rules: object) -> int:
+    """``rules`` if it is a version of the game-end rule this ginnyo plays (1 or 2),
+    else ``ValueError`` naming it."""
+    if type(rules) is not int or rules not in (1, RULES_VERSION):
+        raise ValueError(f"rules: {rules!r} is not a rules version this ginnyo plays (1 or {RULES_VERSION})")
+    return rules
+
+
+def quiet_turn_limit(players: int, opened: bool, *, rules: int = RULES_VERSION,
+                     stall_rounds: int = STALL_ROUNDS) -> int:
+    """How many turns in a row without a play end the game (RULES.md §6).
+
+    Rules 2: once the first meld is on the board (``opened``), ``stall_rounds``
+    full rounds since the last play; before it, :data:`OPENING_GUARD_ROUNDS`
+    full rounds since the first turn (every turn so far, since nobody has
+    played).  Rules 1: ``stall_rounds`` full rounds whether or not anyone opened."""
+    return (stall_rounds if opened or rules == 1 else OPENING_GUARD_ROUNDS) * players
+
+
+def quiet_end_reason(opened: bool, *, rules: int = RULES_VERSION, stall_rounds: int = STALL_ROUNDS) -> str:
+    """The end reason of a game ended by :func:`quiet_turn_limit`."""
+    if opened or rules == 1:
+        return NO_PLAY_FOR_ROUNDS.format(rounds=stall_rounds)
+    return NOBODY_OPENED.format(rounds=OPENING_GUARD_ROUNDS)
 
 
 def tile_set(sets: int) -> list[int]:
@@ -140,6 +169,21 @@ class View:
         return tuple(self._game.scores)
 
     @property
+    def quiet_turns(self) -> int:
+        """Turns in a row without a play so far, as the game-end clock counts them
+        (see :func:`quiet_turn_limit`)."""
+        return self._game.turns_without_play
+
+    @property
+    def rules(self) -> int:
+        """The game-end rule's version the game is played by (see :data:`RULES_VERSION`)."""
+        return self._game.rules
+
+    @property
+    def stall_rounds(self) -> int:
+        return self._game.stall_rounds
+
+    @property
     def rack_sizes(self) -> tuple[int, ...]:
         """How many tiles each player holds (racks are private, their sizes are not)."""
         return tuple(len(rack) for rack in self._game.racks)
@@ -176,8 +220,9 @@ class Game:
     def __init__(self, players: int, racks: list[list[int]], box: Box, to_move: int, *,
                  layout: Layout | None = None, seed: int | None = None,
                  first_draw: Sequence[Sequence[tuple[int, int]]] = (),
-                 stall_rounds: int = STALL_ROUNDS) -> None:
+                 stall_rounds: int = STALL_ROUNDS, rules: int = RULES_VERSION) -> None:
         self.sets = sets_for(players)
+        self.rules = check_rules(rules)
         if len(racks) != players:
             raise ValueError(f"{players} players need {players} racks")
         self.players = players
@@ -194,7 +239,7 @@ class Game:
         self.to_move = to_move
         self.history: list[Turn] = []
         self.turns_played = 0
-        self.turns_without_play = 0
+        self.turns_without_play = 0   # since the last play, or the first turn (see quiet_turn_limit)
         self.passes_in_a_row = 0
         self.over = False
         self.end_reason: str | None = None
@@ -209,10 +254,12 @@ class Game:
 
     @classmethod
     def deal(cls, players: int, seed: int, *, layout: Layout | None = None,
-             stall_rounds: int = STALL_ROUNDS) -> "Game":
+             stall_rounds: int = STALL_ROUNDS, rules: int = RULES_VERSION) -> "Game":
         """Set up a game from ``seed``: the box is mixed, everyone draws one tile
         (highest starts, ace high, joker low; the tied draw again), the tiles go
-        back and everyone draws 7, player 0 first."""
+        back and everyone draws 7, player 0 first.  ``rules=1`` plays the
+        game-end rule before RULES.md §6's amendment (for old records)."""
+        check_rules(rules)
         rng = random.Random(seed)
         tiles = tile_set(sets_for(players))
         rng.shuffle(tiles)
@@ -226,7 +273,7 @@ class Game:
             contenders = [player for player, tile in draw if draw_strength(tile) == top]
         racks = [[tiles.pop() for _ in range(RACK_SIZE)] for _ in range(players)]
         return cls(players, racks, Box(tiles, rng), contenders[0], layout=layout, seed=seed,
-                   first_draw=draws, stall_rounds=stall_rounds)
+                   first_draw=draws, stall_rounds=stall_rounds, rules=rules)
 
     @property
     def rng(self) -> random.Random:
@@ -309,8 +356,9 @@ class Game:
         self._core_loaded = False
         if self.passes_in_a_row >= self.players:
             self._finish(BOX_EMPTY_AND_ALL_PASSED)
-        elif self.turns_without_play >= self.stall_rounds * self.players:
-            self._finish(NO_PLAY_FOR_ROUNDS.format(rounds=self.stall_rounds))
+        elif self.turns_without_play >= quiet_turn_limit(self.players, self.opened, rules=self.rules,
+                                                          stall_rounds=self.stall_rounds):
+            self._finish(quiet_end_reason(self.opened, rules=self.rules, stall_rounds=self.stall_rounds))
         self.to_move = (player + 1) % self.players
         return turn
 
@@ -360,6 +408,11 @@ class Game:
         for player, penalty in enumerate(self.penalties):
             self.scores[player] -= penalty
 
+    @property
+    def opened(self) -> bool:
+        """Whether the first meld is on the board."""
+        return bool(self.board)
+
     # -- results ---------------------------------------------------------------------
     @property
     def winners(self) -> list[int]:
@@ -390,4 +443,5 @@ def play_game(game: Game, players: Sequence[object],
 
 
 __all__ = ["Game", "View", "Turn", "Box", "play_game", "tile_set", "sets_for", "first_player",
-           "draw_strength", "RACK_SIZE", "STALL_ROUNDS"]
+           "draw_strength", "RACK_SIZE", "STALL_ROUNDS", "RULES_VERSION", "OPENING_GUARD_ROUNDS",
+           "NOBODY_OPENED", "quiet_turn_limit", "quiet_end_reason", "check_rules"]

@@ -380,6 +380,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
     """``ginnyo train-leaves``: fit the leave model from seeded self-play and write the file."""
     from . import __version__
     from .files import check_new, write_new
+    from .game import RULES_VERSION
     from .progress import progress_bar
     out = Path(args.out)
     if out.is_dir():
@@ -398,6 +399,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
                                 f"--seed {args.seed} --out {args.out}",
                      "target": "future score difference (mine minus the opponent's, rack penalties included) "
                                "after the decision, in 2-player self-play",
+                     "rules": RULES_VERSION,   # the game-end rule of the self-play (game.RULES_VERSION)
                      "ginnyo": __version__, "seconds": round(seconds, 1)})
     model = LeaveModel(model.weights, model.returns, model.intercepts, training)
     text = json.dumps(model.to_json(), indent=1) + "\n"

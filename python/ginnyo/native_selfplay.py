@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ginnycore.selfplay import greedy_game_record, play_greedy_games
 
-from .game import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS
+from .game import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS
 from .layout import Layout
 from .native import empty_core
 
@@ -29,7 +29,8 @@ def _check_games(games: int, seed: int) -> None:
 def end_reason(code: int, stall_rounds: int = 3) -> str:
     """The words of the game module for the C loop's end codes."""
     return {1: BOX_EMPTY_AND_ALL_PASSED, 2: NO_PLAY_FOR_ROUNDS.format(rounds=stall_rounds),
-            3: "the turn limit of the C loop was reached"}.get(code, "not over")
+            3: "the turn limit of the C loop was reached",
+            4: NOBODY_OPENED.format(rounds=OPENING_GUARD_ROUNDS)}.get(code, "not over")
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 A record is a header line (the deal), one line a turn, and an end line::
 
-    {"record": "ginnyo game", "version": 1, "layout": "standard", "sets": 1, "players": 2,
+    {"record": "ginnyo game", "version": 2, "layout": "standard", "sets": 1, "players": 2,
      "names": ["greedy", "greedy"], "seed": 7, "stall_rounds": 3,
      "first_draw": [[[0, "9C"], [1, "KD"]]], "first_player": 1, "racks": ["2C 5D ...", "..."]}
     {"turn": 1, "player": 1, "rack": "2C 5D ...", "draw": "KD", "action": "8G 7H7C7S",
@@ -18,6 +18,10 @@ the running totals.  :func:`replay` re-checks every line against the rules, and
 every draw against the box that the header's ``seed`` mixes (as
 ``Game.deal(players, seed)`` does), so a record proves its whole game: the seed
 is required, and every number is a JSON whole number (not ``13.0`` or ``true``).
+
+``version`` is the game-end rule the game was played by (``Game.rules``): 2,
+docs/RULES.md §6 as amended 2026-12-01, or 1, the stall clock counted from the
+first turn; a record replays by its own version's rule.
 """
 
 from __future__ import annotations
@@ -39,7 +43,8 @@ if TYPE_CHECKING:
     import argparse
 
 RECORD_KIND = "ginnyo game"
-RECORD_VERSION = 1
+RECORD_VERSION = 2            # the version written for a game of the current rules
+RECORD_VERSIONS = (1, 2)      # the versions read: each is the rules its game is replayed by
 
 
 def _codes(tiles: Iterable[int]) -> str:
@@ -55,7 +60,7 @@ def record_lines(game: Game, names: Sequence[str] | None = None) -> list[dict[st
     if game.seed is None:
         raise ValueError("a game without a seed has no record (deal it with Game.deal(players, seed))")
     header: dict[str, Any] = {
-        "record": RECORD_KIND, "version": RECORD_VERSION,
+        "record": RECORD_KIND, "version": game.rules,   # RECORD_VERSION for today's rules
         "layout": game.layout.to_json(), "sets": game.sets, "players": game.players,
         "names": list(names) if names is not None else None, "seed": game.seed,
         "stall_rounds": game.stall_rounds,
@@ -213,8 +218,10 @@ def _tiles(data: dict[str, Any], key: str) -> list[int]:
 def _game_from_header(header: dict[str, Any]) -> Game:
     if header.get("record") != RECORD_KIND:
         raise RecordError(f"not a ginnyo game record (the first line needs \"record\": \"{RECORD_KIND}\")")
-    if _field(header, "version", int) != RECORD_VERSION:
-        raise RecordError(f"field 'version': {header['version']!r}, this ginnyo reads {RECORD_VERSION}")
+    version = _field(header, "version", int)
+    if version not in RECORD_VERSIONS:
+        raise RecordError(f"field 'version': {version!r}, this ginnyo reads "
+                          f"{' or '.join(map(str, RECORD_VERSIONS))}")
     players = _field(header, "players", int)
     try:
         sets = sets_for(players)
@@ -253,7 +260,7 @@ def _game_from_header(header: dict[str, Any]) -> Game:
     short = sorted(tile for tile, count in box.items() if count < 0)
     if short:
         raise RecordError(f"field 'racks': more {_codes(short)} than {sets} set{'s' if sets > 1 else ''} hold")
-    game = Game.deal(players, seed, layout=layout, stall_rounds=stall_rounds)
+    game = Game.deal(players, seed, layout=layout, stall_rounds=stall_rounds, rules=version)
     if draws != game.first_draw:
         raise RecordError(f"field 'first_draw': seed {seed} draws {_draw_text(game.first_draw)}, "
                           f"the record says {_draw_text(draws)}")
@@ -400,4 +407,5 @@ def _running(game: Game) -> list[int]:
 
 
 __all__ = ["record_lines", "record_text", "write_record", "read_record", "parse_record",
-           "replay", "record_names", "SeededBox", "RECORD_KIND", "RECORD_VERSION"]
+           "replay", "record_names", "SeededBox", "RECORD_KIND", "RECORD_VERSION",
+           "RECORD_VERSIONS"]

@@ -7,8 +7,14 @@ candidate is then played forward on that same deal (common random numbers, so
 that the differences between candidates are not drowned in the luck of the
 deal): our candidate, then ``plies`` more turns, each player drawing, making
 the best-scoring play (the compiled core's best play: cheap, so that many
-rollouts fit in a turn; without a play, returning the tile best-move names, or
-passing) and drawing back up to 7.  A rollout's outcome is the points we made
+rollouts fit in a turn; without a play, returning the tile best-move names (a
+joker from a rack of only jokers), or passing when the box is empty) and
+drawing back up to 7.  The game ends inside a rollout as RULES.md §6 says:
+every player in turn passing on an empty box, or the quiet turns reaching
+:func:`ginnyo.game.quiet_turn_limit` (the stall clock once the first meld is
+down, the opening guard before it), counted on from the game's own clock when
+the rollout starts from a game's view (a static position's clock is taken to
+start at 0).  A rollout's outcome is the points we made
 minus the opponents' mean, plus the leave value (:mod:`ginnyo.leaves`) of what
 each side kept on its last turn (or, when the game ends inside the horizon,
 the final difference with the rack penalties).  Candidates are the top ones by
@@ -35,7 +41,9 @@ import numpy as np
 from .actions import Action
 from .equity import PLAY, RETURN, Candidate, rank_actions
 from .errors import PositionError
+from .game import RULES_VERSION, STALL_ROUNDS, quiet_turn_limit
 from .leaves import TILES, LeaveModel, default_model, features, stage_of
+from .native import EMPTY_BYTE
 from .position import parse_tile_codes
 from .tiles import JOKER, NUM_CARDS, rack_code, rack_penalty
 
@@ -68,6 +76,9 @@ class GameContext:
     unseen: tuple[int, ...]
     opponent_racks: tuple[int, ...]   # sizes, in turn order after us
     box_size: int
+    quiet_turns: int = 0              # turns in a row without a play before ours (the game-end clock)
+    stall_rounds: int = STALL_ROUNDS
+    rules: int = RULES_VERSION
 
 
 def game_context(position: Position) -> GameContext:
@@ -122,7 +133,8 @@ def view_context(view: View) -> GameContext:
     unseen = list((Counter(tile_set(view.sets)) - seen).elements())
     sizes = view.rack_sizes
     racks = tuple(sizes[(view.player + offset) % view.players] for offset in range(1, view.players))
-    return GameContext(view.players, view.player, view.scores, tuple(sorted(unseen)), racks, view.box_size)
+    return GameContext(view.players, view.player, view.scores, tuple(sorted(unseen)), racks, view.box_size,
+                       view.quiet_turns, view.stall_rounds, view.rules)
 
 
 # -- rollouts ------------------------------------------------------------------------------------
@@ -228,6 +240,10 @@ def _play_out(core: Core, setup: Setup, candidate: Candidate, hands: list[list[i
     points = [0.0] * players
     last_leave: list[tuple[list[int], int] | None] = [None] * players
     passes = 0
+    context = setup.context
+    quiet_limit = partial(quiet_turn_limit, players, rules=context.rules, stall_rounds=context.stall_rounds)
+    quiet = context.quiet_turns + (candidate.kind != PLAY)   # the game-end clock (RULES.md §6)
+    opened = candidate.kind == PLAY or cards.count(EMPTY_BYTE) < len(cards)
     # our candidate
     box_size = setup.context.box_size
     rack = racks[0]
@@ -246,8 +262,8 @@ def _play_out(core: Core, setup: Setup, candidate: Candidate, hands: list[list[i
         passes = 1
     last_leave[0] = (list(rack), box_size)
     _refill(rack, box, True)
-    ended = False
-    for ply in range(setup.plies):
+    ended = quiet >= quiet_limit(opened)
+    for ply in range(0 if ended else setup.plies):
         seat = (ply + 1) % players
         rack = racks[seat]
         ours = seat == 0
@@ -265,6 +281,8 @@ def _play_out(core: Core, setup: Setup, candidate: Candidate, hands: list[list[i
                 rack.remove(JOKER if joker else card)
             points[seat] += score
             passes = 0
+            quiet = 0
+            opened = True
         elif returned:
             for tile in returned:
                 rack.remove(tile)
@@ -273,9 +291,11 @@ def _play_out(core: Core, setup: Setup, candidate: Candidate, hands: list[list[i
             passes = 0
         else:
             passes += 1
+        if not placements:
+            quiet += 1
         last_leave[seat] = (list(rack), len(box))
         _refill(rack, box, ours)
-        if passes >= players:
+        if passes >= players or quiet >= quiet_limit(opened):
             ended = True
             break
     if ended:
@@ -300,14 +320,15 @@ def _refill(rack: list[int], box: list[int], ours: bool) -> None:
 def _choose(core: Core, rack: list[int], box_size: int) -> tuple[int, tuple[tuple[int, int, bool], ...],
                                                                   tuple[int, ...]]:
     """A rollout turn: the best-scoring play (the compiled core's best play, cheap);
-    without one, the tile best-move would return, or a pass when the box is empty."""
+    without one, the tile best-move would return (a joker from a rack of only
+    jokers: a pass is only for an empty box), or a pass when the box is empty."""
     found = core.best_play()
     if found is not None:
         return found[0], found[1], ()
+    if not box_size or not rack:
+        return 0, (), ()
     real = [tile for tile in rack if tile != JOKER]
-    if box_size and real:
-        return 0, (), (max(real, key=lambda tile: (rack_penalty(tile), -tile)),)
-    return 0, (), ()
+    return 0, (), (max(real, key=lambda tile: (rack_penalty(tile), -tile)) if real else JOKER,)
 
 
 # -- the simulation ---------------------------------------------------------------------------

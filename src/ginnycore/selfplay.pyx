@@ -2,8 +2,12 @@
 """Whole greedy games of Ginny-O in C (docs/RULES.md §6), for self-play at scale.
 
 Every player takes the best-scoring play (the core's ranking); with none, it
-returns the real tile that costs most on the rack at the end and redraws, or
-passes when the box is empty.  The box is shuffled by a SplitMix64 generator
+returns the real tile that costs most on the rack at the end (a joker when the
+rack holds only jokers) and redraws, or passes when the box is empty.  The game
+ends as RULES.md §6 (amended 2026-12-01) says: the box empty and every player
+in turn without a play; once the first meld is down, ``stall_rounds`` full
+rounds without a play (the clock restarting at every play); before it,
+OPENING_GUARD_ROUNDS full rounds with an empty board.  The box is shuffled by a SplitMix64 generator
 seeded per game, so a (seed, game) pair always gives the same game.
 """
 
@@ -22,12 +26,14 @@ cdef enum:
     MAX_TILES = 108
     MAX_PLAYERS = 4
     MAX_TURNS = 5000
+    OPENING_GUARD_ROUNDS = 20   # ginnyo.game.OPENING_GUARD_ROUNDS (a test checks they agree)
     ACTION_PLAY = 0
     ACTION_RETURN = 1
     ACTION_PASS = 2
     END_BOX_EMPTY_ALL_PASSED = 1
     END_NO_PLAY_FOR_ROUNDS = 2
     END_TURN_LIMIT = 3
+    END_NOBODY_OPENED = 4
 
 ctypedef struct Turn:
     int player
@@ -45,7 +51,7 @@ ctypedef struct Game:
     int stall_rounds
     int to_move
     int first_player
-    int turns_without_play
+    int turns_without_play  # since the last play, or the first turn while nobody has played
     int passes_on_empty_box
     int over
     int end_reason          # END_* once over
@@ -163,12 +169,16 @@ cdef void _start(Game* game, int players, int sets, uint64_t seed, int stall_rou
         _draw(game, player, RACK_SIZE, NULL)
 
 
-cdef int _tile_to_return(Game* game, int player) noexcept nogil:
-    """The real tile costing most on the rack (ties: the lowest card), or -1."""
+cdef int _tile_to_return(const unsigned char* rack) noexcept nogil:
+    """The real tile costing most on the rack (ties: the lowest card); a joker
+    when the rack holds only jokers (a pass is only for an empty box); -1 for
+    an empty rack."""
     cdef int tile, best = -1
     for tile in range(NUM_CARDS):
-        if game.racks[player][tile] and (best < 0 or _penalty(tile) > _penalty(best)):
+        if rack[tile] and (best < 0 or _penalty(tile) > _penalty(best)):
             best = tile
+    if best < 0 and rack[JOKER]:
+        best = JOKER
     return best
 
 
@@ -205,7 +215,7 @@ cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
         turn.play.n = 0
         turn.action = ACTION_PASS
         if game.box_size > 0:
-            tile = _tile_to_return(game, player)
+            tile = _tile_to_return(game.racks[player])
             if tile >= 0:
                 turn.action = ACTION_RETURN
                 turn.returned = tile
@@ -220,8 +230,10 @@ cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
     game.n_turns += 1
     if game.passes_on_empty_box >= game.players:
         game.end_reason = END_BOX_EMPTY_ALL_PASSED
-    elif game.turns_without_play >= game.stall_rounds * game.players:
+    elif game.n_plays and game.turns_without_play >= game.stall_rounds * game.players:
         game.end_reason = END_NO_PLAY_FOR_ROUNDS
+    elif not game.n_plays and game.turns_without_play >= OPENING_GUARD_ROUNDS * game.players:
+        game.end_reason = END_NOBODY_OPENED
     elif game.n_turns >= MAX_TURNS:
         game.end_reason = END_TURN_LIMIT
     if game.end_reason:
@@ -260,7 +272,8 @@ def play_greedy_games(Core layout not None, long long games, int players, unsign
     Game i is the game of seed ``seed + i``.  Final scores (penalties taken) go
     to ``scores[i, :players]``; the number of turns, of plays, the first player
     and how the game ended (1: the box was empty and every player passed;
-    2: no play for ``stall_rounds`` full rounds; 3: the turn limit) to the
+    2: no play for ``stall_rounds`` full rounds after the first meld; 3: the
+    turn limit; 4: nobody opened in OPENING_GUARD_ROUNDS full rounds) to the
     other arrays.  ``threads`` as for ``core.best_plays_batch``; ``layout`` is
     in use for the length of the call.
     """
@@ -337,3 +350,14 @@ def greedy_game_record(Core layout not None, int players, unsigned long long see
         })
     free(board)
     return game.first_player, racks, record, [game.scores[player] for player in range(players)]
+
+
+GUARD_ROUNDS = OPENING_GUARD_ROUNDS
+
+
+def tile_to_return(const unsigned char[:] rack not None):
+    """The tile the loop returns from ``rack`` (counts of the 53 tile kinds, 52 =
+    joker) when it has no play and the box holds tiles; -1 for an empty rack."""
+    if rack.shape[0] != RACK_KINDS:
+        raise ValueError(f"rack: {rack.shape[0]} counts, not {RACK_KINDS}")
+    return _tile_to_return(&rack[0])
