@@ -195,7 +195,7 @@ def test_a_go_that_fails_inside_the_engine_still_gets_one_bestmove(monkeypatch: 
     monkeypatch.setattr(engine_module, "best_play", broken)
     engine = Engine()
     engine.handle("position " + EXTEND)
-    answer = engine.handle("go")
+    answer = list(engine.handle("go"))
     assert answer[0].startswith("info string error internal RuntimeError: a fault in the solver")
     assert len(answer[0]) < 300 and answer[1:] == [NO_MOVE]
 
@@ -206,7 +206,7 @@ def test_error_messages_quote_at_most_a_short_prefix_of_the_line() -> None:
     for line in (huge, "isready " + huge, "go " + huge, "position " + huge, "position json " + huge,
                  "position " + EXTEND[:-4] + huge, "score 8G " + huge):
         engine.handle("position " + EXTEND)
-        answer = engine.handle(line)
+        answer = list(engine.handle(line))
         assert answer and all(len(reply) < 300 for reply in answer), [reply[:300] for reply in answer]
 
 
