@@ -326,3 +326,14 @@ def test_a_crazy_hand_of_more_cards_than_a_deck_is_refused_without_reading_them_
         parse_cards("AC " * 200_000, "hand")
     assert len(parse_cards(" ".join(f"{rank}{suit}" for suit in "CDHS" for rank in "A23456789TJQK") + " ",
                            "deck")) == 52
+
+
+@pytest.mark.parametrize("field", ["players", "to_move"])
+def test_a_huge_game_context_value_is_quoted_short(field: str) -> None:
+    from ginnyo.simulation import game_context
+    from ginnyo.solver import load_position
+    position = load_position(str(Path(__file__).resolve().parent.parent / "examples" / "midgame.json"))
+    position.context[field] = "x" * 100_000
+    with pytest.raises(PositionError) as caught:
+        game_context(position)
+    assert len(str(caught.value)) < 200 and f"field {field!r}" in str(caught.value)

@@ -41,6 +41,7 @@ import numpy as np
 from .actions import Action
 from .equity import PLAY, RETURN, Candidate, rank_actions
 from .errors import PositionError
+from .files import quote
 from .game import RULES_VERSION, STALL_ROUNDS, quiet_turn_limit
 from .leaves import TILES, LeaveModel, default_model, features, stage_of
 from .native import EMPTY_BYTE
@@ -90,7 +91,7 @@ def game_context(position: Position) -> GameContext:
     default_players = 2 if position.sets == 1 else 3
     players = context.get("players", default_players)
     if type(players) is not int or not 2 <= players <= 4:
-        raise PositionError(f"field 'players': must be a whole number from 2 to 4, not {players!r}")
+        raise PositionError(f"field 'players': must be a whole number from 2 to 4, not {quote(players)}")
     if (players == 2) != (position.sets == 1):
         raise PositionError(f"field 'players': {players} players play with {1 if players == 2 else 2} set(s), "
                             f"the position has {position.sets}")
@@ -99,7 +100,7 @@ def game_context(position: Position) -> GameContext:
         raise PositionError(f"field 'scores': must be a list of {players} whole numbers")
     to_move = context.get("to_move", 0)
     if type(to_move) is not int or not 0 <= to_move < players:
-        raise PositionError(f"field 'to_move': must be a seat from 0 to {players - 1}, not {to_move!r}")
+        raise PositionError(f"field 'to_move': must be a seat from 0 to {players - 1}, not {quote(to_move)}")
     seen = Counter(tile.rack_tile for tile in position.board.values())
     seen.update(position.rack)
     if "unseen" in context:
