@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import position
+from helpers import position
 from ginnyo import native
 from ginnyo.position import Position
 from ginnycore.core import best_plays_batch

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from conftest import FULL_CORPUS
+from helpers import FULL_CORPUS
 from ginnycore import Core
 from ginnyo import Position, native
 from ginnyo.corpus import sample_positions

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FULL_CORPUS
+from helpers import FULL_CORPUS
 from ginnyo.cli import main
 from ginnyo.crazy import reference
 from ginnyo.crazy.advisor import best_turn, play_after_draw

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import FULL_CORPUS
+from helpers import FULL_CORPUS
 from ginnyo.crazy import reference
 from ginnyo.crazy.cards import card, cards_text, parse_cards, rank_of
 from ginnyo.crazy.game import RoundState, actions_json

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import FULL_CORPUS
+from helpers import FULL_CORPUS
 from ginnyo.cli import main
 from ginnyo.crazy.cards import cards_text
 from ginnyo.crazy.errors import CrazyError

@@ -13,7 +13,7 @@ from functools import cache
 
 import pytest
 
-from conftest import FULL_CORPUS
+from helpers import FULL_CORPUS
 from ginnyo import native, reference
 from ginnyo.board import groups
 from ginnyo.corpus import sample_positions, stage_of

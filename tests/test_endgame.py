@@ -13,7 +13,7 @@ from typing import Sequence
 
 import pytest
 from cli_helpers import assert_bad_input, cli
-from conftest import position
+from helpers import position
 from endgame_reference import PlayLister, exact_spread, rack_cost
 
 from ginnycore.endgame import Endgame

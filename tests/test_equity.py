@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cli_helpers import assert_bad_input, cli
-from conftest import position
+from helpers import position
 from ginnyo.actions import Place, Return
 from ginnyo.equity import PLAY, RETURN, EquityPlayer, rank_position, return_candidates
 from ginnyo.game import Game, play_game

@@ -19,7 +19,7 @@ from typing import Any, Callable, TypeVar
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FULL_CORPUS
+from helpers import FULL_CORPUS
 from ginnyo import GinnyoError, Layout, Position, solver
 from ginnyo.cli import main
 from ginnyo.corpus import sample_positions

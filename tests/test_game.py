@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import FULL_CORPUS
+from helpers import FULL_CORPUS
 from ginnyo import IllegalMoveError, Layout, Position
 from ginnyo.actions import PASS, Place, Return
 from ginnyo.game import (BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, RACK_SIZE, Box, Game, Turn,

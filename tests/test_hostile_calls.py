@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 import ginnycore
 import ginnyo
 from cli_helpers import assert_bad_input, cli
-from conftest import position
+from helpers import position
 from ginnycore.core import best_plays_batch
 from ginnycore.selfplay import greedy_game_record, play_greedy_games
 from ginnyo import native

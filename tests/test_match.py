@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import assert_bad_input, cli
-from conftest import FULL_CORPUS
+from helpers import FULL_CORPUS
 from ginnyo.strength import PairResult, play_pair, run, scores_svg, summarise, wilson, SimSettings
 
 

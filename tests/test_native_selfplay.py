@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FULL_CORPUS
+from helpers import FULL_CORPUS
 from ginnyo import Layout, Play, PlacedTile, Position, native, reference
 from ginnyo.native_selfplay import greedy_game, greedy_games
 from ginnyo.solver import tiles_to_return

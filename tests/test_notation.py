@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import play, position
+from helpers import play, position
 from ginnyo import IllegalMoveError, InvalidMoveError, native
 from ginnyo.corpus import sample_positions
 from ginnyo.notation import parse_notation, play_notation

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import FULL_CORPUS, position
+from helpers import FULL_CORPUS, position
 from ginnyo import Layout, PlacedTile, Position, PositionError, solver
 from ginnyo.cli import main
 from ginnyo.corpus import sample_positions

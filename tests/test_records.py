@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FULL_CORPUS
+from helpers import FULL_CORPUS
 from ginnyo.actions import PASS, Action, Place, Return
 from ginnyo.cli import main
 from ginnyo.errors import RecordError

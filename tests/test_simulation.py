@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import assert_bad_input, cli
-from conftest import position
+from helpers import position
 from ginnyo.equity import rank_position
 from ginnyo.errors import PositionError
 from ginnyo.game import Game, play_game
