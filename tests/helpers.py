@@ -4,6 +4,7 @@ and whether the full corpora run (GINNYO_FULL_CORPUS=1, set by .ci/run)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from ginnyo import Play, PlacedTile, Position
 from ginnyo.tiles import parse_card
@@ -20,3 +21,14 @@ def play(pos: Position, placements: dict[str, str]) -> Play:
     """A play from ``{"G7": "5C", "G9": "5s"}`` (lower case: a joker with that identity)."""
     return Play.of({pos.layout.parse_square(square): PlacedTile(*parse_card(code, lower_is_joker=True))
                     for square, code in placements.items()})
+
+
+def child_environment(**extra: str) -> dict[str, str]:
+    """The environment for a child interpreter that must run the same ginnyo and
+    compiled core as the tests: a checkout's tree under an editable install or
+    PYTHONPATH, the installed package in CI."""
+    import ginnycore
+    import ginnyo
+    sources = [str(Path(str(package.__file__)).resolve().parents[1]) for package in (ginnyo, ginnycore)]
+    paths = [*dict.fromkeys(sources), os.environ.get("PYTHONPATH", "")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in paths if path), **extra}

@@ -8,7 +8,6 @@ here has a subprocess timeout, so a regression fails instead of hanging."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -20,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import assert_bad_input
+from helpers import child_environment
 
 pytest.importorskip("distributed")
 
-ROOT = Path(__file__).resolve().parent.parent
 START_SECONDS = 120        # the most a scheduler or worker may take to start on a busy machine
 RUN_SECONDS = 120          # the most a whole driver run may take before the test calls it a hang
 SLACK_SECONDS = 30         # start-up and polling on top of a configured limit
@@ -56,13 +55,10 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def environment() -> dict[str, str]:
-    paths = [str(ROOT / "python"), str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
 
 
 def start(*module_and_args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", *module_and_args], env=environment(),
+    return subprocess.Popen([sys.executable, "-m", *module_and_args], env=child_environment(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -98,7 +94,7 @@ def start_worker(address: str) -> subprocess.Popen[bytes]:
 
 
 def drive(address: str, workerless: float) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", DRIVER, address, str(workerless)], env=environment(),
+    return subprocess.Popen([sys.executable, "-c", DRIVER, address, str(workerless)], env=child_environment(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -120,7 +116,7 @@ def ended(driver: subprocess.Popen[str]) -> tuple[int, str, str]:
 
 def ginnyo_with_short_limits(*argv: str) -> tuple[subprocess.CompletedProcess[str], float]:
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", CLI, *argv], env=environment(), capture_output=True,
+    done = subprocess.run([sys.executable, "-c", CLI, *argv], env=child_environment(), capture_output=True,
                           text=True, timeout=RUN_SECONDS)
     return done, time.monotonic() - started
 

@@ -6,7 +6,6 @@ child interpreter, so that a crash fails its test instead of ending pytest."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
@@ -16,11 +15,8 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-import ginnycore
-import ginnyo
 from cli_helpers import assert_bad_input, cli
-from helpers import position
-from ginnycore.core import best_plays_batch
+from helpers import child_environment, position
 from ginnycore.selfplay import greedy_game_record, play_greedy_games
 from ginnyo import native
 from ginnyo.layout import Layout
@@ -28,7 +24,6 @@ from ginnyo.native_selfplay import greedy_game, greedy_games
 from ginnyo.position import Position
 
 CORPUS = Path(__file__).resolve().parent.parent / "bench" / "corpus-mid.jsonl"
-SOURCES = os.pathsep.join(str(Path(str(package.__file__)).resolve().parents[1]) for package in (ginnyo, ginnycore))
 
 # What every child starts with: the standard layout, a few corpus positions and
 # the arrays best_plays_batch and play_greedy_games write to.
@@ -59,10 +54,9 @@ def outcome(call):
 def child(*code: str, timeout: float = 120) -> str:
     """Run the pieces of ``code`` after the prelude in a new interpreter of this
     tree; its output.  A crash (a signal) or an uncaught exception fails the test."""
-    environment = {**os.environ, "PYTHONPATH": SOURCES}
     program = PRELUDE + "\n".join(textwrap.dedent(piece) for piece in code)
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=timeout,
-                            env=environment)
+                            env=child_environment())
     assert result.returncode == 0, f"exit {result.returncode}: {result.stderr[-2000:]}"
     return result.stdout
 
@@ -330,7 +324,7 @@ def test_c_games_play_the_last_64_bit_seeds() -> None:
 def test_cli_refuses_a_huge_worker_count_for_the_c_game_loop() -> None:
     result = subprocess.run([sys.executable, "-m", "ginnyo", "selfplay", "--engine", "c", "--games", "10",
                              "--workers", "100000"], capture_output=True, text=True, timeout=120,
-                            env={**os.environ, "PYTHONPATH": SOURCES})
+                            env=child_environment())
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == ("ginnyo: error: argument --workers: 100000 is out of range (from 0 to 256) "
                              "(see 'ginnyo --help')\n")

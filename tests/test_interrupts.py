@@ -12,16 +12,15 @@ import sys
 import time
 from pathlib import Path
 
-import ginnycore
 import pytest
 
-import ginnyo
 from ginnyo import interrupts
 from ginnyo.crazy.game import read_record as read_crazy_record
 from ginnyo.crazy.game import replay as replay_crazy
 from ginnyo.records import replay
 from ginnyo.selfplay import run
 from ginnyo.workers import run_batches
+from helpers import child_environment
 
 WAIT = 120   # seconds for the first record on a loaded machine
 
@@ -29,9 +28,7 @@ WAIT = 120   # seconds for the first record on a loaded machine
 def start(tmp_path: Path, *argv: str) -> subprocess.Popen[str]:
     """``ginnyo ARGV`` in a process group of its own (its workers in it too),
     running the same ginnyo and compiled core as these tests."""
-    paths = [str(Path(module.__file__ or "").resolve().parent.parent) for module in (ginnyo, ginnycore)]
-    environment = dict(os.environ, PYTHONPATH=os.pathsep.join([*paths, os.environ.get("PYTHONPATH", "")]))
-    return subprocess.Popen([sys.executable, "-m", "ginnyo", *argv], cwd=tmp_path, env=environment,
+    return subprocess.Popen([sys.executable, "-m", "ginnyo", *argv], cwd=tmp_path, env=child_environment(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 

@@ -7,23 +7,20 @@ is the passive policy (its default spins 300000 times before sleeping)."""
 from __future__ import annotations
 
 import ctypes.util
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-import ginnycore
-import ginnyo
+from helpers import child_environment
 
-SOURCES = os.pathsep.join(str(Path(str(package.__file__)).resolve().parents[1]) for package in (ginnyo, ginnycore))
 
 
 def _import_ginnycore(code: str = "import ginnycore.core", **environment: str) -> subprocess.CompletedProcess[str]:
     """``code`` in a new interpreter of this tree, with no wait policy set but those given."""
-    env = {name: value for name, value in os.environ.items() if name not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
-    env.update(PYTHONPATH=SOURCES, OMP_DISPLAY_ENV="verbose", **environment)
+    env = {name: value for name, value in child_environment().items()
+           if name not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env.update(OMP_DISPLAY_ENV="verbose", **environment)
     result = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True,
                             timeout=120, env=env)
     assert result.returncode == 0, result.stderr
