@@ -1,5 +1,5 @@
 """The yardstick of the endgame solver: a plain-Python exhaustive minimax over the
-reference rules (:mod:`ginnyo.reference`), written to be read against RULES.md §6.
+reference rules (:mod:`ginnyo.reference`), written to be read against docs/RULES.md §6.
 
 A player with a legal play must play (any of them); one without passes; a pass
 answered by a pass ends the game, and each player then loses what is left on

@@ -284,7 +284,7 @@ def test_solver_refuses_hands_it_cannot_be_given() -> None:
         solve_hand(list(range(17)), 5)
 
 
-# -- RULES.md §7 as amended: a set's wild names one card; the first dealer ------------------
+# -- docs/RULES.md §7 as amended: a set's wild names one card; the first dealer ------------------
 
 def test_a_set_wild_names_one_card_and_only_that_card_takes_its_place() -> None:
     own, others = [meld("2S 3S 4S", 7)], [meld("KD KS 7D=KC", 7)]

@@ -1,6 +1,6 @@
 """The exact 2-player endgame solver (ginnyo.endgame, ginnycore.endgame): it agrees
 with a plain-Python exhaustive minimax on hundreds of small seeded endgames, its
-line replays under the rules to the spread it reports, and it follows RULES.md §6
+line replays under the rules to the spread it reports, and it follows docs/RULES.md §6
 (a pass only without a play, two passes end the game, both racks subtracted)."""
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ def test_penalties_are_what_the_line_leaves_on_each_rack() -> None:
         - result.penalties[0] + result.penalties[1] == result.spread
 
 
-# -- RULES.md §6 ---------------------------------------------------------------------------
+# -- docs/RULES.md §6 ---------------------------------------------------------------------------
 
 def test_two_passes_end_the_game_and_both_racks_are_subtracted() -> None:
     # neither 2C nor AS fits anywhere near 5H 6H 7H

@@ -1,4 +1,4 @@
-"""The game end of RULES.md §6 as amended 2026-12-01, case by case, in the Python
+"""The game end of docs/RULES.md §6 as amended 2026-12-01, case by case, in the Python
 game and in the compiled greedy loop, and the two checked against one referee.
 
 The rule: the game ends when the box is empty and every player in turn had no
@@ -90,7 +90,7 @@ def c_loop(core: Core, players: int, games: int = 1) -> dict[str, Any]:
 # -- a referee: the rule read from a game's list of actions, shared by both engines' checks ------
 
 def referee(kinds: list[str], players: int) -> tuple[int, str] | None:
-    """Where RULES.md §6 ends a game whose turns were ``kinds`` ('play', 'return',
+    """Where docs/RULES.md §6 ends a game whose turns were ``kinds`` ('play', 'return',
     'pass'), and why: ``(turn number, reason)``, or None if it goes on."""
     quiet = passes = 0
     opened = False

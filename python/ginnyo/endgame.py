@@ -177,7 +177,7 @@ def greedy_endgames(games: int, seed: int = 0) -> list[Position]:
     each game's position just after the turn that emptied the box, the next
     player to move, the other's rack as ``unseen``.  A game whose box ran out on
     a turn's first draw, the player then passing with 8 tiles, has no endgame
-    by FORMAT.md's definition (8 unseen tiles) and is left out."""
+    by docs/FORMAT.md's definition (8 unseen tiles) and is left out."""
     from ginnycore.selfplay import greedy_game_record
 
     from .game import tile_set

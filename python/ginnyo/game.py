@@ -28,7 +28,7 @@ from .position import Position
 from .tiles import JOKER, NUM_CARDS, PlacedTile, rack_code, rack_penalty
 
 RACK_SIZE = 7
-RULES_VERSION = 2          # RULES.md §6 as amended 2026-12-01; 1 is the rule before it
+RULES_VERSION = 2          # docs/RULES.md §6 as amended 2026-12-01; 1 is the rule before it
 STALL_ROUNDS = 3           # once the first meld is down: full rounds without a play that end the game
 OPENING_GUARD_ROUNDS = 20  # before it: full rounds with an empty board that end the game (rules 2)
 BOX_EMPTY_AND_ALL_PASSED = "the box is empty and every player in turn had no play"
@@ -46,7 +46,7 @@ def check_rules(rules: object) -> int:
 
 def quiet_turn_limit(players: int, opened: bool, *, rules: int = RULES_VERSION,
                      stall_rounds: int = STALL_ROUNDS) -> int:
-    """How many turns in a row without a play end the game (RULES.md §6).
+    """How many turns in a row without a play end the game (docs/RULES.md §6).
 
     Rules 2: once the first meld is on the board (``opened``), ``stall_rounds``
     full rounds since the last play; before it, :data:`OPENING_GUARD_ROUNDS`
@@ -258,7 +258,7 @@ class Game:
         """Set up a game from ``seed``: the box is mixed, everyone draws one tile
         (highest starts, ace high, joker low; the tied draw again), the tiles go
         back and everyone draws 7, player 0 first.  ``rules=1`` plays the
-        game-end rule before RULES.md §6's amendment (for old records)."""
+        game-end rule before docs/RULES.md §6's amendment (for old records)."""
         check_rules(rules)
         rng = random.Random(seed)
         tiles = tile_set(sets_for(players))

@@ -9,7 +9,7 @@ deal): our candidate, then ``plies`` more turns, each player drawing, making
 the best-scoring play (the compiled core's best play: cheap, so that many
 rollouts fit in a turn; without a play, returning the tile best-move names (a
 joker from a rack of only jokers), or passing when the box is empty) and
-drawing back up to 7.  The game ends inside a rollout as RULES.md §6 says:
+drawing back up to 7.  The game ends inside a rollout as docs/RULES.md §6 says:
 every player in turn passing on an empty box, or the quiet turns reaching
 :func:`ginnyo.game.quiet_turn_limit` (the stall clock once the first meld is
 down, the opening guard before it), counted on from the game's own clock when
@@ -243,7 +243,7 @@ def _play_out(core: Core, setup: Setup, candidate: Candidate, hands: list[list[i
     passes = 0
     context = setup.context
     quiet_limit = partial(quiet_turn_limit, players, rules=context.rules, stall_rounds=context.stall_rounds)
-    quiet = context.quiet_turns + (candidate.kind != PLAY)   # the game-end clock (RULES.md §6)
+    quiet = context.quiet_turns + (candidate.kind != PLAY)   # the game-end clock (docs/RULES.md §6)
     opened = candidate.kind == PLAY or cards.count(EMPTY_BYTE) < len(cards)
     # our candidate
     box_size = setup.context.box_size

@@ -6,7 +6,7 @@ ace = rank 1).  Cards of the round's wild rank are wilds; the others are
 naturals.  The search takes the naturals lowest first (suit by suit, ace up) and
 gives each a place: deadwood, a new set, a new run, a lay-off on one of the
 player's own melds, or a swap for the table wild that stands for exactly that
-card (which hands the player that wild; RULES.md §7: a wild in a set or a run
+card (which hands the player that wild; docs/RULES.md §7: a wild in a set or a run
 names one card, and only that card may take its place).  Wilds are interchangeable, so the search only counts how many the
 melds need; spare wilds fill melds with room or, three or more, make melds of
 their own.  A branch stops as soon as its deadwood reaches the best found.

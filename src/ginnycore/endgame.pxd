@@ -1,4 +1,4 @@
-# The exact 2-player endgame search (RULES.md §6 with an empty box).
+# The exact 2-player endgame search (docs/RULES.md §6 with an empty box).
 # Other Cython code may cimport these declarations.
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
 

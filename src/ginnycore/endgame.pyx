@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Exact 2-player endgames of Ginny-O in C (RULES.md §6 with the box empty).
+"""Exact 2-player endgames of Ginny-O in C (docs/RULES.md §6 with the box empty).
 
 Both racks are known, so the rest of the game is a two-player game of perfect
 information.  A player with a legal play must play; one without (an empty rack
@@ -56,7 +56,7 @@ cdef inline uint64_t _rack_key(int side, int tile, int copy) noexcept nogil:
 
 
 cdef inline int _penalty(int tile) noexcept nogil:
-    """What a tile left on the rack costs at the end (RULES.md §1, last column)."""
+    """What a tile left on the rack costs at the end (docs/RULES.md §1, last column)."""
     return 0 if tile == JOKER else tile_value(tile, KIND_SET)
 
 

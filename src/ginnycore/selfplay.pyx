@@ -4,7 +4,7 @@
 Every player takes the best-scoring play (the core's ranking); with none, it
 returns the real tile that costs most on the rack at the end (a joker when the
 rack holds only jokers) and redraws, or passes when the box is empty.  The game
-ends as RULES.md §6 (amended 2026-12-01) says: the box empty and every player
+ends as docs/RULES.md §6 (amended 2026-12-01) says: the box empty and every player
 in turn without a play; once the first meld is down, ``stall_rounds`` full
 rounds without a play (the clock restarting at every play); before it,
 OPENING_GUARD_ROUNDS full rounds with an empty board.  The box is shuffled by a SplitMix64 generator

@@ -56,7 +56,7 @@ def can_go_out(hand: Sequence[int], wild: int, own: Sequence[Meld] = (),
 
 def _swap_plans(naturals: list[int], slots: list[tuple[Meld, int]], wild: int) -> set[frozenset[int]]:
     """Every set of naturals that can replace distinct table wilds, one each: a wild
-    in a set or a run takes only the one card it stands for (RULES.md §7)."""
+    in a set or a run takes only the one card it stands for (docs/RULES.md §7)."""
     plans: set[frozenset[int]] = set()
 
     def assign(slot_index: int, used: frozenset[int]) -> None:
