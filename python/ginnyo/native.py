@@ -9,7 +9,7 @@ from ginnycore import Core, Cores
 from .layout import Layout
 from .melds import RUN, SET
 from .play import MeldScore, Play, ScoredPlay
-from .position import Position
+from .position_fields import PositionFields as Position  # not position.py, which imports this module
 from .tiles import JOKER, PlacedTile
 
 if TYPE_CHECKING:

@@ -1,4 +1,5 @@
-"""The one-line position string (docs/POSITION-STRING.md): ``to_line`` / ``from_line``.
+"""The one-line position string (docs/POSITION-STRING.md), written and read:
+``to_line`` / ``line_data``, under :meth:`ginnyo.Position.to_line` / :meth:`ginnyo.Position.from_line`.
 
 A position on one line, in the manner of chess's FEN and the crossword games'
 CGP: board rows separated by ``/`` with runs of empty squares as numbers, then
@@ -6,9 +7,10 @@ the rack, then options::
 
     15/15/15/15/15/15/15/6AH8/15/15/15/15/15/15/15 5C5S*KDKCKSAS9H sets=2
 
-Every string :func:`to_line` writes, :func:`from_line` reads back to an equal
-position; :func:`from_line` ends in :meth:`Position.from_dict`, so a line is
-checked by exactly the rules a JSON position is.
+Every string :func:`to_line` writes, :meth:`Position.from_line` reads back to
+an equal position: :func:`line_data` turns a line into the JSON object of
+docs/FORMAT.md, which :meth:`Position.from_dict` checks, so a line is checked by
+exactly the rules a JSON position is.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import re
 from .errors import PositionError
 from .files import POSITION_BYTES, check_length, quote
 from .layout import Layout
-from .position import Position
+from .position_fields import PositionFields
 from .tiles import RANKS, SUITS, rack_code
 
 DIGITS = "0123456789"
@@ -32,7 +34,7 @@ BYTE_ORDER_MARK = "\ufeff"  # some editors begin UTF-8 files with it
 _FIELD_SEPARATOR = re.compile(r"[ \t]+")
 
 
-def to_line(position: Position) -> str:
+def to_line(position: PositionFields) -> str:
     """The position as one line.  Options at their defaults (``sets=1``,
     ``layout=standard``) are left out; game context (players, scores...) is not
     part of the line."""
@@ -60,9 +62,10 @@ def to_line(position: Position) -> str:
     return " ".join(fields)
 
 
-def from_line(text: str) -> Position:
-    """Read a position string; raises :class:`PositionError` with one line naming
-    the field, row, square or tile that is wrong."""
+def line_data(text: str) -> dict[str, object]:
+    """A position string as the JSON object of docs/FORMAT.md (for
+    :meth:`Position.from_dict`); raises :class:`PositionError` with one line
+    naming the field, row, square or tile that is wrong."""
     if not isinstance(text, str):
         raise PositionError(f"position string: must be text, not {type(text).__name__}")
     check_length(text, POSITION_BYTES, what="position", error=PositionError)
@@ -79,13 +82,12 @@ def from_line(text: str) -> Position:
     options = _parse_options(option_fields)
     layout_value = options.get("layout", "standard")
     layout = Layout.standard() if layout_value == "standard" else Layout.from_rows(layout_value)
-    data = {
+    return {
         "layout": layout_value,
         "sets": options.get("sets", 1),
         "board": _parse_board(layout, board_field),
         "rack": _parse_rack(rack_field),
     }
-    return Position.from_dict(data)
 
 
 def looks_like_json(text: str | bytes) -> bool:
@@ -100,17 +102,6 @@ def looks_like_json(text: str | bytes) -> bool:
             return True
     stripped = text.lstrip(BYTE_ORDER_MARK).lstrip()
     return not stripped or stripped[0] in JSON_OPENERS
-
-
-def from_text(text: str | bytes) -> Position:
-    """A position file's content: JSON (see :func:`looks_like_json`) or a position
-    string, of at most :data:`files.POSITION_BYTES`."""
-    check_length(text, POSITION_BYTES, what="position", error=PositionError)
-    if looks_like_json(text):
-        return Position.from_json(text)
-    if isinstance(text, bytes):
-        text = text.decode("utf-8")
-    return from_line(text.lstrip(BYTE_ORDER_MARK))
 
 
 def _parse_options(fields: list[str]) -> dict[str, object]:
