@@ -89,7 +89,7 @@ class Position:
 
     # -- loading -----------------------------------------------------------
     @classmethod
-    def load(cls, source: Position | Mapping[str, Any] | str | Path) -> Position:
+    def load(cls, source: Position | dict[str, Any] | str | Path) -> Position:
         """A position from a :class:`Position`, a dict, a file path or ``'-'``
         (stdin), JSON text or a one-line position string.
 
@@ -190,8 +190,10 @@ class Position:
         return notation.parse_notation(self, text)
 
     def notation(self, move: Play | ScoredPlay) -> str:
-        """The play in move notation, as :meth:`parse` reads it back."""
-        return notation.play_notation(self, scoring.as_play(self, move))
+        """The play in move notation, as :meth:`parse` reads it back; raises
+        :class:`IllegalMoveError` for a play whose tiles are not on empty squares
+        of one unbroken row or column."""
+        return notation.play_notation(self, move.play if isinstance(move, ScoredPlay) else move)
 
     def is_legal(self, move: object) -> bool:
         """Whether ``move`` (a :class:`Play`, a :class:`ScoredPlay` or notation) is
