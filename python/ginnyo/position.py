@@ -30,6 +30,7 @@ from .tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, parse_ra
 MAX_RACK = 14
 CONTEXT_FIELDS = ("players", "scores", "to_move", "unseen")
 KNOWN_FIELDS = ("layout", "sets", "board", "rack") + CONTEXT_FIELDS
+NO_TILES: tuple[int, ...] = ()
 
 
 class Position:
@@ -60,10 +61,11 @@ class Position:
                  *, validate: bool = True) -> None: ...
 
     def __init__(self, layout: Layout | str, sets: int = 1, board: Mapping[int, PlacedTile] | None = None,
-                 rack: Iterable[int] = (), context: Mapping[str, Any] | None = None,
+                 rack: Iterable[int] = NO_TILES, context: Mapping[str, Any] | None = None,
                  *, validate: bool = True) -> None:
         if isinstance(layout, str):
-            if (sets, board, rack, context) != (1, None, (), None):
+            alone = board is None and rack is NO_TILES and context is None and type(sets) is int and sets == 1
+            if not alone:
                 raise PositionError("Position(line): a position string comes alone, without other arguments")
             read = self.from_line(layout)
             layout, sets, board, rack, context = read.layout, read.sets, read.board, read.rack, read.context
