@@ -1,13 +1,21 @@
-"""ginnyo: move generator and best-play solver for Ginny-O."""
+"""ginnyo: move generator and best-play solver for Ginny-O.
 
-from .errors import GinnyoError, IllegalMoveError, InvalidMoveError, PositionError, TileError
+:class:`Position` is the centre of the API: ``Position.load(source)``, then
+``position.legal_plays``, ``best_play()``, ``score(play)``, ``apply(play)``...
+(docs/API.md).
+"""
+
+from .errors import (GinnyoError, IllegalMoveError, InvalidMoveError, PositionError, RecordError, RunError,
+                     TileError)
 from .layout import Layout
 from .legal import LegalPlays
 from .play import MeldScore, Play, ScoredPlay
 from .position import Position
-from .tiles import JOKER, PlacedTile
+from .tiles import JOKER, PlacedTile, card_code, parse_rack_tile, rack_code
 
 __version__ = "0.1.0"
 
-__all__ = ["GinnyoError", "IllegalMoveError", "InvalidMoveError", "PositionError", "TileError", "Layout",
-           "LegalPlays", "MeldScore", "Play", "ScoredPlay", "Position", "JOKER", "PlacedTile", "__version__"]
+__all__ = ["Position", "Play", "ScoredPlay", "MeldScore", "LegalPlays", "Layout", "PlacedTile", "JOKER",
+           "card_code", "rack_code", "parse_rack_tile",
+           "GinnyoError", "PositionError", "TileError", "InvalidMoveError", "IllegalMoveError", "RecordError",
+           "RunError", "__version__"]

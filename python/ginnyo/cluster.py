@@ -25,7 +25,7 @@ from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 
-from .errors import GinnyoError, RunError
+from .errors import ClusterError, GinnyoError
 from .files import quote
 
 if TYPE_CHECKING:
@@ -43,10 +43,6 @@ WAKE_SECONDS = 0.05         # how often the waiting loop looks for finished batc
 #: a timeout as Dask raises it (asyncio's TimeoutError is not the built-in one before Python 3.11)
 TIMEOUTS = (TimeoutError, asyncio.TimeoutError)
 IN_PROCESS = "inproc://"    # a cluster in this very process (tests start one): no probe needed
-
-
-class ClusterError(RunError):
-    """The Dask cluster went away or stopped working in the middle of a run."""
 
 
 def on_dask(function: Callable[[Part], Result], parts: Sequence[Part], scheduler: str, *,

@@ -16,7 +16,7 @@ import sys
 from typing import BinaryIO, Callable, Iterable, Iterator, TextIO
 
 from . import __version__
-from .errors import GinnyoError, IllegalMoveError, InvalidMoveError, PositionError
+from .errors import GinnyoError, IllegalMoveError, InvalidMoveError, LineTooLong, PositionError, ProtocolError
 from .files import quote
 from .position import Position
 from .position_string import from_line, to_line
@@ -32,14 +32,6 @@ MAX_MESSAGE = 200  # characters of an error message, at most
 NO_MOVE = "bestmove none"  # the answer to a go that failed (docs/PROTOCOL.md)
 CAPABILITIES = ("position-line", "position-json", "go-top", "moves", "score", "apply", "show")
 HELLOS = {"ginnyo": "ginnyook", "ucgi": "ucgiok"}
-
-
-class ProtocolError(GinnyoError):
-    """A request the engine cannot serve; ``code`` is the protocol's error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 def error_line(code: str, message: object) -> str:
@@ -234,15 +226,6 @@ def _position_from_json(text: str) -> Position:
     return Position.from_json(text)
 
 
-class LineTooLong(ProtocolError):
-    """A line longer than :data:`MAX_LINE_BYTES`; ``head`` holds its first bytes,
-    enough to tell which command it was."""
-
-    def __init__(self, head: bytes) -> None:
-        super().__init__("line-too-long", f"a line longer than {MAX_LINE_BYTES} bytes was skipped")
-        self.head = head
-
-
 def read_line(stream: BinaryIO) -> bytes | None:
     """The next line without its end, None at the end of input.  A line longer
     than :data:`MAX_LINE_BYTES` is read to its end in pieces, never held in
@@ -257,7 +240,7 @@ def read_line(stream: BinaryIO) -> bytes | None:
             head = _grow_head(head, piece)
             if not piece or piece.endswith(b"\n"):
                 break
-        raise LineTooLong(head)
+        raise LineTooLong(head, MAX_LINE_BYTES)
     return line.rstrip(b"\r\n")
 
 

@@ -18,25 +18,12 @@ import threading
 from dataclasses import dataclass
 from typing import IO, Sequence
 
-from .errors import GinnyoError
+from .errors import EngineError, EngineTerminatedError
 from .position import Position
 from .position_string import to_line
 
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for a line before giving up on the engine
 ERROR_PREFIX = "info string error "
-
-
-class EngineError(GinnyoError):
-    """The engine answered ``info string error <code> <message>``."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-
-
-class EngineTerminatedError(RuntimeError):
-    """The engine process ended, or stopped answering within the timeout."""
 
 
 @dataclass(frozen=True)

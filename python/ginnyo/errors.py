@@ -1,4 +1,7 @@
-"""The errors ginnyo raises; all are ``ValueError`` subclasses with a one-line message."""
+"""Every error ginnyo raises, in one place.  Input errors are ``ValueError``
+subclasses (:class:`GinnyoError`) with a one-line message; failures outside the
+input (a lost cluster, an engine that ended) are ``RuntimeError`` subclasses.
+The modules that raise them re-export them under their old names."""
 
 
 class GinnyoError(ValueError):
@@ -25,5 +28,47 @@ class RecordError(GinnyoError):
     """A game record is malformed, or a move in it breaks the rules."""
 
 
+class LeaveFileError(GinnyoError):
+    """The leave file is missing, corrupt or of a version this ginnyo does not read."""
+
+
+class CrazyError(GinnyoError):
+    """A Crazy Rummy state, hand, meld, game record or action is malformed or not legal."""
+
+
+class ProtocolError(GinnyoError):
+    """A request the engine cannot serve; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class LineTooLong(ProtocolError):
+    """A line longer than the engine reads (``limit`` bytes); ``head`` holds its
+    first bytes, enough to tell which command it was."""
+
+    def __init__(self, head: bytes, limit: int) -> None:
+        super().__init__("line-too-long", f"a line longer than {limit} bytes was skipped")
+        self.head = head
+
+
+class EngineError(GinnyoError):
+    """The engine answered ``info string error <code> <message>``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
 class RunError(RuntimeError):
     """A long run failed for a reason outside its input (a lost cluster): exit 1, one line."""
+
+
+class ClusterError(RunError):
+    """The Dask cluster went away or stopped working in the middle of a run."""
+
+
+class EngineTerminatedError(RuntimeError):
+    """The engine process ended, or stopped answering within the timeout."""

@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import strict_json
-from .errors import GinnyoError
+from .errors import GinnyoError, LeaveFileError
 from .files import LEAVES_BYTES, PATH_CHARS, quote, read_bounded
 from .tiles import JOKER
 
@@ -60,10 +60,6 @@ FEATURES = (
 #: Stages by the size of the box at the decision: (lowest, highest) inclusive.
 STAGES = ((0, 0), (1, 8), (9, 20), (21, 200))
 STAGE_NAMES = ("box empty", "box 1-8", "box 9-20", "box 21+")
-
-
-class LeaveFileError(GinnyoError):
-    """The leave file is missing, corrupt or of a version this ginnyo does not read."""
 
 
 def stage_of(box_size: int) -> int:

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
-from .errors import GinnyoError
-from .play import Play, ScoredPlay
-
-if TYPE_CHECKING:
-    from .position import Position
+from . import native
+from .play import ScoredPlay
+from .position_fields import PositionFields
+from .scoring import is_legal
 
 
 class LegalPlays:
@@ -26,46 +25,35 @@ class LegalPlays:
 
     __slots__ = ("position",)
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: PositionFields) -> None:
         self.position = position
 
     def __iter__(self) -> Iterator[ScoredPlay]:
-        from .native import ranked_plays
-        return ranked_plays(self.position)
+        return native.ranked_plays(self.position)
 
     def top(self, n: int) -> list[ScoredPlay]:
         """The ``n`` best plays, best first (fewer when there are fewer)."""
-        from .solver import top_plays
-        return top_plays(self.position, n)
+        return native.top_plays(self.position, n)
 
     def __contains__(self, move: object) -> bool:
-        """True when ``move`` is a legal play here; bad notation or an
-        illegal play is simply not in the view."""
-        from .solver import score_play
-        if not isinstance(move, (Play, str)):
-            return False
-        try:
-            score_play(self.position, move)
-        except GinnyoError:
-            return False
-        return True
+        """True when ``move`` is a legal play here (a :class:`Play`, a
+        :class:`ScoredPlay` or notation); bad notation, an illegal play or
+        anything else is simply not in the view."""
+        return is_legal(self.position, move)
 
     def count(self) -> int:
         """How many legal plays there are, counted in C."""
-        from .native import core_of
-        return int(core_of(self.position).count_plays())
+        return int(native.core_of(self.position).count_plays())
 
     def __len__(self) -> int:
         return self.count()
 
     def __bool__(self) -> bool:
-        from .native import core_of
-        return bool(core_of(self.position).has_play())
+        return bool(native.core_of(self.position).has_play())
 
     def best(self) -> ScoredPlay | None:
-        """The best play (ranked as :func:`ginnyo.solver.ranked`), or None."""
-        from .solver import best_play
-        return best_play(self.position)
+        """The best play (ranked as :meth:`ScoredPlay.sort_key`), or None."""
+        return native.best_play(self.position)
 
     def __repr__(self) -> str:
         return f"<LegalPlays: {self.count()} plays>"

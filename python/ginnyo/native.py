@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ginnycore import Core, Cores
 
 from .layout import Layout
 from .melds import RUN, SET
 from .play import MeldScore, Play, ScoredPlay
-from .position import Position
+from .position_fields import PositionFields as Position  # not position.py, which imports this module
 from .tiles import JOKER, PlacedTile
 
 if TYPE_CHECKING:
@@ -127,7 +127,7 @@ class Batch:
     spread over several cores.  ``best_plays()`` returns the raw arrays;
     :func:`best_plays_batch` turns them into :class:`ScoredPlay` objects."""
 
-    def __init__(self, positions: list[Position]) -> None:
+    def __init__(self, positions: Sequence[Position]) -> None:
         import numpy as np
         if not positions:
             raise ValueError("a batch needs at least one position")
@@ -163,7 +163,7 @@ class Batch:
         return scores, squares, cards, jokers
 
 
-def best_plays_batch(positions: list[Position], threads: int = 1) -> list[ScoredPlay | None]:
+def best_plays_batch(positions: Sequence[Position], threads: int = 1) -> list[ScoredPlay | None]:
     """The best play of every position (None where there is none), in one core
     call on ``threads`` threads (1 or more; at most one a processor is started)."""
     scores, squares, cards, jokers = Batch(positions).best_plays(threads)

@@ -8,8 +8,8 @@ from .board import ACROSS, DOWN, line_through
 from .errors import IllegalMoveError, InvalidMoveError, TileError
 from .files import quote
 from .layout import column_letter
-from .play import Play
-from .position import Position
+from .play import Play, check_placements
+from .position_fields import PositionFields
 from .tiles import PlacedTile, parse_card
 
 _ACROSS_START = re.compile(r"^([0-9]{1,2})([A-Za-z])$")  # not \d: it matches any script's digits
@@ -17,7 +17,7 @@ _DOWN_START = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
 _TILE = re.compile(r"\.|10[A-Za-z]|[0-9A-Za-z][A-Za-z]")
 
 
-def play_direction(position: Position, play: Play) -> str:
+def play_direction(position: PositionFields, play: Play) -> str:
     """The direction a play is written in: along its tiles; a single tile along
     the line where it makes a meld of three or more, across when both do."""
     squares = play.squares
@@ -29,20 +29,28 @@ def play_direction(position: Position, play: Play) -> str:
     return ACROSS if len(across) >= 3 else DOWN
 
 
-def play_notation(position: Position, play: Play) -> str:
-    """Write a play (legal or not, as long as its tiles share a row or column)."""
+def play_notation(position: PositionFields, play: Play) -> str:
+    """Write a play, legal or not, as long as its tiles go on empty squares of one
+    unbroken row or column; else raise :class:`IllegalMoveError` (or
+    :class:`InvalidMoveError` for what is not a play) saying why."""
     layout = position.layout
+    check_placements(play, layout.size)
+    covered = [square for square in play.squares if square in position.board]
+    if covered:
+        raise IllegalMoveError(f"square {layout.square_name(covered[0])} is already covered")
     direction = play_direction(position, play)
     placed = dict(play.placements)
     occupied = set(position.board) | set(placed)
-    line = line_through(layout, occupied.__contains__, play.squares[0], direction)
+    line = line_through(layout, occupied.__contains__, min(placed), direction)
+    if not placed.keys() <= set(line):
+        raise IllegalMoveError("the placed tiles are not in one unbroken row or column")
     row, col = divmod(line[0], layout.width)
     start = f"{row + 1}{column_letter(col)}" if direction == ACROSS else f"{column_letter(col)}{row + 1}"
     spelled = "".join(placed[s].code if s in placed else "." for s in line)
     return f"{start} {spelled}"
 
 
-def parse_notation(position: Position, text: str) -> Play:
+def parse_notation(position: PositionFields, text: str) -> Play:
     """Read a play written in notation.
 
     Raises :class:`InvalidMoveError` for bad syntax and :class:`IllegalMoveError`

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from .tiles import JOKER, PlacedTile
+from .errors import IllegalMoveError, InvalidMoveError
+from .files import quote
+from .tiles import JOKER, NUM_CARDS, PlacedTile
 
 
 @dataclass(frozen=True)
@@ -63,4 +65,31 @@ class ScoredPlay:
                 tuple((square, tile.joker, tile.card) for square, tile in self.play.placements))
 
 
-__all__ = ["Play", "MeldScore", "ScoredPlay", "JOKER"]
+def check_placements(play: object, size: int) -> Play:
+    """``play`` itself when it is a :class:`Play` of one or more tiles, each a
+    :class:`PlacedTile` of a card on one of the ``size`` squares of a board, no
+    square twice; else :class:`InvalidMoveError` (not a play of tiles) or
+    :class:`IllegalMoveError` (a square off the board or used twice), naming it.
+    What the rules say of the play is not checked here."""
+    if not isinstance(play, Play) or not isinstance(play.placements, tuple):
+        raise InvalidMoveError(f"move {quote(play)}: not a Play (nor notation)")
+    if not play.placements:
+        raise IllegalMoveError("a play places at least one tile")
+    squares = set()
+    for placement in play.placements:
+        if not isinstance(placement, tuple) or len(placement) != 2:
+            raise InvalidMoveError(f"placement {quote(placement)}: not a (square, PlacedTile) pair")
+        square, tile = placement
+        if type(square) is not int:
+            raise InvalidMoveError(f"placement {quote(placement)}: the square is not an int")
+        if not 0 <= square < size:
+            raise IllegalMoveError(f"square {quote(square)} is off the board")
+        if square in squares:
+            raise IllegalMoveError("a square is used twice")
+        squares.add(square)
+        if not isinstance(tile, PlacedTile) or type(tile.card) is not int or not 0 <= tile.card < NUM_CARDS:
+            raise InvalidMoveError(f"placement {quote(placement)}: not a PlacedTile of a card 0..{NUM_CARDS - 1}")
+    return play
+
+
+__all__ = ["Play", "MeldScore", "ScoredPlay", "JOKER", "check_placements"]

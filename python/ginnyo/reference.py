@@ -17,11 +17,11 @@ from .board import ACROSS, DIRECTIONS, DOWN, groups, line_through
 from .errors import IllegalMoveError
 from .melds import meld_kind, tile_value
 from .play import MeldScore, Play, ScoredPlay
-from .position import Position
+from .position_fields import PositionFields
 from .tiles import JOKER, PlacedTile, card, card_code, rack_code
 
 
-def check_play(position: Position, play: Play) -> None:
+def check_play(position: PositionFields, play: Play) -> None:
     """Raise :class:`IllegalMoveError` naming the first rule the play breaks."""
     layout, board = position.layout, position.board
     name = layout.square_name
@@ -84,7 +84,7 @@ def check_play(position: Position, play: Play) -> None:
         raise IllegalMoveError(f"the play would join {len(touched_groups)} areas")
 
 
-def is_legal(position: Position, play: Play) -> bool:
+def is_legal(position: PositionFields, play: Play) -> bool:
     try:
         check_play(position, play)
     except IllegalMoveError:
@@ -92,7 +92,7 @@ def is_legal(position: Position, play: Play) -> bool:
     return True
 
 
-def score_play(position: Position, play: Play) -> ScoredPlay:
+def score_play(position: PositionFields, play: Play) -> ScoredPlay:
     """Score a play (§5); raises :class:`IllegalMoveError` if it is not legal."""
     check_play(position, play)
     layout = position.layout
@@ -121,7 +121,7 @@ def score_play(position: Position, play: Play) -> ScoredPlay:
 
 # -- generation ------------------------------------------------------------
 
-def _board_lines(position: Position, direction: str) -> list[list[int]]:
+def _board_lines(position: PositionFields, direction: str) -> list[list[int]]:
     """Every whole row (across) or column (down) of the board, as squares."""
     width, height = position.layout.width, position.layout.height
     if direction == ACROSS:
@@ -182,7 +182,7 @@ def _tile_choices(needed: list[int], held: Counter[int]) -> Iterator[list[Placed
             held[tile] += 1
 
 
-def _could_be_placed(position: Position, placed: list[int]) -> bool:
+def _could_be_placed(position: PositionFields, placed: list[int]) -> bool:
     """A cheap necessary condition of §4.4, to skip hopeless intervals."""
     layout, board = position.layout, position.board
     if not board:
@@ -191,7 +191,7 @@ def _could_be_placed(position: Position, placed: list[int]) -> bool:
                any(n in board for n in layout.neighbours(square)) for square in placed)
 
 
-def legal_plays(position: Position) -> list[ScoredPlay]:
+def legal_plays(position: PositionFields) -> list[ScoredPlay]:
     """Every legal play with its score, in no particular order."""
     board = position.board
     held = Counter(position.rack)

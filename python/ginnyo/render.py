@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from .layout import column_letter
-from .position import Position
+from .position_fields import PositionFields
 from .tiles import JOKER, RANKS, SUITS, PlacedTile, card, rack_code, rank_of, suit_of
 
 # Square kind -> (name, what covering it does), in docs/RULES.md §3 order.
@@ -28,7 +28,7 @@ TEXT_TILE, TEXT_JOKER, TEXT_RED, TEXT_BLACK = 231, 183, 160, 16
 EXAMPLE_JOKER = PlacedTile(card(5, SUITS.index("H")), True)
 
 
-def board_text(position: Position, *, color: bool) -> str:
+def board_text(position: PositionFields, *, color: bool) -> str:
     """The board for a terminal: coordinates, one 3-character cell per square, rack, legend.
 
     Empty squares show their kind (``·`` for plain), tiles their code; a joker is
@@ -89,7 +89,7 @@ TILE_FILL, JOKER_FILL, JOKER_MARK = "#fffdf5", "#eadcff", "#7b1fa2"
 SVG_RED, SVG_BLACK, HIGHLIGHT = "#c62828", "#212121", "#d500f9"
 
 
-def board_svg(position: Position, *, highlight: Iterable[int] = ()) -> str:
+def board_svg(position: PositionFields, *, highlight: Iterable[int] = ()) -> str:
     """A standalone SVG image of the board with the rack beneath it.
 
     ``highlight`` squares (ints, e.g. those of a play) are outlined.

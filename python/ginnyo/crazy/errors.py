@@ -1,9 +1,8 @@
-"""The error Crazy Rummy input raises: one line naming the field or the card."""
+"""The error Crazy Rummy input raises (defined with every other error in
+:mod:`ginnyo.errors`): one line naming the field or the card."""
 
 from __future__ import annotations
 
-from ..errors import GinnyoError
+from ..errors import CrazyError
 
-
-class CrazyError(GinnyoError):
-    """A Crazy Rummy state, hand, meld, game record or action is malformed or not legal."""
+__all__ = ["CrazyError"]
