@@ -204,6 +204,9 @@ def counted(inner: list[str], *, events: tuple[str, ...] = ()) -> tuple[list[tup
         names = about.pop("stretches")
         dumps = sorted((path for path in Path(folder).glob("callgrind.out.*") if path.suffix[1:].isdigit()),
                        key=lambda path: int(path.suffix[1:]))
+        if not dumps:
+            raise CountError(f"callgrind never dumped before {MARKER}(): it does not know the C library's "
+                             f"function by that name")
         if len(dumps) != len(names):
             raise CountError(f"callgrind dumped {len(dumps)} times before {MARKER}(), the child marked "
                              f"{len(names)} stretches: something else calls {MARKER}()")
@@ -347,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.update:
             write_baseline(args.baseline, baseline_text(figures))
-            print(f"count_instructions: wrote {args.baseline}: " + ", ".join(f"{k} {v:,}" for k, v in figures.items()))
+            print(f"count_instructions: wrote {args.baseline}: "
+                  + ", ".join(f"{name} {count:,}" for name, count in figures.items()))
             return 0
     except CountError as problem:
         print(f"count_instructions: {problem}", file=sys.stderr)
@@ -357,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"instructions a call (callgrind Ir), core {about.get('core')}, baseline {args.baseline.name} "
           f"of {baseline.get('commit', 'an unknown commit')}")
     print("\n".join(rows))
+    counted_over = baseline.get("positions") if isinstance(baseline.get("positions"), dict) else {}
+    resized = [name for name in figures if counted_over.get(name) != FIGURES[name].positions]
+    if resized:
+        print(f"note: {', '.join(resized)} now run over other positions than the baseline's: make it again")
     if baseline.get("environment") != environment_description():
         print(f"note: the baseline was made with {baseline.get('environment')}, this run has "
               f"{environment_description()}: counts differ between them")

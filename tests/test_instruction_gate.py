@@ -132,3 +132,38 @@ def test_an_unknown_figure_is_refused_by_name() -> None:
     run = gate("--figures", "generation,speed", timeout=60)
     assert run.returncode == 2
     assert "argument --figures: not a figure: speed" in run.stderr and "Traceback" not in run.stderr
+
+
+def _child_naming(stretches: str, marks: int) -> list[str]:
+    """A child for :func:`counted` that names ``stretches`` (JSON) and calls the marker ``marks`` times."""
+    code = (f"import os, sys\nfor _ in range({marks}): os.ctermid()\n"
+            f"open(sys.argv[-1], 'w').write('{{\"stretches\": {stretches}}}')")
+    return [sys.executable, "-c", code]
+
+
+@pytest.mark.slow
+def test_a_marker_called_from_elsewhere_is_an_error_not_a_figure() -> None:
+    valgrind_or_skip()
+    stretches, _ = count_instructions.counted(_child_naming('[["setup", 0], ["work", 1]]', 2))
+    assert [(name, calls) for name, calls, _ in stretches] == [("setup", 0), ("work", 1)]
+    with pytest.raises(count_instructions.CountError, match=r"dumped 3 times before ctermid\(\), the child "
+                                                            r"marked 2 stretches: something else calls"):
+        count_instructions.counted(_child_naming('[["setup", 0], ["work", 1]]', 3))
+
+
+@pytest.mark.slow
+def test_a_marker_callgrind_does_not_know_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    valgrind_or_skip()
+    monkeypatch.setattr(count_instructions, "MARKER", "no_such_function_in_libc")
+    with pytest.raises(count_instructions.CountError, match="never dumped before no_such_function_in_libc"):
+        count_instructions.counted(_child_naming('[["work", 1]]', 1))
+
+
+def test_the_check_says_when_a_figure_runs_over_other_positions_than_its_baseline(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(count_instructions, "measure", lambda names: ({"generation": 100}, {"core": "core.so"}))
+    baseline = tmp_path / "instructions.json"
+    baseline.write_text('{"figures": {"generation": 100}, "positions": {"generation": 7}}', encoding="utf-8")
+    assert count_instructions.main(["--figures", "generation", "--baseline", str(baseline)]) == 0
+    shown = capsys.readouterr().out
+    assert "note: generation now run over other positions than the baseline's: make it again" in shown
