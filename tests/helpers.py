@@ -1,10 +1,11 @@
 """Helpers shared by the tests: positions from dicts, plays from square -> code maps,
-and whether the full corpora run (GINNYO_FULL_CORPUS=1, set by .ci/run)."""
+whether the full corpora run (GINNYO_FULL_CORPUS=1, set by .ci/run), the bench scripts."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import ModuleType
 
 from ginnyo import Play, PlacedTile, Position
 from ginnyo.tiles import parse_card
@@ -32,3 +33,18 @@ def child_environment(**extra: str) -> dict[str, str]:
     sources = [str(Path(str(package.__file__)).resolve().parents[1]) for package in (ginnyo, ginnycore)]
     paths = [*dict.fromkeys(sources), os.environ.get("PYTHONPATH", "")]
     return {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in paths if path), **extra}
+
+
+def bench_script(name: str) -> ModuleType:
+    """The script ``bench/<name>.py`` as a module (``bench/`` on the path, where
+    its scripts import each other from)."""
+    import importlib.util
+    import sys
+    bench = str(Path(__file__).resolve().parent.parent / "bench")
+    if bench not in sys.path:
+        sys.path.append(bench)
+    spec = importlib.util.spec_from_file_location(name, Path(bench) / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = sys.modules[name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

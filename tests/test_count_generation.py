@@ -3,19 +3,17 @@ started with, so it counts the same installed core, also inside a venv."""
 
 from __future__ import annotations
 
-import importlib.util
+import json
 import subprocess
 import sys
 import venv
 from pathlib import Path
 
 import ginnycore.core
+from helpers import bench_script, child_environment
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
-_SPEC = importlib.util.spec_from_file_location("count_generation", BENCH / "count_generation.py")
-assert _SPEC is not None and _SPEC.loader is not None
-count_generation = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(count_generation)
+count_generation = bench_script("count_generation")
 
 
 def test_count_generation_runs_the_virtual_environments_interpreter(tmp_path: Path) -> None:
@@ -30,17 +28,20 @@ def test_count_generation_runs_the_virtual_environments_interpreter(tmp_path: Pa
     assert Path(shown.stdout.strip()).resolve() == env_dir.resolve()
 
 
-def test_count_generation_inner_run_names_positions_and_the_core_it_counted() -> None:
-    run = subprocess.run(count_generation.inner_command("plain", 0), capture_output=True, text=True, timeout=300)
+def test_count_generation_inner_run_names_positions_and_the_core_it_counted(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    run = subprocess.run([*count_generation.inner_command("plain", 0), "--report", str(report)],
+                         capture_output=True, text=True, timeout=300, env=child_environment())
     assert run.returncode == 0, run.stderr
-    count, core_file = run.stderr.splitlines()[-1].split(" ", 1)
-    assert int(count) == 469      # the corpus's positions with no joker on the rack
-    assert Path(core_file).resolve() == Path(ginnycore.core.__file__).resolve()
+    about = json.loads(report.read_text(encoding="utf-8"))
+    assert about["positions"] == 469      # the corpus's positions with no joker on the rack
+    assert Path(about["core"]).resolve() == Path(ginnycore.core.__file__).resolve()
+    assert about["stretches"][-1] == ["generation", 0]
 
 
 def test_count_generation_refuses_a_repeat_below_one() -> None:
     run = subprocess.run([sys.executable, str(BENCH / "count_generation.py"), "--repeat", "0"],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=60, env=child_environment())
     assert run.returncode == 2
     assert "--repeat: must be 1 or more, not 0" in run.stderr
     assert "Traceback" not in run.stderr
