@@ -30,7 +30,8 @@ from numpy.typing import NDArray
 from . import strict_json
 from .errors import GinnyoError
 from .files import LEAVES_BYTES, PATH_CHARS, quote, read_bounded
-from .tiles import JOKER
+from .rules import play_rank_key
+from .tiles import JOKER, rack_penalty
 
 if TYPE_CHECKING:
     import argparse
@@ -98,7 +99,7 @@ def features(counts: NDArray[np.integer[Any]]) -> NDArray[np.float64]:
     return out
 
 
-_PENALTY = np.array([15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10])
+_PENALTY = np.array([rack_penalty(rank_index) for rank_index in range(RANKS_PER_SUIT)])   # by rank, ace first
 
 
 def counts_of(tiles: Sequence[int]) -> NDArray[np.int16]:
@@ -269,7 +270,7 @@ class _Explorer:
             if not plays:
                 action = no_play_action(view)
             else:
-                by_score = [placements for _, placements in sorted(plays, key=_score_key)]
+                by_score = [placements for _, placements in sorted(plays, key=lambda play: play_rank_key(*play))]
                 chosen = self.rng.choice(by_score[:EXPLORE_TOP]) if self.rng.random() < EXPLORE_PLAY else by_score[0]
                 action = Place(to_play(chosen))
         kept = list(rack)
@@ -281,11 +282,6 @@ class _Explorer:
                 kept.remove(tile)
         self.log.append((view.turn, view.player, stage, tuple(kept), isinstance(action, Return)))
         return action
-
-
-def _score_key(play: tuple[int, tuple[tuple[int, int, bool], ...]]) -> tuple[int, int, int, Any]:
-    score, placements = play
-    return (-score, sum(1 for p in placements if p[2]), -len(placements), placements)
 
 
 def training_batch(seeds: Sequence[int], params: Params | None = None) -> Batch:
@@ -380,7 +376,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
     """``ginnyo train-leaves``: fit the leave model from seeded self-play and write the file."""
     from . import __version__
     from .files import check_new, write_new
-    from .game import RULES_VERSION
+    from .rules import RULES_VERSION
     from .progress import progress_bar
     out = Path(args.out)
     if out.is_dir():
@@ -399,7 +395,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
                                 f"--seed {args.seed} --out {args.out}",
                      "target": "future score difference (mine minus the opponent's, rack penalties included) "
                                "after the decision, in 2-player self-play",
-                     "rules": RULES_VERSION,   # the game-end rule of the self-play (game.RULES_VERSION)
+                     "rules": RULES_VERSION,   # the game-end rule of the self-play (rules.RULES_VERSION)
                      "ginnyo": __version__, "seconds": round(seconds, 1)})
     model = LeaveModel(model.weights, model.returns, model.intercepts, training)
     text = json.dumps(model.to_json(), indent=1) + "\n"

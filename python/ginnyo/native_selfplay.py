@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from ginnycore.selfplay import greedy_game_record, play_greedy_games
 
-from .game import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS
 from .layout import Layout
 from .native import empty_core
+from .rules import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS, STALL_ROUNDS
 
 if TYPE_CHECKING:
     from ginnycore.selfplay import GreedyTurn   # a TypedDict of the stubs: plain dicts at run time
@@ -26,7 +26,7 @@ def _check_games(games: int, seed: int) -> None:
         raise ValueError(f"seed {seed}: the C loop's seeds (seed + game index) are 0 to 2**64 - 1")
 
 
-def end_reason(code: int, stall_rounds: int = 3) -> str:
+def end_reason(code: int, stall_rounds: int = STALL_ROUNDS) -> str:
     """The words of the game module for the C loop's end codes."""
     return {1: BOX_EMPTY_AND_ALL_PASSED, 2: NO_PLAY_FOR_ROUNDS.format(rounds=stall_rounds),
             3: "the turn limit of the C loop was reached",
@@ -50,7 +50,7 @@ class GreedyGames:
 
 
 def greedy_games(games: int, players: int, seed: int, *, threads: int = 1,
-                 stall_rounds: int = 3, layout: Layout | None = None) -> GreedyGames:
+                 stall_rounds: int = STALL_ROUNDS, layout: Layout | None = None) -> GreedyGames:
     """Play ``games`` greedy games in C, spread over ``threads`` cores (at most
     one thread a processor is started); game i is the game of seed ``seed + i``."""
     import numpy as np
@@ -66,7 +66,7 @@ def greedy_games(games: int, players: int, seed: int, *, threads: int = 1,
     return GreedyGames(players, scores[:, :players], turns, plays, first, ends)
 
 
-def greedy_game(players: int, seed: int, index: int = 0, *, stall_rounds: int = 3,
+def greedy_game(players: int, seed: int, index: int = 0, *, stall_rounds: int = STALL_ROUNDS,
                 layout: Layout | None = None) -> tuple[int, list[list[int]], list[GreedyTurn], list[int]]:
     """Game ``index`` of :func:`greedy_games` with ``seed``, turn by turn:
     ``(first_player, racks_dealt, turns, final_scores)``."""
