@@ -199,7 +199,9 @@ def test_the_greedy_player_returns_the_tile_of_the_rule_and_passes_on_an_empty_b
     racks = [tiles("2C 7D KH AS 9S 4D 6H"), tiles("3C 8D QH 5S JD 2H 9C")]
     game = Game(2, [list(rack) for rack in racks], Box(tiles("KS QC"), random.Random(0)), 0)
     view = game.begin_turn()
-    assert GreedyPlayer().choose(view) == no_play_action(view) == Return((rules.tile_to_return(view.rack),))
+    returned = rules.tile_to_return(view.rack)
+    assert returned == parse_rack_tile("AS")
+    assert GreedyPlayer().choose(view) == no_play_action(view) == Return((returned,))
     empty = Game(2, [list(rack) for rack in racks], Box([], random.Random(0)), 0)
     assert no_play_action(empty.begin_turn()) == PASS
 

@@ -181,8 +181,8 @@ def greedy_endgames(games: int, seed: int = 0) -> list[Position]:
     by docs/FORMAT.md's definition (8 unseen tiles) and is left out."""
     from ginnycore.selfplay import greedy_game_record
 
-    from .rules import tile_set
     from .layout import Layout
+    from .rules import tile_set
     from .tiles import rack_code
     layout = Layout.standard()
     empty = native.empty_core(layout)
