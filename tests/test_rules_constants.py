@@ -242,3 +242,17 @@ def _real_before_lower_joker(first: ScoredPlay, second: ScoredPlay) -> bool:
         if (square, tile) != (other_square, other):
             return square == other_square and not tile.joker and other.joker and tile.card > other.card
     return False
+
+
+# -- the compiled loop's end codes -------------------------------------------------------------------
+
+def test_each_end_code_of_the_compiled_loop_has_its_words() -> None:
+    from ginnycore import selfplay
+    from ginnyo.native_selfplay import end_reason
+    codes = [selfplay.END_BOX_EMPTY_ALL_PASSED, selfplay.END_NO_PLAY_FOR_ROUNDS, selfplay.END_TURN_LIMIT,
+             selfplay.END_NOBODY_OPENED]
+    words = [end_reason(code) for code in codes]
+    assert len(set(codes)) == 4 and len(set(words)) == 4 and "not over" not in words
+    assert words[0] == rules.BOX_EMPTY_AND_ALL_PASSED
+    assert words[1] == rules.quiet_end_reason(True) and words[3] == rules.quiet_end_reason(False)
+    assert end_reason(0) == "not over"

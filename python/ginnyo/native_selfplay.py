@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ginnycore.selfplay import greedy_game_record, play_greedy_games
+from ginnycore.selfplay import (END_BOX_EMPTY_ALL_PASSED, END_NO_PLAY_FOR_ROUNDS, END_NOBODY_OPENED, END_TURN_LIMIT,
+                                greedy_game_record, play_greedy_games)
 
 from .layout import Layout
 from .native import empty_core
@@ -27,16 +28,17 @@ def _check_games(games: int, seed: int) -> None:
 
 
 def end_reason(code: int, stall_rounds: int = STALL_ROUNDS) -> str:
-    """The words of the game module for the C loop's end codes."""
-    return {1: BOX_EMPTY_AND_ALL_PASSED, 2: NO_PLAY_FOR_ROUNDS.format(rounds=stall_rounds),
-            3: "the turn limit of the C loop was reached",
-            4: NOBODY_OPENED.format(rounds=OPENING_GUARD_ROUNDS)}.get(code, "not over")
+    """The words of ginnyo.rules for the C loop's end codes (``GreedyGames.end_reasons``)."""
+    return {END_BOX_EMPTY_ALL_PASSED: BOX_EMPTY_AND_ALL_PASSED,
+            END_NO_PLAY_FOR_ROUNDS: NO_PLAY_FOR_ROUNDS.format(rounds=stall_rounds),
+            END_TURN_LIMIT: "the turn limit of the C loop was reached",
+            END_NOBODY_OPENED: NOBODY_OPENED.format(rounds=OPENING_GUARD_ROUNDS)}.get(code, "not over")
 
 
 @dataclass(frozen=True)
 class GreedyGames:
     """Results of a batch: per game the final scores (penalties taken), turns,
-    plays, the first player and how it ended (see :data:`END_REASONS`)."""
+    plays, the first player and how it ended (the C loop's codes, in words by :func:`end_reason`)."""
 
     players: int
     scores: Any        # numpy int32 (games, players)

@@ -20,6 +20,11 @@ class GreedyTurn(TypedDict):
     placements: list[_Placement]
     refill: list[int]
 
+END_BOX_EMPTY_ALL_PASSED: int
+END_NO_PLAY_FOR_ROUNDS: int
+END_TURN_LIMIT: int
+END_NOBODY_OPENED: int
+
 def play_greedy_games(layout: Core, games: int, players: int, seed: int,
                       scores: NDArray[np.int32], turns: NDArray[np.int32], plays: NDArray[np.int32],
                       first_players: NDArray[np.int32], end_reasons: NDArray[np.int32],

@@ -32,6 +32,8 @@ cdef enum:
     ACTION_PLAY = 0
     ACTION_RETURN = 1
     ACTION_PASS = 2
+
+cpdef enum:                     # how a game ended (Python: ginnyo.native_selfplay.end_reason)
     END_BOX_EMPTY_ALL_PASSED = 1
     END_NO_PLAY_FOR_ROUNDS = 2
     END_TURN_LIMIT = 3
