@@ -256,3 +256,16 @@ def test_each_end_code_of_the_compiled_loop_has_its_words() -> None:
     assert words[0] == rules.BOX_EMPTY_AND_ALL_PASSED
     assert words[1] == rules.quiet_end_reason(True) and words[3] == rules.quiet_end_reason(False)
     assert end_reason(0) == "not over"
+
+
+@pytest.mark.parametrize("value", [-1, JOKER + 1, 2**31 - 1, -(2**31)])
+def test_the_compiled_rules_give_a_number_for_any_int(value: int) -> None:
+    """ginnycore.rules checks nothing (ginnyo.rules does), yet every int gives a number, none a crash."""
+    assert compiled.sets_for(value) in (1, 2)
+    assert compiled.rack_penalty(value) == 0 and compiled.draw_strength(value) == 0
+    assert compiled.quiet_turn_limit(value, True, value) == value * value
+    assert compiled.quiet_turn_limit(value, False, 5) == compiled.OPENING_GUARD_ROUNDS * value
+    with pytest.raises(OverflowError):
+        compiled.rack_penalty(2**40)
+    with pytest.raises(ValueError, match="52 counts, not 53"):
+        compiled.tile_to_return(bytes(52))

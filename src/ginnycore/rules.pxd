@@ -16,5 +16,5 @@ cpdef enum:
 cpdef int sets_for(int players) noexcept nogil
 cpdef int rack_penalty(int tile) noexcept nogil
 cpdef int draw_strength(int tile) noexcept nogil
-cpdef int quiet_turn_limit(int players, bint opened, int stall_rounds) noexcept nogil
+cpdef long long quiet_turn_limit(int players, bint opened, int stall_rounds) noexcept nogil
 cdef int rack_tile_to_return(const unsigned char* counts) noexcept nogil

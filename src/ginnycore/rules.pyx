@@ -32,10 +32,11 @@ cpdef int draw_strength(int tile) noexcept nogil:
     return 14 if tile % 13 == 0 else tile % 13 + 1
 
 
-cpdef int quiet_turn_limit(int players, bint opened, int stall_rounds) noexcept nogil:
+cpdef long long quiet_turn_limit(int players, bint opened, int stall_rounds) noexcept nogil:
     """Turns in a row without a play that end the game (§6): ``stall_rounds`` full
-    rounds once the first meld is down (``opened``), OPENING_GUARD_ROUNDS before."""
-    return (stall_rounds if opened else OPENING_GUARD_ROUNDS) * players
+    rounds once the first meld is down (``opened``), OPENING_GUARD_ROUNDS before.
+    (A long long: no product of two ints overflows it.)"""
+    return <long long>(stall_rounds if opened else OPENING_GUARD_ROUNDS) * players
 
 
 cdef int rack_tile_to_return(const unsigned char* counts) noexcept nogil:
