@@ -29,7 +29,8 @@ from ginnyo.players import GreedyPlayer
 from ginnyo.records import parse_record, record_text, replay
 from ginnyo.tiles import JOKER, parse_rack_tile
 from ginnycore import Core
-from ginnycore.selfplay import GUARD_ROUNDS, play_greedy_games, tile_to_return
+from ginnycore.rules import tile_to_return
+from ginnycore.selfplay import play_greedy_games
 
 if TYPE_CHECKING:
     from ginnycore.selfplay import GreedyTurn
@@ -225,7 +226,6 @@ def test_twenty_round_guard_with_an_empty_board_python(players: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_twenty_round_guard_with_an_empty_board_c_loop(players: int) -> None:
-    assert GUARD_ROUNDS == OPENING_GUARD_ROUNDS
     out = c_loop(tiny_core(), players)
     assert end_reason(int(out["ends"][0])) == NOT_OPENED and out["plays"][0] == 0
     assert out["turns"][0] == OPENING_GUARD_ROUNDS * players

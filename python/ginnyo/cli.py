@@ -317,7 +317,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         train.add_argument("--workers", type=_workers, metavar="W", help="local processes (default: one a core)")
         train.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
         train.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
-        train.set_defaults(run=_command_in(".leaves", "cmd_train_leaves"))
+        train.set_defaults(run=_command_in(".leave_training", "cmd_train_leaves"))
 
     if command in (None, "match"):
         match = commands.add_parser("match", help="two players head to head: paired seeded games, win rate and CI")

@@ -21,10 +21,11 @@ from .errors import PositionError
 from .notation import play_notation
 from .play import ScoredPlay
 from .position import Position
+from .rules import RACK_SIZE
 from .tiles import JOKER, PlacedTile, rack_penalty
 
-#: the most unseen tiles of an endgame: racks are refilled to 7 while the box has tiles
-MAX_UNSEEN = 7
+#: the most unseen tiles of an endgame: racks are refilled to RACK_SIZE while the box has tiles
+MAX_UNSEEN = RACK_SIZE
 #: the transposition table: 2 ** TABLE_BITS entries of 16 bytes (16 MiB)
 TABLE_BITS = 20
 PASS = "pass"
@@ -69,7 +70,7 @@ def opponent_rack(position: Position) -> tuple[int, ...]:
     """The opponent's rack of an endgame position: its ``unseen`` tiles (or every
     tile not on the board or the rack).  Raises :class:`PositionError` naming
     the field when the position is no 2-player endgame."""
-    from .simulation import game_context     # checks players, scores, to_move and unseen
+    from .context import game_context     # checks players, scores, to_move and unseen
     context = game_context(position)
     if context.players != 2:
         raise PositionError(f"field 'players': {context.players} players; the endgame solver is for 2")
@@ -180,8 +181,8 @@ def greedy_endgames(games: int, seed: int = 0) -> list[Position]:
     by docs/FORMAT.md's definition (8 unseen tiles) and is left out."""
     from ginnycore.selfplay import greedy_game_record
 
-    from .game import tile_set
     from .layout import Layout
+    from .rules import tile_set
     from .tiles import rack_code
     layout = Layout.standard()
     empty = native.empty_core(layout)

@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from .actions import PASS, Action, Place, Return
+from .context import game_context
 from .leaves import TILES, LeaveModel, counts_of, default_model
+from .rules import play_rank_key
 from .tiles import JOKER
 
 if TYPE_CHECKING:
@@ -58,13 +60,12 @@ class Candidate:
             return Return(self.returned)
         return PASS
 
-    def sort_key(self) -> tuple[float, int, int, int, int, int, Any]:
-        """Best first: higher equity (to 1e-9), then as best-move ranks plays (higher
-        score, fewer jokers, more tiles, placements), plays before returns, and
-        returns of fewer tiles first."""
-        jokers = sum(1 for placement in self.placements if placement[2])
-        return (-round(self.equity, 9), -self.score, self.kind != PLAY, jokers, -len(self.placements),
-                len(self.returned), (self.placements, self.returned))
+    def sort_key(self) -> tuple[float, bool, tuple[int, int, int, Any], int, tuple[int, ...]]:
+        """Best first: higher equity (to 1e-9), plays before returns, plays as
+        best-move ranks them (:func:`ginnyo.rules.play_rank_key`: score, jokers,
+        tiles, placements), and returns of fewer tiles first."""
+        return (-round(self.equity, 9), self.kind != PLAY, play_rank_key(self.score, self.placements),
+                len(self.returned), self.returned)
 
 
 def rank_core_plays(plays: Sequence[tuple[int, Placements]], rack: Sequence[int], box_size: int,
@@ -144,8 +145,7 @@ def best_action(core: Core, rack: Sequence[int], box_size: int, model: LeaveMode
 def position_box_size(position: Position) -> int:
     """How many tiles the box holds in a static position: the unseen tiles
     (the ``unseen`` field, or all those not on the board or the rack) less the
-    other players' racks (7 each).  See :func:`ginnyo.simulation.unseen_tiles`."""
-    from .simulation import game_context
+    other players' racks (7 each).  See :func:`ginnyo.context.game_context`."""
     return game_context(position).box_size
 
 

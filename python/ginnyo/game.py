@@ -25,61 +25,10 @@ from .layout import Layout
 from .native import EMPTY_BYTE, _kinds
 from .play import Play
 from .position import Position
-from .tiles import JOKER, NUM_CARDS, PlacedTile, rack_code, rack_penalty
-
-RACK_SIZE = 7
-RULES_VERSION = 2          # docs/RULES.md §6 as amended 2026-12-01; 1 is the rule before it
-STALL_ROUNDS = 3           # once the first meld is down: full rounds without a play that end the game
-OPENING_GUARD_ROUNDS = 20  # before it: full rounds with an empty board that end the game (rules 2)
-BOX_EMPTY_AND_ALL_PASSED = "the box is empty and every player in turn had no play"
-NO_PLAY_FOR_ROUNDS = "no player played for {rounds} full rounds"
-NOBODY_OPENED = "nobody opened in {rounds} full rounds"
-
-
-def check_rules(rules: object) -> int:
-    """``rules`` if it is a version of the game-end rule this ginnyo plays (1 or 2),
-    else ``ValueError`` naming it."""
-    if type(rules) is not int or rules not in (1, RULES_VERSION):
-        raise ValueError(f"rules: {rules!r} is not a rules version this ginnyo plays (1 or {RULES_VERSION})")
-    return rules
-
-
-def quiet_turn_limit(players: int, opened: bool, *, rules: int = RULES_VERSION,
-                     stall_rounds: int = STALL_ROUNDS) -> int:
-    """How many turns in a row without a play end the game (docs/RULES.md §6).
-
-    Rules 2: once the first meld is on the board (``opened``), ``stall_rounds``
-    full rounds since the last play; before it, :data:`OPENING_GUARD_ROUNDS`
-    full rounds since the first turn (every turn so far, since nobody has
-    played).  Rules 1: ``stall_rounds`` full rounds whether or not anyone opened."""
-    return (stall_rounds if opened or rules == 1 else OPENING_GUARD_ROUNDS) * players
-
-
-def quiet_end_reason(opened: bool, *, rules: int = RULES_VERSION, stall_rounds: int = STALL_ROUNDS) -> str:
-    """The end reason of a game ended by :func:`quiet_turn_limit`."""
-    if opened or rules == 1:
-        return NO_PLAY_FOR_ROUNDS.format(rounds=stall_rounds)
-    return NOBODY_OPENED.format(rounds=OPENING_GUARD_ROUNDS)
-
-
-def tile_set(sets: int) -> list[int]:
-    """Every tile of ``sets`` sets: 52 cards and 2 jokers each."""
-    return [card for card in range(NUM_CARDS) for _ in range(sets)] + [JOKER] * (2 * sets)
-
-
-def sets_for(players: int) -> int:
-    """One set for 2 players, two for 3 or 4 (docs/RULES.md §1)."""
-    if not 2 <= players <= 4:
-        raise ValueError(f"Ginny-O is for 2 to 4 players, not {players}")
-    return 1 if players == 2 else 2
-
-
-def draw_strength(tile: int) -> int:
-    """A tile's rank in the first-player draw: ace highest (14), king 13 … 2, joker lowest (0)."""
-    if tile == JOKER:
-        return 0
-    rank = tile % 13 + 1
-    return 14 if rank == 1 else rank
+from .rules import (BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS, RACK_SIZE,
+                    RULES_VERSION, STALL_ROUNDS, check_rules, check_stall_rounds, draw_strength, quiet_end_reason,
+                    quiet_turn_limit, sets_for, tile_set)
+from .tiles import JOKER, PlacedTile, rack_code, rack_penalty
 
 
 def first_player(draws: Sequence[Sequence[tuple[int, int]]], players: int) -> int:
@@ -223,6 +172,7 @@ class Game:
                  stall_rounds: int = STALL_ROUNDS, rules: int = RULES_VERSION) -> None:
         self.sets = sets_for(players)
         self.rules = check_rules(rules)
+        check_stall_rounds(stall_rounds)
         if len(racks) != players:
             raise ValueError(f"{players} players need {players} racks")
         self.players = players
@@ -260,6 +210,7 @@ class Game:
         back and everyone draws 7, player 0 first.  ``rules=1`` plays the
         game-end rule before docs/RULES.md §6's amendment (for old records)."""
         check_rules(rules)
+        check_stall_rounds(stall_rounds)
         rng = random.Random(seed)
         tiles = tile_set(sets_for(players))
         rng.shuffle(tiles)
@@ -442,6 +393,9 @@ def play_game(game: Game, players: Sequence[object],
     return game
 
 
-__all__ = ["Game", "View", "Turn", "Box", "play_game", "tile_set", "sets_for", "first_player",
-           "draw_strength", "RACK_SIZE", "STALL_ROUNDS", "RULES_VERSION", "OPENING_GUARD_ROUNDS",
-           "NOBODY_OPENED", "quiet_turn_limit", "quiet_end_reason", "check_rules"]
+# The rules this module plays by live in ginnyo.rules; their names stay importable
+# from here for the users of ginnyo.game.
+__all__ = ["Game", "View", "Turn", "Box", "play_game", "first_player",
+           "tile_set", "sets_for", "draw_strength", "RACK_SIZE", "STALL_ROUNDS", "RULES_VERSION",
+           "OPENING_GUARD_ROUNDS", "BOX_EMPTY_AND_ALL_PASSED", "NO_PLAY_FOR_ROUNDS", "NOBODY_OPENED",
+           "quiet_turn_limit", "quiet_end_reason", "check_rules"]

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ginnycore.selfplay import greedy_game_record, play_greedy_games
+from ginnycore.selfplay import (END_BOX_EMPTY_ALL_PASSED, END_NO_PLAY_FOR_ROUNDS, END_NOBODY_OPENED, END_TURN_LIMIT,
+                                greedy_game_record, play_greedy_games)
 
-from .game import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS
 from .layout import Layout
 from .native import empty_core
+from .rules import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS, STALL_ROUNDS
 
 if TYPE_CHECKING:
     from ginnycore.selfplay import GreedyTurn   # a TypedDict of the stubs: plain dicts at run time
@@ -26,17 +27,18 @@ def _check_games(games: int, seed: int) -> None:
         raise ValueError(f"seed {seed}: the C loop's seeds (seed + game index) are 0 to 2**64 - 1")
 
 
-def end_reason(code: int, stall_rounds: int = 3) -> str:
-    """The words of the game module for the C loop's end codes."""
-    return {1: BOX_EMPTY_AND_ALL_PASSED, 2: NO_PLAY_FOR_ROUNDS.format(rounds=stall_rounds),
-            3: "the turn limit of the C loop was reached",
-            4: NOBODY_OPENED.format(rounds=OPENING_GUARD_ROUNDS)}.get(code, "not over")
+def end_reason(code: int, stall_rounds: int = STALL_ROUNDS) -> str:
+    """The words of ginnyo.rules for the C loop's end codes (``GreedyGames.end_reasons``)."""
+    return {END_BOX_EMPTY_ALL_PASSED: BOX_EMPTY_AND_ALL_PASSED,
+            END_NO_PLAY_FOR_ROUNDS: NO_PLAY_FOR_ROUNDS.format(rounds=stall_rounds),
+            END_TURN_LIMIT: "the turn limit of the C loop was reached",
+            END_NOBODY_OPENED: NOBODY_OPENED.format(rounds=OPENING_GUARD_ROUNDS)}.get(code, "not over")
 
 
 @dataclass(frozen=True)
 class GreedyGames:
     """Results of a batch: per game the final scores (penalties taken), turns,
-    plays, the first player and how it ended (see :data:`END_REASONS`)."""
+    plays, the first player and how it ended (the C loop's codes, in words by :func:`end_reason`)."""
 
     players: int
     scores: Any        # numpy int32 (games, players)
@@ -50,7 +52,7 @@ class GreedyGames:
 
 
 def greedy_games(games: int, players: int, seed: int, *, threads: int = 1,
-                 stall_rounds: int = 3, layout: Layout | None = None) -> GreedyGames:
+                 stall_rounds: int = STALL_ROUNDS, layout: Layout | None = None) -> GreedyGames:
     """Play ``games`` greedy games in C, spread over ``threads`` cores (at most
     one thread a processor is started); game i is the game of seed ``seed + i``."""
     import numpy as np
@@ -66,7 +68,7 @@ def greedy_games(games: int, players: int, seed: int, *, threads: int = 1,
     return GreedyGames(players, scores[:, :players], turns, plays, first, ends)
 
 
-def greedy_game(players: int, seed: int, index: int = 0, *, stall_rounds: int = 3,
+def greedy_game(players: int, seed: int, index: int = 0, *, stall_rounds: int = STALL_ROUNDS,
                 layout: Layout | None = None) -> tuple[int, list[list[int]], list[GreedyTurn], list[int]]:
     """Game ``index`` of :func:`greedy_games` with ``seed``, turn by turn:
     ``(first_player, racks_dealt, turns, final_scores)``."""

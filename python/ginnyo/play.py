@@ -7,6 +7,7 @@ from typing import Iterable, Mapping
 
 from .errors import IllegalMoveError, InvalidMoveError
 from .files import quote
+from .rules import play_rank_key
 from .tiles import JOKER, NUM_CARDS, PlacedTile
 
 
@@ -58,11 +59,10 @@ class ScoredPlay:
     melds: tuple[MeldScore, ...]
 
     def sort_key(self) -> tuple[int, int, int, tuple[tuple[int, bool, int], ...]]:
-        """Best first: higher score, then fewer jokers spent, then more tiles
-        unloaded, then the placements (square, joker?, card) in order, so the
-        order is total and reproducible."""
-        return (-self.score, self.play.jokers_used, -len(self.play),
-                tuple((square, tile.joker, tile.card) for square, tile in self.play.placements))
+        """Best first, by :func:`ginnyo.rules.play_rank_key`: higher score, then
+        fewer jokers spent, then more tiles unloaded, then the placements
+        (square, joker?, card) in order, so the order is total and reproducible."""
+        return play_rank_key(self.score, ((square, tile[0], tile[1]) for square, tile in self.play.placements))
 
 
 def check_placements(play: object, size: int) -> Play:

@@ -16,7 +16,7 @@ from typing import Protocol
 from .actions import PASS, Action, Place, Return
 from .game import View
 from .native import to_play
-from .solver import tiles_to_return
+from .rules import tile_to_return
 
 
 class Player(Protocol):
@@ -28,12 +28,11 @@ class Player(Protocol):
 
 
 def no_play_action(view: View) -> Action:
-    """What a player without a play does: return the tile ``best-move`` names (the
-    real tile that costs most left on the rack), or pass when the box is empty."""
-    if not view.box_size:
-        return PASS
-    tiles, _ = tiles_to_return(view.position)
-    return Return(tuple(tiles) or view.rack[:1])
+    """What a player without a play does: return :func:`ginnyo.rules.tile_to_return`'s
+    tile (the one ``best-move`` names, a joker from a rack of only jokers), or
+    pass when the box is empty."""
+    returned = tile_to_return(view.rack) if view.box_size else None
+    return PASS if returned is None else Return((returned,))
 
 
 class GreedyPlayer:

@@ -35,8 +35,9 @@ from . import strict_json
 from .actions import Place, action_notation, parse_action
 from .errors import GinnyoError, PositionError, RecordError
 from .files import PATH_CHARS, RECORD_BYTES, quote, read_bounded, write_new
-from .game import STALL_ROUNDS, Box, Game, Turn, first_player, sets_for, tile_set
+from .game import Box, Game, Turn, first_player
 from .position import Position, _parse_layout
+from .rules import RACK_SIZE, STALL_ROUNDS, check_stall_rounds, sets_for, tile_set
 from .tiles import PlacedTile, parse_rack_tile, rack_code
 
 if TYPE_CHECKING:
@@ -231,8 +232,10 @@ def _game_from_header(header: dict[str, Any]) -> Game:
         raise RecordError(f"field 'sets': {players} players use {sets} set{'s' if sets > 1 else ''}")
     layout = _parse_layout(header.get("layout", "standard"))
     stall_rounds = _field(header, "stall_rounds", int) if "stall_rounds" in header else STALL_ROUNDS
-    if stall_rounds < 1:
-        raise RecordError(f"field 'stall_rounds': {stall_rounds} is not a positive whole number")
+    try:
+        check_stall_rounds(stall_rounds)
+    except ValueError as error:
+        raise RecordError(f"field 'stall_rounds': {str(error).partition(': ')[2]}") from None
     seed = _field(header, "seed", int)
     names = header.get("names")
     if names is not None and (not isinstance(names, list) or len(names) != players
@@ -254,8 +257,8 @@ def _game_from_header(header: dict[str, Any]) -> Game:
     racks = [_tiles({"racks": codes}, "racks") for codes in rack_codes]
     box = Counter(tile_set(sets))
     for player, rack in enumerate(racks):
-        if len(rack) != 7:
-            raise RecordError(f"field 'racks': player {player} is dealt {len(rack)} tiles, not 7")
+        if len(rack) != RACK_SIZE:
+            raise RecordError(f"field 'racks': player {player} is dealt {len(rack)} tiles, not {RACK_SIZE}")
         box.subtract(rack)
     short = sorted(tile for tile, count in box.items() if count < 0)
     if short:

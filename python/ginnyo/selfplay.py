@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 from . import interrupts
 from .errors import GinnyoError
 from .files import PATH_CHARS, check_new, quote, write_new
-from .game import Game, play_game, sets_for
+from .game import Game, play_game
 from .players import PLAYER_KINDS, make_player
 from .progress import progress_bar
+from .rules import sets_for
 from .workers import cut, default_workers, run_batches
 
 if TYPE_CHECKING:

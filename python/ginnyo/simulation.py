@@ -11,7 +11,7 @@ rollouts fit in a turn; without a play, returning the tile best-move names (a
 joker from a rack of only jokers), or passing when the box is empty) and
 drawing back up to 7.  The game ends inside a rollout as docs/RULES.md §6 says:
 every player in turn passing on an empty box, or the quiet turns reaching
-:func:`ginnyo.game.quiet_turn_limit` (the stall clock once the first meld is
+:func:`ginnyo.rules.quiet_turn_limit` (the stall clock once the first meld is
 down, the opening guard before it), counted on from the game's own clock when
 the rollout starts from a game's view (a static position's clock is taken to
 start at 0).  A rollout's outcome is the points we made
@@ -31,7 +31,6 @@ import math
 import random
 import statistics
 import time
-from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -39,14 +38,12 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import numpy as np
 
 from .actions import Action
+from .context import GameContext, game_context, view_context
 from .equity import PLAY, RETURN, Candidate, rank_actions
-from .errors import PositionError
-from .files import quote
-from .game import RULES_VERSION, STALL_ROUNDS, quiet_turn_limit
 from .leaves import TILES, LeaveModel, default_model, features, stage_of
 from .native import EMPTY_BYTE
-from .position import parse_tile_codes
-from .tiles import JOKER, NUM_CARDS, rack_code, rack_penalty
+from .rules import RACK_SIZE, quiet_turn_limit, tile_to_return
+from .tiles import JOKER, rack_penalty
 
 if TYPE_CHECKING:
     import argparse
@@ -56,86 +53,11 @@ if TYPE_CHECKING:
     from .game import View
     from .position import Position
 
-RACK_SIZE = 7
 DEFAULT_ROLLOUTS = 32
 DEFAULT_CANDIDATES = 5
 DEFAULT_PLIES = 2
 DEFAULT_MARGIN = 25.0   # candidates further than this below the best equity are not simulated
 Z95 = 1.959964
-
-
-# -- the game around a static position ----------------------------------------------------------
-
-@dataclass(frozen=True)
-class GameContext:
-    """What a position says about the game around it: the players, their scores,
-    whose turn it is, the tiles we cannot see, the other racks' sizes and the box."""
-
-    players: int
-    to_move: int
-    scores: tuple[int, ...]
-    unseen: tuple[int, ...]
-    opponent_racks: tuple[int, ...]   # sizes, in turn order after us
-    box_size: int
-    quiet_turns: int = 0              # turns in a row without a play before ours (the game-end clock)
-    stall_rounds: int = STALL_ROUNDS
-    rules: int = RULES_VERSION
-
-
-def game_context(position: Position) -> GameContext:
-    """The game context of a position (docs/FORMAT.md's optional fields), checked:
-    ``players`` defaults to 2 with one set and 3 with two, ``scores`` to zeros,
-    ``to_move`` to 0, ``unseen`` to every tile not on the board or the rack.
-    Raises :class:`PositionError` naming the field."""
-    context = position.context
-    default_players = 2 if position.sets == 1 else 3
-    players = context.get("players", default_players)
-    if type(players) is not int or not 2 <= players <= 4:
-        raise PositionError(f"field 'players': must be a whole number from 2 to 4, not {quote(players)}")
-    if (players == 2) != (position.sets == 1):
-        raise PositionError(f"field 'players': {players} players play with {1 if players == 2 else 2} set(s), "
-                            f"the position has {position.sets}")
-    scores = context.get("scores", [0] * players)
-    if not isinstance(scores, list) or len(scores) != players or not all(type(s) is int for s in scores):
-        raise PositionError(f"field 'scores': must be a list of {players} whole numbers")
-    to_move = context.get("to_move", 0)
-    if type(to_move) is not int or not 0 <= to_move < players:
-        raise PositionError(f"field 'to_move': must be a seat from 0 to {players - 1}, not {quote(to_move)}")
-    seen = Counter(tile.rack_tile for tile in position.board.values())
-    seen.update(position.rack)
-    if "unseen" in context:
-        unseen = parse_tile_codes(context["unseen"], "unseen", "field 'unseen'")
-        total = seen + Counter(unseen)
-        for tile in sorted(total):
-            held = 2 * position.sets if tile == JOKER else position.sets
-            if total[tile] > held:
-                what = "jokers" if tile == JOKER else f"copies of {rack_code(tile)}"
-                raise PositionError(f"field 'unseen': {total[tile]} {what} with the board and rack, "
-                                    f"but {position.sets} set(s) hold {held}")
-    else:
-        unseen = []
-        for tile in range(NUM_CARDS + 1):
-            held = 2 * position.sets if tile == JOKER else position.sets
-            unseen += [tile] * (held - seen[tile])
-    left = len(unseen)
-    racks = []
-    for _ in range(players - 1):
-        size = min(RACK_SIZE, left)
-        racks.append(size)
-        left -= size
-    return GameContext(players, to_move, tuple(scores), tuple(sorted(unseen)), tuple(racks), left)
-
-
-def view_context(view: View) -> GameContext:
-    """The game context a player sees: everything not on the board or its rack is unseen."""
-    from .game import tile_set
-    seen = Counter(tile.rack_tile for tile in view.board.values())
-    seen.update(view.rack)
-    unseen = list((Counter(tile_set(view.sets)) - seen).elements())
-    sizes = view.rack_sizes
-    racks = tuple(sizes[(view.player + offset) % view.players] for offset in range(1, view.players))
-    return GameContext(view.players, view.player, view.scores, tuple(sorted(unseen)), racks, view.box_size,
-                       view.quiet_turns, view.stall_rounds, view.rules)
 
 
 # -- rollouts ------------------------------------------------------------------------------------
@@ -326,10 +248,8 @@ def _choose(core: Core, rack: list[int], box_size: int) -> tuple[int, tuple[tupl
     found = core.best_play()
     if found is not None:
         return found[0], found[1], ()
-    if not box_size or not rack:
-        return 0, (), ()
-    real = [tile for tile in rack if tile != JOKER]
-    return 0, (), (max(real, key=lambda tile: (rack_penalty(tile), -tile)) if real else JOKER,)
+    returned = tile_to_return(rack) if box_size else None
+    return 0, (), (() if returned is None else (returned,))
 
 
 # -- the simulation ---------------------------------------------------------------------------
@@ -405,7 +325,7 @@ class SimPlayer:
             return ranked[0].action()
         from .native import _kinds
         layout = view.layout
-        cards = bytearray([255]) * layout.size
+        cards = bytearray([EMPTY_BYTE]) * layout.size
         jokers = bytearray(layout.size)
         for square, tile in view.board.items():
             cards[square] = tile[0]

@@ -19,8 +19,9 @@ from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from ginnycore.board cimport board_clone
-from ginnycore.core cimport Core, board_generate, board_place, tile_value
-from ginnycore.types cimport GEN_ALL, JOKER, KIND_SET, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord, play_joker
+from ginnycore.core cimport Core, board_generate, board_place
+from ginnycore.rules cimport rack_penalty
+from ginnycore.types cimport GEN_ALL, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord, play_joker
 
 cdef enum:
     BOUND_EXACT = 0
@@ -55,11 +56,6 @@ cdef inline uint64_t _rack_key(int side, int tile, int copy) noexcept nogil:
     return _mix((<uint64_t>2 << 40) | (<uint64_t>side << 16) | <uint64_t>(tile << 8) | <uint64_t>copy)
 
 
-cdef inline int _penalty(int tile) noexcept nogil:
-    """What a tile left on the rack costs at the end (docs/RULES.md §1, last column)."""
-    return 0 if tile == JOKER else tile_value(tile, KIND_SET)
-
-
 cdef inline double _now() noexcept nogil:
     cdef timespec clock
     clock_gettime(CLOCK_MONOTONIC, &clock)
@@ -86,7 +82,7 @@ cdef void _make_play(Search* s, const PlayRecord* play) noexcept nogil:
         tile = _rack_tile(play, i)
         s.hash ^= _rack_key(side, tile, s.racks[side][tile]) ^ _tile_key(play.square[i], play.card[i], jokers[i])
         s.racks[side][tile] -= 1
-        s.penalties[side] -= _penalty(tile)
+        s.penalties[side] -= rack_penalty(tile)
     s.rack_sizes[side] -= play.n
     board_place(s.board, play.n, play.square, play.card, jokers, 0)
     s.side = 1 - side
@@ -103,7 +99,7 @@ cdef void _take_back(Search* s, const PlayRecord* play, int groups) noexcept nog
         jokers[i] = play_joker(play, i)
         tile = _rack_tile(play, i)
         s.racks[side][tile] += 1
-        s.penalties[side] += _penalty(tile)
+        s.penalties[side] += rack_penalty(tile)
         s.hash ^= _rack_key(side, tile, s.racks[side][tile]) ^ _tile_key(play.square[i], play.card[i], jokers[i])
     s.rack_sizes[side] += play.n
     board_place(s.board, play.n, play.square, play.card, jokers, 1)
@@ -310,7 +306,7 @@ cdef class Endgame:
         for side in range(2):
             for tile in range(RACK_KINDS):
                 self.search.rack_sizes[side] += self.search.racks[side][tile]
-                self.search.penalties[side] += _penalty(tile) * self.search.racks[side][tile]
+                self.search.penalties[side] += rack_penalty(tile) * self.search.racks[side][tile]
         if self.search.rack_sizes[0] > MAX_PLACED or self.search.rack_sizes[1] > MAX_PLACED:
             raise ValueError(f"a rack holds at most {MAX_PLACED} tiles")
 

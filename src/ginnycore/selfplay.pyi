@@ -20,15 +20,15 @@ class GreedyTurn(TypedDict):
     placements: list[_Placement]
     refill: list[int]
 
+END_BOX_EMPTY_ALL_PASSED: int
+END_NO_PLAY_FOR_ROUNDS: int
+END_TURN_LIMIT: int
+END_NOBODY_OPENED: int
+
 def play_greedy_games(layout: Core, games: int, players: int, seed: int,
                       scores: NDArray[np.int32], turns: NDArray[np.int32], plays: NDArray[np.int32],
                       first_players: NDArray[np.int32], end_reasons: NDArray[np.int32],
                       stall_rounds: int = 3, threads: int = 1) -> None: ...
-def tile_to_return(rack: bytes | bytearray) -> int:
-    """The tile the loop returns from rack counts (52 = joker), -1 for an empty rack."""
-
-GUARD_ROUNDS: int
-
 def greedy_game_record(layout: Core, players: int, seed: int, index: int = 0,
                        stall_rounds: int = 3) -> tuple[int, list[list[int]], list[GreedyTurn], list[int]]:
     """``(first_player, racks_dealt, turns, final_scores)`` of one greedy game."""

@@ -7,8 +7,10 @@ rack holds only jokers) and redraws, or passes when the box is empty.  The game
 ends as docs/RULES.md §6 (amended 2026-12-01) says: the box empty and every player
 in turn without a play; once the first meld is down, ``stall_rounds`` full
 rounds without a play (the clock restarting at every play); before it,
-OPENING_GUARD_ROUNDS full rounds with an empty board.  The box is shuffled by a SplitMix64 generator
-seeded per game, so a (seed, game) pair always gives the same game.
+OPENING_GUARD_ROUNDS full rounds with an empty board.  The rules' numbers and
+choices come from rules.pxd (ginnycore.rules), the home Python reads them from
+too.  The box is shuffled by a SplitMix64 generator seeded per game, so a
+(seed, game) pair always gives the same game.
 """
 
 from cython.parallel cimport parallel, prange
@@ -18,18 +20,20 @@ from libc.string cimport memcpy, memset
 
 from ginnycore.board cimport board_clone, board_copy
 from ginnycore.core cimport Core, board_generate, board_place, claim, release, thread_count
+from ginnycore.rules cimport (JOKERS_PER_SET, MAX_PLAYERS, MIN_PLAYERS, OPENING_GUARD_ROUNDS, RACK_SIZE,
+                              STALL_ROUNDS, draw_strength, quiet_turn_limit, rack_penalty, rack_tile_to_return,
+                              sets_for)
 from ginnycore.types cimport (EMPTY, GEN_BEST, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord,
                               play_joker)
 
 cdef enum:
-    RACK_SIZE = 7
-    MAX_TILES = 108
-    MAX_PLAYERS = 4
+    MAX_TILES = 2 * (NUM_CARDS + JOKERS_PER_SET)   # two sets, for 3 or 4 players
     MAX_TURNS = 5000
-    OPENING_GUARD_ROUNDS = 20   # ginnyo.game.OPENING_GUARD_ROUNDS (a test checks they agree)
     ACTION_PLAY = 0
     ACTION_RETURN = 1
     ACTION_PASS = 2
+
+cpdef enum:                     # how a game ended (Python: ginnyo.native_selfplay.end_reason)
     END_BOX_EMPTY_ALL_PASSED = 1
     END_NO_PLAY_FOR_ROUNDS = 2
     END_TURN_LIMIT = 3
@@ -89,21 +93,6 @@ cdef void _shuffle_box(Game* game) noexcept nogil:
         game.box[j] = tile
 
 
-cdef inline int _draw_strength(int tile) noexcept nogil:
-    """The first-player draw: ace highest, a joker lowest."""
-    if tile == JOKER:
-        return 0
-    return 14 if tile % 13 == 0 else tile % 13 + 1
-
-
-cdef inline int _penalty(int tile) noexcept nogil:
-    if tile == JOKER:
-        return 0
-    if tile % 13 == 0:
-        return 15
-    return 10 if tile % 13 + 1 > 10 else tile % 13 + 1
-
-
 cdef int _draw(Game* game, int player, int count, signed char* drawn) noexcept nogil:
     """Move up to ``count`` tiles from the end of the box to a rack; returns how many."""
     cdef int n = 0, tile
@@ -131,7 +120,7 @@ cdef void _start(Game* game, int players, int sets, uint64_t seed, int stall_rou
         for card in range(NUM_CARDS):
             game.box[game.box_size] = card
             game.box_size += 1
-        for card in range(2):
+        for card in range(JOKERS_PER_SET):
             game.box[game.box_size] = JOKER
             game.box_size += 1
     _shuffle_box(game)
@@ -151,13 +140,13 @@ cdef void _start(Game* game, int players, int sets, uint64_t seed, int stall_rou
                         break
                 else:
                     break
-            strength = _draw_strength(game.box[picked[player]])
+            strength = draw_strength(game.box[picked[player]])
             if strength > top:
                 top = strength
         n_contenders = 0
         for player in range(players):
             if is_contender[player]:
-                if _draw_strength(game.box[picked[player]]) == top:
+                if draw_strength(game.box[picked[player]]) == top:
                     n_contenders += 1
                 else:
                     is_contender[player] = 0
@@ -167,19 +156,6 @@ cdef void _start(Game* game, int players, int sets, uint64_t seed, int stall_rou
             game.first_player = player
     for player in range(players):
         _draw(game, player, RACK_SIZE, NULL)
-
-
-cdef int _tile_to_return(const unsigned char* rack) noexcept nogil:
-    """The real tile costing most on the rack (ties: the lowest card); a joker
-    when the rack holds only jokers (a pass is only for an empty box); -1 for
-    an empty rack."""
-    cdef int tile, best = -1
-    for tile in range(NUM_CARDS):
-        if rack[tile] and (best < 0 or _penalty(tile) > _penalty(best)):
-            best = tile
-    if best < 0 and rack[JOKER]:
-        best = JOKER
-    return best
 
 
 cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
@@ -215,7 +191,7 @@ cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
         turn.play.n = 0
         turn.action = ACTION_PASS
         if game.box_size > 0:
-            tile = _tile_to_return(game.racks[player])
+            tile = rack_tile_to_return(game.racks[player])
             if tile >= 0:
                 turn.action = ACTION_RETURN
                 turn.returned = tile
@@ -230,17 +206,15 @@ cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
     game.n_turns += 1
     if game.passes_on_empty_box >= game.players:
         game.end_reason = END_BOX_EMPTY_ALL_PASSED
-    elif game.n_plays and game.turns_without_play >= game.stall_rounds * game.players:
-        game.end_reason = END_NO_PLAY_FOR_ROUNDS
-    elif not game.n_plays and game.turns_without_play >= OPENING_GUARD_ROUNDS * game.players:
-        game.end_reason = END_NOBODY_OPENED
+    elif game.turns_without_play >= quiet_turn_limit(game.players, game.n_plays > 0, game.stall_rounds):
+        game.end_reason = END_NO_PLAY_FOR_ROUNDS if game.n_plays else END_NOBODY_OPENED
     elif game.n_turns >= MAX_TURNS:
         game.end_reason = END_TURN_LIMIT
     if game.end_reason:
         game.over = 1
         for player in range(game.players):
             for tile in range(RACK_KINDS):
-                game.scores[player] -= _penalty(tile) * game.racks[player][tile]
+                game.scores[player] -= rack_penalty(tile) * game.racks[player][tile]
     game.to_move = (game.to_move + 1) % game.players
     return game.over
 
@@ -256,8 +230,8 @@ cdef int _check_game(Core layout, int players, int stall_rounds) except -1:
     """ValueError unless ``layout`` is an empty board and the numbers make a game."""
     if layout.board.n_tiles:
         raise ValueError("layout must be an empty Core of the layout: its board has tiles")
-    if not 2 <= players <= MAX_PLAYERS:
-        raise ValueError("Ginny-O is for 2 to 4 players")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Ginny-O is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
     if not 1 <= stall_rounds <= MAX_TURNS:
         raise ValueError(f"stall_rounds must be 1 to {MAX_TURNS}, not {stall_rounds}")
     return 0
@@ -265,8 +239,8 @@ cdef int _check_game(Core layout, int players, int stall_rounds) except -1:
 
 def play_greedy_games(Core layout not None, long long games, int players, unsigned long long seed,
                       int[:, :] scores not None, int[:] turns not None, int[:] plays not None,
-                      int[:] first_players not None, int[:] end_reasons not None, int stall_rounds=3,
-                      threads=1):
+                      int[:] first_players not None, int[:] end_reasons not None,
+                      int stall_rounds=STALL_ROUNDS, threads=1):
     """Play ``games`` greedy games on ``layout`` (an empty Core of the layout).
 
     Game i is the game of seed ``seed + i``.  Final scores (penalties taken) go
@@ -278,7 +252,7 @@ def play_greedy_games(Core layout not None, long long games, int players, unsign
     in use for the length of the call.
     """
     cdef long long index
-    cdef int player, sets = 1 if players == 2 else 2, workers = thread_count(threads)
+    cdef int player, sets = sets_for(players), workers = thread_count(threads)
     cdef Board* board
     cdef Game* game
     cdef Turn* turn
@@ -315,7 +289,7 @@ def play_greedy_games(Core layout not None, long long games, int players, unsign
 
 
 def greedy_game_record(Core layout not None, int players, unsigned long long seed, long long index=0,
-                       int stall_rounds=3):
+                       int stall_rounds=STALL_ROUNDS):
     """One greedy game, turn by turn, as Python data (for records and checks).
 
     Returns ``(first_player, racks, turns, scores)``: the racks dealt (lists of
@@ -331,7 +305,7 @@ def greedy_game_record(Core layout not None, int players, unsigned long long see
     release(layout)
     if board == NULL:
         raise MemoryError()
-    _start(&game, players, 1 if players == 2 else 2, _game_seed(seed, index), stall_rounds)
+    _start(&game, players, sets_for(players), _game_seed(seed, index), stall_rounds)
     racks = [[tile for tile in range(RACK_KINDS) for _ in range(game.racks[player][tile])]
              for player in range(players)]
     record = []
@@ -350,14 +324,3 @@ def greedy_game_record(Core layout not None, int players, unsigned long long see
         })
     free(board)
     return game.first_player, racks, record, [game.scores[player] for player in range(players)]
-
-
-GUARD_ROUNDS = OPENING_GUARD_ROUNDS
-
-
-def tile_to_return(const unsigned char[:] rack not None):
-    """The tile the loop returns from ``rack`` (counts of the 53 tile kinds, 52 =
-    joker) when it has no play and the box holds tiles; -1 for an empty rack."""
-    if rack.shape[0] != RACK_KINDS:
-        raise ValueError(f"rack: {rack.shape[0]} counts, not {RACK_KINDS}")
-    return _tile_to_return(&rack[0])
