@@ -13,16 +13,6 @@ import ginnyo
 
 PACKAGE = Path(ginnyo.__file__).resolve().parent
 
-# Circle 1 (legal/native/notation/position/position_string/reference/solver) is
-# being broken on another branch (issue 18, item 2/3).  Its edges are listed here
-# so that this test guards every other module meanwhile; the lead removes this
-# list after merging that branch.
-KNOWN: frozenset[tuple[str, str]] = frozenset({
-    ("ginnyo.position", "ginnyo.legal"),              # Position.legal_plays
-    ("ginnyo.position_string", "ginnyo.position"),    # from_line builds a Position
-})
-
-
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -64,9 +54,9 @@ def import_graph() -> dict[str, set[str]]:
     return {module_name(path): imported_modules(path, modules) for path in paths}
 
 
-def find_cycle(graph: dict[str, set[str]], ignored: frozenset[tuple[str, str]] = frozenset()) -> list[str]:
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
     """One cycle of ``graph`` (its modules in import order, the first repeated at
-    the end), ignoring the edges ``ignored``; [] when there is none."""
+    the end); [] when there is none."""
     state: dict[str, int] = {}     # 1: on the current path, 2: done
     path: list[str] = []
 
@@ -74,8 +64,6 @@ def find_cycle(graph: dict[str, set[str]], ignored: frozenset[tuple[str, str]] =
         state[node] = 1
         path.append(node)
         for target in sorted(graph.get(node, ())):
-            if (node, target) in ignored:
-                continue
             if state.get(target) == 1:
                 return path[path.index(target):] + [target]
             if target not in state:
@@ -97,7 +85,6 @@ def find_cycle(graph: dict[str, set[str]], ignored: frozenset[tuple[str, str]] =
 def test_the_cycle_finder_names_a_cycle_and_passes_a_tree() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
-    assert find_cycle({"a": {"b"}, "b": {"a"}}, frozenset({("b", "a")})) == []
 
 
 def test_function_level_and_relative_imports_are_edges() -> None:
@@ -108,15 +95,8 @@ def test_function_level_and_relative_imports_are_edges() -> None:
 
 
 def test_no_module_imports_one_that_imports_it_back() -> None:
-    cycle = find_cycle(import_graph(), KNOWN)
+    cycle = find_cycle(import_graph())
     assert not cycle, "import circle: " + " -> ".join(cycle)
-
-
-def test_known_edges_are_still_needed() -> None:
-    """Each KNOWN edge is one the package still has (a stale list hides nothing)."""
-    graph = import_graph()
-    stale = sorted(edge for edge in KNOWN if edge[1] not in graph.get(edge[0], ()))
-    assert not stale, f"KNOWN lists edges the package no longer has: {stale}"
 
 
 @pytest.mark.parametrize("module", ["equity", "leaves", "players", "simulation"])
