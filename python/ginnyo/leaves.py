@@ -10,15 +10,13 @@ in seeded self-play; the intercept is left out, so keeping nothing is worth 0.
 The weights ship as a versioned data file, ``ginnyo/data/leaves-v1.json``;
 :func:`load` reads it (or another file) and raises :class:`LeaveFileError`,
 one line, when it is missing, corrupt or of another version.
-``ginnyo train-leaves`` regenerates it (:func:`train`, :func:`cmd_train_leaves`).
+``ginnyo train-leaves`` regenerates it (:func:`train`, :mod:`ginnyo.commands.train_leaves`).
 """
 
 from __future__ import annotations
 
-import json
 import math
 import random
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -33,8 +31,6 @@ from .files import LEAVES_BYTES, PATH_CHARS, quote, read_bounded
 from .tiles import JOKER
 
 if TYPE_CHECKING:
-    import argparse
-
     from .game import View
 
 FORMAT_NAME = "ginnyo-leaves"
@@ -376,44 +372,5 @@ def _indexed_batch(part: tuple[int, list[int]], params: Params | None) -> tuple[
     return part[0], training_batch(part[1], params)
 
 
-def cmd_train_leaves(args: argparse.Namespace) -> int:
-    """``ginnyo train-leaves``: fit the leave model from seeded self-play and write the file."""
-    from . import __version__
-    from .files import check_new, write_new
-    from .game import RULES_VERSION
-    from .progress import progress_bar
-    out = Path(args.out)
-    if out.is_dir():
-        raise GinnyoError(f"--out {str(out)!r}: is a directory (give a file name)")
-    check_new(out, force=args.force, option="--out")   # before the games, not after
-    start = time.perf_counter()
-    bar = progress_bar(args.games * args.rounds)
-    try:
-        model = train(args.games, args.seed, rounds=args.rounds, workers=args.workers, scheduler=args.scheduler,
-                      on_progress=bar.update)
-    finally:
-        bar.close()
-    seconds = time.perf_counter() - start
-    training = dict(model.training)
-    training.update({"command": f"ginnyo train-leaves --games {args.games} --rounds {args.rounds} "
-                                f"--seed {args.seed} --out {args.out}",
-                     "target": "future score difference (mine minus the opponent's, rack penalties included) "
-                               "after the decision, in 2-player self-play",
-                     "rules": RULES_VERSION,   # the game-end rule of the self-play (game.RULES_VERSION)
-                     "ginnyo": __version__, "seconds": round(seconds, 1)})
-    model = LeaveModel(model.weights, model.returns, model.intercepts, training)
-    text = json.dumps(model.to_json(), indent=1) + "\n"
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise GinnyoError(f"--out {str(out)!r}: cannot write ({error.strerror or error})") from None
-    write_new(out, text, force=args.force, option="--out")
-    print(f"wrote {out}: {args.games} games x {args.rounds} rounds in {seconds:.1f} s")
-    for name, row, returns in zip(STAGE_NAMES, model.weights, model.returns):
-        print(f"  {name:<10} " + " ".join(f"{feature}={weight:+.2f}" for feature, weight in zip(FEATURES, row))
-              + f" return={returns:+.2f}")
-    return 0
-
-
 __all__ = ["FEATURES", "STAGES", "LeaveModel", "LeaveFileError", "load", "default_model", "features",
-           "counts_of", "stage_of", "train", "fit", "training_batch", "cmd_train_leaves", "DATA_FILE"]
+           "counts_of", "stage_of", "train", "fit", "training_batch", "DATA_FILE"]
