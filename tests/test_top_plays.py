@@ -154,7 +154,8 @@ def test_legal_plays_view_iterates_lazily_in_ranking_order() -> None:
 
 
 def test_moves_prints_the_same_list_as_ranking_every_play(capsys: pytest.CaptureFixture[str]) -> None:
-    from ginnyo.cli import main, play_to_json
+    from ginnyo.cli import main
+    from ginnyo.commands.best_move import play_to_json
     for name in ("opening.json", "extend.json", "no-play.json"):
         position = load_position(EXAMPLES / name)
         full = solver.legal_plays(position)
@@ -176,7 +177,8 @@ def test_moves_prints_the_same_list_as_ranking_every_play(capsys: pytest.Capture
 
 def test_moves_numbers_more_plays_than_its_first_chunk_to_the_width_of_their_count(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ginnyo.cli import LISTED_BEFORE_COUNTING, main
+    from ginnyo.cli import main
+    from ginnyo.commands.moves import LISTED_BEFORE_COUNTING
     path = tmp_path / "wide.json"
     path.write_text(json.dumps(big_position(12, "* * 5C 7C")), encoding="utf-8")
     position = load_position(path)

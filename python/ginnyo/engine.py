@@ -10,9 +10,6 @@ output stops it.
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
 from typing import BinaryIO, Callable, Iterable, Iterator, TextIO
 
 from . import __version__
@@ -298,28 +295,5 @@ def _read_input(stdin: BinaryIO) -> bytes | None:
         raise GinnyoError(f"standard input: cannot read ({problem.strerror or problem})") from None
 
 
-def cmd_engine(args: argparse.Namespace) -> int:
-    """``ginnyo engine``: serve the protocol on standard input and output.  A
-    closed output ends it like the end of input, with status 0 and no traceback."""
-    stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", newline="\n", closefd=False)
-    try:
-        return serve(sys.stdin.buffer, stdout)
-    finally:
-        try:
-            stdout.flush()
-        except OSError:
-            _silence_stdout()
-
-
-def _silence_stdout() -> None:
-    """Point standard output at /dev/null once the reader has gone, so that the
-    flushes at exit do not report the broken pipe."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, sys.stdout.fileno())
-    finally:
-        os.close(devnull)
-
-
-__all__ = ["Engine", "serve", "cmd_engine", "ProtocolError", "LineTooLong", "error_line", "failure_lines",
+__all__ = ["Engine", "serve", "ProtocolError", "LineTooLong", "error_line", "failure_lines",
            "candidate_line", "NO_MOVE"]

@@ -3,7 +3,7 @@
     with SimpleEngine.popen() as engine:
         engine.set_position("15/15/15/15/15/15/15/65H6H7H6/15/15/15/15/15/15/15 5C5S")
         result = engine.go(top=3)
-        print(result.bestmove, [(c.score, c.notation) for c in result.candidates])
+        best, ranked = result.bestmove, [(c.score, c.notation) for c in result.candidates]
 
 Each method sends one command and reads the engine's lines up to that
 command's last line; an ``info string error`` answer raises :class:`EngineError`.

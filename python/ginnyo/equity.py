@@ -167,7 +167,7 @@ class EquityPlayer:
         return best_action(view.core(), view.rack, view.box_size, self.model).action()
 
 
-# -- the command ----------------------------------------------------------------------------------
+# -- candidates for people and as JSON (best-move --equity/--sim) ---------------------------------
 
 def candidate_notation(position: Position, candidate: Candidate) -> str:
     """A play in move notation, ``return AS 7H`` or ``pass``."""
@@ -206,23 +206,6 @@ def candidate_line(position: Position, candidate: Candidate) -> str:
     leave = " ".join(rack_code(tile) for tile in candidate.leave) or "-"
     return (f"{candidate_notation(position, candidate):<28} score {candidate.score:>4}  "
             f"leave {leave:<24} {candidate.leave_value:+6.1f}  equity {candidate.equity:+7.1f}")
-
-
-def cmd_best_move_equity(args: Any, position: Position, model: LeaveModel) -> int:
-    """``ginnyo best-move --equity``: the actions ranked by equity (``--candidates K`` shown)."""
-    import json
-    from .native import core_of
-    box_size = position_box_size(position)
-    ranked = rank_actions(core_of(position), position.rack, box_size, model)
-    shown = ranked[:args.candidates]
-    if args.json:
-        print(json.dumps({"box": box_size, "best": candidate_json(position, ranked[0]),
-                          "candidates": [candidate_json(position, candidate) for candidate in shown]}))
-        return 0
-    print(f"ranked by equity = score + leave value ({box_size} tiles in the box):")
-    for rank, candidate in enumerate(shown, 1):
-        print(f"{rank:>2}. {candidate_line(position, candidate)}")
-    return 0
 
 
 __all__ = ["Candidate", "EquityPlayer", "rank_actions", "rank_core_plays", "return_candidates", "best_action",

@@ -9,26 +9,19 @@ and the equity ranking this module plays with.
 
 from __future__ import annotations
 
-import json
 import random
-import time
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .actions import Place, Return
 from .equity import PLAY, rank_actions
-from .errors import GinnyoError
 from .game import Game, View, play_game
-from .leaves import FEATURES, STAGE_NAMES, STAGES, TILES, LeaveModel, counts_of, features, stage_of
+from .leaves import STAGES, TILES, LeaveModel, counts_of, features, stage_of
 from .native import to_play
 from .players import no_play_action
 from .rules import play_rank_key
-
-if TYPE_CHECKING:
-    import argparse
 
 DEFAULT_TRAIN_GAMES = 20000
 EXPLORE_PLAY = 0.3      # share of decisions that take a random play of the top few
@@ -176,43 +169,4 @@ def _indexed_batch(part: tuple[int, list[int]], params: Params | None) -> tuple[
     return part[0], training_batch(part[1], params)
 
 
-def cmd_train_leaves(args: argparse.Namespace) -> int:
-    """``ginnyo train-leaves``: fit the leave model from seeded self-play and write the file."""
-    from . import __version__
-    from .files import check_new, write_new
-    from .rules import RULES_VERSION
-    from .progress import progress_bar
-    out = Path(args.out)
-    if out.is_dir():
-        raise GinnyoError(f"--out {str(out)!r}: is a directory (give a file name)")
-    check_new(out, force=args.force, option="--out")   # before the games, not after
-    start = time.perf_counter()
-    bar = progress_bar(args.games * args.rounds)
-    try:
-        model = train(args.games, args.seed, rounds=args.rounds, workers=args.workers, scheduler=args.scheduler,
-                      on_progress=bar.update)
-    finally:
-        bar.close()
-    seconds = time.perf_counter() - start
-    training = dict(model.training)
-    training.update({"command": f"ginnyo train-leaves --games {args.games} --rounds {args.rounds} "
-                                f"--seed {args.seed} --out {args.out}",
-                     "target": "future score difference (mine minus the opponent's, rack penalties included) "
-                               "after the decision, in 2-player self-play",
-                     "rules": RULES_VERSION,   # the game-end rule of the self-play (rules.RULES_VERSION)
-                     "ginnyo": __version__, "seconds": round(seconds, 1)})
-    model = LeaveModel(model.weights, model.returns, model.intercepts, training)
-    text = json.dumps(model.to_json(), indent=1) + "\n"
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise GinnyoError(f"--out {str(out)!r}: cannot write ({error.strerror or error})") from None
-    write_new(out, text, force=args.force, option="--out")
-    print(f"wrote {out}: {args.games} games x {args.rounds} rounds in {seconds:.1f} s")
-    for name, row, returns in zip(STAGE_NAMES, model.weights, model.returns):
-        print(f"  {name:<10} " + " ".join(f"{feature}={weight:+.2f}" for feature, weight in zip(FEATURES, row))
-              + f" return={returns:+.2f}")
-    return 0
-
-
-__all__ = ["train", "fit", "training_batch", "cmd_train_leaves", "DEFAULT_TRAIN_GAMES"]
+__all__ = ["train", "fit", "training_batch", "DEFAULT_TRAIN_GAMES"]

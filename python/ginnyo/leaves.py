@@ -10,7 +10,7 @@ in seeded self-play; the intercept is left out, so keeping nothing is worth 0.
 The weights ship as a versioned data file, ``ginnyo/data/leaves-v1.json``;
 :func:`load` reads it (or another file) and raises :class:`LeaveFileError`,
 one line, when it is missing, corrupt or of another version.
-``ginnyo train-leaves`` regenerates it (:mod:`ginnyo.leave_training`).
+``ginnyo train-leaves`` regenerates it (:mod:`ginnyo.leave_training`, :mod:`ginnyo.commands.train_leaves`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import strict_json
-from .errors import GinnyoError, LeaveFileError
+from .errors import LeaveFileError
 from .files import LEAVES_BYTES, PATH_CHARS, quote, read_bounded
 from .tiles import JOKER, rack_penalty
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from . import strict_json
 from .actions import Place, action_notation, parse_action
@@ -39,9 +39,6 @@ from .game import Box, Game, Turn, first_player
 from .position import Position, _parse_layout
 from .rules import RACK_SIZE, STALL_ROUNDS, check_stall_rounds, sets_for, tile_set
 from .tiles import PlacedTile, parse_rack_tile, rack_code
-
-if TYPE_CHECKING:
-    import argparse
 
 RECORD_KIND = "ginnyo game"
 RECORD_VERSION = 2            # the version written for a game of the current rules
@@ -351,62 +348,6 @@ def _check_end(game: Game, data: dict[str, Any]) -> None:
         value = _numbers(data, key)
         if value != expected:
             raise RecordError(f"{key} {value}, the replay has {expected}")
-
-
-# -- the command ----------------------------------------------------------------------------
-
-def cmd_replay(args: argparse.Namespace) -> int:
-    """``ginnyo replay RECORD``: re-check a record move by move, printing each turn
-    and the board after each play (``--quiet``: only the verdict)."""
-    import sys
-
-    from .render import board_text
-    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
-    lines = read_record(args.record)
-    names = record_names(lines)
-
-    def who(player: int) -> str:
-        return f"player {player}" + (f" ({names[player]})" if names else "")
-
-    def show(game: Game, turn: Turn) -> None:
-        if args.quiet:
-            return
-        if turn.number == 1:
-            print(f"{game.players} players, {game.sets} set{'s' if game.sets > 1 else ''}, "
-                  f"seed {game.seed}; {who(game.first_player)} starts")
-        draw = "nothing" if turn.draw is None else rack_code(turn.draw)
-        before = Position(game.layout, game.sets, _board_before(game, turn), (), validate=False)
-        print(f"\nturn {turn.number}  {who(turn.player)}  rack {_codes(turn.rack)}  draws {draw}")
-        refill = f"; draws {_codes(turn.refill)}" if turn.refill else ""
-        print(f"  {action_notation(before, turn.action)}  {turn.score:+d}{refill};  "
-              f"scores {' '.join(str(score) for score in _running(game))}")
-        if isinstance(turn.action, Place):
-            print(board_text(game.position(turn.player), color=color))
-
-    game = replay(lines, on_turn=show, name=args.record)
-    if not args.quiet:
-        print(f"\nend: {game.end_reason}")
-        print(f"penalties {' '.join(f'-{p}' for p in game.penalties or [])}; final scores "
-              f"{' '.join(str(score) for score in game.scores)}; "
-              f"{' and '.join(who(p) for p in game.winners)} "
-              f"{'win' if len(game.winners) > 1 else 'wins'}")
-    print(f"record verified: {game.turns_played} turns, every move legal, scores as recorded")
-    return 0
-
-
-def _board_before(game: Game, turn: Turn) -> dict[int, PlacedTile]:
-    board = dict(game.board)
-    if isinstance(turn.action, Place):
-        for square, _ in turn.action.play.placements:
-            del board[square]
-    return board
-
-
-def _running(game: Game) -> list[int]:
-    scores = [0] * game.players
-    for turn in game.history:
-        scores[turn.player] += turn.score
-    return scores
 
 
 __all__ = ["record_lines", "record_text", "write_record", "read_record", "parse_record",

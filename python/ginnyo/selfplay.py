@@ -9,24 +9,19 @@ from __future__ import annotations
 
 import os
 import statistics
-import time
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from . import interrupts
 from .errors import GinnyoError
 from .files import PATH_CHARS, check_new, quote, write_new
 from .game import Game, play_game
 from .players import PLAYER_KINDS, make_player
-from .progress import progress_bar
 from .rules import sets_for
 from .workers import cut, default_workers, run_batches
-
-if TYPE_CHECKING:
-    import argparse
 
 DEFAULT_KIND = "greedy"
 
@@ -188,39 +183,7 @@ def summary_text(results: Sequence[GameResult], seconds: float, workers: str) ->
     return "\n".join(lines)
 
 
-# -- the command ----------------------------------------------------------------------------
-
-def cmd_selfplay(args: argparse.Namespace) -> int:
-    """``ginnyo selfplay``: play, show progress on stderr, write records, print the summary.
-    Ctrl-C or SIGTERM stops it with one line naming the records written, all whole."""
-    try:
-        kinds = player_kinds(args.players, args.bots.split(",") if args.bots else None)
-    except ValueError as error:
-        raise GinnyoError(f"--bots: {error}") from None
-    records = records_folder(args.records)
-    workers = args.workers or default_workers()
-    where = f"Dask scheduler {args.scheduler}" if args.scheduler else \
-        f"{workers} worker process{'es' if workers > 1 else ''}" if workers > 1 else "1 process"
-    if args.engine == "c":
-        if set(kinds) != {DEFAULT_KIND} or records is not None or args.scheduler:
-            raise GinnyoError("--engine c plays greedy games only, in this process, without --records")
-        threads = min(workers, default_workers())   # the loop starts at most one a processor
-        where = f"C game loop on {threads} thread{'s' if threads > 1 else ''}"
-    writer = RecordWriter(progress_bar(args.games), records, RECORD_PREFIX, force=args.force)
-    writer.refuse_existing(range(args.seed, args.seed + args.games))
-    start = time.perf_counter()
-    with writer.running():
-        if args.engine == "c":
-            results = run_in_c(args.games, args.players, args.seed, workers=workers, on_results=writer)
-        else:
-            results = run(args.games, args.players, args.seed, kinds, workers=workers,
-                          scheduler=args.scheduler, keep_records=records is not None, on_results=writer)
-    seconds = time.perf_counter() - start
-    print(summary_text(results, seconds, where))
-    if records is not None:
-        print(f"\nwrote {len(results)} records to {records}")
-    return 0
-
+# -- the records, written as the games end ---------------------------------------------------
 
 #: the records of game SEED are RECORD_PREFIX + SEED + RECORD_SUFFIX
 RECORD_PREFIX, RECORD_SUFFIX = "game-", ".jsonl"
@@ -301,4 +264,4 @@ class RecordWriter:
 
 
 __all__ = ["GameResult", "play_one", "play_batch", "run", "player_kinds", "seat_summaries",
-           "summary_text", "cmd_selfplay", "default_workers", "RecordWriter", "records_folder"]
+           "summary_text", "default_workers", "RecordWriter", "records_folder"]

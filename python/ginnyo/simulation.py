@@ -30,7 +30,6 @@ from __future__ import annotations
 import math
 import random
 import statistics
-import time
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -46,8 +45,6 @@ from .rules import RACK_SIZE, quiet_turn_limit, tile_to_return
 from .tiles import JOKER, rack_penalty
 
 if TYPE_CHECKING:
-    import argparse
-
     from ginnycore import Core
 
     from .game import View
@@ -336,44 +333,5 @@ class SimPlayer:
         return simulate(setup, self.rollouts)[0].candidate.action()
 
 
-# -- the command ----------------------------------------------------------------------------------
-
-def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
-    """``ginnyo best-move --sim N``: simulate the top candidates and print them ranked."""
-    import json
-
-    from .progress import progress_bar
-
-    from .workers import default_workers
-    context = game_context(position)
-    from .equity import candidate_json, candidate_line
-    from .native import core_of
-    ranked = rank_actions(core_of(position), position.rack, context.box_size, model)
-    chosen = top_candidates(ranked, args.candidates)
-    setup = setup_for(position, chosen, args.plies, args.seed, model, context)
-    workers = args.workers or default_workers()
-    bar = progress_bar(args.sim, "rollout", leave=False)
-    start = time.perf_counter()
-    try:
-        results = simulate(setup, args.sim, workers=workers, scheduler=args.scheduler, on_progress=bar.update)
-    finally:
-        bar.close()
-    seconds = time.perf_counter() - start
-    if args.json:
-        print(json.dumps({"rollouts": args.sim, "plies": args.plies, "seed": args.seed,
-                          "box": context.box_size, "unseen": len(context.unseen),
-                          "candidates": [dict(candidate_json(position, result.candidate),
-                                              mean=round(result.mean, 3), stdev=round(result.stdev, 3),
-                                              ci95=[round(result.low, 3), round(result.high, 3)])
-                                         for result in results]}))
-        return 0
-    print(f"{len(results)} candidates x {args.sim} rollouts, {args.plies} plies after ours, seed {args.seed}: "
-          f"{len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)")
-    for rank, result in enumerate(results, 1):
-        print(f"{rank:>2}. {candidate_line(position, result.candidate)}  "
-              f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]")
-    return 0
-
-
 __all__ = ["GameContext", "game_context", "view_context", "Setup", "SimResult", "SimPlayer", "simulate",
-           "rollout_batch", "top_candidates", "setup_for", "deal", "cmd_best_move_sim"]
+           "rollout_batch", "top_candidates", "setup_for", "deal"]

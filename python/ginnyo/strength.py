@@ -13,20 +13,13 @@ from __future__ import annotations
 
 import math
 import statistics
-import time
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
-from .errors import GinnyoError
-from .files import check_new, write_new
 from .game import Game, play_game
 from .players import PLAYER_KINDS, Player, hash_seed, make_player
 from .workers import cut, default_workers, run_batches
-
-if TYPE_CHECKING:
-    import argparse
 
 Z95 = 1.959964
 
@@ -243,74 +236,7 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-# -- the command ----------------------------------------------------------------------------------
-
-def parse_bots(text: str) -> tuple[str, str]:
-    kinds = [kind.strip() for kind in text.split(",")]
-    if len(kinds) != 2:
-        raise GinnyoError(f"--bots: give two players, A,B (not {text!r})")
-    for kind in kinds:
-        if kind not in PLAYER_KINDS:
-            raise GinnyoError(f"--bots: unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
-    return kinds[0], kinds[1]
-
-
-def cmd_match(args: argparse.Namespace) -> int:
-    """``ginnyo match``: play the paired games, print the summary, write the plot."""
-    import json
-    bots = parse_bots(args.bots)
-    if args.games % 2:
-        raise GinnyoError(f"--games: {args.games} is odd; every deal is played twice (give an even number)")
-    if args.games == 0:
-        raise GinnyoError("--games: give at least 2 games")
-    plot = Path(args.plot) if args.plot else None
-    if plot is not None and not plot.parent.is_dir():
-        raise GinnyoError(f"--plot {str(plot)!r}: no such directory")
-    if plot is not None:
-        check_new(plot, force=args.force, option="--plot")   # before the games, not after
-    sim = SimSettings(args.rollouts, args.candidates, args.plies)
-    workers = args.workers or default_workers()
-    where = f"Dask scheduler {args.scheduler}" if args.scheduler else \
-        f"{workers} worker process{'es' if workers > 1 else ''}"
-    from .progress import progress_bar
-    bar = progress_bar(args.games)
-    start = time.perf_counter()
-    try:
-        results = run(bots, args.games, args.seed, sim=sim, workers=workers, scheduler=args.scheduler,
-                      on_results=lambda batch: bar.update(2 * len(batch)))
-    finally:
-        bar.close()
-    seconds = time.perf_counter() - start
-    summary = summarise(bots, results)
-    if args.json:
-        data = summary.to_json()
-        data.update({"seed": args.seed, "seconds": round(seconds, 1)})
-        if "sim" in bots:
-            data["sim"] = {"rollouts": sim.rollouts, "candidates": sim.candidates, "plies": sim.plies}
-        print(json.dumps(data))
-    else:
-        settings = f"; sim: {sim.rollouts} rollouts, {sim.candidates} candidates, {sim.plies} plies" \
-            if "sim" in bots else ""
-        lines = summary.lines(seconds, where)
-        lines[0] += settings
-        print("\n".join(lines))
-    if plot is not None:
-        write_new(plot, scores_svg(summary, results), force=args.force, option="--plot")
-        if not args.json:
-            print(f"wrote {plot}")
-    return 0
-
-
-def rollout_counts(text: str) -> list[int]:
-    """``--rollouts 2,4,8``: whole numbers from 1, in increasing order."""
-    try:
-        counts = [int(word) for word in text.split(",")]
-    except ValueError:
-        raise GinnyoError(f"--rollouts: {text!r} is not a list of whole numbers (2,4,8)") from None
-    if not counts or min(counts) < 1 or counts != sorted(set(counts)):
-        raise GinnyoError(f"--rollouts: {text!r} must be increasing whole numbers from 1")
-    return counts
-
+# -- the plot of plot-sim -------------------------------------------------------------------------
 
 def win_rate_svg(rows: Sequence[tuple[int, MatchSummary]], opponent: str) -> str:
     """An SVG picture: the sim player's win rate (with its 95% interval) against
@@ -358,35 +284,5 @@ def win_rate_svg(rows: Sequence[tuple[int, MatchSummary]], opponent: str) -> str
     return "\n".join(parts) + "\n"
 
 
-def cmd_plot_sim(args: argparse.Namespace) -> int:
-    """``ginnyo plot-sim``: the sim player against another at several rollout
-    counts, the same deals each time; a table and an SVG of the win rates."""
-    counts = rollout_counts(args.rollouts)
-    opponent = parse_bots(f"sim,{args.against}")[1]
-    if args.games % 2 or args.games == 0:
-        raise GinnyoError(f"--games: {args.games} is not a positive even number (each deal is played twice)")
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise GinnyoError(f"--out {str(out)!r}: no such directory")
-    check_new(out, force=args.force, option="--out")   # before the games, not after
-    rows = []
-    start = time.perf_counter()
-    print(f"sim vs {opponent}, {args.games} games a point, seed {args.seed}, {args.candidates} candidates, "
-          f"{args.plies} plies")
-    print(f"{'rollouts':>8} {'win rate':>9} {'95% CI':>17} {'difference':>11} {'seconds':>8}")
-    for count in counts:
-        begun = time.perf_counter()
-        results = run(("sim", opponent), args.games, args.seed,
-                      sim=SimSettings(count, args.candidates, args.plies), workers=args.workers,
-                      scheduler=args.scheduler)
-        summary = summarise(("sim", opponent), results)
-        rows.append((count, summary))
-        print(f"{count:>8} {100 * summary.win_rate:>8.2f}% [{100 * summary.low:6.2f}%, {100 * summary.high:6.2f}%] "
-              f"{summary.mean_difference:>+11.2f} {time.perf_counter() - begun:>8.1f}", flush=True)
-    write_new(out, win_rate_svg(rows, opponent), force=args.force, option="--out")
-    print(f"wrote {out} ({time.perf_counter() - start:.1f} s)")
-    return 0
-
-
 __all__ = ["PairResult", "SimSettings", "MatchSummary", "play_pair", "run", "summarise", "wilson",
-           "scores_svg", "cmd_match", "parse_bots", "cmd_plot_sim", "win_rate_svg", "rollout_counts"]
+           "scores_svg", "win_rate_svg"]

@@ -7,19 +7,14 @@ played again alone (``--seed S+i --games 1``) or written out and replayed.
 from __future__ import annotations
 
 import statistics
-import time
 from contextlib import closing
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Callable, Sequence
 
-from ..progress import progress_bar
-from ..selfplay import RecordWriter, batches, records_folder
-from ..workers import default_workers, run_batches
+from ..selfplay import batches
+from ..workers import run_batches
 from .game import END_LIMIT, END_OUT, END_STOCK, play_game, player_kinds, record_lines
-
-if TYPE_CHECKING:
-    import argparse
 
 
 @dataclass(frozen=True)
@@ -95,23 +90,3 @@ def summary_text(results: Sequence[GameSummary], seconds: float, where: str) -> 
 
 #: the record of game SEED is crazy-SEED.jsonl
 RECORD_PREFIX = "crazy-"
-
-
-def cmd_selfplay(args: argparse.Namespace) -> int:
-    """``ginnyo crazy selfplay``: play, show progress on stderr, write records, print the summary.
-    Ctrl-C or SIGTERM stops it with one line naming the records written, all whole."""
-    kinds = player_kinds(args.players, args.bots.split(",") if args.bots else None)
-    records = records_folder(args.records)
-    workers = args.workers or min(default_workers(), max(1, args.games // 4))
-    where = f"{workers} worker processes" if workers > 1 else "1 process"
-    writer = RecordWriter(progress_bar(args.games), records, RECORD_PREFIX, force=args.force)
-    writer.refuse_existing(range(args.seed, args.seed + args.games))
-    start = time.perf_counter()
-    with writer.running():
-        results = run(args.games, args.players, args.seed, kinds, workers=workers,
-                      keep_records=records is not None, on_results=writer)
-    print(summary_text(results, time.perf_counter() - start, where))
-    if records is not None:
-        print(f"\nwrote {len(results)} records to {records}")
-    return 0
-

@@ -6,8 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from typing import TYPE_CHECKING, Any
 
-from .endgame import PASS, SIDES, EndgameResult, solve
+from .arguments import POSITION_HELP
+
+if TYPE_CHECKING:
+    from ..endgame import EndgameResult
 
 
 def positive_seconds(text: str) -> float:
@@ -21,9 +25,10 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def add_arguments(parser: argparse.ArgumentParser, position_help: str) -> None:
-    """The options of ``ginnyo endgame``."""
-    parser.add_argument("position", metavar="POSITION", help=position_help)
+def register(commands: Any) -> None:
+    """Add ``endgame`` to the main parser's commands."""
+    parser = commands.add_parser("endgame", help="the exact 2-player endgame: spread and best line")
+    parser.add_argument("position", metavar="POSITION", help=POSITION_HELP)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--time", type=positive_seconds, metavar="S",
                         help="stop after S seconds with the best line found so far (default: search to the end)")
@@ -34,7 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser, position_help: str) -> None:
 
 def cmd_endgame(args: argparse.Namespace) -> int:
     """``ginnyo endgame POSITION [--json] [--time S]``."""
-    from .solver import load_position
+    from ..endgame import solve
+    from ..solver import load_position
     position = load_position(args.position)
     result = solve(position, args.time, after_pass=args.after_pass)
     if args.json:
@@ -46,6 +52,7 @@ def cmd_endgame(args: argparse.Namespace) -> int:
 
 def describe(result: EndgameResult) -> list[str]:
     """Lines for people: the spread, whether it is proven, the line, the racks left."""
+    from ..endgame import PASS, SIDES
     status = ("proven" if result.proven
               else f"NOT proven: the best line found in {result.depth} plies before the time ran out")
     lines = [f"spread {result.spread:+d} for the player to move ({status}; "
@@ -59,4 +66,4 @@ def describe(result: EndgameResult) -> list[str]:
     return lines
 
 
-__all__ = ["add_arguments", "cmd_endgame", "describe", "positive_seconds"]
+__all__ = ["register", "cmd_endgame", "describe", "positive_seconds"]

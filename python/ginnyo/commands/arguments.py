@@ -1,0 +1,85 @@
+"""What the commands' parsers share: the parser class, the help formatter that
+shows every default, the argparse types with their limits, and the shared help texts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Callable, NoReturn
+
+EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_INTERRUPTED = 130   # 128 + SIGINT; SIGTERM gives 143
+
+POSITION_HELP = "position file (JSON or a position string), or - for stdin"
+FORCE_HELP = "overwrite the files of {} that exist (never a symbolic link)"
+COLOR_CHOICES = ("auto", "always", "never")
+COLOR_HELP = "colour the {}: auto (when stdout is a terminal), always or never"
+
+
+class DefaultsFormatter(argparse.HelpFormatter):
+    """Ends an option's help with ``(default: X)`` when it has a default (neither
+    None nor False) that its help does not show already with ``%(default)s``."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "%(default)" not in text and has_default(action):
+            text += " (default: %(default)s)"
+        return text
+
+
+def has_default(action: argparse.Action) -> bool:
+    """Whether ``action`` has a default worth showing: one that is set, not None or False."""
+    default = action.default
+    return default is not None and default is not False and default is not argparse.SUPPRESS
+
+
+class CommandParser(argparse.ArgumentParser):
+    """A parser whose errors are one line and exit 2, and whose help shows the defaults."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", DefaultsFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
+        self.exit(EXIT_BAD_INPUT, f"ginnyo: error: {message} (see 'ginnyo --help')\n")
+
+
+def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` (to ``high``)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            allowed = f"from {low}" + (f" to {high}" if high is not None else " up")
+            raise argparse.ArgumentTypeError(f"{value} is out of range ({allowed})")
+        return value
+    return parse
+
+
+# The largest numbers the command line takes: beyond them a run could only
+# exhaust the memory, overflow the C core's numbers or never end.
+MAX_WORKERS = 256           # processes, or threads of the C game loop
+MAX_GAMES = 10**9
+MAX_POSITIONS = 10**6
+MAX_ROLLOUTS = 10**6        # --sim and --rollouts
+MAX_PLIES = 1000
+MAX_SEED = 2**63 - 1        # seed + game index stays within the C generator's 64 bits
+
+worker_count = whole_number(0, MAX_WORKERS)
+game_count = whole_number(0, MAX_GAMES)
+seed_number = whole_number(0, MAX_SEED)
+rollout_count = whole_number(1, MAX_ROLLOUTS)
+ply_count = whole_number(0, MAX_PLIES)
+
+
+def color_wanted(choice: str) -> bool:
+    """``--color``: always, never, or auto (when standard output is a terminal)."""
+    return choice == "always" or (choice == "auto" and sys.stdout.isatty())
+
+
+__all__ = ["CommandParser", "DefaultsFormatter", "has_default", "whole_number", "worker_count", "game_count",
+           "seed_number", "rollout_count", "ply_count", "color_wanted", "POSITION_HELP", "FORCE_HELP", "COLOR_CHOICES", "COLOR_HELP",
+           "EXIT_OK", "EXIT_FAILURE", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "MAX_WORKERS", "MAX_GAMES",
+           "MAX_POSITIONS", "MAX_ROLLOUTS", "MAX_PLIES", "MAX_SEED"]

@@ -1,0 +1,183 @@
+"""``ginnyo best-move``: the highest-scoring legal play, or with ``--equity`` /
+``--sim N`` the actions ranked by equity or by simulation (docs/EQUITY.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..melds import tile_value
+from ..play import MeldScore, ScoredPlay
+from ..position import Position
+from ..solver import best_play, load_position, play_notation, tiles_to_return
+from ..tiles import rack_code
+from .arguments import EXIT_OK, POSITION_HELP, ply_count, rollout_count, seed_number, whole_number, worker_count
+
+if TYPE_CHECKING:
+    from ..leaves import LeaveModel
+
+
+def register(commands: Any) -> None:
+    """Add ``best-move`` to the main parser's commands."""
+    best = commands.add_parser("best-move", help="the highest-scoring legal play")
+    best.add_argument("position", metavar="POSITION", help=POSITION_HELP)
+    best.add_argument("--json", action="store_true", help="print one JSON object")
+    ranking = best.add_mutually_exclusive_group()
+    ranking.add_argument("--equity", action="store_true",
+                         help="rank plays and returns by score + leave value (docs/EQUITY.md)")
+    ranking.add_argument("--sim", type=rollout_count, metavar="N",
+                         help="simulate the top equity candidates N times each against sampled racks")
+    best.add_argument("--candidates", type=whole_number(1), default=5, metavar="K",
+                      help="with --equity: show K; with --sim: simulate the top K")
+    best.add_argument("--plies", type=ply_count, default=2, metavar="P",
+                      help="with --sim: turns played after ours in each rollout")
+    best.add_argument("--seed", type=seed_number, default=0, metavar="S", help="with --sim: the seed of the deals")
+    best.add_argument("--workers", type=worker_count, metavar="W",
+                      help="with --sim: local processes (default: one a core; 1 runs in this process)")
+    best.add_argument("--scheduler", metavar="ADDRESS",
+                      help="with --sim: run the rollouts on this Dask cluster")
+    best.add_argument("--leaves", metavar="FILE",
+                      help="with --equity/--sim: another leave file (default: the shipped one)")
+    best.set_defaults(run=cmd_best_move)
+
+
+def play_to_json(position: Position, scored: ScoredPlay) -> dict[str, Any]:
+    """The JSON object of one play, as ``best-move --json`` and ``moves --json`` print it."""
+    name = position.layout.square_name
+    return {
+        "notation": play_notation(position, scored.play),
+        "score": scored.score,
+        "placements": {name(square): tile.code for square, tile in scored.play.placements},
+        "melds": [{"kind": meld.kind, "squares": [name(s) for s in meld.squares],
+                   "score": meld.score} for meld in scored.melds],
+    }
+
+
+def no_play_json(position: Position) -> dict[str, Any]:
+    tiles, reason = tiles_to_return(position)
+    return {"notation": None, "score": 0, "placements": {}, "melds": [],
+            "return": [rack_code(tile) for tile in tiles], "reason": reason}
+
+
+def meld_formula(position: Position, scored: ScoredPlay, meld: MeldScore) -> str:
+    """``(8 + 8 + 8x3) x 2`` — how a meld's score was made."""
+    layout = position.layout
+    placed = dict(scored.play.placements)
+    terms, multiplier = [], 1
+    for square in meld.squares:
+        if square in placed:
+            value = tile_value(placed[square], meld.kind)
+            factor = layout.tile_multiplier(square)
+            terms.append(f"{value}x{factor}" if factor > 1 else str(value))
+            multiplier *= layout.meld_multiplier(square)
+    text = " + ".join(terms)
+    return f"({text}) x {multiplier}" if multiplier > 1 else text
+
+
+def describe_play(position: Position, scored: ScoredPlay) -> list[str]:
+    """Lines for people: notation, score, then one line per meld touched."""
+    name = position.layout.square_name
+    lines = [f"{play_notation(position, scored.play)}  {scored.score} points"]
+    placements = ", ".join(f"{name(s)} {t.code}" for s, t in scored.play.placements)
+    lines.append(f"  places  {placements}")
+    for meld in scored.melds:
+        tiles = " ".join(_tile_on(position, scored, s) for s in meld.squares)
+        span = f"{name(meld.squares[0])}-{name(meld.squares[-1])}"
+        lines.append(f"  {meld.kind:<4} {span:<8} {tiles:<24} {meld_formula(position, scored, meld)}"
+                     f" = {meld.score}")
+    return lines
+
+
+def _tile_on(position: Position, scored: ScoredPlay, square: int) -> str:
+    placed = dict(scored.play.placements)
+    if square in placed:
+        return placed[square].code
+    return position.board[square].code
+
+
+def cmd_best_move(args: argparse.Namespace) -> int:
+    position = load_position(args.position)
+    if args.equity or args.sim is not None:
+        return _best_move_by_equity(args, position)
+    best = best_play(position)
+    if args.json:
+        print(json.dumps(play_to_json(position, best) if best else no_play_json(position)))
+    elif best:
+        print("\n".join(describe_play(position, best)))
+    else:
+        print(return_line(position))
+    return EXIT_OK
+
+
+def _best_move_by_equity(args: argparse.Namespace, position: Position) -> int:
+    """``best-move --equity`` / ``--sim N`` (docs/EQUITY.md); their modules load only here."""
+    from ..leaves import load
+    from ..context import game_context
+    game_context(position)   # checks the game fields (unseen, players, scores, to_move) first
+    model = load(args.leaves)
+    if args.sim is not None:
+        return cmd_best_move_sim(args, position, model)
+    return cmd_best_move_equity(args, position, model)
+
+
+def return_line(position: Position) -> str:
+    """What a position without a legal play prints: the tiles to return and why."""
+    tiles, reason = tiles_to_return(position)
+    if not tiles:
+        return f"No legal play: {reason}."
+    return f"No legal play. Return {' '.join(rack_code(t) for t in tiles)} to the box: {reason}."
+
+
+def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
+    """``ginnyo best-move --equity``: the actions ranked by equity (``--candidates K`` shown)."""
+    from ..equity import candidate_json, candidate_line, position_box_size, rank_actions
+    from ..native import core_of
+    box_size = position_box_size(position)
+    ranked = rank_actions(core_of(position), position.rack, box_size, model)
+    shown = ranked[:args.candidates]
+    if args.json:
+        print(json.dumps({"box": box_size, "best": candidate_json(position, ranked[0]),
+                          "candidates": [candidate_json(position, candidate) for candidate in shown]}))
+        return 0
+    print(f"ranked by equity = score + leave value ({box_size} tiles in the box):")
+    for rank, candidate in enumerate(shown, 1):
+        print(f"{rank:>2}. {candidate_line(position, candidate)}")
+    return 0
+
+
+def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
+    """``ginnyo best-move --sim N``: simulate the top candidates and print them ranked."""
+    from ..equity import candidate_json, candidate_line, rank_actions
+    from ..native import core_of
+    from ..progress import progress_bar
+    from ..context import game_context
+    from ..simulation import setup_for, simulate, top_candidates
+    from ..workers import default_workers
+    context = game_context(position)
+    ranked = rank_actions(core_of(position), position.rack, context.box_size, model)
+    chosen = top_candidates(ranked, args.candidates)
+    setup = setup_for(position, chosen, args.plies, args.seed, model, context)
+    workers = args.workers or default_workers()
+    bar = progress_bar(args.sim, "rollout", leave=False)
+    start = time.perf_counter()
+    try:
+        results = simulate(setup, args.sim, workers=workers, scheduler=args.scheduler, on_progress=bar.update)
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - start
+    if args.json:
+        print(json.dumps({"rollouts": args.sim, "plies": args.plies, "seed": args.seed,
+                          "box": context.box_size, "unseen": len(context.unseen),
+                          "candidates": [dict(candidate_json(position, result.candidate),
+                                              mean=round(result.mean, 3), stdev=round(result.stdev, 3),
+                                              ci95=[round(result.low, 3), round(result.high, 3)])
+                                         for result in results]}))
+        return 0
+    print(f"{len(results)} candidates x {args.sim} rollouts, {args.plies} plies after ours, seed {args.seed}: "
+          f"{len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)")
+    for rank, result in enumerate(results, 1):
+        print(f"{rank:>2}. {candidate_line(position, result.candidate)}  "
+              f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]")
+    return 0

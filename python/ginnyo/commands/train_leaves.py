@@ -1,0 +1,69 @@
+"""``ginnyo train-leaves``: fit the leave values from seeded self-play and write the leave file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import GinnyoError
+from ..leave_training import DEFAULT_TRAIN_GAMES
+from .arguments import FORCE_HELP, MAX_GAMES, seed_number, whole_number, worker_count
+
+
+def register(commands: Any) -> None:
+    """Add ``train-leaves`` to the main parser's commands."""
+    train = commands.add_parser("train-leaves", help="fit the leave values from seeded self-play (docs/EQUITY.md)")
+    train.add_argument("--games", type=whole_number(1, MAX_GAMES), default=DEFAULT_TRAIN_GAMES, metavar="N",
+                       help="2-player games a round")
+    train.add_argument("--rounds", type=whole_number(1), default=2, metavar="R",
+                       help="rounds: the first explores around greedy play, later ones around equity play")
+    train.add_argument("--seed", type=seed_number, default=0, metavar="S", help="the seed of the first game")
+    train.add_argument("--out", required=True, metavar="FILE", help="the leave file to write (JSON)")
+    train.add_argument("--workers", type=worker_count, metavar="W", help="local processes (default: one a core)")
+    train.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
+    train.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
+    train.set_defaults(run=cmd_train_leaves)
+
+
+def cmd_train_leaves(args: argparse.Namespace) -> int:
+    """``ginnyo train-leaves``: fit the leave model from seeded self-play and write the file."""
+    from .. import __version__
+    from ..files import check_new, write_new
+    from ..leave_training import train
+    from ..leaves import FEATURES, STAGE_NAMES, LeaveModel
+    from ..rules import RULES_VERSION
+    from ..progress import progress_bar
+    out = Path(args.out)
+    if out.is_dir():
+        raise GinnyoError(f"--out {str(out)!r}: is a directory (give a file name)")
+    check_new(out, force=args.force, option="--out")   # before the games, not after
+    start = time.perf_counter()
+    bar = progress_bar(args.games * args.rounds)
+    try:
+        model = train(args.games, args.seed, rounds=args.rounds, workers=args.workers, scheduler=args.scheduler,
+                      on_progress=bar.update)
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - start
+    training = dict(model.training)
+    training.update({"command": f"ginnyo train-leaves --games {args.games} --rounds {args.rounds} "
+                                f"--seed {args.seed} --out {args.out}",
+                     "target": "future score difference (mine minus the opponent's, rack penalties included) "
+                               "after the decision, in 2-player self-play",
+                     "rules": RULES_VERSION,   # the game-end rule of the self-play (rules.RULES_VERSION)
+                     "ginnyo": __version__, "seconds": round(seconds, 1)})
+    model = LeaveModel(model.weights, model.returns, model.intercepts, training)
+    text = json.dumps(model.to_json(), indent=1) + "\n"
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise GinnyoError(f"--out {str(out)!r}: cannot write ({error.strerror or error})") from None
+    write_new(out, text, force=args.force, option="--out")
+    print(f"wrote {out}: {args.games} games x {args.rounds} rounds in {seconds:.1f} s")
+    for name, row, returns in zip(STAGE_NAMES, model.weights, model.returns):
+        print(f"  {name:<10} " + " ".join(f"{feature}={weight:+.2f}" for feature, weight in zip(FEATURES, row))
+              + f" return={returns:+.2f}")
+    return 0
