@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from . import strict_json
 from .errors import GinnyoError
 from .files import LEAVES_BYTES, PATH_CHARS, quote, read_bounded
-from .tiles import JOKER
+from .tiles import JOKER, rack_penalty
 
 if TYPE_CHECKING:
     import argparse
@@ -98,7 +98,8 @@ def features(counts: NDArray[np.integer[Any]]) -> NDArray[np.float64]:
     return out
 
 
-_PENALTY = np.array([15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10])
+PENALTY = tuple(rack_penalty(rank) for rank in range(RANKS_PER_SUIT))   # a real tile's end cost, by rank index
+_PENALTY = np.array(PENALTY)
 
 
 def counts_of(tiles: Sequence[int]) -> NDArray[np.int16]:

@@ -399,7 +399,7 @@ class SimPlayer:
 
     def choose(self, view: View) -> Action:
         core = view.core()
-        ranked = rank_actions(core, view.rack, view.box_size, self.model)
+        ranked = rank_actions(core, view.rack, view.box_size, self.model, limit=max(self.candidates, 1))
         chosen = top_candidates(ranked, self.candidates, self.margin)
         if len(chosen) <= 1 or self.rollouts < 1:
             return ranked[0].action()
@@ -428,7 +428,7 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     context = game_context(position)
     from .equity import candidate_json, candidate_line
     from .native import core_of
-    ranked = rank_actions(core_of(position), position.rack, context.box_size, model)
+    ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=args.candidates)
     chosen = top_candidates(ranked, args.candidates)
     setup = setup_for(position, chosen, args.plies, args.seed, model, context)
     workers = args.workers or default_workers()
