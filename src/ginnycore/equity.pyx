@@ -33,6 +33,7 @@ cdef extern from *:
 
 cdef enum:
     HEAP_START = 64             # the ranked array's first size when no limit is smaller
+    MAX_SUBSETS = 1 << MAX_PLACED   # sub-multisets of a rack of at most 14 tiles: at most 2^14
 
 cdef long long KEY_LIMIT = 9000000000000000000     # |key| at most this (an equity past 9e9 saturates)
 cdef long long NO_LIMIT = 1 << 62
@@ -49,6 +50,15 @@ cdef int stage_index(const LeaveTable* table, int box_size) noexcept nogil:
     return STAGE_COUNT - 1
 
 
+cdef inline double _dot(const int* f, const LeaveTable* table, int stage) noexcept nogil:
+    """The leave value: the features by the stage's weights, summed in a fixed
+    order (the same features give the same value, bit for bit)."""
+    cdef const double* w = table.weight[stage]
+    return ((((<double>f[0] * w[0] + <double>f[1] * w[1]) + (<double>f[2] * w[2] + <double>f[3] * w[3]))
+             + ((<double>f[4] * w[4] + <double>f[5] * w[5]) + (<double>f[6] * w[6] + <double>f[7] * w[7])))
+            + ((<double>f[8] * w[8] + <double>f[9] * w[9]) + <double>f[10] * w[10]))
+
+
 cdef double _value_of(const LeaveTable* table, int stage, const unsigned char* counts,
                       const unsigned char* kinds, int n_kinds, double* out) noexcept nogil:
     """The leave value of ``counts`` (53 tile counts) looking only at the tile
@@ -60,8 +70,7 @@ cdef double _value_of(const LeaveTable* table, int stage, const unsigned char* c
     cdef unsigned int held[4]
     cdef unsigned int line
     cdef int i, kind, count, rank
-    cdef double feature[FEATURE_COUNT]
-    cdef double total = 0.0
+    cdef int feature[FEATURE_COUNT]
     memset(by_rank, 0, sizeof(by_rank))
     memset(held, 0, sizeof(held))
     memset(feature, 0, sizeof(feature))
@@ -90,11 +99,10 @@ cdef double _value_of(const LeaveTable* table, int stage, const unsigned char* c
         feature[7] += __builtin_popcount(line & (line >> 1))
         feature[8] += __builtin_popcount(line & (line >> 2))
         feature[9] += __builtin_popcount(line & (line >> 1) & (line >> 2))
-    for i in range(FEATURE_COUNT):
-        total += feature[i] * table.weight[stage][i]
-        if out != NULL:
+    if out != NULL:
+        for i in range(FEATURE_COUNT):
             out[i] = feature[i]
-    return total
+    return _dot(feature, table, stage)
 
 
 cdef unsigned char ALL_KINDS[RACK_KINDS]
@@ -234,60 +242,174 @@ cdef void _sort(Heap* heap) noexcept nogil:
         _sift_down(items, end, 0)
 
 
+ctypedef struct Leave:
+    # A leave's features kept up to date tile by tile (integers, as _value_of
+    # counts them), with what updating them needs.
+    int feature[FEATURE_COUNT]
+    unsigned char count[RACK_KINDS]
+    int by_rank[RANK_COUNT]
+    unsigned int held[4]                # per suit: the ranks held (bit = rank index)
+    int line[4][3]                      # per suit: its connected, gapped and runs
+
+
+cdef inline void _suit_lines(Leave* leave, int suit) noexcept nogil:
+    """Re-count a suit's connected, gapped and runs after its held ranks changed."""
+    cdef unsigned int line = leave.held[suit] | ((leave.held[suit] & 1u) << RANK_COUNT)
+    cdef int connected = __builtin_popcount(line & (line >> 1))
+    cdef int gapped = __builtin_popcount(line & (line >> 2))
+    cdef int runs = __builtin_popcount(line & (line >> 1) & (line >> 2))
+    leave.feature[7] += connected - leave.line[suit][0]
+    leave.feature[8] += gapped - leave.line[suit][1]
+    leave.feature[9] += runs - leave.line[suit][2]
+    leave.line[suit][0] = connected
+    leave.line[suit][1] = gapped
+    leave.line[suit][2] = runs
+
+
+cdef inline void _change(Leave* leave, const LeaveTable* table, int kind, int step) noexcept nogil:
+    """Add (``step`` 1) or remove (-1) one tile of ``kind`` and its features."""
+    cdef int before = leave.count[kind], rank, suit, ranked
+    leave.count[kind] = <unsigned char>(before + step)
+    leave.feature[0] += step
+    if kind == JOKER:
+        leave.feature[1] += step
+        return
+    rank = kind % RANK_COUNT
+    suit = kind // RANK_COUNT
+    leave.feature[2] += step * table.penalty[rank]
+    if rank == 0:
+        leave.feature[3] += step
+    elif rank >= 9:
+        leave.feature[4] += step
+    if (before if step > 0 else before - 1) >= 1:     # a second copy of the card comes or goes
+        leave.feature[10] += step
+    ranked = leave.by_rank[rank] + (step if step > 0 else 0)     # the larger count of the rank
+    leave.by_rank[rank] += step
+    if ranked == 2:
+        leave.feature[5] += step
+    elif ranked == 3:
+        leave.feature[6] += step
+    if (before == 0) != (before + step == 0):
+        leave.held[suit] ^= 1u << rank
+        _suit_lines(leave, suit)
+
+
+ctypedef struct Subsets:
+    # Every sub-multiset of the rack by a mixed-radix code of the tiles taken
+    # from it: ``taken[i] * radix[i]`` summed over the rack's kinds (ascending).
+    int n_kinds
+    unsigned char kinds[RACK_KINDS]
+    unsigned char held[RACK_KINDS]      # per digit: the rack's count of that kind
+    int radix[RACK_KINDS]               # per digit
+    int digit_of[RACK_KINDS]            # per tile kind: its digit (-1 when not on the rack)
+    int total                           # how many codes: the product of (count + 1)
+
+
+cdef void _subsets_of(Subsets* subsets, const unsigned char* rack) noexcept nogil:
+    cdef int kind
+    subsets.n_kinds = 0
+    subsets.total = 1
+    for kind in range(RACK_KINDS):
+        subsets.digit_of[kind] = -1
+        if rack[kind]:
+            subsets.digit_of[kind] = subsets.n_kinds
+            subsets.kinds[subsets.n_kinds] = <unsigned char>kind
+            subsets.held[subsets.n_kinds] = rack[kind]
+            subsets.radix[subsets.n_kinds] = subsets.total
+            subsets.total *= rack[kind] + 1
+            subsets.n_kinds += 1
+
+
+cdef void _subset_values(const Subsets* subsets, const LeaveTable* table, int stage, const unsigned char* rack,
+                         double* values) noexcept nogil:
+    """``values[code]``: the value of the leave that keeps the rack less the tiles
+    of ``code``, for every code.  The codes are walked in a reflected
+    mixed-radix Gray code (Knuth, TAOCP 7.2.1.1), so that each step takes or
+    gives back one tile and the leave's features change by that tile alone."""
+    cdef Leave leave
+    cdef unsigned char taken[RACK_KINDS]
+    cdef signed char direction[RACK_KINDS]
+    cdef int i, next_count, code = 0
+    memset(&leave, 0, sizeof(leave))
+    memset(taken, 0, sizeof(taken))
+    for i in range(subsets.n_kinds):
+        direction[i] = 1
+        for next_count in range(subsets.held[i]):
+            _change(&leave, table, subsets.kinds[i], 1)
+    values[0] = _dot(leave.feature, table, stage)
+    while True:
+        i = 0
+        while i < subsets.n_kinds:
+            next_count = taken[i] + direction[i]
+            if 0 <= next_count <= subsets.held[i]:
+                break
+            direction[i] = -direction[i]
+            i += 1
+        if i == subsets.n_kinds:
+            return
+        taken[i] = <unsigned char>next_count
+        code += direction[i] * subsets.radix[i]
+        _change(&leave, table, subsets.kinds[i], -direction[i])
+        values[code] = _dot(leave.feature, table, stage)
+
+
+cdef inline int _skip(Heap* heap, double equity) noexcept nogil:
+    """Does an action of ``equity`` rank after every kept one, the heap being full?
+    (A margin far above rounding keeps near ties for the exact comparison.)"""
+    cdef const Ranked* last
+    if heap.size < <size_t>heap.limit:
+        return 0
+    last = &heap.items[0][0]
+    return equity < last.play.score + last.value - 1e-6
+
+
 cdef void _rank_plays(Heap* heap, const LeaveTable* table, int stage, const unsigned char* rack,
-                      const unsigned char* kinds, int n_kinds, const PlayRecord* plays, long long count) noexcept nogil:
+                      const Subsets* subsets, const double* values, const PlayRecord* plays,
+                      long long count) noexcept nogil:
+    """Every play, its leave valued from ``values`` (by the code of its tiles)
+    or, when ``values`` is NULL, counted afresh."""
     cdef unsigned char leave[RACK_KINDS]
     cdef Ranked action
     cdef long long p
-    cdef int i, tile
+    cdef int i, tile, code
     action.kind = ACTION_PLAY
     for p in range(count):
-        memcpy(leave, rack, RACK_KINDS)
-        for i in range(plays[p].n):
-            tile = JOKER if play_joker(&plays[p], i) else plays[p].card[i]
-            leave[tile] -= 1
-        action.value = _value_of(table, stage, leave, kinds, n_kinds, NULL)
-        action.key = _equity_key(plays[p].score + action.value)
-        if heap.size >= <size_t>heap.limit and action.key < heap.items[0][0].key:
+        if values != NULL:
+            code = 0
+            for i in range(plays[p].n):
+                tile = JOKER if play_joker(&plays[p], i) else plays[p].card[i]
+                code += subsets.radix[subsets.digit_of[tile]]
+            action.value = values[code]
+        else:
+            memcpy(leave, rack, RACK_KINDS)
+            for i in range(plays[p].n):
+                tile = JOKER if play_joker(&plays[p], i) else plays[p].card[i]
+                leave[tile] -= 1
+            action.value = _value_of(table, stage, leave, subsets.kinds, subsets.n_kinds, NULL)
+        if _skip(heap, plays[p].score + action.value):
             continue        # ranks after the last kept: no need to copy the play
+        action.key = _equity_key(plays[p].score + action.value)
         action.play = plays[p]
         _keep(heap, &action)
 
 
-cdef void _rank_returns(Heap* heap, const LeaveTable* table, int stage, const unsigned char* rack,
-                        const unsigned char* kinds, int n_kinds) noexcept nogil:
-    """Every distinct non-empty multiset of the rack's tiles as a return: the
-    returned counts run like an odometer over the kinds held."""
-    cdef unsigned char taken[RACK_KINDS]
-    cdef unsigned char leave[RACK_KINDS]
+cdef void _rank_returns(Heap* heap, const LeaveTable* table, int stage, const Subsets* subsets,
+                        const double* values) noexcept nogil:
+    """Every distinct non-empty multiset of the rack's tiles as a return."""
     cdef Ranked action
-    cdef int i, j, n, kind
-    memset(taken, 0, sizeof(taken))
-    memcpy(leave, rack, RACK_KINDS)
+    cdef int code, i, j, n, taken
     memset(&action, 0, sizeof(action))
     action.kind = ACTION_RETURN
-    while True:
-        i = 0
-        while i < n_kinds:       # the next multiset
-            kind = kinds[i]
-            if taken[kind] < rack[kind]:
-                taken[kind] += 1
-                leave[kind] -= 1
-                break
-            leave[kind] = rack[kind]
-            taken[kind] = 0
-            i += 1
-        if i == n_kinds:
-            return
-        action.value = _value_of(table, stage, leave, kinds, n_kinds, NULL) + table.returns[stage]
-        action.key = _equity_key(action.value)
-        if heap.size >= <size_t>heap.limit and action.key < heap.items[0][0].key:
+    for code in range(1, subsets.total):
+        action.value = values[code] + table.returns[stage]
+        if _skip(heap, action.value):
             continue
+        action.key = _equity_key(action.value)
         n = 0
-        for i in range(n_kinds):
-            kind = kinds[i]
-            for j in range(taken[kind]):
-                action.play.card[n] = <signed char>kind
+        for i in range(subsets.n_kinds):
+            taken = (code // subsets.radix[i]) % (subsets.held[i] + 1)
+            for j in range(taken):
+                action.play.card[n] = <signed char>subsets.kinds[i]
                 n += 1
         action.play.n = n
         _keep(heap, &action)
@@ -301,8 +423,9 @@ cdef long long rank_actions(Board* board, const LeaveTable* table, int box_size,
     into ``plays[0]`` (GEN_ALL).  Returns only when ``returns`` is set, except
     the best one for a player without a play.  How many were kept, or -1 when
     memory ran out."""
-    cdef unsigned char kinds[RACK_KINDS]
-    cdef int n_kinds = 0, tiles = 0, kind, stage = stage_index(table, box_size)
+    cdef Subsets subsets
+    cdef double values[MAX_SUBSETS]
+    cdef int tiles = 0, kind, stage = stage_index(table, box_size)
     cdef long long count
     cdef Heap heap
     cdef Ranked action
@@ -311,23 +434,26 @@ cdef long long rank_actions(Board* board, const LeaveTable* table, int box_size,
     heap.size = 0
     heap.limit = limit
     heap.failed = 0
+    _subsets_of(&subsets, board.rack)
     for kind in range(RACK_KINDS):
-        if board.rack[kind]:
-            kinds[n_kinds] = <unsigned char>kind
-            n_kinds += 1
-            tiles += board.rack[kind]
+        tiles += board.rack[kind]
+    if tiles > MAX_PLACED:
+        return -1
     count = board_generate(board, GEN_ALL, NULL, plays, capacity)
     if count < 0:
         return -1
-    _rank_plays(&heap, table, stage, board.rack, kinds, n_kinds, plays[0], count)
     if box_size > 0 and tiles > 0 and (returns or count == 0):
         if not returns:
             heap.limit = 1      # a player without a play must return: the best return
-        _rank_returns(&heap, table, stage, board.rack, kinds, n_kinds)
+        _subset_values(&subsets, table, stage, board.rack, values)
+        _rank_plays(&heap, table, stage, board.rack, &subsets, values, plays[0], count)
+        _rank_returns(&heap, table, stage, &subsets, values)
+    else:
+        _rank_plays(&heap, table, stage, board.rack, &subsets, NULL, plays[0], count)
     if heap.size == 0 and not heap.failed:
         memset(&action, 0, sizeof(action))
         action.kind = ACTION_PASS
-        action.value = _value_of(table, stage, board.rack, kinds, n_kinds, NULL)
+        action.value = _value_of(table, stage, board.rack, subsets.kinds, subsets.n_kinds, NULL)
         action.key = _equity_key(action.value)
         _keep(&heap, &action)
     if heap.failed:
