@@ -20,6 +20,7 @@ one core or for a batch of positions over threads.
 
 from cython.parallel cimport parallel, prange
 from libc.math cimport isnan, llround
+from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
@@ -30,6 +31,8 @@ from ginnycore.types cimport (GEN_ALL, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS,
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctz(unsigned int) nogil
 
 cdef enum:
     HEAP_START = 64             # the ranked array's first size when no limit is smaller
@@ -37,6 +40,7 @@ cdef enum:
 
 cdef long long KEY_LIMIT = 9000000000000000000     # |key| at most this (an equity past 9e9 saturates)
 cdef long long NO_LIMIT = 1 << 62
+cdef uint64_t ACE_LANES = 0x0001000100010001    # bit 0 (the ace) of every 16-bit suit lane
 
 
 # -- leave values ---------------------------------------------------------------------
@@ -242,115 +246,97 @@ cdef void _sort(Heap* heap) noexcept nogil:
         _sift_down(items, end, 0)
 
 
-ctypedef struct Leave:
-    # A leave's features kept up to date tile by tile (integers, as _value_of
-    # counts them), with what updating them needs.
-    int feature[FEATURE_COUNT]
-    unsigned char count[RACK_KINDS]
-    int by_rank[RANK_COUNT]
-    unsigned int held[4]                # per suit: the ranks held (bit = rank index)
-    int line[4][3]                      # per suit: its connected, gapped and runs
-
-
-cdef inline void _suit_lines(Leave* leave, int suit) noexcept nogil:
-    """Re-count a suit's connected, gapped and runs after its held ranks changed."""
-    cdef unsigned int line = leave.held[suit] | ((leave.held[suit] & 1u) << RANK_COUNT)
-    cdef int connected = __builtin_popcount(line & (line >> 1))
-    cdef int gapped = __builtin_popcount(line & (line >> 2))
-    cdef int runs = __builtin_popcount(line & (line >> 1) & (line >> 2))
-    leave.feature[7] += connected - leave.line[suit][0]
-    leave.feature[8] += gapped - leave.line[suit][1]
-    leave.feature[9] += runs - leave.line[suit][2]
-    leave.line[suit][0] = connected
-    leave.line[suit][1] = gapped
-    leave.line[suit][2] = runs
-
-
-cdef inline void _change(Leave* leave, const LeaveTable* table, int kind, int step) noexcept nogil:
-    """Add (``step`` 1) or remove (-1) one tile of ``kind`` and its features."""
-    cdef int before = leave.count[kind], rank, suit, ranked
-    leave.count[kind] = <unsigned char>(before + step)
-    leave.feature[0] += step
-    if kind == JOKER:
-        leave.feature[1] += step
-        return
-    rank = kind % RANK_COUNT
-    suit = kind // RANK_COUNT
-    leave.feature[2] += step * table.penalty[rank]
-    if rank == 0:
-        leave.feature[3] += step
-    elif rank >= 9:
-        leave.feature[4] += step
-    if (before if step > 0 else before - 1) >= 1:     # a second copy of the card comes or goes
-        leave.feature[10] += step
-    ranked = leave.by_rank[rank] + (step if step > 0 else 0)     # the larger count of the rank
-    leave.by_rank[rank] += step
-    if ranked == 2:
-        leave.feature[5] += step
-    elif ranked == 3:
-        leave.feature[6] += step
-    if (before == 0) != (before + step == 0):
-        leave.held[suit] ^= 1u << rank
-        _suit_lines(leave, suit)
-
-
-ctypedef struct Subsets:
-    # Every sub-multiset of the rack by a mixed-radix code of the tiles taken
-    # from it: ``taken[i] * radix[i]`` summed over the rack's kinds (ascending).
+ctypedef struct Rack:
+    # The rack's tiles one a bit, ascending by kind, and masks and nibble
+    # tables that give a leave's features from the bits it keeps.  A leave
+    # of the same tiles is always the same mask: of the copies of a kind, the
+    # lowest bits are kept (``L & follows & ~(L << 1)`` is 0).
+    int n
+    unsigned char kind[MAX_PLACED]      # by bit
     int n_kinds
-    unsigned char kinds[RACK_KINDS]
-    unsigned char held[RACK_KINDS]      # per digit: the rack's count of that kind
-    int radix[RACK_KINDS]               # per digit
-    int digit_of[RACK_KINDS]            # per tile kind: its digit (-1 when not on the rack)
-    int total                           # how many codes: the product of (count + 1)
+    unsigned char kinds[MAX_PLACED]     # the kinds held, each once
+    int first[RACK_KINDS]               # per kind: its lowest bit
+    unsigned int full
+    unsigned int follows                # bits whose tile is the kind of the bit below
+    unsigned int card_follows           # ... for cards only (duplicates)
+    unsigned int jokers
+    unsigned int aces
+    unsigned int high
+    int n_multi                         # ranks held twice or more
+    unsigned int rank_bits[RANK_COUNT]  # ... their bits
+    int penalty[4][16]                  # by nibble k of a mask: the penalty of its bits
+    uint64_t held[4][16]                # ... the ranks held, a 16-bit lane a suit
 
 
-cdef void _subsets_of(Subsets* subsets, const unsigned char* rack) noexcept nogil:
-    cdef int kind
-    subsets.n_kinds = 0
-    subsets.total = 1
+cdef void _rack_of(Rack* rack, const LeaveTable* table, const unsigned char* counts) noexcept nogil:
+    cdef int kind, copy, bit, k, m, rank, by_rank[RANK_COUNT]
+    memset(rack, 0, sizeof(Rack))
+    memset(by_rank, 0, sizeof(by_rank))
     for kind in range(RACK_KINDS):
-        subsets.digit_of[kind] = -1
-        if rack[kind]:
-            subsets.digit_of[kind] = subsets.n_kinds
-            subsets.kinds[subsets.n_kinds] = <unsigned char>kind
-            subsets.held[subsets.n_kinds] = rack[kind]
-            subsets.radix[subsets.n_kinds] = subsets.total
-            subsets.total *= rack[kind] + 1
-            subsets.n_kinds += 1
+        rack.first[kind] = rack.n
+        if counts[kind]:
+            rack.kinds[rack.n_kinds] = <unsigned char>kind
+            rack.n_kinds += 1
+        for copy in range(counts[kind]):
+            bit = rack.n
+            rack.kind[bit] = <unsigned char>kind
+            rack.n += 1
+            if copy:
+                rack.follows |= 1u << bit
+                if kind != JOKER:
+                    rack.card_follows |= 1u << bit
+            if kind == JOKER:
+                rack.jokers |= 1u << bit
+                continue
+            rank = kind % RANK_COUNT
+            by_rank[rank] += 1
+            if rank == 0:
+                rack.aces |= 1u << bit
+            elif rank >= 9:
+                rack.high |= 1u << bit
+    rack.full = (1u << rack.n) - 1u
+    for rank in range(RANK_COUNT):
+        if by_rank[rank] >= 2:
+            for bit in range(rack.n):
+                if rack.kind[bit] != JOKER and rack.kind[bit] % RANK_COUNT == rank:
+                    rack.rank_bits[rack.n_multi] |= 1u << bit
+            rack.n_multi += 1
+    for k in range(4):
+        for m in range(1, 16):
+            bit = 4 * k + __builtin_ctz(m)
+            rack.penalty[k][m] = rack.penalty[k][m & (m - 1)]
+            rack.held[k][m] = rack.held[k][m & (m - 1)]
+            if bit < rack.n and rack.kind[bit] != JOKER:
+                kind = rack.kind[bit]
+                rack.penalty[k][m] += table.penalty[kind % RANK_COUNT]
+                rack.held[k][m] |= (<uint64_t>1) << (16 * (kind // RANK_COUNT) + kind % RANK_COUNT)
 
 
-cdef void _subset_values(const Subsets* subsets, const LeaveTable* table, int stage, const unsigned char* rack,
-                         double* values) noexcept nogil:
-    """``values[code]``: the value of the leave that keeps the rack less the tiles
-    of ``code``, for every code.  The codes are walked in a reflected
-    mixed-radix Gray code (Knuth, TAOCP 7.2.1.1), so that each step takes or
-    gives back one tile and the leave's features change by that tile alone."""
-    cdef Leave leave
-    cdef unsigned char taken[RACK_KINDS]
-    cdef signed char direction[RACK_KINDS]
-    cdef int i, next_count, code = 0
-    memset(&leave, 0, sizeof(leave))
-    memset(taken, 0, sizeof(taken))
-    for i in range(subsets.n_kinds):
-        direction[i] = 1
-        for next_count in range(subsets.held[i]):
-            _change(&leave, table, subsets.kinds[i], 1)
-    values[0] = _dot(leave.feature, table, stage)
-    while True:
-        i = 0
-        while i < subsets.n_kinds:
-            next_count = taken[i] + direction[i]
-            if 0 <= next_count <= subsets.held[i]:
-                break
-            direction[i] = -direction[i]
-            i += 1
-        if i == subsets.n_kinds:
-            return
-        taken[i] = <unsigned char>next_count
-        code += direction[i] * subsets.radix[i]
-        _change(&leave, table, subsets.kinds[i], -direction[i])
-        values[code] = _dot(leave.feature, table, stage)
+cdef inline double _mask_value(const Rack* rack, const LeaveTable* table, int stage, unsigned int kept) noexcept nogil:
+    """The value of the leave that keeps the rack's bits ``kept``: _value_of's
+    features (so the same value) from popcounts and nibble tables."""
+    cdef int feature[FEATURE_COUNT]
+    cdef int j, count
+    cdef uint64_t held = (rack.held[0][kept & 15] | rack.held[1][(kept >> 4) & 15]
+                          | rack.held[2][(kept >> 8) & 15] | rack.held[3][(kept >> 12) & 15])
+    held |= (held & ACE_LANES) << RANK_COUNT        # the ace again above the king, in every suit
+    feature[0] = __builtin_popcount(kept)
+    feature[1] = __builtin_popcount(kept & rack.jokers)
+    feature[2] = (rack.penalty[0][kept & 15] + rack.penalty[1][(kept >> 4) & 15]
+                  + rack.penalty[2][(kept >> 8) & 15] + rack.penalty[3][(kept >> 12) & 15])
+    feature[3] = __builtin_popcount(kept & rack.aces)
+    feature[4] = __builtin_popcount(kept & rack.high)
+    feature[5] = 0
+    feature[6] = 0
+    for j in range(rack.n_multi):
+        count = __builtin_popcount(kept & rack.rank_bits[j])
+        feature[5] += count >= 2
+        feature[6] += count >= 3
+    feature[7] = __builtin_popcountll(held & (held >> 1))
+    feature[8] = __builtin_popcountll(held & (held >> 2))
+    feature[9] = __builtin_popcountll(held & (held >> 1) & (held >> 2))
+    feature[10] = __builtin_popcount(kept & rack.card_follows)
+    return _dot(feature, table, stage)
 
 
 cdef inline int _skip(Heap* heap, double equity) noexcept nogil:
@@ -363,29 +349,30 @@ cdef inline int _skip(Heap* heap, double equity) noexcept nogil:
     return equity < last.play.score + last.value - 1e-6
 
 
-cdef void _rank_plays(Heap* heap, const LeaveTable* table, int stage, const unsigned char* rack,
-                      const Subsets* subsets, const double* values, const PlayRecord* plays,
-                      long long count) noexcept nogil:
-    """Every play, its leave valued from ``values`` (by the code of its tiles)
+cdef void _rank_plays(Heap* heap, const LeaveTable* table, int stage, const unsigned char* counts,
+                      const Rack* rack, const double* values, const PlayRecord* plays, long long count) noexcept nogil:
+    """Every play, its leave's value read from ``values`` (by the mask it keeps)
     or, when ``values`` is NULL, counted afresh."""
     cdef unsigned char leave[RACK_KINDS]
     cdef Ranked action
     cdef long long p
-    cdef int i, tile, code
+    cdef int i, tile
+    cdef unsigned int kept
     action.kind = ACTION_PLAY
+    memcpy(leave, counts, RACK_KINDS)
     for p in range(count):
+        kept = rack.full
+        for i in range(plays[p].n):
+            tile = JOKER if play_joker(&plays[p], i) else plays[p].card[i]
+            leave[tile] -= 1
+            kept &= ~(1u << (rack.first[tile] + leave[tile]))     # its highest copy still kept
         if values != NULL:
-            code = 0
-            for i in range(plays[p].n):
-                tile = JOKER if play_joker(&plays[p], i) else plays[p].card[i]
-                code += subsets.radix[subsets.digit_of[tile]]
-            action.value = values[code]
+            action.value = values[kept]
         else:
-            memcpy(leave, rack, RACK_KINDS)
-            for i in range(plays[p].n):
-                tile = JOKER if play_joker(&plays[p], i) else plays[p].card[i]
-                leave[tile] -= 1
-            action.value = _value_of(table, stage, leave, subsets.kinds, subsets.n_kinds, NULL)
+            action.value = _value_of(table, stage, leave, rack.kinds, rack.n_kinds, NULL)
+        for i in range(plays[p].n):
+            tile = JOKER if play_joker(&plays[p], i) else plays[p].card[i]
+            leave[tile] = counts[tile]
         if _skip(heap, plays[p].score + action.value):
             continue        # ranks after the last kept: no need to copy the play
         action.key = _equity_key(plays[p].score + action.value)
@@ -393,24 +380,30 @@ cdef void _rank_plays(Heap* heap, const LeaveTable* table, int stage, const unsi
         _keep(heap, &action)
 
 
-cdef void _rank_returns(Heap* heap, const LeaveTable* table, int stage, const Subsets* subsets,
-                        const double* values) noexcept nogil:
-    """Every distinct non-empty multiset of the rack's tiles as a return."""
+cdef void _rank_returns(Heap* heap, const LeaveTable* table, int stage, const Rack* rack,
+                        double* values) noexcept nogil:
+    """Every distinct non-empty multiset of the rack's tiles as a return;
+    ``values[kept]`` gets every leave's value, the whole rack's too."""
     cdef Ranked action
-    cdef int code, i, j, n, taken
+    cdef unsigned int kept, given
+    cdef int n
     memset(&action, 0, sizeof(action))
     action.kind = ACTION_RETURN
-    for code in range(1, subsets.total):
-        action.value = values[code] + table.returns[stage]
+    values[rack.full] = _mask_value(rack, table, stage, rack.full)
+    for kept in range(rack.full):
+        if kept & rack.follows & ~(kept << 1):
+            continue        # another mask keeps the same tiles
+        values[kept] = _mask_value(rack, table, stage, kept)
+        action.value = values[kept] + table.returns[stage]
         if _skip(heap, action.value):
             continue
         action.key = _equity_key(action.value)
+        given = rack.full & ~kept
         n = 0
-        for i in range(subsets.n_kinds):
-            taken = (code // subsets.radix[i]) % (subsets.held[i] + 1)
-            for j in range(taken):
-                action.play.card[n] = <signed char>subsets.kinds[i]
-                n += 1
+        while given:
+            action.play.card[n] = <signed char>rack.kind[__builtin_ctz(given)]
+            given &= given - 1
+            n += 1
         action.play.n = n
         _keep(heap, &action)
 
@@ -422,8 +415,8 @@ cdef long long rank_actions(Board* board, const LeaveTable* table, int box_size,
     grows as needed; ``ranked_capacity`` its size), the plays are generated
     into ``plays[0]`` (GEN_ALL).  Returns only when ``returns`` is set, except
     the best one for a player without a play.  How many were kept, or -1 when
-    memory ran out."""
-    cdef Subsets subsets
+    memory ran out or the rack holds more than 14 tiles."""
+    cdef Rack rack
     cdef double values[MAX_SUBSETS]
     cdef int tiles = 0, kind, stage = stage_index(table, box_size)
     cdef long long count
@@ -434,26 +427,25 @@ cdef long long rank_actions(Board* board, const LeaveTable* table, int box_size,
     heap.size = 0
     heap.limit = limit
     heap.failed = 0
-    _subsets_of(&subsets, board.rack)
     for kind in range(RACK_KINDS):
         tiles += board.rack[kind]
     if tiles > MAX_PLACED:
         return -1
+    _rack_of(&rack, table, board.rack)
     count = board_generate(board, GEN_ALL, NULL, plays, capacity)
     if count < 0:
         return -1
     if box_size > 0 and tiles > 0 and (returns or count == 0):
         if not returns:
             heap.limit = 1      # a player without a play must return: the best return
-        _subset_values(&subsets, table, stage, board.rack, values)
-        _rank_plays(&heap, table, stage, board.rack, &subsets, values, plays[0], count)
-        _rank_returns(&heap, table, stage, &subsets, values)
+        _rank_returns(&heap, table, stage, &rack, values)
+        _rank_plays(&heap, table, stage, board.rack, &rack, values, plays[0], count)
     else:
-        _rank_plays(&heap, table, stage, board.rack, &subsets, NULL, plays[0], count)
+        _rank_plays(&heap, table, stage, board.rack, &rack, NULL, plays[0], count)
     if heap.size == 0 and not heap.failed:
         memset(&action, 0, sizeof(action))
         action.kind = ACTION_PASS
-        action.value = _value_of(table, stage, board.rack, subsets.kinds, subsets.n_kinds, NULL)
+        action.value = _value_of(table, stage, board.rack, rack.kinds, rack.n_kinds, NULL)
         action.key = _equity_key(action.value)
         _keep(&heap, &action)
     if heap.failed:
