@@ -1,7 +1,8 @@
 """Equity beside best play: the compiled equity ranking (ginnycore.equity) against
 the core's best play by score on the same positions in the same run, and
 equity self-play against greedy self-play in the Python game loop (what
-``ginnyo selfplay --bots equity,equity`` and ``--bots greedy,greedy`` play).
+``ginnyo selfplay --bots equity,equity`` and ``--bots greedy,greedy`` play),
+and the same in the compiled game loop (ginnyo.native_selfplay.loop_games).
 The ratios (targets: equity best move at most 5x best play, equity games at
 most 3x greedy games) are printed with the summary."""
 
@@ -79,3 +80,23 @@ def test_equity_games_python_loop(benchmark):
     assert turns > GAMES
     record(EQUITY_GAMES, benchmark.stats.stats, GAMES)
     _ratio(EQUITY_GAMES, GREEDY_GAMES, 3)
+
+
+C_GAMES = 400
+C_GREEDY = "greedy,greedy 2-player games, C loop (per game)"
+C_EQUITY = "equity,equity 2-player games, C loop (per game)"
+
+
+def test_greedy_games_c_loop(benchmark):
+    from ginnyo.native_selfplay import loop_games
+    result = benchmark.pedantic(loop_games, args=(C_GAMES, ["greedy", "greedy"], 2026), rounds=5, iterations=1)
+    assert (result.turns > 0).all()
+    record(C_GREEDY, benchmark.stats.stats, C_GAMES)
+
+
+def test_equity_games_c_loop(benchmark):
+    from ginnyo.native_selfplay import loop_games
+    result = benchmark.pedantic(loop_games, args=(C_GAMES, ["equity", "equity"], 2026), rounds=5, iterations=1)
+    assert (result.turns > 0).all()
+    record(C_EQUITY, benchmark.stats.stats, C_GAMES)
+    _ratio(C_EQUITY, C_GREEDY, 3)

@@ -31,3 +31,6 @@ cdef int stage_index(const LeaveTable* table, int box_size) noexcept nogil
 cdef double leave_value(const LeaveTable* table, int stage, const unsigned char* counts) noexcept nogil
 cdef long long rank_actions(Board* board, const LeaveTable* table, int box_size, int returns, long long limit,
                             PlayRecord** plays, size_t* capacity, Ranked** ranked, size_t* ranked_capacity) noexcept nogil
+
+cdef class LeaveModel:
+    cdef LeaveTable table

@@ -487,8 +487,6 @@ cdef class LeaveModel:
     numbers, ``stages`` 4 (lowest, highest) box sizes and ``penalty`` 13 whole
     numbers (a card's end cost by rank index): what ginnyo.leaves holds."""
 
-    cdef LeaveTable table
-
     def __cinit__(self, weights, returns, stages, penalty):
         import math
         cdef int stage, feature, rank
