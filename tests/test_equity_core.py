@@ -176,7 +176,7 @@ def test_a_bad_limit_is_a_value_error(limit: object) -> None:
     from ginnycore.equity import rank_core
     pos = position({}, "AS 2D")
     with pytest.raises(ValueError, match="limit"):
-        rank_core(core_of(pos), compiled_model(default_model()), 10, True, limit)
+        rank_core(core_of(pos), compiled_model(default_model()), 10, True, limit)  # type: ignore[arg-type]
 
 
 def test_a_rack_too_large_to_enumerate_is_refused_not_hung() -> None:

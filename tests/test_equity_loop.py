@@ -51,8 +51,10 @@ def test_the_loop_refuses_seats_that_do_not_match_the_players() -> None:
     from ginnyo.layout import Layout
     from ginnyo.leaves import default_model
     from ginnyo.native import empty_core
-    out = [np.zeros((1, 4), dtype=np.int32)] + [np.zeros(1, dtype=np.int32) for _ in range(4)]
+    scores = np.zeros((1, 4), dtype=np.int32)
+    turns, plays, first, ends = (np.zeros(1, dtype=np.int32) for _ in range(4))
     with pytest.raises(ValueError, match="equity_seats"):
-        play_games(empty_core(Layout.standard()), 1, 2, 0, b"\x01", compiled_model(default_model()), *out)
+        play_games(empty_core(Layout.standard()), 1, 2, 0, b"\x01", compiled_model(default_model()),
+                   scores, turns, plays, first, ends)
     with pytest.raises(ValueError, match="needs a model"):
-        play_games(empty_core(Layout.standard()), 1, 2, 0, b"\x01\x00", None, *out)
+        play_games(empty_core(Layout.standard()), 1, 2, 0, b"\x01\x00", None, scores, turns, plays, first, ends)
