@@ -12,7 +12,7 @@ import pytest
 from cli_helpers import assert_bad_input, cli
 from helpers import position
 from ginnyo.actions import Place, Return
-from ginnyo.equity import PLAY, RETURN, EquityPlayer, rank_position, return_candidates
+from ginnyo.equity import PLAY, RETURN, EquityPlayer, rank_position
 from ginnyo.game import Game, play_game
 from ginnyo.leaves import (DATA_FILE, FEATURES, FORMAT_VERSION, STAGES, LeaveFileError, LeaveModel, counts_of,
                            default_model, features, load, stage_of)
@@ -182,11 +182,18 @@ def test_returns_are_ranked_on_the_same_scale_as_plays() -> None:
 
 
 def test_no_returns_when_the_box_is_empty() -> None:
-    assert return_candidates(tiles("AS 2D"), 0, hand_model()) == []
-    rack = tiles("AS 2D 9C JC KD 4H 5S 8D")
-    returns = return_candidates(rack, 10, hand_model())
-    # every return of one or two tiles, and every one keeping at most three
-    assert len(returns) == 8 + 28 + 56 + 28 + 8 + 1
+    empty_box = position({}, "AS 2D", unseen="")
+    assert all(candidate.kind != RETURN for candidate in rank_position(empty_box, hand_model()))
+
+
+def test_every_return_subset_is_ranked_once() -> None:
+    # 8 different tiles on an empty board (no play): all 255 non-empty subsets
+    returns = rank_position(position({}, "AS 2D 9C JC KD 4H 5S 8D"), hand_model())
+    assert len(returns) == 255 and all(candidate.kind == RETURN for candidate in returns)
+    assert len({candidate.returned for candidate in returns}) == 255
+    # identical tiles give one return a multiset: 3 x 3 x 2 - 1 of "7H 7H 9C 9C *"
+    twins = rank_position(position({}, "7H 7H 9C 9C *", sets=2), hand_model())
+    assert len(twins) == 17 and len({candidate.returned for candidate in twins}) == 17
 
 
 def test_without_a_play_or_a_return_the_only_action_is_a_pass() -> None:

@@ -3,36 +3,35 @@
 The equity of an action is its score plus the value (:mod:`ginnyo.leaves`) of
 the tiles it keeps on the rack.  A return (the sheet's discard or exchange)
 scores 0 and keeps the rest, so it is ranked on the same scale as the plays.
-The returns considered are every return of one or two tiles and every return
-that keeps at most three (129 with 8 different tiles: 8 + 28 of one or two,
-56 + 28 + 8 + 1 keeping three to none); returns need a tile in the box.  With an empty box and
-no play the only action is a pass, which keeps the whole rack.
+Every return is considered: each distinct non-empty multiset of the rack's
+tiles (255 of 8 different tiles); returns need a tile in the box.  With an
+empty box and no play the only action is a pass, which keeps the whole rack.
+The ranking runs in C (:mod:`ginnycore.equity`, its doc gives the tie-break).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from .actions import PASS, Action, Place, Return
 from .context import game_context
-from .leaves import TILES, LeaveModel, counts_of, default_model
+from .leaves import PENALTY, STAGES, LeaveModel, default_model
 from .rules import play_rank_key
 from .tiles import JOKER
 
 if TYPE_CHECKING:
     from ginnycore import Core
+    from ginnycore.equity import LeaveModel as CompiledLeaves
 
     from .game import View
     from .position import Position
 
 Placements = tuple[tuple[int, int, bool], ...]
 PLAY, RETURN, PASS_KIND = "play", "return", "pass"
-KEEP_AT_MOST = 3      # returns that keep at most this many tiles ...
-RETURN_AT_MOST = 2    # ... or give back at most this many
+COMPILED_PLAY, COMPILED_RETURN = 0, 1      # the compiled ranking's kinds (ginnycore.equity; 2 is a pass)
 
 
 @dataclass(frozen=True)
@@ -68,78 +67,46 @@ class Candidate:
                 len(self.returned), self.returned)
 
 
-def rank_core_plays(plays: Sequence[tuple[int, Placements]], rack: Sequence[int], box_size: int,
-                    model: LeaveModel) -> list[Candidate]:
-    """The core's plays (``(score, placements)``) as candidates, best equity first."""
-    if not plays:
-        return []
-    rack_counts = counts_of(rack)
-    counts = np.repeat(rack_counts[None, :], len(plays), axis=0)
-    rows, tiles = [], []
-    for row, (_, placements) in enumerate(plays):
-        for _, card, joker in placements:
-            rows.append(row)
-            tiles.append(JOKER if joker else card)
-    np.subtract.at(counts, (np.array(rows), np.array(tiles)), 1)
-    values = model.values(counts, box_size)
-    candidates = []
-    for row, (score, placements) in enumerate(plays):
+def compiled_model(model: LeaveModel) -> CompiledLeaves:
+    """``model`` in C (ginnycore.equity.LeaveModel), made once a model."""
+    compiled: CompiledLeaves | None = model.__dict__.get("_compiled")
+    if compiled is None:
+        from ginnycore.equity import LeaveModel as Compiled
+        compiled = Compiled(model.weights, model.returns or (0.0,) * len(STAGES), STAGES, PENALTY)
+        object.__setattr__(model, "_compiled", compiled)
+    return compiled
+
+
+def candidate_of(action: tuple[int, int, float, Placements, tuple[int, ...]], rack: Sequence[int]) -> Candidate:
+    """A :class:`Candidate` from the compiled ranking's ``(kind, score, leave
+    value, placements, returned)``, its leave taken from ``rack``."""
+    kind, score, value, placements, returned = action
+    if kind == COMPILED_PLAY:
         leave = list(rack)
         for _, card, joker in placements:
             leave.remove(JOKER if joker else card)
-        candidates.append(Candidate(PLAY, score, tuple(leave), float(values[row]), placements))
-    candidates.sort(key=Candidate.sort_key)
-    return candidates
-
-
-def return_candidates(rack: Sequence[int], box_size: int, model: LeaveModel) -> list[Candidate]:
-    """The returns considered (see the module's doc), best equity first; none
-    when the box is empty."""
-    if box_size <= 0 or not rack:
-        return []
-    tiles = sorted(rack)
-    size = len(tiles)
-    returns: set[tuple[int, ...]] = set()
-    for count in range(1, size + 1):
-        if count <= RETURN_AT_MOST or size - count <= KEEP_AT_MOST:
-            returns.update(combinations(tiles, count))
-    ordered = sorted(returns)
-    leaves: list[tuple[int, ...]] = []
-    for returned in ordered:
-        kept = list(tiles)
-        for tile in returned:
-            kept.remove(tile)
-        leaves.append(tuple(kept))
-    counts = np.zeros((len(ordered), TILES), dtype=np.int16)
-    for row, leave in enumerate(leaves):
-        for tile in leave:
-            counts[row, tile] += 1
-    values = model.values(counts, box_size) + model.return_value(box_size)
-    candidates = [Candidate(RETURN, 0, leave, float(value), (), returned)
-                  for returned, leave, value in zip(ordered, leaves, values)]
-    candidates.sort(key=Candidate.sort_key)
-    return candidates
+        return Candidate(PLAY, score, tuple(leave), value, placements)
+    kept = sorted(rack)
+    for tile in returned:
+        kept.remove(tile)
+    return Candidate(RETURN if kind == COMPILED_RETURN else PASS_KIND, score, tuple(kept), value, (), returned)
 
 
 def rank_actions(core: Core, rack: Sequence[int], box_size: int, model: LeaveModel | None = None,
-                 *, returns: bool = True) -> list[Candidate]:
-    """Every legal play and the returns considered, best equity first; a pass
-    alone when there is neither (the box empty and no play)."""
-    model = model or default_model()
-    candidates = rank_core_plays(core.legal_plays(), rack, box_size, model)
-    if returns:
-        candidates += return_candidates(rack, box_size, model)
-        candidates.sort(key=Candidate.sort_key)
-    if not candidates and box_size > 0:   # returns were not asked for, but a player without a play must return
-        candidates = return_candidates(rack, box_size, model)[:1]
-    if not candidates:   # an empty box (or rack) and no play: pass
-        candidates = [Candidate(PASS_KIND, 0, tuple(sorted(rack)), model.value(rack, box_size))]
-    return candidates
+                 *, returns: bool = True, limit: int | None = None) -> list[Candidate]:
+    """The first ``limit`` actions (all when None) by equity, best first, ranked
+    in C (ginnycore.equity): every legal play of the core's position (its rack
+    is ``rack``) and, with ``returns``, every return; the best return alone for
+    a player without a play otherwise; a pass alone when there is neither (the
+    box empty and no play)."""
+    from ginnycore.equity import rank_core
+    ranked = rank_core(core, compiled_model(model or default_model()), box_size, returns, limit)
+    return [candidate_of(action, rack) for action in ranked]
 
 
 def best_action(core: Core, rack: Sequence[int], box_size: int, model: LeaveModel | None = None) -> Candidate:
     """The action of highest equity."""
-    return rank_actions(core, rack, box_size, model)[0]
+    return rank_actions(core, rack, box_size, model, limit=1)[0]
 
 
 def position_box_size(position: Position) -> int:
@@ -149,10 +116,49 @@ def position_box_size(position: Position) -> int:
     return game_context(position).box_size
 
 
-def rank_position(position: Position, model: LeaveModel | None = None) -> list[Candidate]:
-    """The actions of a static position, best equity first."""
+def rank_position(position: Position, model: LeaveModel | None = None, limit: int | None = None
+                  ) -> list[Candidate]:
+    """The first ``limit`` actions (all when None) of a static position, best equity first."""
     from .native import core_of
-    return rank_actions(core_of(position), position.rack, position_box_size(position), model)
+    return rank_actions(core_of(position), position.rack, position_box_size(position), model, limit=limit)
+
+
+def rank_positions(positions: Sequence[Position], model: LeaveModel | None = None, limit: int = 5,
+                   threads: int = 1) -> list[list[Candidate]]:
+    """The first ``limit`` actions of each static position (of one layout), best
+    equity first, ranked in one call of the compiled core on ``threads`` threads."""
+    from ginnycore.equity import rank_batch
+
+    from .native import Batch
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ValueError(f"limit must be a whole number of at least 1, not {limit!r}")
+    batch = Batch(list(positions))
+    n = len(batch)
+    box_sizes = np.array([position_box_size(position) for position in positions], dtype=np.int32)
+    kinds = np.empty((n, limit), dtype=np.int8)
+    scores = np.empty((n, limit), dtype=np.int32)
+    values = np.empty((n, limit), dtype=np.float64)
+    squares = np.empty((n, limit, 14), dtype=np.int16)
+    cards = np.empty((n, limit, 14), dtype=np.int8)
+    jokers = np.empty((n, limit, 14), dtype=np.uint8)
+    counts = np.empty(n, dtype=np.int32)
+    rank_batch(batch._core, compiled_model(model or default_model()), batch.boards, batch.racks, box_sizes,
+               kinds, scores, values, squares, cards, jokers, counts, True, threads)
+    if (counts < 0).any():
+        raise MemoryError("the equity ranking did not fit in memory")
+    result = []
+    for row, position in enumerate(positions):
+        ranked = []
+        for index in range(int(counts[row])):
+            placed = squares[row, index] >= 0
+            placements = tuple((int(square), int(card), bool(joker)) for square, card, joker
+                               in zip(squares[row, index][placed], cards[row, index][placed],
+                                      jokers[row, index][placed]))
+            returned = tuple(int(card) for card in cards[row, index][~placed] if card >= 0)
+            ranked.append(candidate_of((int(kinds[row, index]), int(scores[row, index]),
+                                        float(values[row, index]), placements, returned), position.rack))
+        result.append(ranked)
+    return result
 
 
 class EquityPlayer:
@@ -208,5 +214,5 @@ def candidate_line(position: Position, candidate: Candidate) -> str:
             f"leave {leave:<24} {candidate.leave_value:+6.1f}  equity {candidate.equity:+7.1f}")
 
 
-__all__ = ["Candidate", "EquityPlayer", "rank_actions", "rank_core_plays", "return_candidates", "best_action",
-           "rank_position", "position_box_size", "PLAY", "RETURN", "PASS_KIND"]
+__all__ = ["Candidate", "EquityPlayer", "rank_actions", "best_action", "compiled_model", "candidate_of",
+           "rank_position", "rank_positions", "position_box_size", "PLAY", "RETURN", "PASS_KIND"]

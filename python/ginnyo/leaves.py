@@ -86,7 +86,8 @@ def features(counts: NDArray[np.integer[Any]]) -> NDArray[np.float64]:
     return out
 
 
-_PENALTY = np.array([rack_penalty(rank_index) for rank_index in range(RANKS_PER_SUIT)])   # by rank, ace first
+PENALTY = tuple(rack_penalty(rank) for rank in range(RANKS_PER_SUIT))   # a real tile's end cost, by rank index
+_PENALTY = np.array(PENALTY)
 
 
 def counts_of(tiles: Sequence[int]) -> NDArray[np.int16]:

@@ -4,7 +4,7 @@ reproducible from (seed, index) and replayable turn by turn in Python."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ginnycore.selfplay import (END_BOX_EMPTY_ALL_PASSED, END_NO_PLAY_FOR_ROUNDS, END_NOBODY_OPENED, END_TURN_LIMIT,
                                 greedy_game_record, play_greedy_games)
@@ -14,6 +14,7 @@ from .native import empty_core
 from .rules import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS, STALL_ROUNDS
 
 if TYPE_CHECKING:
+    from .leaves import LeaveModel
     from ginnycore.selfplay import GreedyTurn   # a TypedDict of the stubs: plain dicts at run time
 
 SEEDS = 2**64   # the C loop's seeds are 64-bit numbers
@@ -65,6 +66,38 @@ def greedy_games(games: int, players: int, seed: int, *, threads: int = 1,
     ends = np.zeros(games, dtype=np.int32)
     play_greedy_games(empty_core(layout), games, players, seed, scores, turns, plays, first, ends,
                       stall_rounds, threads)
+    return GreedyGames(players, scores[:, :players], turns, plays, first, ends)
+
+
+LOOP_BOTS = ("greedy", "equity")    # the players the compiled loop plays
+
+
+def loop_games(games: int, bots: Sequence[str], seed: int, *, threads: int = 1, stall_rounds: int = STALL_ROUNDS,
+               layout: Layout | None = None, model: LeaveModel | None = None) -> GreedyGames:
+    """Play ``games`` games in C with one of :data:`LOOP_BOTS` a seat (``equity``
+    ranks in C with ``model``, default the shipped leave values); game i is the
+    game of seed ``seed + i``, as in :func:`greedy_games`."""
+    import numpy as np
+
+    from .equity import compiled_model
+    from .leaves import default_model
+    from ginnycore.selfplay import play_games
+    unknown = [bot for bot in bots if bot not in LOOP_BOTS]
+    if unknown:
+        raise ValueError(f"bots: {unknown[0]!r} is not one of the loop's players ({', '.join(LOOP_BOTS)})")
+    _check_games(games, seed)
+    layout = layout or Layout.standard()
+    players = len(bots)
+    scores = np.zeros((games, 4), dtype=np.int32)
+    turns = np.zeros(games, dtype=np.int32)
+    plays = np.zeros(games, dtype=np.int32)
+    first = np.zeros(games, dtype=np.int32)
+    ends = np.zeros(games, dtype=np.int32)
+    equity_seats = bytes(bot == "equity" for bot in bots)
+    play_games(empty_core(layout), games, players, seed, equity_seats, compiled_model(model or default_model()),
+               scores, turns, plays, first, ends, stall_rounds, threads)
+    if (turns < 0).any():
+        raise MemoryError("a game of the compiled loop ran out of memory")
     return GreedyGames(players, scores[:, :players], turns, plays, first, ends)
 
 

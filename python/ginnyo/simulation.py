@@ -316,7 +316,7 @@ class SimPlayer:
 
     def choose(self, view: View) -> Action:
         core = view.core()
-        ranked = rank_actions(core, view.rack, view.box_size, self.model)
+        ranked = rank_actions(core, view.rack, view.box_size, self.model, limit=max(self.candidates, 1))
         chosen = top_candidates(ranked, self.candidates, self.margin)
         if len(chosen) <= 1 or self.rollouts < 1:
             return ranked[0].action()

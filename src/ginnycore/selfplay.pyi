@@ -6,6 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .core import Core, _Placement
+from .equity import LeaveModel
 
 @type_check_only
 class GreedyTurn(TypedDict):
@@ -29,6 +30,11 @@ def play_greedy_games(layout: Core, games: int, players: int, seed: int,
                       scores: NDArray[np.int32], turns: NDArray[np.int32], plays: NDArray[np.int32],
                       first_players: NDArray[np.int32], end_reasons: NDArray[np.int32],
                       stall_rounds: int = 3, threads: int = 1) -> None: ...
+def play_games(layout: Core, games: int, players: int, seed: int, equity_seats: bytes | bytearray,
+               model: LeaveModel | None, scores: NDArray[np.int32], turns: NDArray[np.int32],
+               plays: NDArray[np.int32], first_players: NDArray[np.int32], end_reasons: NDArray[np.int32],
+               stall_rounds: int = ..., threads: int = 1) -> None:
+    """Greedy and equity players' games (``equity_seats``: nonzero for equity's)."""
 def greedy_game_record(layout: Core, players: int, seed: int, index: int = 0,
                        stall_rounds: int = 3) -> tuple[int, list[list[int]], list[GreedyTurn], list[int]]:
     """``(first_player, racks_dealt, turns, final_scores)`` of one greedy game."""

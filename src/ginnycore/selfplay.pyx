@@ -1,10 +1,11 @@
 # cython: language_level=3
-"""Whole greedy games of Ginny-O in C (docs/RULES.md §6), for self-play at scale.
+"""Whole greedy and equity games of Ginny-O in C (docs/RULES.md §6), for self-play at scale.
 
-Every player takes the best-scoring play (the core's ranking); with none, it
+A greedy player takes the best-scoring play (the core's ranking); with none, it
 returns the real tile that costs most on the rack at the end (a joker when the
-rack holds only jokers) and redraws, or passes when the box is empty.  The game
-ends as docs/RULES.md §6 (amended 2026-12-01) says: the box empty and every player
+rack holds only jokers) and redraws, or passes when the box is empty.  An
+equity player takes the action ginnycore.equity ranks first (play, return or
+pass; play_games).  The game ends as docs/RULES.md §6 (amended 2026-12-01) says: the box empty and every player
 in turn without a play; once the first meld is down, ``stall_rounds`` full
 rounds without a play (the clock restarting at every play); before it,
 OPENING_GUARD_ROUNDS full rounds with an empty board.  The rules' numbers and
@@ -23,6 +24,8 @@ from ginnycore.core cimport Core, board_generate, board_place, claim, release, t
 from ginnycore.rules cimport (JOKERS_PER_SET, MAX_PLAYERS, MIN_PLAYERS, OPENING_GUARD_ROUNDS, RACK_SIZE,
                               STALL_ROUNDS, draw_strength, quiet_turn_limit, rack_penalty, rack_tile_to_return,
                               sets_for)
+from ginnycore.equity cimport ACTION_PLAY as EQUITY_PLAY, ACTION_RETURN as EQUITY_RETURN
+from ginnycore.equity cimport LeaveModel, LeaveTable, Ranked, rank_actions
 from ginnycore.types cimport (EMPTY, GEN_BEST, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord,
                               play_joker)
 
@@ -160,10 +163,30 @@ cdef void _start(Game* game, int players, int sets, uint64_t seed, int stall_rou
 
 cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
     """Play one turn for the player to move; returns 1 when the game is over."""
-    cdef int player = game.to_move, i, tile
-    cdef signed char drawn[1]
-    cdef unsigned char jokers[MAX_PLACED]
+    cdef int player = _open_turn(game, board, turn), tile
+    cdef signed char returned[1]
     cdef long long found
+    found = board_generate(board, GEN_BEST, &turn.play, NULL, NULL)
+    if found:
+        _apply_play(game, board, turn, player)
+    else:
+        turn.play.n = 0
+        turn.action = ACTION_PASS
+        if game.box_size > 0:
+            tile = rack_tile_to_return(game.racks[player])
+            if tile >= 0:
+                turn.returned = tile
+                returned[0] = <signed char>tile
+                _apply_return(game, turn, player, returned, 1)
+        _no_play(game)
+    return _close_turn(game)
+
+
+cdef int _open_turn(Game* game, Board* board, Turn* turn) noexcept nogil:
+    """Start the turn of the player to move: draw a tile and put the rack on
+    ``board``; returns the player."""
+    cdef int player = game.to_move
+    cdef signed char drawn[1]
     turn.player = player
     turn.drawn = drawn[0] if _draw(game, player, 1, drawn) else -1
     turn.returned = -1
@@ -171,38 +194,52 @@ cdef int _turn(Game* game, Board* board, Turn* turn) noexcept nogil:
     turn.n_refill = 0
     memcpy(board.rack, game.racks[player], RACK_KINDS)
     board.rack_size = game.rack_sizes[player]
-    found = board_generate(board, GEN_BEST, &turn.play, NULL, NULL)
-    if found:
-        turn.action = ACTION_PLAY
-        turn.score = turn.play.score
-        for i in range(turn.play.n):
-            jokers[i] = play_joker(&turn.play, i)
-        board_place(board, turn.play.n, turn.play.square, turn.play.card, jokers, 0)
-        for i in range(turn.play.n):
-            tile = JOKER if jokers[i] else turn.play.card[i]
-            game.racks[player][tile] -= 1
-            game.rack_sizes[player] -= 1
-        game.scores[player] += turn.score
-        game.turns_without_play = 0
-        game.passes_on_empty_box = 0
-        game.n_plays += 1
-        turn.n_refill = _draw(game, player, RACK_SIZE - game.rack_sizes[player], turn.refill)
-    else:
-        turn.play.n = 0
-        turn.action = ACTION_PASS
-        if game.box_size > 0:
-            tile = rack_tile_to_return(game.racks[player])
-            if tile >= 0:
-                turn.action = ACTION_RETURN
-                turn.returned = tile
-                game.racks[player][tile] -= 1
-                game.rack_sizes[player] -= 1
-                game.box[game.box_size] = tile
-                game.box_size += 1
-                _shuffle_box(game)
-                turn.n_refill = _draw(game, player, RACK_SIZE - game.rack_sizes[player], turn.refill)
-        game.turns_without_play += 1
-        game.passes_on_empty_box = game.passes_on_empty_box + 1 if game.box_size == 0 else 0
+    return player
+
+
+cdef void _apply_play(Game* game, Board* board, Turn* turn, int player) noexcept nogil:
+    """Put ``turn.play`` on the board for ``player``, score it and refill the rack."""
+    cdef unsigned char jokers[MAX_PLACED]
+    cdef int i, tile
+    turn.action = ACTION_PLAY
+    turn.score = turn.play.score
+    for i in range(turn.play.n):
+        jokers[i] = play_joker(&turn.play, i)
+    board_place(board, turn.play.n, turn.play.square, turn.play.card, jokers, 0)
+    for i in range(turn.play.n):
+        tile = JOKER if jokers[i] else turn.play.card[i]
+        game.racks[player][tile] -= 1
+        game.rack_sizes[player] -= 1
+    game.scores[player] += turn.score
+    game.turns_without_play = 0
+    game.passes_on_empty_box = 0
+    game.n_plays += 1
+    turn.n_refill = _draw(game, player, RACK_SIZE - game.rack_sizes[player], turn.refill)
+
+
+cdef void _apply_return(Game* game, Turn* turn, int player, const signed char* tiles, int n) noexcept nogil:
+    """``player`` returns ``tiles`` to the box, which is mixed, and draws back up to 7."""
+    cdef int i
+    turn.action = ACTION_RETURN
+    for i in range(n):
+        game.racks[player][tiles[i]] -= 1
+        game.rack_sizes[player] -= 1
+        game.box[game.box_size] = tiles[i]
+        game.box_size += 1
+    _shuffle_box(game)
+    turn.n_refill = _draw(game, player, RACK_SIZE - game.rack_sizes[player], turn.refill)
+
+
+cdef inline void _no_play(Game* game) noexcept nogil:
+    """The stall clock and the passes on an empty box after a turn without a play."""
+    game.turns_without_play += 1
+    game.passes_on_empty_box = game.passes_on_empty_box + 1 if game.box_size == 0 else 0
+
+
+cdef int _close_turn(Game* game) noexcept nogil:
+    """End the turn: the end of the game (docs/RULES.md §6) and its rack
+    penalties, the next player; returns 1 when the game is over."""
+    cdef int player, tile
     game.n_turns += 1
     if game.passes_on_empty_box >= game.players:
         game.end_reason = END_BOX_EMPTY_ALL_PASSED
@@ -251,41 +288,8 @@ def play_greedy_games(Core layout not None, long long games, int players, unsign
     other arrays.  ``threads`` as for ``core.best_plays_batch``; ``layout`` is
     in use for the length of the call.
     """
-    cdef long long index
-    cdef int player, sets = sets_for(players), workers = thread_count(threads)
-    cdef Board* board
-    cdef Game* game
-    cdef Turn* turn
-    _check_game(layout, players, stall_rounds)
-    if games < 0:
-        raise ValueError(f"games must be 0 or more, not {games}")
-    if scores.shape[0] < games or scores.shape[1] < players or turns.shape[0] < games \
-            or plays.shape[0] < games or first_players.shape[0] < games or end_reasons.shape[0] < games:
-        raise ValueError("output arrays are too small")
-    claim(layout)
-    with nogil, parallel(num_threads=workers):
-        # each thread owns its board, game and turn
-        board = board_clone(layout.board)
-        game = <Game*>malloc(sizeof(Game))
-        turn = <Turn*>malloc(sizeof(Turn))
-        for index in prange(games, schedule="dynamic", chunksize=4):
-            if board == NULL or game == NULL or turn == NULL:
-                turns[index] = -1
-                continue
-            board_copy(board, layout.board)
-            _start(game, players, sets, _game_seed(seed, index), stall_rounds)
-            while not _turn(game, board, turn):
-                pass
-            for player in range(players):
-                scores[index, player] = game.scores[player]
-            turns[index] = game.n_turns
-            plays[index] = game.n_plays
-            first_players[index] = game.first_player
-            end_reasons[index] = game.end_reason
-        free(board)
-        free(game)
-        free(turn)
-    release(layout)
+    play_games(layout, games, players, seed, bytes(players if 0 < players <= MAX_PLAYERS else 0), None, scores,
+               turns, plays, first_players, end_reasons, stall_rounds, threads)
 
 
 def greedy_game_record(Core layout not None, int players, unsigned long long seed, long long index=0,
@@ -324,3 +328,104 @@ def greedy_game_record(Core layout not None, int players, unsigned long long see
         })
     free(board)
     return game.first_player, racks, record, [game.scores[player] for player in range(players)]
+
+
+# -- equity players in the loop -------------------------------------------------------
+
+ctypedef struct EquityScratch:
+    # What an equity player's ranking needs, one a thread (ginnycore.equity.rank_actions).
+    PlayRecord* plays
+    size_t capacity
+    Ranked* ranked
+    size_t ranked_capacity
+
+
+cdef int _equity_turn(Game* game, Board* board, Turn* turn, const LeaveTable* table,
+                      EquityScratch* scratch) noexcept nogil:
+    """One turn of the equity player (ginnyo.equity.EquityPlayer's choice, ranked
+    in C: the play or return of highest score + leave value, else a pass);
+    returns 1 when the game is over, -1 when memory ran out."""
+    cdef int player = _open_turn(game, board, turn)
+    cdef const Ranked* best
+    if rank_actions(board, table, game.box_size, 1, 1, &scratch.plays, &scratch.capacity,
+                    &scratch.ranked, &scratch.ranked_capacity) < 1:
+        return -1
+    best = &scratch.ranked[0]
+    if best.kind == EQUITY_PLAY:
+        turn.play = best.play
+        _apply_play(game, board, turn, player)
+    else:
+        turn.play.n = 0
+        turn.action = ACTION_PASS
+        if best.kind == EQUITY_RETURN:
+            turn.returned = best.play.card[0]
+            _apply_return(game, turn, player, best.play.card, best.play.n)
+        _no_play(game)
+    return _close_turn(game)
+
+
+def play_games(Core layout not None, long long games, int players, unsigned long long seed,
+               const unsigned char[:] equity_seats not None, LeaveModel model,
+               int[:, :] scores not None, int[:] turns not None, int[:] plays not None,
+               int[:] first_players not None, int[:] end_reasons not None, int stall_rounds=STALL_ROUNDS, threads=1):
+    """As :func:`play_greedy_games`, with the seats ``s`` where ``equity_seats[s]``
+    is nonzero played by the equity player of ``model`` (a
+    ginnycore.equity.LeaveModel; None when no seat is equity's).  A game whose
+    ranking ran out of memory gets -1 turns."""
+    cdef long long index
+    cdef int player, over, sets = sets_for(players), workers = thread_count(threads)
+    cdef unsigned char equity_at[MAX_PLAYERS]
+    cdef const LeaveTable* table = NULL
+    cdef Board* board
+    cdef Game* game
+    cdef Turn* turn
+    cdef EquityScratch* scratch
+    _check_game(layout, players, stall_rounds)
+    if games < 0:
+        raise ValueError(f"games must be 0 or more, not {games}")
+    if equity_seats.shape[0] != players:
+        raise ValueError(f"equity_seats: {equity_seats.shape[0]} seats, not {players}")
+    if scores.shape[0] < games or scores.shape[1] < players or turns.shape[0] < games \
+            or plays.shape[0] < games or first_players.shape[0] < games or end_reasons.shape[0] < games:
+        raise ValueError("output arrays are too small")
+    for player in range(MAX_PLAYERS):
+        equity_at[player] = player < players and equity_seats[player] != 0
+        if equity_at[player] and model is None:
+            raise ValueError("an equity seat needs a model")
+    if model is not None:
+        table = &model.table
+    claim(layout)
+    with nogil, parallel(num_threads=workers):
+        # each thread owns its board, game, turn and ranking scratch
+        board = board_clone(layout.board)
+        game = <Game*>malloc(sizeof(Game))
+        turn = <Turn*>malloc(sizeof(Turn))
+        scratch = <EquityScratch*>malloc(sizeof(EquityScratch))
+        if scratch != NULL:
+            memset(scratch, 0, sizeof(EquityScratch))
+        for index in prange(games, schedule="dynamic", chunksize=4):
+            if board == NULL or game == NULL or turn == NULL or scratch == NULL:
+                turns[index] = -1
+                continue
+            board_copy(board, layout.board)
+            _start(game, players, sets, _game_seed(seed, index), stall_rounds)
+            over = 0
+            while over == 0:
+                if equity_at[game.to_move]:
+                    over = _equity_turn(game, board, turn, table, scratch)
+                else:
+                    over = _turn(game, board, turn)
+            for player in range(players):
+                scores[index, player] = game.scores[player]
+            turns[index] = game.n_turns if over > 0 else -1
+            plays[index] = game.n_plays
+            first_players[index] = game.first_player
+            end_reasons[index] = game.end_reason
+        if scratch != NULL:
+            free(scratch.plays)
+            free(scratch.ranked)
+        free(board)
+        free(game)
+        free(turn)
+        free(scratch)
+    release(layout)

@@ -135,10 +135,9 @@ def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: Le
     from ..equity import candidate_json, candidate_line, position_box_size, rank_actions
     from ..native import core_of
     box_size = position_box_size(position)
-    ranked = rank_actions(core_of(position), position.rack, box_size, model)
-    shown = ranked[:args.candidates]
+    shown = rank_actions(core_of(position), position.rack, box_size, model, limit=args.candidates)
     if args.json:
-        print(json.dumps({"box": box_size, "best": candidate_json(position, ranked[0]),
+        print(json.dumps({"box": box_size, "best": candidate_json(position, shown[0]),
                           "candidates": [candidate_json(position, candidate) for candidate in shown]}))
         return 0
     print(f"ranked by equity = score + leave value ({box_size} tiles in the box):")
@@ -156,7 +155,7 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     from ..simulation import setup_for, simulate, top_candidates
     from ..workers import default_workers
     context = game_context(position)
-    ranked = rank_actions(core_of(position), position.rack, context.box_size, model)
+    ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=args.candidates)
     chosen = top_candidates(ranked, args.candidates)
     setup = setup_for(position, chosen, args.plies, args.seed, model, context)
     workers = args.workers or default_workers()
