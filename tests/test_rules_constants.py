@@ -16,7 +16,7 @@ import ginnyo
 from ginnycore import rules as compiled
 from ginnyo import rules
 from ginnyo.actions import PASS, Return
-from ginnyo.equity import PLAY, Candidate, rank_core_plays
+from ginnyo.equity import PLAY, Candidate, rank_actions
 from ginnyo.errors import RecordError
 from ginnyo.game import Box, Game
 from ginnyo.leaves import FEATURES, STAGES, LeaveModel
@@ -225,7 +225,7 @@ def test_equity_ranks_a_position_s_plays_as_best_move_and_the_core_do() -> None:
     pos = position({}, "7S 7H *")
     core = core_of(pos)
     zero = LeaveModel(tuple(tuple(0.0 for _ in FEATURES) for _ in STAGES))
-    by_equity = [c.placements for c in rank_core_plays(core.legal_plays(), pos.rack, 10, zero)]
+    by_equity = [c.placements for c in rank_actions(core, pos.rack, 0, zero) if c.kind == PLAY]
     scored = legal_plays(pos)
     by_best_move = [tuple((square, tile[0], tile[1]) for square, tile in s.play.placements) for s in scored]
     assert by_equity == by_best_move
