@@ -48,10 +48,10 @@ def best_plays_batch(Core layout not None, const unsigned char[:, ::1] boards no
         cells = &boards[row, 0]
         bad = 0
         for i in range(size):       # no early exit, so the compiler can vectorise it
-            bad |= (cells[i] >= NUM_CARDS) & (cells[i] != 255)
+            bad |= (cells[i] >= NUM_CARDS) & (cells[i] != EMPTY_BYTE)
         if bad:
             for i in range(size):
-                if cells[i] != 255 and cells[i] >= NUM_CARDS:
+                if cells[i] != EMPTY_BYTE and cells[i] >= NUM_CARDS:
                     raise ValueError(f"row {row}: card {cells[i]} on square {i}")
     claim(layout)
     with nogil, parallel(num_threads=workers):

@@ -1,24 +1,12 @@
 # The card tables and what a meld is: filled once when the core is imported.
 # Included in core.pyx (one C module: see docs/PERFORMANCE.md, rooms of the core).
 
-cdef extern from *:
-    int __builtin_popcount(unsigned int) nogil
-    int __builtin_clz(unsigned int) nogil
-    int __builtin_ctz(unsigned int) nogil
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_popcountll(unsigned long long) nogil
-    void __builtin_prefetch(const void*, ...) nogil
-
-cdef uint64_t ALL_CARDS = (<uint64_t>1 << NUM_CARDS) - 1
-
-
-cdef uint64_t ACES = 0x0000008004002001         # the ace of each suit: bits 0, 13, 26, 39
 cdef unsigned short RANK_POSITION[NUM_CARDS]   # bits 1..14: a card's place in rank order (an ace at 1 and 14)
 
 
-cdef int VALUE[3][13]               # by kind (none, set, run) and rank index: a real tile's value
-cdef unsigned char CARD_SUIT[NUM_CARDS]     # card // 13
-cdef unsigned char CARD_RANK[NUM_CARDS]     # card % 13
+cdef int VALUE[MELD_KINDS][RANKS]               # by kind (none, set, run) and rank index: a real tile's value
+cdef unsigned char CARD_SUIT[NUM_CARDS]     # card // RANKS
+cdef unsigned char CARD_RANK[NUM_CARDS]     # card % RANKS
 cdef uint64_t NEXT_UP[NUM_CARDS]     # the card one rank up in the suit (a king's: the ace), as a mask
 cdef uint64_t NEXT_DOWN[NUM_CARDS]   # ... one rank down (an ace's: the king)
 cdef uint64_t SAME_RANK[NUM_CARDS]   # the cards of its rank in the other suits
@@ -28,35 +16,24 @@ cdef uint64_t NEIGHBOURS[NUM_CARDS]  # the cards that may stand next to a card i
 cdef void _fill_rank_positions() noexcept nogil:
     cdef int card
     for card in range(NUM_CARDS):
-        RANK_POSITION[card] = (1u << (card % 13 + 1)) | ((1u << 14) if card % 13 == 0 else 0u)
-        CARD_SUIT[card] = card // 13
-        CARD_RANK[card] = card % 13
-        NEXT_UP[card] = <uint64_t>1 << (card - 12 if card % 13 == 12 else card + 1)
-        NEXT_DOWN[card] = <uint64_t>1 << (card + 12 if card % 13 == 0 else card - 1)
+        RANK_POSITION[card] = (1u << (card % RANKS + 1)) | ((1u << ACE_HIGH) if card % RANKS == 0 else 0u)
+        CARD_SUIT[card] = card // RANKS
+        CARD_RANK[card] = card % RANKS
+        NEXT_UP[card] = <uint64_t>1 << (card - (RANKS - 1) if card % RANKS == RANKS - 1 else card + 1)
+        NEXT_DOWN[card] = <uint64_t>1 << (card + (RANKS - 1) if card % RANKS == 0 else card - 1)
     # next to a card in a meld: the same rank in another suit (a set), or the
     # same suit one rank away (a run; an ace is next to the 2 and to the king)
     for card in range(NUM_CARDS):
-        SAME_RANK[card] = (ACES << (card % 13)) & ~(<uint64_t>1 << card)
+        SAME_RANK[card] = (ACES << (card % RANKS)) & ~(<uint64_t>1 << card)
         NEIGHBOURS[card] = SAME_RANK[card] | NEXT_UP[card] | NEXT_DOWN[card]
 
 
 _fill_rank_positions()
 
 
-cdef inline uint64_t _position_cards(unsigned int positions, int suit) noexcept nogil:
-    """The cards of ``suit`` at the rank positions ``positions`` (bits 1..14:
-    position p is rank index p - 1, and 14 the ace again)."""
-    return <uint64_t>(((positions >> 1) & 0x1FFF) | ((positions >> 14) & 1)) << (13 * suit)
-
-
-cdef inline int rank_position(int card) noexcept nogil:
-    """Rank 1..13 of a card (ace 1)."""
-    return card % 13 + 1
-
-
 cdef int tile_value(int card, int kind) noexcept nogil:
     """A real card's value in a meld of ``kind``: ace 1 in a run, 15 in a set."""
-    cdef int rank = card % 13 + 1
+    cdef int rank = card % RANKS + 1
     if rank == 1:
         return 15 if kind == KIND_SET else 1
     return 10 if rank > 10 else rank
@@ -68,21 +45,21 @@ cdef int line_kind(const signed char* cards, int length) noexcept nogil:
     if length < 3:
         return KIND_NONE
     if length <= 4:
-        rank = cards[0] % 13
+        rank = cards[0] % RANKS
         used = 0
         ok = 1
         for i in range(length):
-            if cards[i] % 13 != rank or used & (1 << (cards[i] // 13)):
+            if cards[i] % RANKS != rank or used & (1 << (cards[i] // RANKS)):
                 ok = 0
                 break
-            used |= 1 << (cards[i] // 13)
+            used |= 1 << (cards[i] // RANKS)
         if ok:
             return KIND_SET
     if length > MAX_RUN:
         return KIND_NONE
-    suit = cards[0] // 13
+    suit = cards[0] // RANKS
     for i in range(length):
-        if cards[i] // 13 != suit:
+        if cards[i] // RANKS != suit:
             return KIND_NONE
     for step in range(1, -2, -2):
         for ace_high in range(2):
@@ -90,11 +67,11 @@ cdef int line_kind(const signed char* cards, int length) noexcept nogil:
             if ace_high:
                 if first != 1:
                     continue
-                first = 14
+                first = ACE_HIGH
             ok = 1
             for i in range(length):
                 position = first + step * i
-                if position < 1 or position > 14 or (position % 13) != (rank_position(cards[i]) % 13):
+                if position < 1 or position > ACE_HIGH or (position % RANKS) != (rank_position(cards[i]) % RANKS):
                     ok = 0
                     break
             if ok:
@@ -102,20 +79,20 @@ cdef int line_kind(const signed char* cards, int length) noexcept nogil:
     return KIND_NONE
 
 
-cdef unsigned char SET_MAX[8192]    # by 13-bit rank mask: the highest set value among them
-cdef unsigned char RUN_MAX[8192]    # ... the highest run value
+cdef unsigned char SET_MAX[RANK_SETS]    # by 13-bit rank mask: the highest set value among them
+cdef unsigned char RUN_MAX[RANK_SETS]    # ... the highest run value
 
 
 cdef void _fill_value_tables() noexcept nogil:
     cdef int ranks, rank_index, set_best, run_best, value
-    for rank_index in range(13):
+    for rank_index in range(RANKS):
         VALUE[KIND_NONE][rank_index] = 0
         VALUE[KIND_SET][rank_index] = tile_value(rank_index, KIND_SET)
         VALUE[KIND_RUN][rank_index] = tile_value(rank_index, KIND_RUN)
-    for ranks in range(8192):
+    for ranks in range(RANK_SETS):
         set_best = 0
         run_best = 0
-        for rank_index in range(13):
+        for rank_index in range(RANKS):
             if ranks & (1 << rank_index):
                 value = tile_value(rank_index, KIND_SET)
                 if value > set_best:

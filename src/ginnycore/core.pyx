@@ -19,6 +19,12 @@ from openmp cimport omp_get_num_procs
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from ginnycore.board cimport board_clone, board_new
+from ginnycore.cards cimport (ACE_HIGH, ACES, ALL_CARDS, ALL_LANES, EMPTY_BYTE, IN_LANE, LANE_BITS, LANE_MASK,
+                              LANE_OF_BIT, LANE_STARTS, LITTLE_ENDIAN, MAX_SET, MELD_KINDS, MIN_MELD, POSITIONS,
+                              RANK_MASK, RANK_SETS, RANKS, SET_TUPLES, SUIT_SETS, SUITS, __builtin_ctz,
+                              __builtin_ctzll, __builtin_popcount, __builtin_popcountll, __builtin_prefetch,
+                              card_lanes, every_suit, lanes_cards, nonzero_bytes, ones_above, ones_below,
+                              position_cards, rank_position, rank_positions, ranks_of, suits_of_rank)
 from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_ANY, GEN_BEST, GEN_COUNT, GEN_TOP, JOKER, KIND_NONE,
                               KIND_RUN, KIND_SET,
                               MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
@@ -206,11 +212,11 @@ cdef class Core:
         if rack.shape[0] != RACK_KINDS:
             raise ValueError("rack needs 53 counts")
         for square in range(self.board.size):
-            if cards[square] != 255 and cards[square] >= NUM_CARDS:
+            if cards[square] != EMPTY_BYTE and cards[square] >= NUM_CARDS:
                 raise ValueError(f"card {cards[square]} on square {square}")
         claim(self)
         for square in range(self.board.size):
-            self.board.card[square] = EMPTY if cards[square] == 255 else <signed char>cards[square]
+            self.board.card[square] = EMPTY if cards[square] == EMPTY_BYTE else <signed char>cards[square]
             self.board.joker[square] = jokers[square] != 0
         for square in range(RACK_KINDS):
             self.board.rack[square] = rack[square]

@@ -103,7 +103,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
             break
         if best_mode:
             tile_mult = squares[square].tile_mult
-            ranks = _ranks_of(allowed)
+            ranks = ranks_of(allowed)
             right.set_bound += SET_MAX[ranks] * tile_mult
             right.run_bound += RUN_MAX[ranks] * tile_mult
             if squares[square].cross_len[direction] >= 3:
@@ -144,7 +144,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
         # m from m_first to m_last: within the rack, no longer than a meld and at
         # least three long; a lone tile with a row neighbour is found across
         length = low_fixed + high - x + 1
-        m_first = max(3 - length, 0)
+        m_first = max(MIN_MELD - length, 0)
         if m_first == 0 and k == 1 and direction == DOWN and squares[square].cross_len[DOWN] > 1:
             m_first = 1
         m_last = min(free_max, rack_size - k, MAX_RUN - length)
@@ -168,7 +168,7 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
                 set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
                 run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
                 main_bound = 0
-                if length <= 4 and line_state.set_ranks:
+                if length <= MAX_SET and line_state.set_ranks:
                     main_bound = set_bound
                 if _feasible_runs(&line_state) and run_bound > main_bound:
                     main_bound = run_bound
@@ -270,7 +270,7 @@ cdef long long _generate_on(Board* board, int mode, PlayRecord* best,
     if LITTLE_ENDIAN:
         while held + 8 <= NUM_CARDS:
             memcpy(&counts, &board.rack[held], 8)
-            gen.available |= <uint64_t>_nonzero_bytes(counts) << held
+            gen.available |= <uint64_t>nonzero_bytes(counts) << held
             held += 8
     while held < NUM_CARDS:
         gen.available |= <uint64_t>(board.rack[held] != 0) << held
@@ -279,19 +279,19 @@ cdef long long _generate_on(Board* board, int mode, PlayRecord* best,
     gen.jokers = board.rack[JOKER]
     if board.rack[JOKER]:
         gen.available = ALL_CARDS
-    gen.free_lanes = _card_lanes(gen.available)
-    rack_lanes = _card_lanes(gen.rack_cards)
+    gen.free_lanes = card_lanes(gen.available)
+    rack_lanes = card_lanes(gen.rack_cards)
     gen.lacking_lanes = ~rack_lanes
-    gen.free_ranks = _ranks_of(gen.available)
+    gen.free_ranks = ranks_of(gen.available)
     # the ranks (suits) whose real tiles and jokers can fill k squares of a set (run);
     # ranks_held[c]: the ranks the rack holds in c suits or more
     memset(lanes_by_supply, 0, sizeof(lanes_by_supply))
     for suit in range(4):
-        suit_ranks[suit] = <unsigned int>(gen.rack_cards >> (13 * suit)) & 0x1FFF
+        suit_ranks[suit] = <unsigned int>(gen.rack_cards >> (RANKS * suit)) & RANK_MASK
         # rank positions, so an ace counts twice: an upper bound is enough here
-        held = __builtin_popcount(_rank_positions(gen.rack_cards, suit)) + gen.jokers
-        lanes_by_supply[min(held, MAX_PLACED)] |= <uint64_t>0xFFFF << (16 * suit)
-    ranks_held[0] = 0x1FFF
+        held = __builtin_popcount(rank_positions(gen.rack_cards, suit)) + gen.jokers
+        lanes_by_supply[min(held, MAX_PLACED)] |= <uint64_t>LANE_MASK << (LANE_BITS * suit)
+    ranks_held[0] = RANK_MASK
     ranks_held[1] = suit_ranks[0] | suit_ranks[1] | suit_ranks[2] | suit_ranks[3]
     ranks_held[2] = ((suit_ranks[0] & (suit_ranks[1] | suit_ranks[2] | suit_ranks[3]))
                      | (suit_ranks[1] & (suit_ranks[2] | suit_ranks[3])) | (suit_ranks[2] & suit_ranks[3]))
@@ -314,8 +314,8 @@ cdef long long _generate_on(Board* board, int mode, PlayRecord* best,
     if not gen.jokers:
         # NEIGHBOURS of each rack card: the same suit one rank away, and the
         # same rank in another suit (but for a card whose rank it holds in one suit)
-        near = (_lanes_cards(((gen.free_lanes << 1) | (gen.free_lanes >> 1)) & ALL_LANES)
-                | (_every_suit(ranks_held[1]) & ~(gen.available & _every_suit(ranks_held[1] & ~ranks_held[2]))))
+        near = (lanes_cards(((gen.free_lanes << 1) | (gen.free_lanes >> 1)) & ALL_LANES)
+                | (every_suit(ranks_held[1]) & ~(gen.available & every_suit(ranks_held[1] & ~ranks_held[2]))))
     neighbours = board.lone_neighbours & near
     while neighbours:
         card = __builtin_ctzll(neighbours)

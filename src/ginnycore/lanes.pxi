@@ -1,25 +1,17 @@
 # Cards as 16-bit rank-position lanes, one a suit, and the Feasible state of a line
 # built from them.  Included in core.pyx.
 
-cdef inline unsigned int _ranks_of(uint64_t mask) noexcept nogil:
-    return <unsigned int>((mask | (mask >> 13) | (mask >> 26) | (mask >> 39)) & 0x1FFF)
-
-
 cdef uint64_t LANE_LOW[32]     # by shift d: bits 0 .. 15 - d of every 16-bit lane
 cdef uint64_t LANE_HIGH[32]    # ... bits d .. 15 of every lane
-cdef uint64_t ALL_LANES = 0x7FFE7FFE7FFE7FFE     # every rank position of every suit
-cdef uint64_t LANE_BIT0 = 0x0001000100010001     # bit 0 of every lane
-
-
 cdef void _fill_lane_masks() noexcept nogil:
     cdef int shift, suit
     for shift in range(32):
         LANE_LOW[shift] = 0
         LANE_HIGH[shift] = 0
-        for suit in range(4):
+        for suit in range(SUITS):
             if shift < 16:
-                LANE_LOW[shift] |= <uint64_t>(0xFFFF >> shift) << (16 * suit)
-                LANE_HIGH[shift] |= <uint64_t>((0xFFFF << shift) & 0xFFFF) << (16 * suit)
+                LANE_LOW[shift] |= <uint64_t>(LANE_MASK >> shift) << (LANE_BITS * suit)
+                LANE_HIGH[shift] |= <uint64_t>((LANE_MASK << shift) & LANE_MASK) << (LANE_BITS * suit)
 
 
 _fill_lane_masks()
@@ -35,17 +27,10 @@ cdef inline uint64_t _lanes_up(uint64_t lanes, int shift) noexcept nogil:
     return (lanes << shift) & LANE_HIGH[shift]
 
 
-cdef inline uint64_t _card_lanes(uint64_t cards) noexcept nogil:
-    """The rank positions of a card mask, 16 bits a suit (an ace at 1 and 14)."""
-    cdef uint64_t ranks = ((cards & 0x1FFF) | ((cards & (<uint64_t>0x1FFF << 13)) << 3)
-                           | ((cards & (<uint64_t>0x1FFF << 26)) << 6) | ((cards & (<uint64_t>0x1FFF << 39)) << 9))
-    return (ranks << 1) | ((ranks & LANE_BIT0) << 14)
-
-
 cdef inline void _feasible_start(Feasible* feasible) noexcept nogil:
     feasible.up = ALL_LANES
     feasible.down = ALL_LANES
-    feasible.set_ranks = 0x1FFF
+    feasible.set_ranks = RANK_MASK
     feasible.fixed_suits = 0
     feasible.length = 0
     feasible.set_bound = 0
@@ -64,7 +49,7 @@ cdef inline void _feasible_add_lanes(Feasible* feasible, uint64_t lanes, unsigne
 
 cdef inline void _feasible_add(Feasible* feasible, uint64_t allowed) noexcept nogil:
     """Append an index whose square may hold the cards in ``allowed``."""
-    _feasible_add_lanes(feasible, _card_lanes(allowed), _ranks_of(allowed))
+    _feasible_add_lanes(feasible, card_lanes(allowed), ranks_of(allowed))
 
 
 cdef inline void _feasible_fixed_suit(Feasible* feasible, int card) noexcept nogil:
@@ -77,7 +62,7 @@ cdef inline void _feasible_fixed_suit(Feasible* feasible, int card) noexcept nog
 cdef inline void _feasible_add_card(Feasible* feasible, int card) noexcept nogil:
     """Append an index holding ``card`` (a tile already on the board): only runs
     of its suit stay possible."""
-    _feasible_add_lanes(feasible, <uint64_t>RANK_POSITION[card] << (16 * CARD_SUIT[card]), 1u << CARD_RANK[card])
+    _feasible_add_lanes(feasible, <uint64_t>RANK_POSITION[card] << (LANE_BITS * CARD_SUIT[card]), 1u << CARD_RANK[card])
     _feasible_fixed_suit(feasible, card)
 
 
@@ -94,7 +79,7 @@ cdef inline void _feasible_add_left(Feasible* feasible, int distance, uint64_t l
 
 cdef inline void _feasible_add_left_card(Feasible* feasible, int distance, int card) noexcept nogil:
     """``_feasible_add_left`` for a square holding ``card`` (a tile on the board)."""
-    _feasible_add_left(feasible, distance, <uint64_t>RANK_POSITION[card] << (16 * CARD_SUIT[card]),
+    _feasible_add_left(feasible, distance, <uint64_t>RANK_POSITION[card] << (LANE_BITS * CARD_SUIT[card]),
                        1u << CARD_RANK[card])
     _feasible_fixed_suit(feasible, card)
 
@@ -106,19 +91,3 @@ cdef inline int _feasible_runs(Feasible* feasible) noexcept nogil:
 cdef inline int _feasible_any(Feasible* feasible) noexcept nogil:
     return _feasible_runs(feasible) or (feasible.length <= 4 and feasible.set_ranks != 0)
 
-
-cdef uint64_t LANE_RANKS = 0x1FFF1FFF1FFF1FFF      # bits 0..12 of every lane
-cdef uint64_t LANE_STARTS = 0x1FFE1FFE1FFE1FFE     # rank positions 1..12: where a run of three starts
-
-
-cdef inline uint64_t _every_suit(unsigned int ranks) noexcept nogil:
-    """The cards of the ranks ``ranks`` (bits 0..12) in every suit."""
-    return <uint64_t>ranks * ((<uint64_t>1 << 39) | (<uint64_t>1 << 26) | (<uint64_t>1 << 13) | 1)
-
-
-cdef inline uint64_t _lanes_cards(uint64_t lanes) noexcept nogil:
-    """The cards at the rank positions of ``lanes`` (16 bits a suit; position p
-    is rank index p - 1, and 14 the ace again): the inverse of _card_lanes."""
-    cdef uint64_t ranks = ((lanes >> 1) | ((lanes >> 14) & LANE_BIT0)) & LANE_RANKS
-    return ((ranks & 0x1FFF) | ((ranks >> 3) & (<uint64_t>0x1FFF << 13))
-            | ((ranks >> 6) & (<uint64_t>0x1FFF << 26)) | ((ranks >> 9) & (<uint64_t>0x1FFF << 39)))

@@ -22,46 +22,32 @@ cdef uint64_t _hole_mask(Board* board, int first, int step, int length, int hole
     """The cards that make the line of ``length`` squares from ``first`` a meld
     when put on its empty index ``hole``; the meld's kind goes to ``kind``."""
     cdef int i, card, rank_index, suit
-    cdef unsigned int up = 0x7FFE, down = 0x7FFE, positions, ranks = 0, suits = 0
+    cdef unsigned int up = POSITIONS, down = POSITIONS, positions, ranks = 0, suits = 0
     cdef uint64_t mask = 0
     for i in range(length):
         if i == hole:
             continue
         card = board.card[first + i * step]
-        ranks |= 1u << (card % 13)
-        suits |= 1u << (card // 13)
+        ranks |= 1u << (card % RANKS)
+        suits |= 1u << (card // RANKS)
         positions = RANK_POSITION[card]
         up &= positions >> i
         down &= positions << i
-    if length <= 4 and __builtin_popcount(ranks) == 1 and __builtin_popcount(suits) == length - 1:
+    if length <= MAX_SET and __builtin_popcount(ranks) == 1 and __builtin_popcount(suits) == length - 1:
         # a set: one rank, every suit different; the hole takes a missing suit
         rank_index = __builtin_ctz(ranks)
-        for suit in range(4):
+        for suit in range(SUITS):
             if not suits & (1u << suit):
-                mask |= <uint64_t>1 << (suit * 13 + rank_index)
+                mask |= <uint64_t>1 << (suit * RANKS + rank_index)
         kind[0] = KIND_SET
         return mask
     if __builtin_popcount(suits) != 1:
         return 0
     suit = __builtin_ctz(suits)
     # the hole's rank positions: first + hole for runs up, first - hole for runs down
-    positions = (((up << hole) | (down >> hole)) & 0x7FFE)
+    positions = (((up << hole) | (down >> hole)) & POSITIONS)
     kind[0] = KIND_RUN
-    return _position_cards(positions, suit)
-
-
-cdef inline int _count_before(unsigned int word, int position) noexcept nogil:
-    """How many set bits stand unbroken just below bit ``position`` of ``word``."""
-    cdef unsigned int gaps = ~word & ((1u << position) - 1u)
-    if gaps == 0:
-        return position
-    return position - 1 - (31 - __builtin_clz(gaps))
-
-
-cdef inline int _count_after(unsigned int word, int position) noexcept nogil:
-    """How many set bits stand unbroken just above bit ``position`` of ``word``
-    (``position`` < 31, so the complement always has a bit above it)."""
-    return __builtin_ctz(~(word >> (position + 1)))
+    return position_cards(positions, suit)
 
 
 cdef inline void _set_anchor(Board* board, int row, int col, int value) noexcept nogil:
@@ -82,8 +68,8 @@ cdef inline void _line_checks(Board* board, int direction, int square, int step,
     if not ((((word << 1) | (word >> 1)) >> position) & 1u):
         board.squares[square].cross_len[direction] = 1      # no tile next to it on that line
         return
-    count_before = _count_before(word, position)
-    count_after = _count_after(word, position)
+    count_before = ones_below(word, position)
+    count_after = ones_above(word, position)
     length = count_before + count_after + 1
     board.squares[square].cross_len[direction] = length
     board.squares[square].cross_kind[direction] = KIND_NONE
@@ -158,22 +144,6 @@ cdef inline void _union(short* parent, int a, int b) noexcept nogil:
         parent[a if a > b else b] = b if a > b else a      # the smaller square is the root
 
 
-cdef int LITTLE_ENDIAN
-cdef unsigned short _probe = 1
-LITTLE_ENDIAN = (<unsigned char*>&_probe)[0] == 1
-cdef uint64_t LOW7 = 0x7F7F7F7F7F7F7F7F         # per byte
-cdef uint64_t HIGH1 = 0x8080808080808080
-cdef uint64_t GATHER = 0x0102040810204080       # moves bit 8 j to bit 56 + j
-
-
-cdef inline unsigned int _nonzero_bytes(uint64_t word) noexcept nogil:
-    """Bit j: byte j of ``word``, read from memory on a little-endian machine, is
-    not 0.  A byte's low seven bits plus 0x7F carry into its high bit unless all
-    are 0; one multiplication gathers the eight high bits."""
-    word = (((word & LOW7) + LOW7) | word) & HIGH1
-    return <unsigned int>(((word >> 7) * GATHER) >> 56)
-
-
 cdef inline void _occupied_squares(Board* board, uint64_t* flat) noexcept nogil:
     """Bit s of ``flat`` (64 squares a word): square s holds a tile.  Eight
     squares at a time: the bytes that are not EMPTY (0xFF)."""
@@ -184,7 +154,7 @@ cdef inline void _occupied_squares(Board* board, uint64_t* flat) noexcept nogil:
     if LITTLE_ENDIAN:
         while i + 8 <= size:
             memcpy(&word, &board.card[i], 8)
-            flat[i >> 6] |= <uint64_t>_nonzero_bytes(~word) << (i & 63)
+            flat[i >> 6] |= <uint64_t>nonzero_bytes(~word) << (i & 63)
             i += 8
     while i < size:
         if board.card[i] != EMPTY:
@@ -201,7 +171,7 @@ cdef inline void _anchor_line(Board* board, Anchor* entry, int direction, int sq
     cdef int along = board.squares[square].cross_len[1 - direction]
     cdef unsigned int rest
     cdef int gap
-    entry.free[direction] = _count_before(~(word | anchors), position)
+    entry.free[direction] = ones_below(~(word | anchors), position)
     if along == 1:
         rest = word >> (position + 1)
         gap = __builtin_ctz(rest) + 1 if rest else ALONE_FAR - ALONE

@@ -16,7 +16,7 @@ cdef void _pair_tables(Gen* gen, uint64_t held) noexcept nogil:
     """The cards (``pair_up``) of a board tile next to which the rack can lay the
     card one rank up and still have a third card for a run of three, the card one
     rank below or two above; ``pair_down`` the same for the card one rank down.
-    ``held``: the rack's real tiles as rank-position lanes (_card_lanes).  All
+    ``held``: the rack's real tiles as rank-position lanes (card_lanes).  All
     four suits at once, in lanes by rank position p of the board tile (an ace
     at 1 and 14): shifting by one or two moves no used bit into another suit's
     used bits 1..14, and ``exist`` clears what lands outside them."""
@@ -25,8 +25,8 @@ cdef void _pair_tables(Gen* gen, uint64_t held) noexcept nogil:
     up = (_two_supplied(held >> 1, exist >> 1, held >> 2, exist >> 2, gen.jokers) | both) & exist
     down = (_two_supplied(held << 2, exist << 2, held << 1, exist << 1, gen.jokers) | both) & exist
     # as cards: an ace lays the 2 from position 1 and the king from 14
-    gen.pair_up = _lanes_cards(up)
-    gen.pair_down = _lanes_cards(down)
+    gen.pair_up = lanes_cards(up)
+    gen.pair_down = lanes_cards(down)
 
 
 cdef void _meld_cards(Gen* gen, uint64_t held) noexcept nogil:
@@ -35,7 +35,7 @@ cdef void _meld_cards(Gen* gen, uint64_t held) noexcept nogil:
     Runs for all four suits at once, in rank-position lanes."""
     cdef unsigned int ranks = gen.set_ranks_for[3]
     cdef uint64_t a = held, b, c, starts
-    cdef uint64_t cards = _every_suit(ranks)
+    cdef uint64_t cards = every_suit(ranks)
     b = a >> 1
     c = a >> 2          # bit w: the rack holds position w, w + 1, w + 2
     if gen.jokers >= 3:
@@ -47,7 +47,7 @@ cdef void _meld_cards(Gen* gen, uint64_t held) noexcept nogil:
     else:
         starts = a & b & c
     starts &= LANE_STARTS    # runs of three start at positions 1 .. 12
-    cards |= _lanes_cards(starts | (starts << 1) | (starts << 2))
+    cards |= lanes_cards(starts | (starts << 1) | (starts << 2))
     gen.meld_cards = cards & gen.available
 
 

@@ -67,41 +67,27 @@ cdef inline void _supply_from(Gen* gen, unsigned int needed, int main_sum, int c
 
 cdef inline void _placed_values(Gen* gen, int i, int suit, int rank_index, int kind) noexcept nogil:
     """Score placed index i as the card of ``suit`` and ``rank_index`` in a main line of ``kind``."""
-    gen.card[i] = suit * 13 + rank_index
+    gen.card[i] = suit * RANKS + rank_index
     gen.real_main[i] = VALUE[kind][rank_index] * gen.placed_tile_mult[i]
     gen.real_cross[i] = VALUE[gen.placed_cross_kind[i]][rank_index] * gen.placed_cross_mult[i]
 
 
-cdef uint64_t GATHER_SUITS = 0x0000008008008008  # moves bit 13 s to bit 39 + s (no product overlaps)
-
-
-cdef inline int _suits_of_rank(uint64_t mask, int rank_index) noexcept nogil:
-    """4-bit mask of the suits whose card of ``rank_index`` is in ``mask``."""
-    return <int>(((((mask >> rank_index) & ACES) * GATHER_SUITS) >> 39) & 0xF)
-
-
-cdef inline unsigned int _rank_positions(uint64_t mask, int suit) noexcept nogil:
-    """Bits 1..14: the positions in rank order of the cards of ``suit`` in ``mask``
-    (an ace sits at 1 and at 14)."""
-    cdef unsigned int ranks = <unsigned int>((mask >> (13 * suit)) & 0x1FFF)
-    return (ranks << 1) | ((ranks & 1) << 14)
-
-
 # A set's suits, placed index by placed index: the ordered tuples of k distinct
-# suits (k <= 4), numbered in lexicographic order, as bit masks of tuple numbers
-cdef unsigned int SET_TUPLES_WITH[5][4][16]    # by k, placed index, suits: the tuples giving
-                                               # that index one of those suits
-cdef unsigned int SET_TUPLES_HELD[5][16][5]    # by k, suits held, jokers (at most 4): the
-                                               # tuples the rack can supply
-cdef unsigned char SET_TUPLE_LACKS[5][24][16]  # by k, tuple, suits held: the placed indexes
-                                               # whose suit is not held (each needs a joker)
-cdef unsigned char SET_TUPLE_CARDS[5][24][4]   # by k, tuple: 13 x its suits
+# suits (k <= 4), numbered in lexicographic order, as bit masks of tuple numbers.
+# By k, placed index, suits: the tuples giving that index one of those suits
+cdef unsigned int SET_TUPLES_WITH[MAX_SET + 1][MAX_SET][SUIT_SETS]
+# By k, suits held, jokers (at most 4): the tuples the rack can supply
+cdef unsigned int SET_TUPLES_HELD[MAX_SET + 1][SUIT_SETS][MAX_SET + 1]
+# By k, tuple, suits held: the placed indexes whose suit is not held (each needs a joker)
+cdef unsigned char SET_TUPLE_LACKS[MAX_SET + 1][SET_TUPLES][SUIT_SETS]
+# By k, tuple: RANKS x its suits, the cards of its rank index 0
+cdef unsigned char SET_TUPLE_CARDS[MAX_SET + 1][SET_TUPLES][MAX_SET]
 
 
 cdef void _fill_set_tuples() noexcept nogil:
     cdef int k, t, i, held, jokers, code, used, lacks
-    cdef int suits[4]
-    for k in range(1, 5):
+    cdef int suits[SUITS]
+    for k in range(1, MAX_SET + 1):
         t = 0
         for code in range(256):         # 4 suits of 2 bits, in lexicographic order
             used = 0
@@ -113,9 +99,9 @@ cdef void _fill_set_tuples() noexcept nogil:
                 used |= 1 << suits[i]
             if used < 0 or code & ((1 << (2 * (4 - k))) - 1):
                 continue
-            for i in range(4):
-                SET_TUPLE_CARDS[k][t][i] = 13 * suits[i] if i < k else 0
-            for held in range(16):
+            for i in range(MAX_SET):
+                SET_TUPLE_CARDS[k][t][i] = RANKS * suits[i] if i < k else 0
+            for held in range(SUIT_SETS):
                 for i in range(k):
                     if held & (1 << suits[i]):
                         SET_TUPLES_WITH[k][i][held] |= 1u << t
@@ -124,7 +110,7 @@ cdef void _fill_set_tuples() noexcept nogil:
                     if not held & (1 << suits[i]):
                         lacks |= 1 << i
                 SET_TUPLE_LACKS[k][t][held] = lacks
-                for jokers in range(5):
+                for jokers in range(MAX_SET + 1):
                     if __builtin_popcount(lacks) <= jokers:
                         SET_TUPLES_HELD[k][held][jokers] |= 1u << t
             t += 1
@@ -157,10 +143,10 @@ cdef void _run_candidate(Gen* gen, int suit, int first, int sign) noexcept nogil
     gen.lacking_lanes, without a branch."""
     cdef int i, position, main_sum = 0, cross_sum = 0
     cdef unsigned int needed = 0
-    cdef uint64_t lacking = gen.lacking_lanes >> (16 * suit)
+    cdef uint64_t lacking = gen.lacking_lanes >> (LANE_BITS * suit)
     for i in range(gen.k):
         position = first + sign * (gen.placed_index[i] - gen.origin)
-        _placed_values(gen, i, suit, 0 if position == 14 else position - 1, KIND_RUN)
+        _placed_values(gen, i, suit, 0 if position == ACE_HIGH else position - 1, KIND_RUN)
         needed |= <unsigned int>((lacking >> position) & 1) << i
         main_sum += gen.real_main[i]
         cross_sum += gen.real_cross[i]
@@ -194,7 +180,7 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
         else:
             gen.placed_cross_kind[i] = KIND_NONE
             gen.placed_cross_mult[i] = 0
-    if length <= 4:
+    if length <= MAX_SET:
         fixed_suits = feasible.fixed_suits
         ranks = feasible.set_ranks
         while ranks and not gen.done:
@@ -202,11 +188,11 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
             ranks &= ranks - 1u
             gen.set_main = 0
             gen.set_cross = 0
-            held = _suits_of_rank(gen.rack_cards, rank_index)
-            tuples = SET_TUPLES_HELD[gen.k][held][min(gen.jokers, 4)]
+            held = suits_of_rank(gen.rack_cards, rank_index)
+            tuples = SET_TUPLES_HELD[gen.k][held][min(gen.jokers, MAX_SET)]
             for i in range(gen.k):
                 tuples &= SET_TUPLES_WITH[gen.k][i][
-                    _suits_of_rank(gen.allowed[gen.placed_index[i]], rank_index) & ~fixed_suits]
+                    suits_of_rank(gen.allowed[gen.placed_index[i]], rank_index) & ~fixed_suits]
                 gen.real_main[i] = VALUE[KIND_SET][rank_index] * gen.placed_tile_mult[i]
                 gen.real_cross[i] = VALUE[gen.placed_cross_kind[i]][rank_index] * gen.placed_cross_mult[i]
                 gen.set_main += gen.real_main[i]
@@ -222,12 +208,12 @@ cdef void _enumerate_line(Gen* gen, Feasible* feasible) noexcept nogil:
         bit = __builtin_ctzll(lanes)
         lanes &= lanes - 1
         if __builtin_popcountll((<uint64_t>placed_up << bit) & gen.lacking_lanes
-                                & (<uint64_t>0xFFFF << (bit & ~15))) <= gen.jokers:
-            _run_candidate(gen, bit >> 4, bit & 15, 1)
+                                & (<uint64_t>LANE_MASK << (bit & ~IN_LANE))) <= gen.jokers:
+            _run_candidate(gen, bit >> LANE_OF_BIT, bit & IN_LANE, 1)
     lanes = feasible.down & LANE_HIGH[length - 1]      # read downwards from length - 1 or higher
     while lanes and not gen.done:
         bit = __builtin_ctzll(lanes)
         lanes &= lanes - 1
         if __builtin_popcountll((<uint64_t>placed_down << (bit - length + 1)) & gen.lacking_lanes
-                                & (<uint64_t>0xFFFF << (bit & ~15))) <= gen.jokers:
-            _run_candidate(gen, bit >> 4, bit & 15, -1)
+                                & (<uint64_t>LANE_MASK << (bit & ~IN_LANE))) <= gen.jokers:
+            _run_candidate(gen, bit >> LANE_OF_BIT, bit & IN_LANE, -1)
