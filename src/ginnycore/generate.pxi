@@ -1,6 +1,112 @@
 # Move generation: the walk from each live anchor along its line.
 # Included in core.pyx.
 
+cdef inline int _take_left_tiles(LineWalk* line, const signed char* cards, int start, int step, int x,
+                                 Feasible* right) noexcept nogil:
+    """The tiles standing just left of the anchor at ``x`` join the line: their
+    squares go to ``line.line_square``, their cards to ``right``.  How many."""
+    cdef int low_fixed = 0, square
+    while x - low_fixed - 1 >= 0 and cards[start + (x - low_fixed - 1) * step] != EMPTY:
+        low_fixed += 1
+        square = start + (x - low_fixed) * step
+        line.line_square[BASE - low_fixed] = square
+        _feasible_add_left_card(right, low_fixed, cards[square])
+    return low_fixed
+
+
+cdef inline bint _same_area(int group, int* touched_group) noexcept nogil:
+    """Whether a play touching area ``group`` still touches one area only (the
+    first it touches is kept in ``touched_group``, -1 until then)."""
+    if touched_group[0] < 0:
+        touched_group[0] = group
+        return True
+    return group == touched_group[0]
+
+
+cdef inline void _add_bounds(Feasible* right, const Square* square, int direction, uint64_t allowed) noexcept nogil:
+    """Best and top modes: the highest values the cards ``allowed`` may score on
+    ``square``, in the main line as a set or a run and in the line across it."""
+    cdef int tile_mult = square.tile_mult
+    cdef unsigned int ranks = ranks_of(allowed)
+    right.set_bound += SET_MAX[ranks] * tile_mult
+    right.run_bound += RUN_MAX[ranks] * tile_mult
+    if square.cross_len[direction] >= MIN_MELD:
+        right.cross_bound += tile_mult * square.meld_mult * (
+            SET_MAX[ranks] if square.cross_kind[direction] == KIND_SET else RUN_MAX[ranks])
+
+
+cdef inline bint _take_right_tiles(LineWalk* line, const signed char* cards, int start, int step, int line_length,
+                                   int x, int low_fixed, int* high, Feasible* whole) noexcept nogil:
+    """The tiles standing just right of the placed square ``high[0]`` join the
+    line (their cards go to ``whole``, the last square to ``high[0]``); False
+    when the line would be longer than any meld."""
+    while high[0] + 1 < line_length and cards[start + (high[0] + 1) * step] != EMPTY \
+            and low_fixed + high[0] + 1 - x < MAX_RUN:
+        high[0] += 1
+        line.line_square[BASE + high[0] - x] = start + high[0] * step
+        _feasible_add_card(whole, cards[start + high[0] * step])
+    return not (high[0] + 1 < line_length and cards[start + (high[0] + 1) * step] != EMPTY)
+
+
+cdef inline bint _narrow_to_start(const RackTables* rack, Feasible* line_state, int m, int placed) noexcept nogil:
+    """Narrow ``line_state`` by ``m`` free squares left of the anchor and the
+    rack's supply for ``placed`` tiles; whether some meld is left."""
+    line_state.up &= rack.free_left[m].up & rack.run_lanes_for[placed]
+    line_state.down &= rack.free_left[m].down & rack.run_lanes_for[placed]
+    line_state.set_ranks &= rack.free_left[m].set_ranks & rack.set_ranks_for[placed]
+    return _feasible_any(line_state)
+
+
+cdef inline int _fill_free_squares(LineWalk* line, const Square* squares, int start, int step, int x,
+                                   int filled, int m, uint64_t available, int* left_tile_mult,
+                                   int* left_meld_mult) noexcept nogil:
+    """The free squares left of the anchor from ``filled`` + 1 to ``m`` join
+    the line arrays (squares, cards allowed, placed indexes), and the sums of
+    their multipliers; returns ``m``."""
+    cdef int left_square
+    while filled < m:
+        filled += 1
+        left_square = start + (x - filled) * step
+        line.line_square[BASE - filled] = left_square
+        line.allowed[BASE - filled] = available
+        line.placed_all[MAX_PLACED - filled] = BASE - filled
+        left_tile_mult[filled] = left_tile_mult[filled - 1] + squares[left_square].tile_mult
+        left_meld_mult[filled] = left_meld_mult[filled - 1] * squares[left_square].meld_mult
+    return filled
+
+
+cdef inline bint _below_floor(const Gen* gen, const Feasible* whole, Feasible* line_state, int length,
+                              int left_tile_mult, int meld_mult) noexcept nogil:
+    """Best and top modes: whether no meld of the line can score the floor, by
+    the bounds of its squares right of the start (``whole``) and of the free
+    squares left of the anchor (``left_tile_mult``)."""
+    cdef int set_bound, run_bound, main_bound = 0
+    if gen.out.floor == NO_FLOOR:      # set only where the bounds are kept
+        return False
+    set_bound = whole.set_bound + SET_MAX[gen.rack.free_ranks] * left_tile_mult
+    run_bound = whole.run_bound + RUN_MAX[gen.rack.free_ranks] * left_tile_mult
+    if length <= MAX_SET and line_state.set_ranks:
+        main_bound = set_bound
+    if _feasible_runs(line_state) and run_bound > main_bound:
+        main_bound = run_bound
+    return main_bound * meld_mult + whole.cross_bound < gen.out.floor
+
+
+cdef inline void _enumerate_from(Gen* gen, Feasible* line_state, int start_index, int length, int placed,
+                                 int m, int main_mult) noexcept nogil:
+    """Enumerate the melds of the line that starts ``start_index`` squares
+    left of the anchor, ``m`` of them free, with ``placed`` tiles placed."""
+    # from the anchor's positions to the first square's
+    line_state.up = _lanes_down(line_state.up, start_index)
+    line_state.down = _lanes_up(line_state.down, start_index)
+    gen.line.origin = BASE - start_index
+    gen.line.length = length
+    gen.line.k = placed
+    gen.line.main_mult = main_mult
+    gen.line.placed_index = &gen.line.placed_all[MAX_PLACED - m]
+    _enumerate_line(gen, line_state)
+
+
 cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before,
                        uint64_t anchor_cards) noexcept nogil:
     """Every play along ``direction`` whose first anchor is at ``x`` on ``line``
@@ -16,21 +122,19 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
     """
     cdef Board* board = gen.board
     cdef int line_length, step, start, b, i, m, m_first, m_last, low_fixed, free_max, square
-    cdef int touched_group, touch, red, centre, k, group, right_group, right_touch, high
-    cdef int length, main_mult, tile_mult, main_bound, set_bound, run_bound, start_index, free_filled, left_square
+    cdef int touched_group, touch, red, centre, k, right_touch, high, length, main_mult, free_filled
     cdef int left_tile_mult[MAX_PLACED + 1]
     cdef int left_meld_mult[MAX_PLACED + 1]
     cdef uint64_t allowed
-    cdef unsigned int ranks
     cdef Feasible right, whole, line_state
     # in locals: the compiler cannot keep fields read through a pointer across
     # the stores to gen's int arrays, which might alias them
     cdef const Square* squares = board.squares
     cdef const signed char* cards = board.card
     cdef int rack_size = board.rack_size, n_tiles = board.n_tiles, centre_square = board.centre
-    cdef uint64_t available = gen.available
-    cdef bint best_mode = gen.bounded
-    gen.direction = direction
+    cdef uint64_t available = gen.rack.available
+    cdef bint best_mode = gen.out.bounded
+    gen.line.direction = direction
     if direction == ACROSS:
         line_length, step, start = board.width, 1, line * board.width
     else:
@@ -43,20 +147,14 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
     left_tile_mult[0] = 0
     left_meld_mult[0] = 1
     if x > 0 and cards[start + (x - 1) * step] != EMPTY:
-        while x - low_fixed - 1 >= 0 and cards[start + (x - low_fixed - 1) * step] != EMPTY:
-            low_fixed += 1
-            square = start + (x - low_fixed) * step
-            gen.line_square[BASE - low_fixed] = square
-            _feasible_add_left_card(&right, low_fixed, cards[square])
+        low_fixed = _take_left_tiles(&gen.line, cards, start, step, x, &right)
         if low_fixed >= MAX_RUN:
             return
         touched_group = squares[start + (x - 1) * step].group
         touch = 1
     else:
         # the empty squares just left of x that are no anchors (filled in below when used)
-        free_max = free_before
-        if free_max > rack_size - 1:
-            free_max = max(rack_size - 1, 0)
+        free_max = min(free_before, max(rack_size - 1, 0))
     free_filled = 0
     red = 0
     centre = 0
@@ -66,13 +164,10 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
     for b in range(x, min(line_length, x + MAX_RUN - low_fixed)):     # no longer than a run
         i = b - x
         square += step
-        gen.line_square[BASE + i] = square
+        gen.line.line_square[BASE + i] = square
         if cards[square] != EMPTY:
-            group = squares[square].group
             touch = 1
-            if touched_group < 0:
-                touched_group = group
-            elif group != touched_group:
+            if not _same_area(squares[square].group, &touched_group):
                 break       # would join two areas, as would every longer interval
             _feasible_add_card(&right, cards[square])
             if not _feasible_any(&right):
@@ -86,38 +181,28 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
             allowed = squares[square].cross_mask[direction] & available
             if allowed == 0:
                 break
-            group = squares[square].cross_group[direction]
             touch = 1
-            if touched_group < 0:
-                touched_group = group
-            elif group != touched_group:
+            if not _same_area(squares[square].cross_group[direction], &touched_group):
                 break
         if b == x:
             allowed = anchor_cards
         if allowed == available:
-            _feasible_add_lanes(&right, gen.free_lanes, gen.free_ranks)
+            _feasible_add_lanes(&right, gen.rack.free_lanes, gen.rack.free_ranks)
         else:
             _feasible_add(&right, allowed)
-        gen.allowed[BASE + i] = allowed
+        gen.line.allowed[BASE + i] = allowed
         if not _feasible_any(&right):
             break
         if best_mode:
-            tile_mult = squares[square].tile_mult
-            ranks = ranks_of(allowed)
-            right.set_bound += SET_MAX[ranks] * tile_mult
-            right.run_bound += RUN_MAX[ranks] * tile_mult
-            if squares[square].cross_len[direction] >= 3:
-                right.cross_bound += tile_mult * squares[square].meld_mult * (
-                    SET_MAX[ranks] if squares[square].cross_kind[direction] == KIND_SET
-                    else RUN_MAX[ranks])
+            _add_bounds(&right, &squares[square], direction, allowed)
         red |= squares[square].red
         centre |= square == centre_square
         main_mult *= squares[square].meld_mult
-        gen.placed_all[MAX_PLACED + k] = BASE + i
+        gen.line.placed_all[MAX_PLACED + k] = BASE + i
         k += 1
-        right.set_ranks &= gen.set_ranks_for[k]
-        right.up &= gen.run_lanes_for[k]
-        right.down &= gen.run_lanes_for[k]
+        right.set_ranks &= gen.rack.set_ranks_for[k]
+        right.up &= gen.rack.run_lanes_for[k]
+        right.down &= gen.rack.run_lanes_for[k]
         if not _feasible_any(&right):
             break
         # the tiles just right of b belong to the line too
@@ -126,15 +211,9 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
         right_touch = touch
         if b + 1 < line_length and cards[square + step] != EMPTY:
             right_touch = 1
-            right_group = squares[square + step].group
-            if touched_group >= 0 and right_group != touched_group:
+            if touched_group >= 0 and squares[square + step].group != touched_group:
                 continue
-            while high + 1 < line_length and cards[start + (high + 1) * step] != EMPTY \
-                    and low_fixed + high + 1 - x < MAX_RUN:
-                high += 1
-                gen.line_square[BASE + high - x] = start + high * step
-                _feasible_add_card(&whole, cards[start + high * step])
-            if high + 1 < line_length and cards[start + (high + 1) * step] != EMPTY:
+            if not _take_right_tiles(&gen.line, cards, start, step, line_length, x, low_fixed, &high, &whole):
                 break       # the line would be longer than any meld
         if n_tiles == 0:
             if not centre:
@@ -151,40 +230,15 @@ cdef void _walk_anchor(Gen* gen, int direction, int line, int x, int free_before
         for m in range(m_first, m_last + 1):
             length = low_fixed + m + high - x + 1
             line_state = whole
-            line_state.up &= gen.free_left[m].up & gen.run_lanes_for[k + m]
-            line_state.down &= gen.free_left[m].down & gen.run_lanes_for[k + m]
-            line_state.set_ranks &= gen.free_left[m].set_ranks & gen.set_ranks_for[k + m]
             line_state.length = length
-            if not _feasible_any(&line_state):
+            if not _narrow_to_start(&gen.rack, &line_state, m, k + m):
                 break       # more squares to the left only narrow it further
-            while free_filled < m:
-                free_filled += 1
-                left_square = start + (x - free_filled) * step
-                gen.line_square[BASE - free_filled] = left_square
-                gen.allowed[BASE - free_filled] = available
-                left_tile_mult[free_filled] = left_tile_mult[free_filled - 1] + squares[left_square].tile_mult
-                left_meld_mult[free_filled] = left_meld_mult[free_filled - 1] * squares[left_square].meld_mult
-            if gen.floor != NO_FLOOR:      # set only where the bounds are kept
-                set_bound = whole.set_bound + SET_MAX[gen.free_ranks] * left_tile_mult[m]
-                run_bound = whole.run_bound + RUN_MAX[gen.free_ranks] * left_tile_mult[m]
-                main_bound = 0
-                if length <= MAX_SET and line_state.set_ranks:
-                    main_bound = set_bound
-                if _feasible_runs(&line_state) and run_bound > main_bound:
-                    main_bound = run_bound
-                if main_bound * main_mult * left_meld_mult[m] + whole.cross_bound < gen.floor:
-                    continue
-            # from the anchor's positions to the first square's
-            start_index = low_fixed + m
-            line_state.up = _lanes_down(line_state.up, start_index)
-            line_state.down = _lanes_up(line_state.down, start_index)
-            gen.origin = BASE - start_index
-            gen.length = length
-            gen.k = k + m
-            gen.main_mult = main_mult * left_meld_mult[m]
-            gen.placed_index = &gen.placed_all[MAX_PLACED - m]
-            _enumerate_line(gen, &line_state)
-            if gen.done:
+            free_filled = _fill_free_squares(&gen.line, squares, start, step, x, free_filled, m, available,
+                                             left_tile_mult, left_meld_mult)
+            if _below_floor(gen, &whole, &line_state, length, left_tile_mult[m], main_mult * left_meld_mult[m]):
+                continue
+            _enumerate_from(gen, &line_state, low_fixed + m, length, k + m, m, main_mult * left_meld_mult[m])
+            if gen.out.done:
                 return
 
 
@@ -202,21 +256,21 @@ cdef void _generate_anchors(Gen* gen) noexcept nogil:
     cdef Board* board = gen.board
     cdef const Anchor* anchor = board.anchors
     cdef const Anchor* end = board.anchors + board.n_anchors
-    cdef uint64_t cards, across, down, available = gen.available
+    cdef uint64_t cards, across, down, available = gen.rack.available
     # no branch until some card can go on the anchor: a branch a direction was
     # mispredicted about once an anchor
     while anchor < end:
         cards = anchor.fit & available
-        across = cards & gen.limit_of[anchor.limit[ACROSS]]
-        down = cards & gen.limit_of[anchor.limit[DOWN]]
+        across = cards & gen.rack.limit_of[anchor.limit[ACROSS]]
+        down = cards & gen.rack.limit_of[anchor.limit[DOWN]]
         if across | down:
             if across:
                 _walk_anchor(gen, ACROSS, anchor.row, anchor.col, anchor.free[ACROSS], across)
-                if gen.done:
+                if gen.out.done:
                     return
             if down:
                 _walk_anchor(gen, DOWN, anchor.col, anchor.row, anchor.free[DOWN], down)
-                if gen.done:
+                if gen.out.done:
                     return
         anchor += 1
 
@@ -230,22 +284,12 @@ cdef long long board_generate(Board* board, int mode, PlayRecord* best,
     return _generate_on(board, mode, best, plays, capacity, NULL)
 
 
-cdef long long _generate_on(Board* board, int mode, PlayRecord* best,
-                            PlayRecord** plays, size_t* capacity, Top* top) noexcept nogil:
-    """board_generate, and in GEN_TOP mode the first plays in ranking order
-    into ``top`` (see Top), how many were scored (-1: out of memory)."""
-    cdef Gen gen
-    cdef int i, held, suit, card, reach = min(board.rack_size - 1, MAX_PLACED)
-    cdef uint64_t lanes_by_supply[MAX_PLACED + 1]
-    cdef unsigned int suit_ranks[4]
-    cdef unsigned int ranks_held[5]
-    cdef uint64_t counts, neighbours, near, rack_lanes
-    cdef Feasible left
-    cdef const char* block
-    # Ask for the lines generation reads in order, and for the first lines of
-    # the plays it writes: with many positions they are out of the nearest
-    # caches, and the setup below runs while they arrive.
-    block = <const char*>board.anchors
+cdef inline void _prefetch(const Board* board, int mode, PlayRecord** plays, size_t* capacity) noexcept nogil:
+    """Ask for the lines generation reads in order, and for the first lines of
+    the plays it writes: with many positions they are out of the nearest
+    caches, and the per-rack setup runs while they arrive."""
+    cdef int i
+    cdef const char* block = <const char*>board.anchors
     for i in range(0, board.n_anchors * <int>sizeof(Anchor), 64):
         __builtin_prefetch(block + i)
     for i in range(0, board.size, 64):
@@ -254,86 +298,32 @@ cdef long long _generate_on(Board* board, int mode, PlayRecord* best,
         block = <const char*>plays[0]
         for i in range(0, min(<int>capacity[0], 8) * <int>sizeof(PlayRecord), 64):
             __builtin_prefetch(block + i, 1)
+
+
+cdef inline void _start_output(Output* out, int mode, PlayRecord* best, PlayRecord** plays, size_t* capacity,
+                               Top* top) noexcept nogil:
+    """A generation call's Output: nothing found yet, no floor."""
+    out.mode = mode
+    out.best = best
+    out.have_best = 0
+    out.floor = NO_FLOOR
+    out.top = top
+    out.bounded = mode == GEN_BEST or mode == GEN_TOP
+    out.plays = plays
+    out.capacity = capacity
+    out.count = 0
+    out.done = 0
+    out.failed = 0
+
+
+cdef long long _generate_on(Board* board, int mode, PlayRecord* best,
+                            PlayRecord** plays, size_t* capacity, Top* top) noexcept nogil:
+    """board_generate, and in GEN_TOP mode the first plays in ranking order
+    into ``top`` (see Top), how many were scored (-1: out of memory)."""
+    cdef Gen gen
+    _prefetch(board, mode, plays, capacity)
     gen.board = board
-    gen.mode = mode
-    gen.best = best
-    gen.have_best = 0
-    gen.floor = NO_FLOOR
-    gen.top = top
-    gen.bounded = mode == GEN_BEST or mode == GEN_TOP
-    gen.plays = plays
-    gen.capacity = capacity
-    gen.count = 0
-    # the cards the rack holds, eight counts at a time
-    gen.available = 0
-    held = 0
-    if LITTLE_ENDIAN:
-        while held + 8 <= NUM_CARDS:
-            memcpy(&counts, &board.rack[held], 8)
-            gen.available |= <uint64_t>nonzero_bytes(counts) << held
-            held += 8
-    while held < NUM_CARDS:
-        gen.available |= <uint64_t>(board.rack[held] != 0) << held
-        held += 1
-    gen.rack_cards = gen.available
-    gen.jokers = board.rack[JOKER]
-    if board.rack[JOKER]:
-        gen.available = ALL_CARDS
-    gen.free_lanes = card_lanes(gen.available)
-    rack_lanes = card_lanes(gen.rack_cards)
-    gen.lacking_lanes = ~rack_lanes
-    gen.free_ranks = ranks_of(gen.available)
-    # the ranks (suits) whose real tiles and jokers can fill k squares of a set (run);
-    # ranks_held[c]: the ranks the rack holds in c suits or more
-    memset(lanes_by_supply, 0, sizeof(lanes_by_supply))
-    for suit in range(4):
-        suit_ranks[suit] = <unsigned int>(gen.rack_cards >> (RANKS * suit)) & RANK_MASK
-        # rank positions, so an ace counts twice: an upper bound is enough here
-        held = __builtin_popcount(rank_positions(gen.rack_cards, suit)) + gen.jokers
-        lanes_by_supply[min(held, MAX_PLACED)] |= <uint64_t>LANE_MASK << (LANE_BITS * suit)
-    ranks_held[0] = RANK_MASK
-    ranks_held[1] = suit_ranks[0] | suit_ranks[1] | suit_ranks[2] | suit_ranks[3]
-    ranks_held[2] = ((suit_ranks[0] & (suit_ranks[1] | suit_ranks[2] | suit_ranks[3]))
-                     | (suit_ranks[1] & (suit_ranks[2] | suit_ranks[3])) | (suit_ranks[2] & suit_ranks[3]))
-    ranks_held[3] = ((suit_ranks[0] & suit_ranks[1] & (suit_ranks[2] | suit_ranks[3]))
-                     | ((suit_ranks[0] | suit_ranks[1]) & suit_ranks[2] & suit_ranks[3]))
-    ranks_held[4] = suit_ranks[0] & suit_ranks[1] & suit_ranks[2] & suit_ranks[3]
-    gen.run_lanes_for[MAX_PLACED] = lanes_by_supply[MAX_PLACED]
-    for i in range(MAX_PLACED - 1, -1, -1):
-        gen.run_lanes_for[i] = gen.run_lanes_for[i + 1] | lanes_by_supply[i]
-    memset(gen.set_ranks_for, 0, sizeof(gen.set_ranks_for))
-    for i in range(min(gen.jokers + 4, MAX_PLACED) + 1):
-        gen.set_ranks_for[i] = ranks_held[max(i - gen.jokers, 0)]
-    _pair_tables(&gen, rack_lanes)
-    _meld_cards(&gen, rack_lanes)
-    # what may go on an anchor beyond its fit (Anchor.limit); a tile's
-    # neighbours on both sides share its pair cards.  An anchor's fit holds only
-    # cards that may stand beside its lone neighbours, so a neighbour none of
-    # whose cards the rack has needs no entry: the anchor's cards are none anyway.
-    near = ALL_CARDS
-    if not gen.jokers:
-        # NEIGHBOURS of each rack card: the same suit one rank away, and the
-        # same rank in another suit (but for a card whose rank it holds in one suit)
-        near = (lanes_cards(((gen.free_lanes << 1) | (gen.free_lanes >> 1)) & ALL_LANES)
-                | (every_suit(ranks_held[1]) & ~(gen.available & every_suit(ranks_held[1] & ~ranks_held[2]))))
-    neighbours = board.lone_neighbours & near
-    while neighbours:
-        card = __builtin_ctzll(neighbours)
-        neighbours &= neighbours - 1
-        gen.limit_of[card] = _pair_cards(&gen, card)
-    for i in range(ALONE, ALONE_FAR):
-        gen.limit_of[i] = ALL_CARDS if i - ALONE <= board.rack_size else gen.meld_cards
-    gen.limit_of[ALONE_FAR] = gen.meld_cards     # beyond any rack's reach
-    gen.limit_of[NOT_LIVE] = 0
-    # no play puts more than the rack's tiles but the anchor's left of an anchor
-    # built in a local: copying the entry just stored would wait for the stores
-    _feasible_start(&left)
-    gen.free_left[0] = left
-    for i in range(1, reach + 1):
-        gen.placed_all[MAX_PLACED - i] = BASE - i
-        _feasible_add_left(&left, i, gen.free_lanes, gen.free_ranks)
-        gen.free_left[i] = left
-    gen.done = 0
-    gen.failed = 0
+    _start_output(&gen.out, mode, best, plays, capacity, top)
+    _load_rack(&gen.rack, board)
     _generate_anchors(&gen)
-    return -1 if gen.failed else gen.count
+    return -1 if gen.out.failed else gen.out.count

@@ -29,7 +29,7 @@ cdef inline int _rank_order(int score, int jokers, int n, const short* square, u
 
 cdef inline int _better(Gen* gen, unsigned int joker_at, int score, int jokers, const PlayRecord* best) noexcept nogil:
     """Is the play in ``gen`` ahead of ``best`` in the ranking?"""
-    return _rank_order(score, jokers, gen.k, gen.placed_square, joker_at, gen.card, best) < 0
+    return _rank_order(score, jokers, gen.line.k, gen.line.placed_square, joker_at, gen.line.card, best) < 0
 
 
 cdef inline int _ranks_after(const PlayRecord* play, const PlayRecord* other) noexcept nogil:
@@ -41,24 +41,24 @@ cdef inline void _record(Gen* gen, PlayRecord* record, unsigned int joker_at, in
     """Write the play to ``record``: whole fixed-size arrays, which compile to a
     few moves with no loop over the placed tiles (entries past ``n`` are unused)."""
     record.score = score
-    record.n = gen.k
+    record.n = gen.line.k
     record.jokers = jokers
     record.joker_at = joker_at
-    memcpy(record.square, gen.placed_square, sizeof(record.square))
-    memcpy(record.card, gen.card, sizeof(record.card))
+    memcpy(record.square, gen.line.placed_square, sizeof(record.square))
+    memcpy(record.card, gen.line.card, sizeof(record.card))
 
 
 cdef int _grow_plays(Gen* gen) noexcept nogil:
     """Double the capacity of the plays array (GEN_ALL); 0 when out of memory,
     which also stops generation."""
-    cdef size_t new_capacity = gen.capacity[0] * 2 if gen.capacity[0] else 1024
-    cdef PlayRecord* grown = <PlayRecord*>realloc(gen.plays[0], new_capacity * sizeof(PlayRecord))
+    cdef size_t new_capacity = gen.out.capacity[0] * 2 if gen.out.capacity[0] else 1024
+    cdef PlayRecord* grown = <PlayRecord*>realloc(gen.out.plays[0], new_capacity * sizeof(PlayRecord))
     if grown == NULL:
-        gen.failed = 1
-        gen.done = 1
+        gen.out.failed = 1
+        gen.out.done = 1
         return 0
-    gen.plays[0] = grown
-    gen.capacity[0] = new_capacity
+    gen.out.plays[0] = grown
+    gen.out.capacity[0] = new_capacity
     return 1
 
 
@@ -107,15 +107,15 @@ cdef void _heap_sort(Top* top) noexcept nogil:
 cdef int _grow_top(Gen* gen) noexcept nogil:
     """Double the heap's array, to at most its limit; 0 when out of memory,
     which also stops generation."""
-    cdef Top* top = gen.top
+    cdef Top* top = gen.out.top
     cdef size_t new_capacity = top.capacity * 2 if top.capacity else 1024
     cdef PlayRecord* grown
     if new_capacity > top.limit:
         new_capacity = top.limit
     grown = <PlayRecord*>realloc(top.heap, new_capacity * sizeof(PlayRecord))
     if grown == NULL:
-        gen.failed = 1
-        gen.done = 1
+        gen.out.failed = 1
+        gen.out.done = 1
         return 0
     top.heap = grown
     top.capacity = new_capacity
@@ -126,10 +126,10 @@ cdef void _keep_top(Gen* gen, unsigned int joker_at, int score, int jokers) noex
     """GEN_TOP: keep the play in ``gen`` when it ranks after ``top.after`` and
     among the first ``top.limit``; once the heap is full its root's score is
     the floor, below which generation prunes."""
-    cdef Top* top = gen.top
-    if score < gen.floor:
+    cdef Top* top = gen.out.top
+    if score < gen.out.floor:
         return
-    if top.has_after and _rank_order(score, jokers, gen.k, gen.placed_square, joker_at, gen.card,
+    if top.has_after and _rank_order(score, jokers, gen.line.k, gen.line.placed_square, joker_at, gen.line.card,
                                       &top.after) <= 0:
         return
     if top.size < top.limit:
@@ -139,28 +139,28 @@ cdef void _keep_top(Gen* gen, unsigned int joker_at, int score, int jokers) noex
         _heap_up(top.heap, top.size)
         top.size += 1
         if top.size == top.limit:
-            gen.floor = top.heap[0].score
+            gen.out.floor = top.heap[0].score
     elif _better(gen, joker_at, score, jokers, &top.heap[0]):
         _record(gen, &top.heap[0], joker_at, score, jokers)
         _heap_down(top.heap, top.size, 0)
-        gen.floor = top.heap[0].score
+        gen.out.floor = top.heap[0].score
 
 
 cdef inline void _emit(Gen* gen, unsigned int joker_at, int score, int jokers) noexcept nogil:
-    """A play found: the placed cards ``gen.card``, a joker on placed index i
+    """A play found: the placed cards ``gen.line.card``, a joker on placed index i
     when bit i of ``joker_at`` is set, scoring ``score``."""
-    if gen.mode == GEN_ALL:
-        if <size_t>gen.count >= gen.capacity[0] and not _grow_plays(gen):
+    if gen.out.mode == GEN_ALL:
+        if <size_t>gen.out.count >= gen.out.capacity[0] and not _grow_plays(gen):
             return
-        _record(gen, &gen.plays[0][gen.count], joker_at, score, jokers)
-    elif gen.mode == GEN_BEST:
-        if not gen.have_best or _better(gen, joker_at, score, jokers, gen.best):
-            _record(gen, gen.best, joker_at, score, jokers)
-            gen.have_best = 1
-            gen.floor = score
-    elif gen.mode >= GEN_ANY:      # one test on the way to counting, as with no GEN_TOP
-        if gen.mode == GEN_ANY:
-            gen.done = 1
+        _record(gen, &gen.out.plays[0][gen.out.count], joker_at, score, jokers)
+    elif gen.out.mode == GEN_BEST:
+        if not gen.out.have_best or _better(gen, joker_at, score, jokers, gen.out.best):
+            _record(gen, gen.out.best, joker_at, score, jokers)
+            gen.out.have_best = 1
+            gen.out.floor = score
+    elif gen.out.mode >= GEN_ANY:      # one test on the way to counting, as with no GEN_TOP
+        if gen.out.mode == GEN_ANY:
+            gen.out.done = 1
         else:
             _keep_top(gen, joker_at, score, jokers)
-    gen.count += 1
+    gen.out.count += 1
