@@ -71,14 +71,22 @@ cdef int thread_count(object threads) except 0:
     return min(threads, max(omp_get_num_procs(), 1))
 
 
+cdef enum:
+    # A premium multiplies by at most this (docs/RULES.md §3: the layouts'
+    # squares give 1, 2 or 3); larger ones could overflow a score.
+    MAX_MULTIPLIER = 3
+
 RANKED_BUFFER = 1 << 18      # RankedPlays' plays kept in C by default: 13.6 MB of records
 
 
 cdef class Core:
     """One board and rack in C.  Load cards, then ask for plays.
 
-    ``Core(width, height, kinds)`` with ``kinds`` the layout letters in square
-    order (bytes).  ``load(cards, jokers, rack)``: ``cards`` has one byte a square
+    ``Core(width, height, tile_mults, meld_mults, reds, centre)``: per square in
+    square order (one byte each) its tile and meld multipliers and whether it
+    is red (a new area may start there), and the centre square, -1 for none;
+    ``ginnyo.layout.core_premiums`` gives them for a layout's square kinds.
+    ``load(cards, jokers, rack)``: ``cards`` has one byte a square
     (255 empty, else the card 0..51), ``jokers`` one byte a square (1 for a
     joker), ``rack`` 53 counts (index 52 = jokers).
     A play is ``(score, ((square, card, is_joker), ...))``.
@@ -87,12 +95,19 @@ cdef class Core:
     raises RuntimeError (use a core a thread).
     """
 
-    def __cinit__(self, int width, int height, bytes kinds not None):
-        cdef int square
+    def __cinit__(self, int width, int height, const unsigned char[:] tile_mults not None,
+                  const unsigned char[:] meld_mults not None, const unsigned char[:] reds not None, int centre):
+        cdef int square, size = width * height
         if width < 1 or height < 1 or width > MAX_SIDE or height > MAX_SIDE:
             raise ValueError(f"board {width} x {height} is outside 1..{MAX_SIDE}")
-        if len(kinds) != width * height:
-            raise ValueError("kinds must have one letter a square")
+        for name, values in (("tile_mults", tile_mults), ("meld_mults", meld_mults), ("reds", reds)):
+            if values.shape[0] != size:
+                raise ValueError(f"{name} must have one byte a square ({size}), not {values.shape[0]}")
+        for square in range(size):
+            if not (1 <= tile_mults[square] <= MAX_MULTIPLIER and 1 <= meld_mults[square] <= MAX_MULTIPLIER):
+                raise ValueError(f"square {square}: multipliers must be 1..{MAX_MULTIPLIER}")
+        if centre < -1 or centre >= size:
+            raise ValueError(f"centre {centre} is not a square of the board (or -1)")
         self.board = board_new(width, height)
         if self.board == NULL:
             raise MemoryError()
@@ -100,17 +115,14 @@ cdef class Core:
         self.capacity = 0
         self.stored = 0
         self.history = []
-        self.board.centre = -1
-        for square in range(width * height):
-            kind = kinds[square]
+        self.board.centre = centre
+        for square in range(size):
             self.board.card[square] = EMPTY
-            self.board.squares[square].tile_mult = 2 if kind == ord("Y") else 3 if kind == ord("G") else 1
-            self.board.squares[square].meld_mult = 2 if kind == ord("R") else 3 if kind == ord("B") else 1
-            self.board.squares[square].red = kind == ord("R")
-            if kind == ord("R"):
+            self.board.squares[square].tile_mult = tile_mults[square]
+            self.board.squares[square].meld_mult = meld_mults[square]
+            self.board.squares[square].red = reds[square] != 0
+            if reds[square]:
                 self.board.row_red[square // width] |= 1u << (square % width)
-            if kind == ord("S"):
-                self.board.centre = square
         board_prepare(self.board)
 
     def __dealloc__(self):
