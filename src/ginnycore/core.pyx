@@ -7,6 +7,14 @@ accepted by the cross-check of its square.  Instead of permuting rack tiles,
 the generator enumerates the melds the whole line can be (a run: suit, first
 rank, direction; a set: rank and suits) given the tiles already in it, then
 the ways the rack can supply the placed cards (a real tile or a joker).
+
+This file is the Python face (Core, RankedPlays; Cores and the batch solver in
+batch.pxi); the C it calls is in rooms included below, one concern a file:
+card tables (cards.pxi), board preparation (prepare.pxi), lanes and Feasible
+(lanes.pxi), how found plays are kept (output.pxi), supplying melds from the
+rack (supply.pxi), per-rack setup (rack.pxi), the walk from the anchors
+(generate.pxi) and scoring a given play (score.pxi); constants and table-free
+helpers in cards.pxd, the generator's state in gen.pxd.
 """
 
 from operator import index as _whole_number
