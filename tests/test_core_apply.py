@@ -10,6 +10,7 @@ import pytest
 from helpers import FULL_CORPUS
 from ginnycore import Core
 from ginnyo import Position, native
+from ginnyo.layout import core_premiums
 from ginnyo.corpus import sample_positions
 from ginnyo.play import ScoredPlay
 from ginnyo.solver import apply_play
@@ -75,7 +76,7 @@ def test_a_standard_position_takes_a_few_kilobytes_in_the_core() -> None:
     a place in the list of anchors, its card and its joker flag."""
     core = native.core_of(sample_positions(1, seed=1)[0])
     assert core.nbytes < 12 * 1024
-    large = Core(21, 21, b"." * 220 + b"S" + b"." * 220)
+    large = Core(21, 21, *core_premiums("." * 220 + "S" + "." * 220))
     assert core.nbytes < large.nbytes < 24 * 1024
 
 

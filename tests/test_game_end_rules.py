@@ -23,6 +23,7 @@ from ginnyo.actions import PASS, Action, Place, Return
 from ginnyo.errors import RecordError
 from ginnyo.game import (BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS,
                          RULES_VERSION, STALL_ROUNDS, Box, Game, View, play_game)
+from ginnyo.layout import core_premiums
 from ginnyo.native_selfplay import end_reason, greedy_game, greedy_games
 from ginnyo.notation import parse_notation
 from ginnyo.players import GreedyPlayer
@@ -77,7 +78,7 @@ class NeverOpens:
 
 def tiny_core() -> Core:
     """A 2 x 2 board: no line of three fits, so nobody can ever open."""
-    return Core(2, 2, b"S...")
+    return Core(2, 2, *core_premiums("S..."))
 
 
 def c_loop(core: Core, players: int, games: int = 1) -> dict[str, Any]:
@@ -264,7 +265,7 @@ def test_joker_only_rack_returns_while_the_box_has_tiles_c_loop() -> None:
 
 def test_joker_only_rack_returns_while_the_box_has_tiles_in_a_rollout() -> None:
     from ginnyo.simulation import _choose
-    core = Core(15, 15, b"." * 112 + b"S" + b"." * 112)
+    core = Core(15, 15, *core_premiums("." * 112 + "S" + "." * 112))
     rack = [JOKER, JOKER]
     core.load(bytearray([255]) * 225, bytearray(225), bytearray([0] * JOKER + [2]))
     assert _choose(core, rack, 5) == (0, (), (JOKER,))

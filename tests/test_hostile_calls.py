@@ -97,7 +97,7 @@ def test_core_load_refuses_none() -> None:
     with pytest.raises(TypeError, match="Argument 'cards' must not be None"):
         core.load(None, None, None)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        native.Core(15, 15, None)  # type: ignore[arg-type]
+        native.Core(15, 15, None, None, None, -1)  # type: ignore[arg-type]
 
 
 # -- thread counts: huge ones clamped to the processors, none below 1 ----------------------------

@@ -170,6 +170,7 @@ def test_a_rollout_ends_when_the_games_stall_clock_runs_out() -> None:
     from dataclasses import replace
 
     from ginnycore import Core
+    from ginnyo.layout import core_premiums
     from ginnyo.simulation import _play_out
     pos = position(RUN_BOARD, "8H AS 2D")
     returned = next(candidate for candidate in rank_position(pos, model()) if candidate.kind == "return")
@@ -178,7 +179,8 @@ def test_a_rollout_ends_when_the_games_stall_clock_runs_out() -> None:
     def ended(quiet_turns: int) -> bool:
         setup = setup_for(pos, [returned], 2, 1, model(), replace(context, quiet_turns=quiet_turns))
         hands, box, rng = deal(context.unseen, context.opponent_racks, 1, 0)
-        return _play_out(Core(setup.width, setup.height, setup.kinds), setup, returned, hands, box, rng)[1]
+        return _play_out(Core(setup.width, setup.height, *core_premiums(setup.kinds)), setup, returned, hands, box,
+                         rng)[1]
 
     assert ended(5)          # our return is the sixth quiet turn of two players: three full rounds
     assert not ended(0)

@@ -26,10 +26,40 @@ STANDARD_ROWS = (
     "B..Y...B...Y..B",
 )
 
-SQUARE_KINDS = ".YGRBS"
-TILE_MULTIPLIER = {".": 1, "Y": 2, "G": 3, "R": 1, "B": 1, "S": 1}
-MELD_MULTIPLIER = {".": 1, "Y": 1, "G": 1, "R": 2, "B": 3, "S": 1}
+
+
+@dataclass(frozen=True)
+class Premium:
+    """What a square kind does (docs/RULES.md §3)."""
+
+    tile: int  # multiplies the value of a tile placed on it
+    meld: int  # multiplies the score of each meld made through a tile placed on it
+    red: bool  # a new area may start on it once the board is not empty
+    centre: bool  # the first play covers it
+
+
+PREMIUMS = {
+    ".": Premium(tile=1, meld=1, red=False, centre=False),
+    "Y": Premium(tile=2, meld=1, red=False, centre=False),
+    "G": Premium(tile=3, meld=1, red=False, centre=False),
+    "R": Premium(tile=1, meld=2, red=True, centre=False),
+    "B": Premium(tile=1, meld=3, red=False, centre=False),
+    "S": Premium(tile=1, meld=1, red=False, centre=True),
+}
+SQUARE_KINDS = "".join(PREMIUMS)
+TILE_MULTIPLIER = {kind: premium.tile for kind, premium in PREMIUMS.items()}
+MELD_MULTIPLIER = {kind: premium.meld for kind, premium in PREMIUMS.items()}
 MAX_SIDE = 26  # columns are named by one letter A..Z
+
+
+def core_premiums(kinds: str | bytes) -> tuple[bytes, bytes, bytes, int]:
+    """What the compiled core takes after width and height for square kinds in
+    square order: tile multipliers, meld multipliers and red flags, one byte a
+    square, and the centre square (-1 with none)."""
+    premiums = [PREMIUMS[kind] for kind in (kinds.decode("ascii") if isinstance(kinds, bytes) else kinds)]
+    centres = [square for square, premium in enumerate(premiums) if premium.centre]
+    return (bytes(premium.tile for premium in premiums), bytes(premium.meld for premium in premiums),
+            bytes(premium.red for premium in premiums), centres[0] if centres else -1)
 
 
 @dataclass(frozen=True)
@@ -88,17 +118,22 @@ class Layout:
 
     @cached_property
     def centre(self) -> int:
-        return self.kinds.index("S")
+        return next(i for i, kind in enumerate(self.kinds) if PREMIUMS[kind].centre)
 
     @cached_property
     def start_squares(self) -> frozenset[int]:
         """Squares where a group may begin: the centre and every red square."""
-        return frozenset(i for i, kind in enumerate(self.kinds) if kind in "RS")
+        return frozenset(i for i, kind in enumerate(self.kinds) if PREMIUMS[kind].red or PREMIUMS[kind].centre)
 
     @cached_property
     def red_squares(self) -> frozenset[int]:
         """Squares where a new area may start once the board is not empty."""
-        return frozenset(i for i, kind in enumerate(self.kinds) if kind == "R")
+        return frozenset(i for i, kind in enumerate(self.kinds) if PREMIUMS[kind].red)
+
+    @cached_property
+    def core_premiums(self) -> tuple[bytes, bytes, bytes, int]:
+        """The premiums of every square as the compiled core takes them (see :func:`core_premiums`)."""
+        return core_premiums(self.kinds)
 
     def tile_multiplier(self, square: int) -> int:
         return TILE_MULTIPLIER[self.kinds[square]]

@@ -44,7 +44,7 @@ def encode(position: Position) -> tuple[bytes, bytes, bytes]:
 
 def empty_core(layout: Layout) -> Core:
     """A core of ``layout`` with an empty board and rack."""
-    return Core(layout.width, layout.height, _kinds(layout))
+    return Core(layout.width, layout.height, *layout.core_premiums)
 
 
 def core_of(position: Position) -> Core:

@@ -116,7 +116,9 @@ def deal(unseen: Sequence[int], racks: Sequence[int], seed: int, index: int
 def rollout_batch(indices: Sequence[int], setup: Setup) -> list[tuple[int, list[float]]]:
     """The outcomes of rollouts ``indices`` for every candidate: ``(index, outcomes)``."""
     from ginnycore import Core
-    core = Core(setup.width, setup.height, setup.kinds)
+
+    from .layout import core_premiums
+    core = Core(setup.width, setup.height, *core_premiums(setup.kinds))
     model = LeaveModel(setup.weights, setup.returns)
     outcomes: list[list[float]] = []
     pending: list[tuple[list[int], int, int, int]] = []   # leaves to value: (tiles, box size, rollout, candidate)

@@ -24,7 +24,8 @@ class Core:
     time: a call while another thread's call has the core raises RuntimeError."""
 
     # the arguments go to Cython's __cinit__, which runs in tp_new: hence __new__
-    def __new__(cls, width: int, height: int, kinds: bytes) -> Self: ...
+    def __new__(cls, width: int, height: int, tile_mults: Buffer, meld_mults: Buffer, reds: Buffer,
+                centre: int) -> Self: ...
     def load(self, cards: Buffer, jokers: Buffer, rack: Buffer) -> None:
         """``cards`` and ``jokers`` one byte a square, ``rack`` 53 counts
         (any 1-D buffer of unsigned bytes: bytes, bytearray, a uint8 array)."""
