@@ -1577,11 +1577,30 @@ cdef long long _generate_on(Board* board, int mode, PlayRecord* best,
 # -- scoring a given play ---------------------------------------------------------
 
 cdef enum:
-    ILLEGAL_SHAPE = -1      # placement breaks §4.1 (or squares off/occupied/repeated)
-    ILLEGAL_RACK = -2       # the rack does not hold the tiles
-    ILLEGAL_MELD = -3       # §4.2 / §4.3
-    ILLEGAL_PLACE = -4      # §4.4
-    ILLEGAL_AREAS = -5      # §4.5
+    # board_score's verdict on an illegal play, checked in this order, and the
+    # detail it writes to ``melds[0..]`` (python/ginnyo/illegal.py words them)
+    ILLEGAL_COUNT = -6      # no tiles, or more than MAX_PLACED
+    ILLEGAL_REPEATED = -7   # a square twice (or out of order): the square
+    ILLEGAL_OFF_BOARD = -8  # the square
+    ILLEGAL_COVERED = -9    # the square, already covered
+    ILLEGAL_CARD = -10      # no card 0..51: the card
+    ILLEGAL_RACK = -2       # the rack does not hold the tiles: the rack tile, how many
+    ILLEGAL_SHAPE = -1      # §4.1 not in one row or one column
+    ILLEGAL_GAP = -11       # §4.1 an empty square between the tiles: the square
+    ILLEGAL_MELD = -3       # §4.2 a line that is no meld: direction, first square, length
+    ILLEGAL_SHORT = -12     # §4.3 a tile in no line of three or more: the square
+    ILLEGAL_CENTRE = -13    # §4.4 the first play misses the centre: the centre
+    ILLEGAL_PLACE = -4      # §4.4 neither connects nor covers a red square
+    ILLEGAL_AREAS = -5      # §4.5 the play would join areas: how many
+
+
+cdef inline int _illegal(int code, int* detail, int first, int second, int third) noexcept nogil:
+    """``code``, its detail written to ``detail`` (when not NULL)."""
+    if detail != NULL:
+        detail[0] = first
+        detail[1] = second
+        detail[2] = third
+    return code
 
 
 cdef int _line_bounds(Board* board, int square, int direction, int* first) noexcept nogil:
@@ -1604,78 +1623,20 @@ cdef int _line_bounds(Board* board, int square, int direction, int* first) noexc
     return count_before + count_after + 1
 
 
-cdef int board_score(Board* board, int n, const short* squares, const signed char* cards,
+cdef int score_lines(Board* board, int n, const short* squares, const signed char* cards,
                      const unsigned char* jokers, int* melds, int max_melds) noexcept nogil:
-    """Check a play against §4 and score it (§5) without changing the board.
-
-    ``squares`` must be in increasing order.  Returns the score (>= 0) and
-    writes up to ``max_melds`` melds as (direction, first square, length, kind,
-    score) quintuples into ``melds``, ending with -1; or returns a negative
-    ILLEGAL_* code.
+    """§4.2, §4.3 and §5 of tiles on empty squares in one unbroken line: put
+    them down, check and score every line through them, take them up.  Returns
+    the score and writes the melds as board_score does, or returns
+    ILLEGAL_MELD / ILLEGAL_SHORT with its detail.  Of a play known to be legal
+    (one the generator made), this is all board_score has to do.
     """
-    cdef int i, j, square, width = board.width, direction, first, length, kind, total = 0
-    cdef int n_melds = 0, tile_sum, mult, touched_group = -1, touch = 0, red = 0, centre = 0
-    cdef int longest, step, other, row, col, result = 0, seen
+    cdef int i, j, width = board.width, direction, first, length, kind, total = 0
+    cdef int n_melds = 0, tile_sum, mult, longest, step, other, result = 0, seen
     cdef int meld_first[2 * MAX_PLACED]
     cdef int meld_direction[2 * MAX_PLACED]
     cdef signed char line[MAX_SIDE]
-    cdef unsigned char need[RACK_KINDS]
-    if n < 1 or n > MAX_PLACED:
-        return ILLEGAL_SHAPE
-    memset(need, 0, RACK_KINDS)
-    for i in range(n):
-        square = squares[i]
-        if square < 0 or square >= board.size or board.card[square] != EMPTY:
-            return ILLEGAL_SHAPE
-        if i > 0 and square <= squares[i - 1]:
-            return ILLEGAL_SHAPE
-        if cards[i] < 0 or cards[i] >= NUM_CARDS:
-            return ILLEGAL_SHAPE
-        need[JOKER if jokers[i] else cards[i]] += 1
-    for i in range(RACK_KINDS):
-        if need[i] > board.rack[i]:
-            return ILLEGAL_RACK
-    if n > 1:
-        if squares[0] // width == squares[n - 1] // width:
-            step = 1
-        elif squares[0] % width == squares[n - 1] % width:
-            step = width
-        else:
-            return ILLEGAL_SHAPE
-        for i in range(1, n):
-            if (squares[i] - squares[0]) % step != 0:
-                return ILLEGAL_SHAPE
-        square = squares[0]
-        while square <= squares[n - 1]:
-            if board.card[square] == EMPTY:
-                seen = 0
-                for i in range(n):
-                    if squares[i] == square:
-                        seen = 1
-                if not seen:
-                    return ILLEGAL_SHAPE
-            square += step
-    # §4.4 / §4.5 against the board before the play
-    for i in range(n):
-        square = squares[i]
-        if board.squares[square].red:
-            red = 1
-        if square == board.centre:
-            centre = 1
-        for j in range(4):
-            other = _neighbour(board, square, j)
-            if other >= 0 and board.card[other] != EMPTY:
-                touch = 1
-                if touched_group < 0:
-                    touched_group = board.squares[other].group
-                elif board.squares[other].group != touched_group:
-                    return ILLEGAL_AREAS
-    if board.n_tiles == 0:
-        if not centre:
-            return ILLEGAL_PLACE
-    elif not touch and not red:
-        return ILLEGAL_PLACE
-    # put the tiles down, check and score every line through them, take them up
+    cdef int* detail = melds if max_melds >= 1 else NULL
     for i in range(n):
         board.card[squares[i]] = cards[i]
     for i in range(n):
@@ -1688,13 +1649,13 @@ cdef int board_score(Board* board, int n, const short* squares, const signed cha
                 continue
             step = 1 if direction == ACROSS else width
             if length > MAX_SIDE:
-                result = ILLEGAL_MELD
+                result = _illegal(ILLEGAL_MELD, detail, direction, first, length)
                 break
             for j in range(length):
                 line[j] = board.card[first + j * step]
             kind = line_kind(line, length)
             if kind == KIND_NONE:
-                result = ILLEGAL_MELD
+                result = _illegal(ILLEGAL_MELD, detail, direction, first, length)
                 break
             seen = 0
             for j in range(n_melds):
@@ -1724,7 +1685,7 @@ cdef int board_score(Board* board, int n, const short* squares, const signed cha
         if result != 0:
             break
         if longest < 3:
-            result = ILLEGAL_MELD
+            result = _illegal(ILLEGAL_SHORT, detail, squares[i], 0, 0)
             break
     for i in range(n):
         board.card[squares[i]] = EMPTY
@@ -1735,7 +1696,293 @@ cdef int board_score(Board* board, int n, const short* squares, const signed cha
     return total
 
 
+cdef int board_score(Board* board, int n, const short* squares, const signed char* cards,
+                     const unsigned char* jokers, int* melds, int max_melds) noexcept nogil:
+    """Check a play against §4 and score it (§5) without changing the board.
+
+    ``squares`` must be in increasing order.  Returns the score (>= 0) and
+    writes up to ``max_melds`` melds as (direction, first square, length, kind,
+    score) quintuples into ``melds``, ending with -1; or returns a negative
+    ILLEGAL_* code, the first rule broken in the order of the codes, and writes
+    its detail to ``melds[0..2]`` (when ``max_melds`` >= 1).
+    """
+    cdef int i, j, square, width = board.width, total, step, other, seen
+    cdef int touch = 0, red = 0, centre = 0, n_touched = 0, group
+    cdef int touched_groups[4 * MAX_PLACED]
+    cdef unsigned char need[RACK_KINDS]
+    cdef int* detail = melds if max_melds >= 1 else NULL
+    if n < 1 or n > MAX_PLACED:
+        return _illegal(ILLEGAL_COUNT, detail, n, 0, 0)
+    for i in range(1, n):
+        if squares[i] <= squares[i - 1]:
+            return _illegal(ILLEGAL_REPEATED, detail, squares[i], 0, 0)
+    memset(need, 0, RACK_KINDS)
+    for i in range(n):
+        square = squares[i]
+        if square < 0 or square >= board.size:
+            return _illegal(ILLEGAL_OFF_BOARD, detail, square, 0, 0)
+        if board.card[square] != EMPTY:
+            return _illegal(ILLEGAL_COVERED, detail, square, 0, 0)
+        if cards[i] < 0 or cards[i] >= NUM_CARDS:
+            return _illegal(ILLEGAL_CARD, detail, cards[i], 0, 0)
+        need[JOKER if jokers[i] else cards[i]] += 1
+    for i in range(RACK_KINDS):
+        if need[i] > board.rack[i]:
+            return _illegal(ILLEGAL_RACK, detail, i, need[i], 0)
+    if n > 1:
+        if squares[0] // width == squares[n - 1] // width:
+            step = 1
+        elif squares[0] % width == squares[n - 1] % width:
+            step = width
+        else:
+            return _illegal(ILLEGAL_SHAPE, detail, 0, 0, 0)
+        for i in range(1, n):
+            if (squares[i] - squares[0]) % step != 0:
+                return _illegal(ILLEGAL_SHAPE, detail, 0, 0, 0)
+        square = squares[0]
+        while square <= squares[n - 1]:
+            if board.card[square] == EMPTY:
+                seen = 0
+                for i in range(n):
+                    if squares[i] == square:
+                        seen = 1
+                if not seen:
+                    return _illegal(ILLEGAL_GAP, detail, square, 0, 0)
+            square += step
+    # §4.4 / §4.5 against the board before the play (their verdicts come after §4.2 / §4.3)
+    for i in range(n):
+        square = squares[i]
+        if board.squares[square].red:
+            red = 1
+        if square == board.centre:
+            centre = 1
+        for j in range(4):
+            other = _neighbour(board, square, j)
+            if other >= 0 and board.card[other] != EMPTY:
+                touch = 1
+                seen = 0
+                for group in range(n_touched):
+                    if touched_groups[group] == board.squares[other].group:
+                        seen = 1
+                if not seen:
+                    touched_groups[n_touched] = board.squares[other].group
+                    n_touched += 1
+    total = score_lines(board, n, squares, cards, jokers, melds, max_melds)
+    if total < 0:
+        return total
+    if board.n_tiles == 0:
+        if not centre:
+            return _illegal(ILLEGAL_CENTRE, detail, board.centre, 0, 0)
+    elif not touch and not red:
+        return _illegal(ILLEGAL_PLACE, detail, 0, 0, 0)
+    if n_touched > 1:
+        return _illegal(ILLEGAL_AREAS, detail, n_touched, 0, 0)
+    return total
+
+
 # -- the Python face ----------------------------------------------------------------
+
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.stdlib cimport qsort
+
+cdef extern from "Python.h":
+    int PyObject_GenericSetAttr(object, object, object) except -1
+
+cdef enum:
+    EMPTY_SQUARE = 255              # an empty square in the bytes ``load`` and the batch take
+    MAX_MELDS = MAX_PLACED + 1      # the melds a play makes at most: its line, one across each tile
+    MELD_FIELDS = 5                 # a meld: direction, first square, length, kind, score
+    MELDS_BUFFER = 2 * MAX_PLACED   # the melds board_score may be given room for
+
+# The core's constants and illegal-play codes as Python ints (ginnycore exports them).
+CONSTANTS = {"MAX_PLACED": MAX_PLACED, "MAX_MELDS": MAX_MELDS, "RACK_KINDS": RACK_KINDS, "JOKER": JOKER,
+             "NUM_CARDS": NUM_CARDS, "EMPTY_SQUARE": EMPTY_SQUARE, "KIND_SET": KIND_SET, "KIND_RUN": KIND_RUN,
+             "ACROSS": ACROSS, "DOWN": DOWN}
+ILLEGAL_CODES = {"ILLEGAL_COUNT": ILLEGAL_COUNT, "ILLEGAL_REPEATED": ILLEGAL_REPEATED,
+                 "ILLEGAL_OFF_BOARD": ILLEGAL_OFF_BOARD, "ILLEGAL_COVERED": ILLEGAL_COVERED,
+                 "ILLEGAL_CARD": ILLEGAL_CARD, "ILLEGAL_RACK": ILLEGAL_RACK, "ILLEGAL_SHAPE": ILLEGAL_SHAPE,
+                 "ILLEGAL_GAP": ILLEGAL_GAP, "ILLEGAL_MELD": ILLEGAL_MELD, "ILLEGAL_SHORT": ILLEGAL_SHORT,
+                 "ILLEGAL_CENTRE": ILLEGAL_CENTRE, "ILLEGAL_PLACE": ILLEGAL_PLACE, "ILLEGAL_AREAS": ILLEGAL_AREAS}
+globals().update(CONSTANTS)     # module attributes (a cdef enum name cannot be assigned to)
+globals().update(ILLEGAL_CODES)
+
+
+cdef int _compare_plays(const void* a, const void* b) noexcept nogil:
+    """qsort's order of two stored plays: the ranking."""
+    cdef const PlayRecord* play = <const PlayRecord*>a
+    return _rank_order(play.score, play.jokers, play.n, play.square, play.joker_at, play.card,
+                       <const PlayRecord*>b)
+
+
+cdef int _meld_count(const int* melds) noexcept nogil:
+    """How many melds board_score wrote (they end with a direction of -1)."""
+    cdef int n = 0
+    while n < MELDS_BUFFER and melds[MELD_FIELDS * n] >= 0:
+        n += 1
+    return n
+
+
+cdef int _melds_of(Board* board, const PlayRecord* play, int* melds) noexcept nogil:
+    """The score of a play the generator made on ``board`` (so legal: only its
+    lines are scored), or an ILLEGAL_* code; its melds go to ``melds`` (room for
+    MELDS_BUFFER and the end mark) as :func:`_sort_melds` leaves them."""
+    cdef unsigned char jokers[MAX_PLACED]
+    cdef int i, result
+    for i in range(play.n):
+        jokers[i] = play_joker(play, i)
+    result = score_lines(board, play.n, play.square, play.card, jokers, melds, MELDS_BUFFER)
+    if result >= 0:
+        _sort_melds(melds)
+    return result
+
+
+cdef void _sort_melds(int* melds) noexcept nogil:
+    """board_score's melds in order of direction, then first square."""
+    cdef int held[MELD_FIELDS]
+    cdef int i, j, n = _meld_count(melds)
+    for i in range(1, n):       # insertion sort: a play makes at most MAX_MELDS
+        memcpy(held, &melds[MELD_FIELDS * i], sizeof(held))
+        j = i
+        while j > 0 and (melds[MELD_FIELDS * (j - 1)] > held[0] or
+                         (melds[MELD_FIELDS * (j - 1)] == held[0] and melds[MELD_FIELDS * (j - 1) + 1] > held[1])):
+            memcpy(&melds[MELD_FIELDS * j], &melds[MELD_FIELDS * (j - 1)], sizeof(held))
+            j -= 1
+        memcpy(&melds[MELD_FIELDS * j], held, sizeof(held))
+
+
+cdef tuple _placements(const PlayRecord* record):
+    """``((square, card, is_joker), ...)`` of a stored play."""
+    cdef Py_ssize_t i
+    cdef tuple placements = PyTuple_New(record.n)
+    for i in range(record.n):
+        placed = (record.square[i], record.card[i], play_joker(record, i) != 0)
+        Py_INCREF(placed)
+        PyTuple_SET_ITEM(placements, i, placed)
+    return placements
+
+
+cdef tuple _meld_tuples(const int* melds):
+    """``((direction, first square, length, kind, score), ...)`` of board_score's melds."""
+    cdef Py_ssize_t i, n = _meld_count(melds)
+    cdef const int* meld
+    cdef tuple result = PyTuple_New(n)
+    for i in range(n):
+        meld = &melds[MELD_FIELDS * i]
+        item = (meld[0], meld[1], meld[2], meld[3], meld[4])
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(result, i, item)
+    return result
+
+
+cdef tuple _NO_ARGS = ()
+
+
+cdef inline object _instance(type cls):
+    """A new instance of ``cls`` made by its ``tp_new`` alone, without calling
+    ``__init__``: its fields are set with PyObject_GenericSetAttr, which is what
+    a frozen dataclass's ``__init__`` does through ``object.__setattr__``, the
+    slow part of building a play."""
+    return (<PyTypeObject*>cls).tp_new(cls, <PyObject*>_NO_ARGS, NULL)
+
+
+cdef class PlayMaker:
+    """How a core hands plays to Python as the caller's objects, built in C with
+    no Python call a play (``make=`` of ``Core.legal_plays`` and the others).
+
+    ``PlayMaker(scored, play, meld, tile, kinds)``: a play is built as
+    ``scored(play=play(placements=((square, tile(card, is_joker)), ...)),
+    score=..., melds=(meld(kind=kinds[kind], squares=(...), score=...), ...))``,
+    each field set as ``object.__setattr__`` sets it, without calling
+    ``__init__`` (classes such as frozen dataclasses, whose ``__init__`` only
+    stores its fields); ``kinds`` names the meld kinds 0 (none), 1 (set) and 2 (run).  Each
+    ``(square, tile)`` pair is made once and shared: tiles must be immutable.
+    """
+    cdef type scored_type, play_type, meld_type
+    cdef object tile_type
+    cdef tuple kinds
+    cdef list pairs     # by (square * NUM_CARDS + card) * 2 + is_joker: (square, tile), or None
+
+    def __cinit__(self, scored, play, meld, tile, kinds):
+        for name, cls in (("scored", scored), ("play", play), ("meld", meld)):
+            if not isinstance(cls, type):
+                raise TypeError(f"{name} must be a class, not {type(cls).__name__}")
+        if not callable(tile):
+            raise TypeError("tile must be callable")
+        self.kinds = tuple(kinds)
+        if len(self.kinds) != KIND_RUN + 1:
+            raise ValueError(f"kinds needs {KIND_RUN + 1} names, got {len(self.kinds)}")
+        self.scored_type, self.play_type, self.meld_type, self.tile_type = scored, play, meld, tile
+        self.pairs = [None] * (MAX_SQUARES * NUM_CARDS * 2)
+
+    cdef object _pair(self, int square, int card, int joker):
+        """The shared ``(square, tile)`` of a placed tile (square and card in range)."""
+        cdef Py_ssize_t index = (square * NUM_CARDS + card) * 2 + joker
+        pair = self.pairs[index]
+        if pair is None:
+            pair = (square, self.tile_type(card, joker != 0))
+            self.pairs[index] = pair
+        return pair
+
+    cdef object _build(self, const PlayRecord* record, const int* melds, int width):
+        """A legal play and board_score's melds of it (on a board ``width`` wide) as objects."""
+        cdef Py_ssize_t i, j, n_melds = _meld_count(melds)
+        cdef int step
+        cdef const int* meld
+        cdef tuple placements = PyTuple_New(record.n)
+        cdef tuple meld_objects = PyTuple_New(n_melds)
+        cdef tuple squares
+        cdef object square
+        for i in range(record.n):
+            pair = self._pair(record.square[i], record.card[i], play_joker(record, i))
+            Py_INCREF(pair)
+            PyTuple_SET_ITEM(placements, i, pair)
+        for i in range(n_melds):
+            meld = &melds[MELD_FIELDS * i]
+            step = 1 if meld[0] == ACROSS else width
+            squares = PyTuple_New(meld[2])
+            for j in range(meld[2]):
+                square = meld[1] + j * step
+                Py_INCREF(square)
+                PyTuple_SET_ITEM(squares, j, square)
+            built = _instance(self.meld_type)
+            PyObject_GenericSetAttr(built, "kind", self.kinds[meld[3]])
+            PyObject_GenericSetAttr(built, "squares", squares)
+            PyObject_GenericSetAttr(built, "score", meld[4])
+            Py_INCREF(built)
+            PyTuple_SET_ITEM(meld_objects, i, built)
+        play = _instance(self.play_type)
+        PyObject_GenericSetAttr(play, "placements", placements)
+        scored = _instance(self.scored_type)
+        PyObject_GenericSetAttr(scored, "play", play)
+        PyObject_GenericSetAttr(scored, "score", record.score)
+        PyObject_GenericSetAttr(scored, "melds", meld_objects)
+        return scored
+
+
+cdef object _hand_back(Board* board, const PlayRecord* record, bint melds, PlayMaker make):
+    """A generated play as Python sees it: ``(score, placements)``; with
+    ``melds`` ``(score, placements, melds)``; with ``make`` its objects.  The
+    melds are scored on ``board``, the position the play was generated on."""
+    cdef int meld_buffer[MELD_FIELDS * MELDS_BUFFER + 1]
+    if make is None and not melds:
+        return (record.score, _placements(record))
+    if _melds_of(board, record, meld_buffer) < 0:
+        raise RuntimeError("the core cannot score a play it generated")     # pragma: no cover
+    if make is None:
+        return (record.score, _placements(record), _meld_tuples(meld_buffer))
+    return make._build(record, meld_buffer, board.width)
+
+
+cdef list _stored(Core core, bint melds, PlayMaker make):
+    """The plays stored in ``core``'s C array, handed back as :func:`_hand_back` does."""
+    cdef long long i
+    claim(core)     # making the objects may run other threads (a collection's finalisers)
+    try:
+        return [_hand_back(core.board, &core.plays[i], melds, make) for i in range(core.stored)]
+    finally:
+        release(core)
 
 cdef int claim(Core core) except -1:
     """Mark ``core`` in use for the length of one call; RuntimeError when a call
@@ -1770,9 +2017,13 @@ cdef class Core:
 
     ``Core(width, height, kinds)`` with ``kinds`` the layout letters in square
     order (bytes).  ``load(cards, jokers, rack)``: ``cards`` has one byte a square
-    (255 empty, else the card 0..51), ``jokers`` one byte a square (1 for a
-    joker), ``rack`` 53 counts (index 52 = jokers).
-    A play is ``(score, ((square, card, is_joker), ...))``.
+    (EMPTY_SQUARE, 255, empty, else the card 0..51), ``jokers`` one byte a
+    square (1 for a joker), ``rack`` RACK_KINDS (53) counts (index JOKER = 52:
+    jokers); or ``load_tiles`` from Python objects.
+    A play is ``(score, ((square, card, is_joker), ...))``; calls that hand back
+    plays take ``melds=True`` for ``(score, placements, melds)``, the melds as
+    ``score_play`` gives them, by direction then first square, or a
+    :class:`PlayMaker` as ``make`` for the caller's objects.
 
     A core serves one call at a time: a call while another thread's call has it
     raises RuntimeError (use a core a thread).
@@ -1818,14 +2069,55 @@ cdef class Core:
         if rack.shape[0] != RACK_KINDS:
             raise ValueError("rack needs 53 counts")
         for square in range(self.board.size):
-            if cards[square] != 255 and cards[square] >= NUM_CARDS:
+            if cards[square] != EMPTY_SQUARE and cards[square] >= NUM_CARDS:
                 raise ValueError(f"card {cards[square]} on square {square}")
         claim(self)
         for square in range(self.board.size):
-            self.board.card[square] = EMPTY if cards[square] == 255 else <signed char>cards[square]
+            self.board.card[square] = EMPTY if cards[square] == EMPTY_SQUARE else <signed char>cards[square]
             self.board.joker[square] = jokers[square] != 0
         for square in range(RACK_KINDS):
             self.board.rack[square] = rack[square]
+        self.stored = 0
+        with nogil:
+            board_prepare(self.board)
+        release(self)
+
+    def load_tiles(self, tiles, rack):
+        """Set the board and rack from Python objects, as ``load`` does from
+        bytes: ``tiles`` maps each covered square to its ``(card, is_joker)``,
+        ``rack`` holds the rack tiles (a card, or JOKER).  On bad input
+        (ValueError) the core is left as it was."""
+        cdef signed char cards[MAX_SQUARES]
+        cdef unsigned char jokers[MAX_SQUARES]
+        cdef unsigned char counts[RACK_KINDS]
+        cdef long long square, card, tile
+        cdef int size = self.board.size
+        memset(cards, EMPTY, size)
+        memset(jokers, 0, size)
+        memset(counts, 0, RACK_KINDS)
+        try:     # (unpacked, not indexed: indexing is unchecked in this module)
+            for key, placed in tiles.items():
+                square = key
+                card, joker = placed
+                if not 0 <= square < size:
+                    raise ValueError(f"square {square} is off the board")
+                if not 0 <= card < NUM_CARDS:
+                    raise ValueError(f"card {card} on square {square}")
+                cards[square] = <signed char>card
+                jokers[square] = 1 if joker else 0
+            for held in rack:
+                tile = held
+                if not 0 <= tile <= JOKER:
+                    raise ValueError(f"rack tile {tile} is no card or joker")
+                if counts[tile] == 255:
+                    raise ValueError(f"more than 255 of rack tile {tile}")
+                counts[tile] += 1
+        except (TypeError, OverflowError, ValueError, AttributeError) as error:
+            raise ValueError(f"tiles or rack: {error}") from None
+        claim(self)
+        memcpy(self.board.card, cards, size)
+        memcpy(self.board.joker, jokers, size)
+        memcpy(self.board.rack, counts, RACK_KINDS)
         self.stored = 0
         with nogil:
             board_prepare(self.board)
@@ -1862,22 +2154,22 @@ cdef class Core:
         return count
 
     cdef list _stored_plays(self):
-        cdef long long i
-        claim(self)     # making the tuples may run other threads (a collection's finalisers)
-        try:
-            return [_play_tuple(&self.plays[i]) for i in range(self.stored)]
-        finally:
-            release(self)
+        return _stored(self, False, None)
 
     def generate_plays(self):
         """Generate every legal play, with its score, into the core's own C array
         (no Python objects are made); returns how many there are."""
         return self._generate_all()
 
-    def legal_plays(self):
-        """Every legal play, in generation order."""
+    def legal_plays(self, melds=False, ranked=False, PlayMaker make=None):
+        """Every legal play, in generation order; ``ranked``: in ranking order
+        (sorted in C, and so stored).  ``melds`` and ``make``: see the class."""
         self._generate_all()
-        return self._stored_plays()
+        if ranked:
+            claim(self)
+            qsort(self.plays, self.stored, sizeof(PlayRecord), _compare_plays)
+            release(self)
+        return _stored(self, melds, make)
 
     def stored_plays(self):
         """The plays the last generation stored in the core's C array
@@ -1889,22 +2181,29 @@ cdef class Core:
         """Whether there is any legal play; generation stops at the first."""
         return self._generate(GEN_ANY, NULL) > 0
 
-    def best_play(self):
-        """The first legal play in ranking order, or None."""
+    def best_play(self, melds=False, PlayMaker make=None):
+        """The first legal play in ranking order, or None.  ``melds`` and
+        ``make``: see the class."""
         cdef PlayRecord best
         cdef long long count
         count = self._generate(GEN_BEST, &best)
-        return _play_tuple(&best) if count else None
+        if not count:
+            return None
+        claim(self)
+        try:
+            return _hand_back(self.board, &best, melds, make)
+        finally:
+            release(self)
 
-    def top_plays(self, n):
+    def top_plays(self, n, melds=False, PlayMaker make=None):
         """The ``n`` first legal plays in ranking order (all of them when there
         are fewer), kept during generation in a heap of at most ``n`` records."""
-        return list(self.ranked_plays(_positive_count(n, "n")))
+        return list(self.ranked_plays(_positive_count(n, "n"), melds=melds, make=make))
 
-    def ranked_plays(self, limit=None, buffer=RANKED_BUFFER):
+    def ranked_plays(self, limit=None, buffer=RANKED_BUFFER, melds=False, PlayMaker make=None):
         """The legal plays in ranking order (at most ``limit``) as a
         :class:`RankedPlays` iterator holding at most ``buffer`` plays in C."""
-        return RankedPlays(self, limit, buffer)
+        return RankedPlays(self, limit, buffer, melds, make)
 
     def score_play(self, squares, cards, jokers):
         """``(score, melds)`` of a play, melds as (direction, first square, length,
@@ -1931,6 +2230,51 @@ cdef class Core:
             out.append(tuple(melds[5 * i + j] for j in range(5)))
             i += 1
         return result, out
+
+    def judge_play(self, squares, cards, jokers, PlayMaker make=None):
+        """A given play checked and scored in one call (``squares`` in
+        increasing order): ``(play, None)``, the play as ``legal_plays(melds=True)``
+        gives it (or as ``make`` builds it); or, when it is illegal, ``(code,
+        detail)``: the first rule it breaks as a negative ILLEGAL_* code and
+        three ints that say where (see ILLEGAL_CODES; python/ginnyo/illegal.py
+        words them).  ValueError when the three are not as long or a value is
+        no int of C's short (squares) or signed char (cards)."""
+        cdef PlayRecord record
+        cdef unsigned char joker
+        cdef unsigned char joker_array[MAX_PLACED]
+        cdef int melds[MELD_FIELDS * MELDS_BUFFER + 1]
+        cdef int n, i, result
+        squares, cards, jokers = tuple(squares), tuple(cards), tuple(jokers)   # indexing is unchecked here
+        n = len(squares)
+        if len(cards) != n or len(jokers) != n:
+            raise ValueError("squares, cards and jokers must be as long")
+        if n < 1 or n > MAX_PLACED:
+            return ILLEGAL_COUNT, (n, 0, 0)
+        record.n = n
+        record.jokers = 0
+        record.joker_at = 0
+        try:
+            for i in range(n):
+                record.square[i] = squares[i]
+                record.card[i] = cards[i]
+                joker = 1 if jokers[i] else 0
+                joker_array[i] = joker
+                record.jokers += joker
+                record.joker_at |= joker << i
+        except (TypeError, OverflowError) as error:
+            raise ValueError(f"squares or cards: {error}") from None
+        claim(self)
+        try:
+            result = board_score(self.board, n, record.square, record.card, joker_array, melds, MELDS_BUFFER)
+            if result < 0:
+                return result, (melds[0], melds[1], melds[2])
+            _sort_melds(melds)
+            record.score = result
+            if make is None:
+                return (result, _placements(&record), _meld_tuples(melds)), None
+            return make._build(&record, melds, self.board.width), None
+        finally:
+            release(self)
 
     def apply(self, squares, cards, jokers):
         """Play a legal play: its tiles leave the rack for the board, and only the
@@ -2036,11 +2380,6 @@ cdef class Core:
                  else self.board.squares[s].cross_mask[d] for s in range(self.board.size)] for d in range(2)]
 
 
-cdef tuple _play_tuple(PlayRecord* record):
-    return (record.score, tuple((record.square[i], record.card[i], bool(play_joker(record, i)))
-                                for i in range(record.n)))
-
-
 def _positive_count(value, name):
     """``value`` as a count of at least 1, or ValueError naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -2052,7 +2391,8 @@ def _positive_count(value, name):
 
 cdef class RankedPlays:
     """The legal plays of a core's position in ranking order (``Core.ranked_plays``),
-    each ``(score, placements)`` as ``legal_plays`` gives them.
+    each ``(score, placements)`` as ``legal_plays`` gives them (with ``melds``
+    or ``make``, as ``legal_plays`` then gives them).
 
     Plays are generated in passes that each keep, in a heap in C, the first
     ``buffer`` plays ranked after the last one given: memory stays O(buffer)
@@ -2067,9 +2407,13 @@ cdef class RankedPlays:
     cdef long long remaining    # plays still to give, -1 for every one
     cdef bint passed            # a pass has run: top.heap ends with the last play given
     cdef bint last_pass         # the pass kept fewer plays than it could: there are no more
-    cdef bint busy              # a pass is running (without the GIL)
+    cdef bint busy              # a pass is running (without the GIL), or a play is being handed back
+    cdef bint melds
+    cdef PlayMaker make
 
-    def __cinit__(self, Core core not None, limit, buffer):
+    def __cinit__(self, Core core not None, limit, buffer, melds=False, PlayMaker make=None):
+        self.melds = melds
+        self.make = make
         self.board = NULL
         self.top.heap = NULL
         self.top.size = 0
@@ -2108,7 +2452,11 @@ cdef class RankedPlays:
         self.index += 1
         if self.remaining > 0:
             self.remaining -= 1
-        return _play_tuple(record)
+        self.busy = True    # the melds are scored on self.board
+        try:
+            return _hand_back(self.board, record, self.melds, self.make)
+        finally:
+            self.busy = False
 
     cdef int _pass(self) except -1:
         """Generate the next plays in ranking order into the heap, sorted."""
@@ -2140,9 +2488,22 @@ cdef class RankedPlays:
 
 cdef inline void _load_row(Board* board, const unsigned char* row_cards, const unsigned char* row_rack) noexcept nogil:
     cdef int size = board.size
-    memcpy(board.card, row_cards, size)             # 255 is EMPTY (-1) as a signed char
+    memcpy(board.card, row_cards, size)             # EMPTY_SQUARE is EMPTY (-1) as a signed char
     memcpy(board.joker, row_cards + size, size)     # nonzero: a joker
     memcpy(board.rack, row_rack, RACK_KINDS)
+
+
+cdef void _write_melds(Board* board, const PlayRecord* play, int* out) noexcept nogil:
+    """The melds of a legal stored play into ``out``: MAX_MELDS rows of
+    MELD_FIELDS (as ``score_play`` gives them, in order), the rows after the
+    last filled with -1."""
+    cdef int melds[MELD_FIELDS * MELDS_BUFFER + 1]
+    cdef int i, n = 0
+    for i in range(MAX_MELDS * MELD_FIELDS):
+        out[i] = -1
+    if _melds_of(board, play, melds) >= 0:
+        n = min(_meld_count(melds), MAX_MELDS)
+        memcpy(out, melds, n * MELD_FIELDS * sizeof(int))
 
 
 cdef inline double _now() noexcept nogil:
@@ -2154,7 +2515,8 @@ cdef inline double _now() noexcept nogil:
 def best_plays_batch(Core layout not None, const unsigned char[:, ::1] boards not None,
                      const unsigned char[:, ::1] racks not None, int[:] scores not None,
                      short[:, :] squares not None, signed char[:, :] cards not None,
-                     unsigned char[:, :] jokers not None, threads=1, double[:] seconds=None):
+                     unsigned char[:, :] jokers not None, threads=1, double[:] seconds=None,
+                     int[:, :, ::1] melds=None):
     """Solve many positions of one layout; ``layout`` is a Core of that layout.
 
     ``boards`` holds a row per position: the cards of every square (255 empty)
@@ -2163,8 +2525,10 @@ def best_plays_batch(Core layout not None, const unsigned char[:, ::1] boards no
     ``squares`` entries that are not -1), ``squares``, ``cards`` and ``jokers``
     (14 columns each).  ``threads`` > 1 spreads the rows over that many cores
     (at most one thread a processor is started).  With ``seconds``, each row's
-    time (load, prepare and search) goes there.  ``layout`` is in use for the
-    length of the call.
+    time (load, prepare and search) goes there.  With ``melds`` (int32, shape
+    (n, MAX_MELDS, 5)), each row's best play's melds go there, as ``score_play``
+    gives them in order, the rows after the last -1.  ``layout`` is in use for
+    the length of the call.
     """
     cdef Py_ssize_t n = boards.shape[0], row
     cdef int i, size = layout.board.size, bad, workers = thread_count(threads)
@@ -2172,10 +2536,12 @@ def best_plays_batch(Core layout not None, const unsigned char[:, ::1] boards no
     cdef Board* local
     cdef PlayRecord* best
     cdef long long found
-    cdef int timed = seconds is not None
+    cdef int timed = seconds is not None, with_melds = melds is not None
     cdef double started = 0
     if timed and seconds.shape[0] < n:
         raise ValueError("seconds is too small")
+    if with_melds and (melds.shape[0] < n or melds.shape[1] != MAX_MELDS or melds.shape[2] != MELD_FIELDS):
+        raise ValueError(f"melds must be (n, {MAX_MELDS}, {MELD_FIELDS})")
     if boards.shape[1] != 2 * size or racks.shape[0] != n or racks.shape[1] != RACK_KINDS:
         raise ValueError("boards must be (n, 2 x squares) and racks (n, 53)")
     if scores.shape[0] < n or squares.shape[0] < n or cards.shape[0] < n or jokers.shape[0] < n \
@@ -2185,10 +2551,10 @@ def best_plays_batch(Core layout not None, const unsigned char[:, ::1] boards no
         cells = &boards[row, 0]
         bad = 0
         for i in range(size):       # no early exit, so the compiler can vectorise it
-            bad |= (cells[i] >= NUM_CARDS) & (cells[i] != 255)
+            bad |= (cells[i] >= NUM_CARDS) & (cells[i] != EMPTY_SQUARE)
         if bad:
             for i in range(size):
-                if cells[i] != 255 and cells[i] >= NUM_CARDS:
+                if cells[i] != EMPTY_SQUARE and cells[i] >= NUM_CARDS:
                     raise ValueError(f"row {row}: card {cells[i]} on square {i}")
     claim(layout)
     with nogil, parallel(num_threads=workers):
@@ -2216,6 +2582,8 @@ def best_plays_batch(Core layout not None, const unsigned char[:, ::1] boards no
                 squares[row, i] = best.square[i]
                 cards[row, i] = best.card[i]
                 jokers[row, i] = play_joker(best, i)
+            if with_melds:
+                _write_melds(local, best, &melds[row, 0, 0])
         free(local)
         free(best)
     release(layout)
