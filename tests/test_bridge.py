@@ -273,3 +273,23 @@ def test_a_play_maker_takes_only_classes_and_three_kind_names() -> None:
         PlayMaker(ScoredPlay, Play, MeldScore, 5, (None, "set", "run"))  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         PlayMaker(ScoredPlay, Play, MeldScore, PlacedTile, ("set", "run"))
+
+
+def test_one_operations_plays_share_their_equal_melds() -> None:
+    for pos in _positions():
+        plays = native.legal_plays(pos)
+        by_value: dict[MeldScore, MeldScore] = {}
+        melds = [meld for scored in plays for meld in scored.melds]
+        for meld in melds:
+            assert by_value.setdefault(meld, meld) is meld
+        if len(set(melds)) < len(melds):
+            return
+    raise AssertionError("no position whose plays repeat a meld")
+
+
+def test_built_plays_are_left_out_of_the_cycle_collectors_walks() -> None:
+    import gc
+    for scored in native.legal_plays(_positions()[-1])[:5] + native.top_plays(_positions()[-1], 2):
+        assert not gc.is_tracked(scored) and not gc.is_tracked(scored.play)
+        assert not gc.is_tracked(scored.play.placements) and not gc.is_tracked(scored.melds)
+        assert not any(gc.is_tracked(meld) or gc.is_tracked(meld.squares) for meld in scored.melds)

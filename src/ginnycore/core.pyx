@@ -1789,6 +1789,7 @@ from libc.stdlib cimport qsort
 
 cdef extern from "Python.h":
     int PyObject_GenericSetAttr(object, object, object) except -1
+    void PyObject_GC_UnTrack(void*)
 
 cdef enum:
     EMPTY_SQUARE = 255              # an empty square in the bytes ``load`` and the batch take
@@ -1887,6 +1888,15 @@ cdef inline object _instance(type cls):
     return (<PyTypeObject*>cls).tp_new(cls, <PyObject*>_NO_ARGS, NULL)
 
 
+cdef inline object _value(object built):
+    """``built``, an immutable value of tuples, ints and strings (a play, a
+    meld, their tuples), taken off the cycle collector's lists, as CPython
+    takes a tuple of atoms off them: it can be in no cycle, and the collector
+    would otherwise walk every play built (a third of the time of building them)."""
+    PyObject_GC_UnTrack(<void*>built)
+    return built
+
+
 cdef class PlayMaker:
     """How a core hands plays to Python as the caller's objects, built in C with
     no Python call a play (``make=`` of ``Core.legal_plays`` and the others).
@@ -1925,46 +1935,62 @@ cdef class PlayMaker:
             self.pairs[index] = pair
         return pair
 
-    cdef object _build(self, const PlayRecord* record, const int* melds, int width):
-        """A legal play and board_score's melds of it (on a board ``width`` wide) as objects."""
-        cdef Py_ssize_t i, j, n_melds = _meld_count(melds)
-        cdef int step
-        cdef const int* meld
+    cdef object _meld(self, const int* meld, int width, dict shared):
+        """One of board_score's melds (on a board ``width`` wide) as an object:
+        the one in ``shared`` (when not None) if it holds it, else new and kept
+        there (one position's plays share most of their melds)."""
+        cdef Py_ssize_t j
+        cdef int step = 1 if meld[0] == ACROSS else width
+        cdef tuple squares
+        cdef object square, key = None
+        if shared is not None:
+            key = ((<long long>meld[4] * 2 + meld[0]) * MAX_SQUARES + meld[1]) * (MAX_SIDE + 1) * 4 \
+                + meld[2] * 4 + meld[3]
+            built = shared.get(key)
+            if built is not None:
+                return built
+        squares = PyTuple_New(meld[2])
+        for j in range(meld[2]):
+            square = meld[1] + j * step
+            Py_INCREF(square)
+            PyTuple_SET_ITEM(squares, j, square)
+        built = _instance(self.meld_type)
+        PyObject_GenericSetAttr(built, "kind", self.kinds[meld[3]])
+        PyObject_GenericSetAttr(built, "squares", _value(squares))
+        PyObject_GenericSetAttr(built, "score", meld[4])
+        _value(built)
+        if shared is not None:
+            shared[key] = built
+        return built
+
+    cdef object _build(self, const PlayRecord* record, const int* melds, int width, dict shared):
+        """A legal play and board_score's melds of it (on a board ``width`` wide)
+        as objects; ``shared``: see :meth:`_meld`."""
+        cdef Py_ssize_t i, n_melds = _meld_count(melds)
         cdef tuple placements = PyTuple_New(record.n)
         cdef tuple meld_objects = PyTuple_New(n_melds)
-        cdef tuple squares
-        cdef object square
         for i in range(record.n):
             pair = self._pair(record.square[i], record.card[i], play_joker(record, i))
             Py_INCREF(pair)
             PyTuple_SET_ITEM(placements, i, pair)
         for i in range(n_melds):
-            meld = &melds[MELD_FIELDS * i]
-            step = 1 if meld[0] == ACROSS else width
-            squares = PyTuple_New(meld[2])
-            for j in range(meld[2]):
-                square = meld[1] + j * step
-                Py_INCREF(square)
-                PyTuple_SET_ITEM(squares, j, square)
-            built = _instance(self.meld_type)
-            PyObject_GenericSetAttr(built, "kind", self.kinds[meld[3]])
-            PyObject_GenericSetAttr(built, "squares", squares)
-            PyObject_GenericSetAttr(built, "score", meld[4])
+            built = self._meld(&melds[MELD_FIELDS * i], width, shared)
             Py_INCREF(built)
             PyTuple_SET_ITEM(meld_objects, i, built)
         play = _instance(self.play_type)
-        PyObject_GenericSetAttr(play, "placements", placements)
+        PyObject_GenericSetAttr(play, "placements", _value(placements))
         scored = _instance(self.scored_type)
-        PyObject_GenericSetAttr(scored, "play", play)
+        PyObject_GenericSetAttr(scored, "play", _value(play))
         PyObject_GenericSetAttr(scored, "score", record.score)
-        PyObject_GenericSetAttr(scored, "melds", meld_objects)
-        return scored
+        PyObject_GenericSetAttr(scored, "melds", _value(meld_objects))
+        return _value(scored)
 
 
-cdef object _hand_back(Board* board, const PlayRecord* record, bint melds, PlayMaker make):
+cdef object _hand_back(Board* board, const PlayRecord* record, bint melds, PlayMaker make, dict shared):
     """A generated play as Python sees it: ``(score, placements)``; with
-    ``melds`` ``(score, placements, melds)``; with ``make`` its objects.  The
-    melds are scored on ``board``, the position the play was generated on."""
+    ``melds`` ``(score, placements, melds)``; with ``make`` its objects, melds
+    shared through ``shared`` (see PlayMaker._meld).  The melds are scored on
+    ``board``, the position the play was generated on."""
     cdef int meld_buffer[MELD_FIELDS * MELDS_BUFFER + 1]
     if make is None and not melds:
         return (record.score, _placements(record))
@@ -1972,17 +1998,19 @@ cdef object _hand_back(Board* board, const PlayRecord* record, bint melds, PlayM
         raise RuntimeError("the core cannot score a play it generated")     # pragma: no cover
     if make is None:
         return (record.score, _placements(record), _meld_tuples(meld_buffer))
-    return make._build(record, meld_buffer, board.width)
+    return make._build(record, meld_buffer, board.width, shared)
 
 
 cdef list _stored(Core core, bint melds, PlayMaker make):
     """The plays stored in ``core``'s C array, handed back as :func:`_hand_back` does."""
     cdef long long i
+    cdef dict shared = {} if make is not None else None
     claim(core)     # making the objects may run other threads (a collection's finalisers)
     try:
-        return [_hand_back(core.board, &core.plays[i], melds, make) for i in range(core.stored)]
+        return [_hand_back(core.board, &core.plays[i], melds, make, shared) for i in range(core.stored)]
     finally:
         release(core)
+
 
 cdef int claim(Core core) except -1:
     """Mark ``core`` in use for the length of one call; RuntimeError when a call
@@ -2191,7 +2219,7 @@ cdef class Core:
             return None
         claim(self)
         try:
-            return _hand_back(self.board, &best, melds, make)
+            return _hand_back(self.board, &best, melds, make, None)
         finally:
             release(self)
 
@@ -2272,7 +2300,7 @@ cdef class Core:
             record.score = result
             if make is None:
                 return (result, _placements(&record), _meld_tuples(melds)), None
-            return make._build(&record, melds, self.board.width), None
+            return make._build(&record, melds, self.board.width, None), None
         finally:
             release(self)
 
@@ -2410,6 +2438,7 @@ cdef class RankedPlays:
     cdef bint busy              # a pass is running (without the GIL), or a play is being handed back
     cdef bint melds
     cdef PlayMaker make
+    cdef dict shared            # the melds built this pass (see PlayMaker._meld)
 
     def __cinit__(self, Core core not None, limit, buffer, melds=False, PlayMaker make=None):
         self.melds = melds
@@ -2454,7 +2483,7 @@ cdef class RankedPlays:
             self.remaining -= 1
         self.busy = True    # the melds are scored on self.board
         try:
-            return _hand_back(self.board, record, self.melds, self.make)
+            return _hand_back(self.board, record, self.melds, self.make, self.shared)
         finally:
             self.busy = False
 
@@ -2465,6 +2494,7 @@ cdef class RankedPlays:
             self.top.after = self.top.heap[self.top.size - 1]
             self.top.has_after = 1
         self.top.size = 0
+        self.shared = {} if self.make is not None else None
         self.top.limit = self.buffer
         if 0 < self.remaining < <long long>self.buffer:
             self.top.limit = <size_t>self.remaining
