@@ -330,9 +330,10 @@ class Game:
         total, melds = self.core_for_turn().score_play(
             squares, [tile[0] for _, tile in placements], [tile[1] for _, tile in placements])
         if melds is None:
-            from . import reference
-            reference.check_play(self.position(), play)   # raises, naming the rule broken
-            raise IllegalMoveError("illegal play")         # pragma: no cover - core and reference disagree
+            from .illegal import reason
+            code, detail = self.core_for_turn().judge_play(
+                squares, [tile[0] for _, tile in placements], [tile[1] for _, tile in placements])
+            raise IllegalMoveError(reason(self.position(), play, code, detail))   # the first rule broken
         return total
 
     def _check_return(self, tiles: Sequence[int]) -> None:

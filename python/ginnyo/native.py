@@ -1,24 +1,35 @@
-"""The bridge to the compiled core: a :class:`Position` in C, plays back as objects."""
+"""The bridge to the compiled core: a :class:`Position` into C, plays back as objects in one call.
+
+Each operation loads the position once (into this thread's core for the
+layout) and makes one core call, which hands back every play already built as
+:class:`ScoredPlay` with its melds (``ginnycore.PlayMaker``): no play is
+scored twice and none is converted in Python.
+"""
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Iterator, Sequence
 
-from ginnycore import Core, Cores
+from ginnycore import EMPTY_SQUARE, KIND_RUN, KIND_SET, MAX_MELDS, MAX_PLACED, RACK_KINDS, Core, Cores, PlayMaker
 
+from .errors import IllegalMoveError
+from .illegal import out_of_range, reason
 from .layout import Layout
 from .melds import RUN, SET
 from .play import MeldScore, Play, ScoredPlay
 from .position_fields import PositionFields as Position  # not position.py, which imports this module
-from .tiles import JOKER, PlacedTile
+from .tiles import PlacedTile
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-EMPTY_BYTE = 255
-_KIND_NAMES = {1: SET, 2: RUN}
+EMPTY_BYTE = EMPTY_SQUARE       # an empty square in the bytes a core loads
+_KIND_NAMES = {KIND_SET: SET, KIND_RUN: RUN}
+MAKER = PlayMaker(ScoredPlay, Play, MeldScore, PlacedTile, [_KIND_NAMES.get(kind) for kind in range(KIND_RUN + 1)])
 _LAYOUT_KINDS: dict[Layout, bytes] = {}
+_SCRATCH = threading.local()    # .core: this thread's core for one operation, of .core's layout
 
 
 def _kinds(layout: Layout) -> bytes:
@@ -31,12 +42,12 @@ def _kinds(layout: Layout) -> bytes:
 def encode(position: Position) -> tuple[bytes, bytes, bytes]:
     """Board cards, joker flags and rack counts as the core's ``load`` takes them."""
     size = position.layout.size
-    cards = bytearray([EMPTY_BYTE]) * size
+    cards = bytearray([EMPTY_SQUARE]) * size
     jokers = bytearray(size)
-    for square, tile in position.board.items():
-        cards[square] = tile.card
-        jokers[square] = tile.joker
-    rack = bytearray(JOKER + 1)
+    for square, (card, joker) in position.board.items():
+        cards[square] = card
+        jokers[square] = joker
+    rack = bytearray(RACK_KINDS)
     for rack_tile in position.rack:
         rack[rack_tile] += 1
     return bytes(cards), bytes(jokers), bytes(rack)
@@ -48,9 +59,21 @@ def empty_core(layout: Layout) -> Core:
 
 
 def core_of(position: Position) -> Core:
-    """A core loaded with ``position``."""
+    """A new core loaded with ``position``, the caller's to keep."""
     core = empty_core(position.layout)
-    core.load(*encode(position))
+    core.load_tiles(position.board, position.rack)
+    return core
+
+
+def _loaded(position: Position) -> Core:
+    """This thread's core for ``position``'s layout, loaded with it: for one
+    operation, which is done with it before the next loads it (an iterator of
+    ranked plays works on its own copy of the board)."""
+    core: Core | None = getattr(_SCRATCH, "core", None)
+    if core is None or _SCRATCH.layout != position.layout:
+        core = _SCRATCH.core = empty_core(position.layout)
+        _SCRATCH.layout = position.layout
+    core.load_tiles(position.board, position.rack)
     return core
 
 
@@ -59,6 +82,7 @@ def to_play(placements: tuple[tuple[int, int, bool], ...]) -> Play:
 
 
 def melds_of(position: Position, melds: list[tuple[int, int, int, int, int]]) -> tuple[MeldScore, ...]:
+    """The core's ``(direction, first, length, kind, score)`` melds as objects."""
     width = position.layout.width
     result = []
     for direction, first, length, kind, score in sorted(melds, key=lambda m: (m[0], m[1])):
@@ -68,58 +92,66 @@ def melds_of(position: Position, melds: list[tuple[int, int, int, int, int]]) ->
     return tuple(result)
 
 
+def _judged(core: Core, position: Position, play: Play) -> ScoredPlay | str:
+    """``play`` scored on ``core`` (loaded with ``position``), or why it is illegal."""
+    outside = out_of_range(play)
+    if outside is not None:
+        return outside
+    placements = sorted(play.placements)
+    squares = [square for square, _ in placements]
+    cards = [tile.card for _, tile in placements]
+    jokers = [tile.joker for _, tile in placements]
+    scored, detail = core.judge_play(squares, cards, jokers, MAKER)
+    if isinstance(scored, ScoredPlay):
+        return scored
+    assert detail is not None
+    return reason(position, play, scored, detail)
+
+
 def score(core: Core, position: Position, play: Play) -> ScoredPlay | None:
-    """The scored play, or None when the core finds it illegal."""
-    squares = [square for square, _ in play.placements]
-    cards = [tile.card for _, tile in play.placements]
-    jokers = [tile.joker for _, tile in play.placements]
-    total, melds = core.score_play(squares, cards, jokers)
-    if melds is None:
-        return None
-    return ScoredPlay(play, total, melds_of(position, melds))
+    """The scored play on ``core`` (loaded with ``position``), or None when it is illegal."""
+    scored = _judged(core, position, play)
+    return None if isinstance(scored, str) else scored
 
 
-def _generated(core: Core, position: Position, placements: tuple[tuple[int, int, bool], ...]) -> ScoredPlay:
-    """A play the core generated, scored with its melds."""
-    scored = score(core, position, to_play(placements))
-    assert scored is not None, "the core generated a play it cannot score"
+def score_play(position: Position, play: Play) -> ScoredPlay:
+    """``play`` checked and scored in one core call; :class:`IllegalMoveError`
+    naming the first rule it breaks (docs/RULES.md §4) when it is illegal."""
+    scored = _judged(_loaded(position), position, play)
+    if isinstance(scored, str):
+        raise IllegalMoveError(scored)
     return scored
 
 
 def legal_plays(position: Position) -> list[ScoredPlay]:
-    """Every legal play with its melds, in generation order."""
-    core = core_of(position)
-    return [_generated(core, position, placements) for _, placements in core.legal_plays()]
+    """Every legal play with its melds, best first (:meth:`ScoredPlay.sort_key`,
+    ranked in C)."""
+    return _loaded(position).legal_plays(ranked=True, make=MAKER)
 
 
 def ranked_moves(position: Position, limit: int | None = None) -> Iterator[tuple[int, Play]]:
     """``(score, play)`` of the legal plays in ranking order (at most ``limit``),
     generated in the core in bounded passes (``Core.ranked_plays``): memory
     stays bounded however many plays there are.  No melds: for listings."""
-    plays = core_of(position).ranked_plays(limit)     # checks limit now, not at the first play
+    plays = _loaded(position).ranked_plays(limit)     # checks limit now, not at the first play
     return ((total, to_play(placements)) for total, placements in plays)
 
 
 def ranked_plays(position: Position, limit: int | None = None) -> Iterator[ScoredPlay]:
     """The legal plays with their melds in ranking order (at most ``limit``),
     one at a time, as :func:`ranked_moves` generates them."""
-    core = core_of(position)
-    return (_generated(core, position, placements) for _, placements in core.ranked_plays(limit))
+    return _loaded(position).ranked_plays(limit, make=MAKER)
 
 
 def top_plays(position: Position, n: int) -> list[ScoredPlay]:
     """The ``n`` best legal plays (fewer when there are fewer), best first,
     kept during generation in a heap of at most ``n`` records in C."""
-    core = core_of(position)
-    return [_generated(core, position, placements) for _, placements in core.top_plays(n)]
+    return _loaded(position).top_plays(n, make=MAKER)
 
 
 def best_play(position: Position) -> ScoredPlay | None:
-    core = core_of(position)
-    found = core.best_play()
-    if found is None:
-        return None
-    return score(core, position, to_play(found[1]))
+    """The best legal play with its melds, or None."""
+    return _loaded(position).best_play(make=MAKER)
 
 
 class Batch:
@@ -136,7 +168,7 @@ class Batch:
             raise ValueError("every position of a batch must have the same layout")
         size = self.layout.size
         self.boards = np.empty((len(positions), 2 * size), dtype=np.uint8)
-        self.racks = np.empty((len(positions), JOKER + 1), dtype=np.uint8)
+        self.racks = np.empty((len(positions), RACK_KINDS), dtype=np.uint8)
         for row, position in enumerate(positions):
             cards, jokers, rack = encode(position)
             self.boards[row, :size] = np.frombuffer(cards, dtype=np.uint8)
@@ -152,33 +184,49 @@ class Batch:
         """``(scores, squares, cards, jokers)`` arrays; a score of -1 means no play.
         ``threads``: 1 or more (at most one a processor is started).  With ``seconds`` (a float64 array, one a position), each position's time
         in the core (load, prepare, search) is written there."""
+        return self._solve(threads, seconds, None)
+
+    def best_plays_with_melds(self, threads: int = 1) -> tuple[
+            NDArray[np.int32], NDArray[np.int16], NDArray[np.int8], NDArray[np.uint8], NDArray[np.int32]]:
+        """:meth:`best_plays` and the melds of each best play, scored in the
+        same core call: an int32 array (positions, MAX_MELDS, 5) of
+        ``(direction, first square, length, kind, score)``, unused rows -1."""
+        import numpy as np
+        melds = np.empty((len(self), MAX_MELDS, 5), dtype=np.int32)
+        return (*self._solve(threads, None, melds), melds)
+
+    def _solve(self, threads: int, seconds: NDArray[np.float64] | None, melds: NDArray[np.int32] | None
+               ) -> tuple[NDArray[np.int32], NDArray[np.int16], NDArray[np.int8], NDArray[np.uint8]]:
         import numpy as np
         from ginnycore.core import best_plays_batch
         n = len(self)
         scores = np.empty(n, dtype=np.int32)
-        squares = np.empty((n, 14), dtype=np.int16)
-        cards = np.empty((n, 14), dtype=np.int8)
-        jokers = np.empty((n, 14), dtype=np.uint8)
-        best_plays_batch(self._core, self.boards, self.racks, scores, squares, cards, jokers, threads, seconds)
+        squares = np.empty((n, MAX_PLACED), dtype=np.int16)
+        cards = np.empty((n, MAX_PLACED), dtype=np.int8)
+        jokers = np.empty((n, MAX_PLACED), dtype=np.uint8)
+        best_plays_batch(self._core, self.boards, self.racks, scores, squares, cards, jokers, threads, seconds,
+                         melds)
         return scores, squares, cards, jokers
 
 
 def best_plays_batch(positions: Sequence[Position], threads: int = 1) -> list[ScoredPlay | None]:
-    """The best play of every position (None where there is none), in one core
-    call on ``threads`` threads (1 or more; at most one a processor is started)."""
-    scores, squares, cards, jokers = Batch(positions).best_plays(threads)
+    """The best play of every position (None where there is none), with its
+    melds, from one core call on ``threads`` threads (1 or more; at most one a
+    processor is started)."""
+    scores, squares, cards, jokers, melds = Batch(positions).best_plays_with_melds(threads)
     result: list[ScoredPlay | None] = []
-    for row, position in enumerate(positions):
-        if scores[row] < 0:
+    for position, total, row_squares, row_cards, row_jokers, row_melds in zip(
+            positions, scores.tolist(), squares.tolist(), cards.tolist(), jokers.tolist(), melds.tolist()):
+        if total < 0:
             result.append(None)
             continue
-        placements = tuple((int(s), int(c), bool(j)) for s, c, j in zip(squares[row], cards[row], jokers[row])
-                           if s >= 0)
-        scored = score(core_of(position), position, to_play(placements))
-        assert scored is not None, "the core found a play it cannot score"
-        result.append(ScoredPlay(to_play(placements), int(scores[row]), scored.melds))
+        play = Play(tuple((square, PlacedTile(card, bool(joker)))
+                          for square, card, joker in zip(row_squares, row_cards, row_jokers) if square >= 0))
+        found = melds_of(position, [tuple(meld) for meld in row_melds if meld[0] >= 0])
+        result.append(ScoredPlay(play, total, found))
     return result
 
 
-__all__ = ["Batch", "Core", "Cores", "best_play", "best_plays_batch", "core_of", "empty_core", "encode",
-           "legal_plays", "melds_of", "ranked_moves", "ranked_plays", "score", "to_play", "top_plays"]
+__all__ = ["Batch", "Core", "Cores", "MAKER", "best_play", "best_plays_batch", "core_of", "empty_core", "encode",
+           "legal_plays", "melds_of", "ranked_moves", "ranked_plays", "score", "score_play", "to_play",
+           "top_plays"]

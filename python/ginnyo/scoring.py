@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Union
 
 from . import native
-from .errors import GinnyoError, IllegalMoveError
+from .errors import GinnyoError
 from .notation import parse_notation
 from .play import Play, ScoredPlay, check_placements
 from .position_fields import PositionFields
@@ -25,16 +25,10 @@ def as_play(position: PositionFields, move: object) -> Play:
 
 
 def score_play(position: PositionFields, move: object) -> ScoredPlay:
-    """Validate and score a play; raises :class:`IllegalMoveError` saying which
-    rule it breaks (the reason comes from the plain-Python reference, loaded
-    only for an illegal play)."""
-    play = as_play(position, move)
-    scored = native.score(native.core_of(position), position, play)
-    if scored is None:
-        from . import reference     # only here: the CLI's start-up need not load it
-        reference.check_play(position, play)  # names the rule broken
-        raise IllegalMoveError("illegal play")  # pragma: no cover - core and reference disagree
-    return scored
+    """Validate and score a play in one core call; raises
+    :class:`IllegalMoveError` naming the first rule it breaks (the core's code,
+    worded by :mod:`ginnyo.illegal`)."""
+    return native.score_play(position, as_play(position, move))
 
 
 def is_legal(position: PositionFields, move: object) -> bool:

@@ -30,8 +30,9 @@ def ranked(position: Position, plays: list[ScoredPlay]) -> list[ScoredPlay]:
 
 
 def legal_plays(position: Position) -> list[ScoredPlay]:
-    """Deprecated: ``list(position.legal_plays)``, every legal play, best first."""
-    return ranked(position, native.legal_plays(position))
+    """Deprecated: ``list(position.legal_plays)``, every legal play, best first
+    (ranked in C)."""
+    return native.legal_plays(position)
 
 
 def top_plays(position: Position, n: int) -> list[ScoredPlay]:

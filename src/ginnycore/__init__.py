@@ -28,10 +28,17 @@ def _passive_openmp() -> None:
 _passive_openmp()
 
 try:
-    from .core import Core, Cores
+    from .core import (
+        EMPTY_SQUARE, ILLEGAL_AREAS, ILLEGAL_CARD, ILLEGAL_CENTRE, ILLEGAL_CODES, ILLEGAL_COUNT, ILLEGAL_COVERED,
+        ILLEGAL_GAP, ILLEGAL_MELD, ILLEGAL_OFF_BOARD, ILLEGAL_PLACE, ILLEGAL_RACK, ILLEGAL_REPEATED,
+        ILLEGAL_SHAPE, ILLEGAL_SHORT, KIND_RUN, KIND_SET, MAX_MELDS, MAX_PLACED, RACK_KINDS, Core, Cores,
+        PlayMaker)
 except ImportError as error:  # pragma: no cover - only without a build
     raise ImportError(
         "ginnycore's compiled extension is not built: install the package with "
         "'pip install .' (needs a C compiler and Cython >= 3)") from error
 
-__all__ = ["Core", "Cores"]
+__all__ = ["Core", "Cores", "PlayMaker", "EMPTY_SQUARE", "KIND_RUN", "KIND_SET", "MAX_MELDS", "MAX_PLACED",
+           "RACK_KINDS", "ILLEGAL_CODES", "ILLEGAL_AREAS", "ILLEGAL_CARD", "ILLEGAL_CENTRE", "ILLEGAL_COUNT",
+           "ILLEGAL_COVERED", "ILLEGAL_GAP", "ILLEGAL_MELD", "ILLEGAL_OFF_BOARD", "ILLEGAL_PLACE", "ILLEGAL_RACK",
+           "ILLEGAL_REPEATED", "ILLEGAL_SHAPE", "ILLEGAL_SHORT"]

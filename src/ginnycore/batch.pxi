@@ -3,9 +3,22 @@
 
 cdef inline void _load_row(Board* board, const unsigned char* row_cards, const unsigned char* row_rack) noexcept nogil:
     cdef int size = board.size
-    memcpy(board.card, row_cards, size)             # 255 is EMPTY (-1) as a signed char
+    memcpy(board.card, row_cards, size)             # EMPTY_BYTE is EMPTY (-1) as a signed char
     memcpy(board.joker, row_cards + size, size)     # nonzero: a joker
     memcpy(board.rack, row_rack, RACK_KINDS)
+
+
+cdef void _write_melds(Board* board, const PlayRecord* play, int* out) noexcept nogil:
+    """The melds of a legal stored play into ``out``: MAX_MELDS rows of
+    MELD_FIELDS (as ``score_play`` gives them, in order), the rows after the
+    last filled with -1."""
+    cdef int melds[MELD_FIELDS * MELDS_BUFFER + 1]
+    cdef int i, n = 0
+    for i in range(MAX_MELDS * MELD_FIELDS):
+        out[i] = -1
+    if _melds_of(board, play, melds) >= 0:
+        n = min(_meld_count(melds), MAX_MELDS)
+        memcpy(out, melds, n * MELD_FIELDS * sizeof(int))
 
 
 cdef inline double _now() noexcept nogil:
@@ -17,7 +30,8 @@ cdef inline double _now() noexcept nogil:
 def best_plays_batch(Core layout not None, const unsigned char[:, ::1] boards not None,
                      const unsigned char[:, ::1] racks not None, int[:] scores not None,
                      short[:, :] squares not None, signed char[:, :] cards not None,
-                     unsigned char[:, :] jokers not None, threads=1, double[:] seconds=None):
+                     unsigned char[:, :] jokers not None, threads=1, double[:] seconds=None,
+                     int[:, :, ::1] melds=None):
     """Solve many positions of one layout; ``layout`` is a Core of that layout.
 
     ``boards`` holds a row per position: the cards of every square (255 empty)
@@ -26,8 +40,10 @@ def best_plays_batch(Core layout not None, const unsigned char[:, ::1] boards no
     ``squares`` entries that are not -1), ``squares``, ``cards`` and ``jokers``
     (14 columns each).  ``threads`` > 1 spreads the rows over that many cores
     (at most one thread a processor is started).  With ``seconds``, each row's
-    time (load, prepare and search) goes there.  ``layout`` is in use for the
-    length of the call.
+    time (load, prepare and search) goes there.  With ``melds`` (int32, shape
+    (n, MAX_MELDS, 5)), each row's best play's melds go there, as ``score_play``
+    gives them in order, the rows after the last -1.  ``layout`` is in use for
+    the length of the call.
     """
     cdef Py_ssize_t n = boards.shape[0], row
     cdef int i, size = layout.board.size, bad, workers = thread_count(threads)
@@ -35,10 +51,12 @@ def best_plays_batch(Core layout not None, const unsigned char[:, ::1] boards no
     cdef Board* local
     cdef PlayRecord* best
     cdef long long found
-    cdef int timed = seconds is not None
+    cdef int timed = seconds is not None, with_melds = melds is not None
     cdef double started = 0
     if timed and seconds.shape[0] < n:
         raise ValueError("seconds is too small")
+    if with_melds and (melds.shape[0] < n or melds.shape[1] != MAX_MELDS or melds.shape[2] != MELD_FIELDS):
+        raise ValueError(f"melds must be (n, {MAX_MELDS}, {MELD_FIELDS})")
     if boards.shape[1] != 2 * size or racks.shape[0] != n or racks.shape[1] != RACK_KINDS:
         raise ValueError("boards must be (n, 2 x squares) and racks (n, 53)")
     if scores.shape[0] < n or squares.shape[0] < n or cards.shape[0] < n or jokers.shape[0] < n \
@@ -79,6 +97,8 @@ def best_plays_batch(Core layout not None, const unsigned char[:, ::1] boards no
                 squares[row, i] = best.square[i]
                 cards[row, i] = best.card[i]
                 jokers[row, i] = play_joker(best, i)
+            if with_melds:
+                _write_melds(local, best, &melds[row, 0, 0])
         free(local)
         free(best)
     release(layout)

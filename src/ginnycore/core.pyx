@@ -54,6 +54,38 @@ include "score.pxi"
 
 # -- the Python face ----------------------------------------------------------------
 
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.stdlib cimport qsort
+
+cdef extern from "Python.h":
+    int PyObject_GenericSetAttr(object, object, object) except -1
+    void PyObject_GC_UnTrack(void*)
+
+cdef enum:
+    EMPTY_SQUARE = EMPTY_BYTE       # an empty square in the bytes ``load`` and the batch take
+    MAX_MELDS = MAX_PLACED + 1      # the melds a play makes at most: its line, one across each tile
+    MELD_FIELDS = 5                 # a meld: direction, first square, length, kind, score
+    MELDS_BUFFER = 2 * MAX_PLACED   # the melds board_score may be given room for
+
+# The core's constants and illegal-play codes as Python ints (ginnycore exports them).
+CONSTANTS = {"MAX_PLACED": MAX_PLACED, "MAX_MELDS": MAX_MELDS, "RACK_KINDS": RACK_KINDS, "JOKER": JOKER,
+             "NUM_CARDS": NUM_CARDS, "EMPTY_SQUARE": EMPTY_SQUARE, "KIND_SET": KIND_SET, "KIND_RUN": KIND_RUN,
+             "ACROSS": ACROSS, "DOWN": DOWN}
+ILLEGAL_CODES = {"ILLEGAL_COUNT": ILLEGAL_COUNT, "ILLEGAL_REPEATED": ILLEGAL_REPEATED,
+                 "ILLEGAL_OFF_BOARD": ILLEGAL_OFF_BOARD, "ILLEGAL_COVERED": ILLEGAL_COVERED,
+                 "ILLEGAL_CARD": ILLEGAL_CARD, "ILLEGAL_RACK": ILLEGAL_RACK, "ILLEGAL_SHAPE": ILLEGAL_SHAPE,
+                 "ILLEGAL_GAP": ILLEGAL_GAP, "ILLEGAL_MELD": ILLEGAL_MELD, "ILLEGAL_SHORT": ILLEGAL_SHORT,
+                 "ILLEGAL_CENTRE": ILLEGAL_CENTRE, "ILLEGAL_PLACE": ILLEGAL_PLACE, "ILLEGAL_AREAS": ILLEGAL_AREAS}
+globals().update(CONSTANTS)     # module attributes (a cdef enum name cannot be assigned to)
+globals().update(ILLEGAL_CODES)
+
+
+# Plays handed back to Python (tuples, melds, PlayMaker objects): plays.pxi.
+include "plays.pxi"
+
+
 cdef int claim(Core core) except -1:
     """Mark ``core`` in use for the length of one call; RuntimeError when a call
     on another thread has it (two threads would write its board or plays at once).
@@ -95,9 +127,13 @@ cdef class Core:
     is red (a new area may start there), and the centre square, -1 for none;
     ``ginnyo.layout.core_premiums`` gives them for a layout's square kinds.
     ``load(cards, jokers, rack)``: ``cards`` has one byte a square
-    (255 empty, else the card 0..51), ``jokers`` one byte a square (1 for a
-    joker), ``rack`` 53 counts (index 52 = jokers).
-    A play is ``(score, ((square, card, is_joker), ...))``.
+    (EMPTY_SQUARE, 255, empty, else the card 0..51), ``jokers`` one byte a
+    square (1 for a joker), ``rack`` RACK_KINDS (53) counts (index JOKER = 52:
+    jokers); or ``load_tiles`` from Python objects.
+    A play is ``(score, ((square, card, is_joker), ...))``; calls that hand back
+    plays take ``melds=True`` for ``(score, placements, melds)``, the melds as
+    ``score_play`` gives them, by direction then first square, or a
+    :class:`PlayMaker` as ``make`` for the caller's objects.
 
     A core serves one call at a time: a call while another thread's call has it
     raises RuntimeError (use a core a thread).
@@ -160,6 +196,47 @@ cdef class Core:
             board_prepare(self.board)
         release(self)
 
+    def load_tiles(self, tiles, rack):
+        """Set the board and rack from Python objects, as ``load`` does from
+        bytes: ``tiles`` maps each covered square to its ``(card, is_joker)``,
+        ``rack`` holds the rack tiles (a card, or JOKER).  On bad input
+        (ValueError) the core is left as it was."""
+        cdef signed char cards[MAX_SQUARES]
+        cdef unsigned char jokers[MAX_SQUARES]
+        cdef unsigned char counts[RACK_KINDS]
+        cdef long long square, card, tile
+        cdef int size = self.board.size
+        memset(cards, EMPTY, size)
+        memset(jokers, 0, size)
+        memset(counts, 0, RACK_KINDS)
+        try:     # (unpacked, not indexed: indexing is unchecked in this module)
+            for key, placed in tiles.items():
+                square = key
+                card, joker = placed
+                if not 0 <= square < size:
+                    raise ValueError(f"square {square} is off the board")
+                if not 0 <= card < NUM_CARDS:
+                    raise ValueError(f"card {card} on square {square}")
+                cards[square] = <signed char>card
+                jokers[square] = 1 if joker else 0
+            for held in rack:
+                tile = held
+                if not 0 <= tile <= JOKER:
+                    raise ValueError(f"rack tile {tile} is no card or joker")
+                if counts[tile] == 255:
+                    raise ValueError(f"more than 255 of rack tile {tile}")
+                counts[tile] += 1
+        except (TypeError, OverflowError, ValueError, AttributeError) as error:
+            raise ValueError(f"tiles or rack: {error}") from None
+        claim(self)
+        memcpy(self.board.card, cards, size)
+        memcpy(self.board.joker, jokers, size)
+        memcpy(self.board.rack, counts, RACK_KINDS)
+        self.stored = 0
+        with nogil:
+            board_prepare(self.board)
+        release(self)
+
     cdef long long _generate(self, int mode, PlayRecord* best):
         """``board_generate`` on this core, storing the plays in its C array in
         GEN_ALL mode.  The GIL is released only with a joker on the rack: with
@@ -191,22 +268,22 @@ cdef class Core:
         return count
 
     cdef list _stored_plays(self):
-        cdef long long i
-        claim(self)     # making the tuples may run other threads (a collection's finalisers)
-        try:
-            return [_play_tuple(&self.plays[i]) for i in range(self.stored)]
-        finally:
-            release(self)
+        return _stored(self, False, None)
 
     def generate_plays(self):
         """Generate every legal play, with its score, into the core's own C array
         (no Python objects are made); returns how many there are."""
         return self._generate_all()
 
-    def legal_plays(self):
-        """Every legal play, in generation order."""
+    def legal_plays(self, melds=False, ranked=False, PlayMaker make=None):
+        """Every legal play, in generation order; ``ranked``: in ranking order
+        (sorted in C, and so stored).  ``melds`` and ``make``: see the class."""
         self._generate_all()
-        return self._stored_plays()
+        if ranked:
+            claim(self)
+            qsort(self.plays, self.stored, sizeof(PlayRecord), _compare_plays)
+            release(self)
+        return _stored(self, melds, make)
 
     def stored_plays(self):
         """The plays the last generation stored in the core's C array
@@ -218,22 +295,29 @@ cdef class Core:
         """Whether there is any legal play; generation stops at the first."""
         return self._generate(GEN_ANY, NULL) > 0
 
-    def best_play(self):
-        """The first legal play in ranking order, or None."""
+    def best_play(self, melds=False, PlayMaker make=None):
+        """The first legal play in ranking order, or None.  ``melds`` and
+        ``make``: see the class."""
         cdef PlayRecord best
         cdef long long count
         count = self._generate(GEN_BEST, &best)
-        return _play_tuple(&best) if count else None
+        if not count:
+            return None
+        claim(self)
+        try:
+            return _hand_back(self.board, &best, melds, make, None)
+        finally:
+            release(self)
 
-    def top_plays(self, n):
+    def top_plays(self, n, melds=False, PlayMaker make=None):
         """The ``n`` first legal plays in ranking order (all of them when there
         are fewer), kept during generation in a heap of at most ``n`` records."""
-        return list(self.ranked_plays(_positive_count(n, "n")))
+        return list(self.ranked_plays(_positive_count(n, "n"), melds=melds, make=make))
 
-    def ranked_plays(self, limit=None, buffer=RANKED_BUFFER):
+    def ranked_plays(self, limit=None, buffer=RANKED_BUFFER, melds=False, PlayMaker make=None):
         """The legal plays in ranking order (at most ``limit``) as a
         :class:`RankedPlays` iterator holding at most ``buffer`` plays in C."""
-        return RankedPlays(self, limit, buffer)
+        return RankedPlays(self, limit, buffer, melds, make)
 
     def score_play(self, squares, cards, jokers):
         """``(score, melds)`` of a play, melds as (direction, first square, length,
@@ -260,6 +344,51 @@ cdef class Core:
             out.append(tuple(melds[5 * i + j] for j in range(5)))
             i += 1
         return result, out
+
+    def judge_play(self, squares, cards, jokers, PlayMaker make=None):
+        """A given play checked and scored in one call (``squares`` in
+        increasing order): ``(play, None)``, the play as ``legal_plays(melds=True)``
+        gives it (or as ``make`` builds it); or, when it is illegal, ``(code,
+        detail)``: the first rule it breaks as a negative ILLEGAL_* code and
+        three ints that say where (see ILLEGAL_CODES; python/ginnyo/illegal.py
+        words them).  ValueError when the three are not as long or a value is
+        no int of C's short (squares) or signed char (cards)."""
+        cdef PlayRecord record
+        cdef unsigned char joker
+        cdef unsigned char joker_array[MAX_PLACED]
+        cdef int melds[MELD_FIELDS * MELDS_BUFFER + 1]
+        cdef int n, i, result
+        squares, cards, jokers = tuple(squares), tuple(cards), tuple(jokers)   # indexing is unchecked here
+        n = len(squares)
+        if len(cards) != n or len(jokers) != n:
+            raise ValueError("squares, cards and jokers must be as long")
+        if n < 1 or n > MAX_PLACED:
+            return ILLEGAL_COUNT, (n, 0, 0)
+        record.n = n
+        record.jokers = 0
+        record.joker_at = 0
+        try:
+            for i in range(n):
+                record.square[i] = squares[i]
+                record.card[i] = cards[i]
+                joker = 1 if jokers[i] else 0
+                joker_array[i] = joker
+                record.jokers += joker
+                record.joker_at |= joker << i
+        except (TypeError, OverflowError) as error:
+            raise ValueError(f"squares or cards: {error}") from None
+        claim(self)
+        try:
+            result = board_score(self.board, n, record.square, record.card, joker_array, melds, MELDS_BUFFER)
+            if result < 0:
+                return result, (melds[0], melds[1], melds[2])
+            _sort_melds(melds)
+            record.score = result
+            if make is None:
+                return (result, _placements(&record), _meld_tuples(melds)), None
+            return make._build(&record, melds, self.board.width, None), None
+        finally:
+            release(self)
 
     def apply(self, squares, cards, jokers):
         """Play a legal play: its tiles leave the rack for the board, and only the
@@ -365,11 +494,6 @@ cdef class Core:
                  else self.board.squares[s].cross_mask[d] for s in range(self.board.size)] for d in range(2)]
 
 
-cdef tuple _play_tuple(PlayRecord* record):
-    return (record.score, tuple((record.square[i], record.card[i], bool(play_joker(record, i)))
-                                for i in range(record.n)))
-
-
 def _positive_count(value, name):
     """``value`` as a count of at least 1, or ValueError naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -381,7 +505,8 @@ def _positive_count(value, name):
 
 cdef class RankedPlays:
     """The legal plays of a core's position in ranking order (``Core.ranked_plays``),
-    each ``(score, placements)`` as ``legal_plays`` gives them.
+    each ``(score, placements)`` as ``legal_plays`` gives them (with ``melds``
+    or ``make``, as ``legal_plays`` then gives them).
 
     Plays are generated in passes that each keep, in a heap in C, the first
     ``buffer`` plays ranked after the last one given: memory stays O(buffer)
@@ -396,9 +521,14 @@ cdef class RankedPlays:
     cdef long long remaining    # plays still to give, -1 for every one
     cdef bint passed            # a pass has run: top.heap ends with the last play given
     cdef bint last_pass         # the pass kept fewer plays than it could: there are no more
-    cdef bint busy              # a pass is running (without the GIL)
+    cdef bint busy              # a pass is running (without the GIL), or a play is being handed back
+    cdef bint melds
+    cdef PlayMaker make
+    cdef dict shared            # the melds built this pass (see PlayMaker._meld)
 
-    def __cinit__(self, Core core not None, limit, buffer):
+    def __cinit__(self, Core core not None, limit, buffer, melds=False, PlayMaker make=None):
+        self.melds = melds
+        self.make = make
         self.board = NULL
         self.top.heap = NULL
         self.top.size = 0
@@ -437,7 +567,11 @@ cdef class RankedPlays:
         self.index += 1
         if self.remaining > 0:
             self.remaining -= 1
-        return _play_tuple(record)
+        self.busy = True    # the melds are scored on self.board
+        try:
+            return _hand_back(self.board, record, self.melds, self.make, self.shared)
+        finally:
+            self.busy = False
 
     cdef int _pass(self) except -1:
         """Generate the next plays in ranking order into the heap, sorted."""
@@ -446,6 +580,7 @@ cdef class RankedPlays:
             self.top.after = self.top.heap[self.top.size - 1]
             self.top.has_after = 1
         self.top.size = 0
+        self.shared = {} if self.make is not None else None
         self.top.limit = self.buffer
         if 0 < self.remaining < <long long>self.buffer:
             self.top.limit = <size_t>self.remaining

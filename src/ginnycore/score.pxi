@@ -2,11 +2,30 @@
 # apart from generation.  Included in core.pyx.
 
 cdef enum:
-    ILLEGAL_SHAPE = -1      # placement breaks §4.1 (or squares off/occupied/repeated)
-    ILLEGAL_RACK = -2       # the rack does not hold the tiles
-    ILLEGAL_MELD = -3       # §4.2 / §4.3
-    ILLEGAL_PLACE = -4      # §4.4
-    ILLEGAL_AREAS = -5      # §4.5
+    # board_score's verdict on an illegal play, checked in this order, and the
+    # detail it writes to ``melds[0..]`` (python/ginnyo/illegal.py words them)
+    ILLEGAL_COUNT = -6      # no tiles, or more than MAX_PLACED
+    ILLEGAL_REPEATED = -7   # a square twice (or out of order): the square
+    ILLEGAL_OFF_BOARD = -8  # the square
+    ILLEGAL_COVERED = -9    # the square, already covered
+    ILLEGAL_CARD = -10      # no card 0..51: the card
+    ILLEGAL_RACK = -2       # the rack does not hold the tiles: the rack tile, how many
+    ILLEGAL_SHAPE = -1      # §4.1 not in one row or one column
+    ILLEGAL_GAP = -11       # §4.1 an empty square between the tiles: the square
+    ILLEGAL_MELD = -3       # §4.2 a line that is no meld: direction, first square, length
+    ILLEGAL_SHORT = -12     # §4.3 a tile in no line of three or more: the square
+    ILLEGAL_CENTRE = -13    # §4.4 the first play misses the centre: the centre
+    ILLEGAL_PLACE = -4      # §4.4 neither connects nor covers a red square
+    ILLEGAL_AREAS = -5      # §4.5 the play would join areas: how many
+
+
+cdef inline int _illegal(int code, int* detail, int first, int second, int third) noexcept nogil:
+    """``code``, its detail written to ``detail`` (when not NULL)."""
+    if detail != NULL:
+        detail[0] = first
+        detail[1] = second
+        detail[2] = third
+    return code
 
 
 cdef int _line_bounds(Board* board, int square, int direction, int* first) noexcept nogil:
@@ -29,78 +48,20 @@ cdef int _line_bounds(Board* board, int square, int direction, int* first) noexc
     return count_before + count_after + 1
 
 
-cdef int board_score(Board* board, int n, const short* squares, const signed char* cards,
+cdef int score_lines(Board* board, int n, const short* squares, const signed char* cards,
                      const unsigned char* jokers, int* melds, int max_melds) noexcept nogil:
-    """Check a play against §4 and score it (§5) without changing the board.
-
-    ``squares`` must be in increasing order.  Returns the score (>= 0) and
-    writes up to ``max_melds`` melds as (direction, first square, length, kind,
-    score) quintuples into ``melds``, ending with -1; or returns a negative
-    ILLEGAL_* code.
+    """§4.2, §4.3 and §5 of tiles on empty squares in one unbroken line: put
+    them down, check and score every line through them, take them up.  Returns
+    the score and writes the melds as board_score does, or returns
+    ILLEGAL_MELD / ILLEGAL_SHORT with its detail.  Of a play known to be legal
+    (one the generator made), this is all board_score has to do.
     """
-    cdef int i, j, square, width = board.width, direction, first, length, kind, total = 0
-    cdef int n_melds = 0, tile_sum, mult, touched_group = -1, touch = 0, red = 0, centre = 0
-    cdef int longest, step, other, row, col, result = 0, seen
+    cdef int i, j, width = board.width, direction, first, length, kind, total = 0
+    cdef int n_melds = 0, tile_sum, mult, longest, step, other, result = 0, seen
     cdef int meld_first[2 * MAX_PLACED]
     cdef int meld_direction[2 * MAX_PLACED]
     cdef signed char line[MAX_SIDE]
-    cdef unsigned char need[RACK_KINDS]
-    if n < 1 or n > MAX_PLACED:
-        return ILLEGAL_SHAPE
-    memset(need, 0, RACK_KINDS)
-    for i in range(n):
-        square = squares[i]
-        if square < 0 or square >= board.size or board.card[square] != EMPTY:
-            return ILLEGAL_SHAPE
-        if i > 0 and square <= squares[i - 1]:
-            return ILLEGAL_SHAPE
-        if cards[i] < 0 or cards[i] >= NUM_CARDS:
-            return ILLEGAL_SHAPE
-        need[JOKER if jokers[i] else cards[i]] += 1
-    for i in range(RACK_KINDS):
-        if need[i] > board.rack[i]:
-            return ILLEGAL_RACK
-    if n > 1:
-        if squares[0] // width == squares[n - 1] // width:
-            step = 1
-        elif squares[0] % width == squares[n - 1] % width:
-            step = width
-        else:
-            return ILLEGAL_SHAPE
-        for i in range(1, n):
-            if (squares[i] - squares[0]) % step != 0:
-                return ILLEGAL_SHAPE
-        square = squares[0]
-        while square <= squares[n - 1]:
-            if board.card[square] == EMPTY:
-                seen = 0
-                for i in range(n):
-                    if squares[i] == square:
-                        seen = 1
-                if not seen:
-                    return ILLEGAL_SHAPE
-            square += step
-    # §4.4 / §4.5 against the board before the play
-    for i in range(n):
-        square = squares[i]
-        if board.squares[square].red:
-            red = 1
-        if square == board.centre:
-            centre = 1
-        for j in range(4):
-            other = _neighbour(board, square, j)
-            if other >= 0 and board.card[other] != EMPTY:
-                touch = 1
-                if touched_group < 0:
-                    touched_group = board.squares[other].group
-                elif board.squares[other].group != touched_group:
-                    return ILLEGAL_AREAS
-    if board.n_tiles == 0:
-        if not centre:
-            return ILLEGAL_PLACE
-    elif not touch and not red:
-        return ILLEGAL_PLACE
-    # put the tiles down, check and score every line through them, take them up
+    cdef int* detail = melds if max_melds >= 1 else NULL
     for i in range(n):
         board.card[squares[i]] = cards[i]
     for i in range(n):
@@ -113,13 +74,13 @@ cdef int board_score(Board* board, int n, const short* squares, const signed cha
                 continue
             step = 1 if direction == ACROSS else width
             if length > MAX_SIDE:
-                result = ILLEGAL_MELD
+                result = _illegal(ILLEGAL_MELD, detail, direction, first, length)
                 break
             for j in range(length):
                 line[j] = board.card[first + j * step]
             kind = line_kind(line, length)
             if kind == KIND_NONE:
-                result = ILLEGAL_MELD
+                result = _illegal(ILLEGAL_MELD, detail, direction, first, length)
                 break
             seen = 0
             for j in range(n_melds):
@@ -149,7 +110,7 @@ cdef int board_score(Board* board, int n, const short* squares, const signed cha
         if result != 0:
             break
         if longest < 3:
-            result = ILLEGAL_MELD
+            result = _illegal(ILLEGAL_SHORT, detail, squares[i], 0, 0)
             break
     for i in range(n):
         board.card[squares[i]] = EMPTY
@@ -157,4 +118,88 @@ cdef int board_score(Board* board, int n, const short* squares, const signed cha
         return result
     if melds != NULL and n_melds < max_melds:
         melds[5 * n_melds] = -1
+    return total
+
+
+cdef int board_score(Board* board, int n, const short* squares, const signed char* cards,
+                     const unsigned char* jokers, int* melds, int max_melds) noexcept nogil:
+    """Check a play against §4 and score it (§5) without changing the board.
+
+    ``squares`` must be in increasing order.  Returns the score (>= 0) and
+    writes up to ``max_melds`` melds as (direction, first square, length, kind,
+    score) quintuples into ``melds``, ending with -1; or returns a negative
+    ILLEGAL_* code, the first rule broken in the order of the codes, and writes
+    its detail to ``melds[0..2]`` (when ``max_melds`` >= 1).
+    """
+    cdef int i, j, square, width = board.width, total, step, other, seen
+    cdef int touch = 0, red = 0, centre = 0, n_touched = 0, group
+    cdef int touched_groups[4 * MAX_PLACED]
+    cdef unsigned char need[RACK_KINDS]
+    cdef int* detail = melds if max_melds >= 1 else NULL
+    if n < 1 or n > MAX_PLACED:
+        return _illegal(ILLEGAL_COUNT, detail, n, 0, 0)
+    for i in range(1, n):
+        if squares[i] <= squares[i - 1]:
+            return _illegal(ILLEGAL_REPEATED, detail, squares[i], 0, 0)
+    memset(need, 0, RACK_KINDS)
+    for i in range(n):
+        square = squares[i]
+        if square < 0 or square >= board.size:
+            return _illegal(ILLEGAL_OFF_BOARD, detail, square, 0, 0)
+        if board.card[square] != EMPTY:
+            return _illegal(ILLEGAL_COVERED, detail, square, 0, 0)
+        if cards[i] < 0 or cards[i] >= NUM_CARDS:
+            return _illegal(ILLEGAL_CARD, detail, cards[i], 0, 0)
+        need[JOKER if jokers[i] else cards[i]] += 1
+    for i in range(RACK_KINDS):
+        if need[i] > board.rack[i]:
+            return _illegal(ILLEGAL_RACK, detail, i, need[i], 0)
+    if n > 1:
+        if squares[0] // width == squares[n - 1] // width:
+            step = 1
+        elif squares[0] % width == squares[n - 1] % width:
+            step = width
+        else:
+            return _illegal(ILLEGAL_SHAPE, detail, 0, 0, 0)
+        for i in range(1, n):
+            if (squares[i] - squares[0]) % step != 0:
+                return _illegal(ILLEGAL_SHAPE, detail, 0, 0, 0)
+        square = squares[0]
+        while square <= squares[n - 1]:
+            if board.card[square] == EMPTY:
+                seen = 0
+                for i in range(n):
+                    if squares[i] == square:
+                        seen = 1
+                if not seen:
+                    return _illegal(ILLEGAL_GAP, detail, square, 0, 0)
+            square += step
+    # §4.4 / §4.5 against the board before the play (their verdicts come after §4.2 / §4.3)
+    for i in range(n):
+        square = squares[i]
+        if board.squares[square].red:
+            red = 1
+        if square == board.centre:
+            centre = 1
+        for j in range(4):
+            other = _neighbour(board, square, j)
+            if other >= 0 and board.card[other] != EMPTY:
+                touch = 1
+                seen = 0
+                for group in range(n_touched):
+                    if touched_groups[group] == board.squares[other].group:
+                        seen = 1
+                if not seen:
+                    touched_groups[n_touched] = board.squares[other].group
+                    n_touched += 1
+    total = score_lines(board, n, squares, cards, jokers, melds, max_melds)
+    if total < 0:
+        return total
+    if board.n_tiles == 0:
+        if not centre:
+            return _illegal(ILLEGAL_CENTRE, detail, board.centre, 0, 0)
+    elif not touch and not red:
+        return _illegal(ILLEGAL_PLACE, detail, 0, 0, 0)
+    if n_touched > 1:
+        return _illegal(ILLEGAL_AREAS, detail, n_touched, 0, 0)
     return total

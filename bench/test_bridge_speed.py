@@ -1,0 +1,55 @@
+"""What the bridge to the core costs: every legal play as ranked ScoredPlay
+objects with melds (``native.legal_plays``) against the core's own tuple call
+(``Core.legal_plays()``), on the same mid-game positions in the same run.
+
+The ratios go to the summary; nothing is asserted about time.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from conftest import FACTS, record
+from ginnyo import native
+
+POSITIONS = 100
+ROUNDS = 15
+
+
+def _fastest_rounds(work: dict[str, Callable[[], object]]) -> dict[str, float]:
+    """The fastest of ROUNDS rounds of each piece of work, the pieces taking
+    turns, so a busy spell on a shared machine slows them alike."""
+    fastest = {name: float("inf") for name in work}
+    for _ in range(ROUNDS):
+        for name, piece in work.items():
+            started = time.perf_counter()
+            piece()
+            fastest[name] = min(fastest[name], time.perf_counter() - started)
+    return fastest
+
+
+def test_legal_plays_as_objects_against_the_cores_tuples(benchmark, corpus):
+    positions = corpus[:POSITIONS]
+    cores = [native.core_of(position) for position in positions]
+    plays = sum(core.count_plays() for core in cores)
+    reused = native.empty_core(positions[0].layout)
+
+    def load_and_tuples() -> list[object]:
+        result = []
+        for position in positions:
+            reused.load_tiles(position.board, position.rack)
+            result.append(reused.legal_plays())
+        return result
+
+    fastest = _fastest_rounds({
+        "tuples": lambda: [core.legal_plays() for core in cores],
+        "load and tuples": load_and_tuples,
+        "objects": lambda: [native.legal_plays(position) for position in positions],
+    })
+    benchmark(lambda: [native.legal_plays(position) for position in positions])
+    record("all plays, ranked ScoredPlay objects with melds (per play)", benchmark.stats.stats, plays)
+    FACTS["native.legal_plays over Core.legal_plays() tuples"] = \
+        f"{fastest['objects'] / fastest['tuples']:10.2f} x"
+    FACTS["... over loading the position and Core.legal_plays()"] = \
+        f"{fastest['objects'] / fastest['load and tuples']:10.2f} x"
