@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, overload
 
 from . import board as board_lines
-from . import native, notation, scoring, strict_json
+from . import native, notation, rules, scoring, strict_json
 from .errors import PositionError, TileError
 from .files import POSITION_BYTES, check_length, quote, read_bounded
 from .layout import Layout
@@ -25,7 +25,8 @@ from .melds import meld_kind
 from .play import Play, ScoredPlay
 from .position_line import BYTE_ORDER_MARK, line_data, looks_like_json, to_line
 from .render import board_svg
-from .tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, parse_rack_tile, rack_code, rack_penalty
+from .rules import JOKERS_PER_SET
+from .tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, parse_rack_tile, rack_code
 
 MAX_RACK = 14
 CONTEXT_FIELDS = ("players", "scores", "to_move", "unseen")
@@ -238,8 +239,8 @@ class Position:
         "No legal play in best-move"): the real tile that costs most if left on the
         rack at the end, an ace before a king, among equals the lowest card; None
         when the rack holds only jokers or nothing (they are kept: pass)."""
-        real = [tile for tile in self.rack if tile != JOKER]
-        return max(real, key=lambda tile: (rack_penalty(tile), -tile)) if real else None
+        choice = rules.tile_to_return(self.rack)     # the built-in players' choice (a joker when alone)
+        return None if choice is None or choice == JOKER else choice
 
     def rack_counts(self) -> Counter[int]:
         return Counter(self.rack)
@@ -389,9 +390,9 @@ def _check_copies(position: Position) -> None:
     counts.update(position.rack)
     for tile in sorted(counts):
         if tile == JOKER:
-            if counts[tile] > 2 * position.sets:
+            if counts[tile] > JOKERS_PER_SET * position.sets:
                 raise PositionError(
-                    f"tiles: {counts[tile]} jokers, but {position.sets} set(s) hold {2 * position.sets}")
+                    f"tiles: {counts[tile]} jokers, but {position.sets} set(s) hold {JOKERS_PER_SET * position.sets}")
         elif counts[tile] > position.sets:
             raise PositionError(
                 f"tiles: {counts[tile]} copies of {card_code(tile)}, but {position.sets} set(s) hold {position.sets}")
