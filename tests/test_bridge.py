@@ -105,7 +105,7 @@ def test_an_operation_loads_this_threads_core_and_builds_no_other(monkeypatch: p
 
     def counted(layout: object) -> Core:
         built.append(layout)
-        return Core(1, 1, b".")
+        return Core(1, 1, b"\x01", b"\x01", b"\x00", -1)
 
     monkeypatch.setattr(native, "empty_core", counted)
     native.legal_plays(pos)

@@ -333,6 +333,8 @@ class Game:
             from .illegal import reason
             code, detail = self.core_for_turn().judge_play(
                 squares, [tile[0] for _, tile in placements], [tile[1] for _, tile in placements])
+            if not isinstance(code, int) or detail is None:   # pragma: no cover - the two calls disagree
+                raise IllegalMoveError("illegal play")
             raise IllegalMoveError(reason(self.position(), play, code, detail))   # the first rule broken
         return total
 
