@@ -61,6 +61,7 @@ MARKER = "ctermid"            # the C function os.ctermid() calls: callgrind dum
 LIMIT_PERCENT = 3             # a figure more than 3% over its baseline fails the check
 SEED = 0                      # the rollouts' seed
 ROLLOUTS_EACH = 2             # rollouts measured for each position's best equity candidate
+EQUITY_SHOWN = 5              # the actions best-move --equity ranks and shows (its --candidates default)
 
 
 class Figure(NamedTuple):
@@ -75,7 +76,7 @@ class Figure(NamedTuple):
 FIGURES: dict[str, Figure] = {   # a core's first generation allocates its plays: every core is warmed up
     "generation": Figure(200, 200, "Core.generate_plays of one loaded position"),
     "best_play": Figure(200, 200, "Core.best_play of one loaded position"),
-    "equity": Figure(30, 10, "ginnyo.equity.rank_actions of one loaded position (best-move --equity's ranking)"),
+    "equity": Figure(30, 10, "ginnyo.equity.rank_actions of a loaded position, the best 5 (best-move --equity)"),
     "rollout": Figure(10, 4, "ginnyo.simulation.rollout_batch of one rollout of one candidate, seed 0"),
     "load_json": Figure(100, 10, "Position.from_json of one position's JSON text"),
     "load_line": Figure(100, 10, "ginnyo.position_string.from_line of one position's line"),
@@ -147,7 +148,7 @@ def _figure_calls(name: str, count: int) -> tuple[list[Any], Callable[[Any], obj
         from ginnyo.leaves import default_model
         model = default_model()
         loaded = [(native.core_of(p), p.rack, position_box_size(p)) for p in positions]
-        return loaded, lambda arguments: rank_actions(*arguments, model)
+        return loaded, lambda arguments: rank_actions(*arguments, model, limit=EQUITY_SHOWN)
     if name == "rollout":
         from ginnyo.equity import rank_position
         from ginnyo.leaves import default_model

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .errors import PositionError
 from .files import quote
@@ -52,10 +52,12 @@ MELD_MULTIPLIER = {kind: premium.meld for kind, premium in PREMIUMS.items()}
 MAX_SIDE = 26  # columns are named by one letter A..Z
 
 
+@lru_cache(maxsize=64)
 def core_premiums(kinds: str | bytes) -> tuple[bytes, bytes, bytes, int]:
     """What the compiled core takes after width and height for square kinds in
     square order: tile multipliers, meld multipliers and red flags, one byte a
-    square, and the centre square (-1 with none)."""
+    square, and the centre square (-1 with none).  Kept for the last 64 layouts:
+    a simulation builds a core for every batch of rollouts."""
     premiums = [PREMIUMS[kind] for kind in (kinds.decode("ascii") if isinstance(kinds, bytes) else kinds)]
     centres = [square for square, premium in enumerate(premiums) if premium.centre]
     return (bytes(premium.tile for premium in premiums), bytes(premium.meld for premium in premiums),
