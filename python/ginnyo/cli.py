@@ -87,6 +87,10 @@ def _tile_on(position: Position, scored: ScoredPlay, square: int) -> str:
 
 def cmd_best_move(args: argparse.Namespace) -> int:
     position = load_position(args.position)
+    if args.endgame or args.equity or args.sim is not None:
+        from .endgame_choice import best_move_from_solver   # the solver's move in an endgame or pre-endgame
+        if best_move_from_solver(args, position):
+            return EXIT_OK
     if args.equity or args.sim is not None:
         return _best_move_by_equity(args, position)
     best = best_play(position)
@@ -246,6 +250,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                           help="with --sim: run the rollouts on this Dask cluster")
         best.add_argument("--leaves", metavar="FILE",
                           help="with --equity/--sim: another leave file (default: the shipped one)")
+        from .endgame_choice import add_best_move_options
+        add_best_move_options(best, ranking)
         best.set_defaults(run=cmd_best_move)
 
     if command in (None, "moves"):

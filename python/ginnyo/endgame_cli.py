@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from typing import TYPE_CHECKING
 
-from .endgame import PASS, SIDES, EndgameResult, solve
+if TYPE_CHECKING:    # loaded when the command runs: the parser of best-move --time needs none of it
+    from .endgame import EndgameResult
 
 
 def positive_seconds(text: str) -> float:
@@ -34,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser, position_help: str) -> None:
 
 def cmd_endgame(args: argparse.Namespace) -> int:
     """``ginnyo endgame POSITION [--json] [--time S]``."""
+    from .endgame import solve
     from .solver import load_position
     position = load_position(args.position)
     result = solve(position, args.time, after_pass=args.after_pass)
@@ -46,6 +49,7 @@ def cmd_endgame(args: argparse.Namespace) -> int:
 
 def describe(result: EndgameResult) -> list[str]:
     """Lines for people: the spread, whether it is proven, the line, the racks left."""
+    from .endgame import PASS, SIDES
     status = ("proven" if result.proven
               else f"NOT proven: the best line found in {result.depth} plies before the time ran out")
     lines = [f"spread {result.spread:+d} for the player to move ({status}; "

@@ -156,7 +156,8 @@ def rank_position(position: Position, model: LeaveModel | None = None) -> list[C
 
 
 class EquityPlayer:
-    """Takes the action of highest equity: score plus leave value, returns included."""
+    """Takes the action of highest equity: score plus leave value, returns included;
+    the endgame solver's move once a 2-player game's box is empty."""
 
     name = "equity"
 
@@ -164,7 +165,8 @@ class EquityPlayer:
         self.model = model or default_model()
 
     def choose(self, view: View) -> Action:
-        return best_action(view.core(), view.rack, view.box_size, self.model).action()
+        from .endgame_choice import endgame_action   # the exact endgame once the box is empty
+        return endgame_action(view) or best_action(view.core(), view.rack, view.box_size, self.model).action()
 
 
 # -- the command ----------------------------------------------------------------------------------
