@@ -88,8 +88,24 @@ def _after(position: Position, board: Board, racks: list[list[int]], box: list[i
     return _turn(position, board, racks, box, 1 - mover, quiet, rack_size, plays)
 
 
+_seen: dict[tuple[object, ...], Fraction] = {}
+
+
 def _turn(position: Position, board: Board, racks: list[list[int]], box: list[int], mover: int, quiet: int,
           rack_size: int, plays: PlayLister) -> Fraction:
+    """A turn from a state met before (same board, racks, box in the same order,
+    mover and clock) is looked up: it would be played out the same way."""
+    key = (position.layout, frozenset(board.items()), tuple(sorted(racks[0])), tuple(sorted(racks[1])),
+           tuple(box), mover, quiet, rack_size, plays)
+    if key not in _seen:
+        if len(_seen) > 200_000:
+            _seen.clear()
+        _seen[key] = _play_turn(position, board, racks, box, mover, quiet, rack_size, plays)
+    return _seen[key]
+
+
+def _play_turn(position: Position, board: Board, racks: list[list[int]], box: list[int], mover: int, quiet: int,
+               rack_size: int, plays: PlayLister) -> Fraction:
     sign = 1 if mover == 0 else -1
     racks = [list(racks[0]), list(racks[1])]
     box = list(box)
