@@ -57,8 +57,9 @@ def check_against_brute_force(seed: int, rack_size: int, box: int) -> int:
 
 @pytest.mark.parametrize("box", [1, 2])
 def test_agrees_exactly_with_the_brute_force_over_every_ordering(box: int) -> None:
-    checked = sum(check_against_brute_force(seed, 2, box) for seed in range(30))
-    assert checked >= 60
+    seeds = 30 if box == 1 else 15     # a box of 2 takes about six times as long
+    checked = sum(check_against_brute_force(seed, 2, box) for seed in range(seeds))
+    assert checked >= 2 * seeds
 
 
 @pytest.mark.slow
