@@ -119,3 +119,15 @@ def test_greedy_preendgames_have_the_box_count_asked_for() -> None:
         assert found
         for start in found:
             assert preendgame_box(start) == box and len(start.rack) == 8
+
+
+def test_an_empty_rack_with_tiles_in_the_box_is_refused() -> None:
+    start = position({}, "", players=2, unseen="2C 3C 4C 5C 6C 7C 8C 9C")
+    with pytest.raises(PositionError, match="field 'rack'"):
+        rank(start)
+
+
+def test_without_a_play_and_no_returns_asked_for_the_best_return_is_still_ranked() -> None:
+    start = position({}, "2C 9D KS", players=2, unseen="3C 4C 5C 6C 7C 8C 9C TC")
+    result = rank(start, returns=0)
+    assert [choice.candidate.kind for choice in result.choices] == ["return"]

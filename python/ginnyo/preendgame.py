@@ -319,6 +319,8 @@ def candidates_of(position: Position, box: int, plays: int, returns: int,
     top_score = min((c for c in ranked if c.kind == PLAY), key=lambda c: (-c.score, c.sort_key()), default=None)
     if top_score is not None and top_score not in chosen:
         chosen.append(top_score)
+    if not chosen:     # no play and no return asked for: the rules still make the player return
+        chosen = [c for c in ranked if c.kind == RETURN][:1]
     chosen.sort(key=Candidate.sort_key)
     return chosen
 
@@ -348,6 +350,8 @@ def rank(position: Position, seconds: float | None = None, *, plays: int = DEFAU
         raise ValueError(f"rack_size must be from 1 to {RACK_SIZE}, not {rack_size!r}")
     from .simulation import game_context
     box = preendgame_box(position, rack_size)
+    if not position.rack:
+        raise PositionError("field 'rack': empty, but with tiles in the box a turn starts with a draw")
     unseen = game_context(position).unseen
     started = time.perf_counter()
     deadline = None if seconds is None else started + seconds
