@@ -96,6 +96,7 @@ def answer(engine: Engine, line: str) -> list[str]:
 
 def test_go_stays_best_by_score_and_go_endgame_plays_the_solvers_move() -> None:
     engine = Engine()
+    assert "capability go-endgame" in answer(engine, "ginnyo")
     assert answer(engine, "position json " + json.dumps(TRAP)) == []
     assert answer(engine, "go")[-1] == f"bestmove {GREEDY}"
     lines = answer(engine, "go endgame 5")

@@ -30,7 +30,7 @@ MAX_LINE_BYTES = 1 << 20  # longer lines are skipped with an error, never held i
 HEAD_BYTES = 64  # the start of a skipped line kept to tell which command it was
 MAX_MESSAGE = 200  # characters of an error message, at most
 NO_MOVE = "bestmove none"  # the answer to a go that failed (docs/PROTOCOL.md)
-CAPABILITIES = ("position-line", "position-json", "go-top", "moves", "score", "apply", "show")
+CAPABILITIES = ("position-line", "position-json", "go-top", "go-endgame", "moves", "score", "apply", "show")
 HELLOS = {"ginnyo": "ginnyook", "ucgi": "ucgiok"}
 
 
