@@ -248,4 +248,5 @@ def position_between(layout: Layout, board: dict[int, PlacedTile], mover: Counte
 
 
 __all__ = ["EndgameMove", "EndgameResult", "MAX_UNSEEN", "PASS", "SIDES", "TABLE_BITS", "best_endgame_play",
-           "greedy_endgames", "greedy_turns", "is_endgame", "position_between", "opponent_rack", "solve", "solve_loaded"]
+           "greedy_endgames", "greedy_turns", "is_endgame", "opponent_rack", "position_between", "solve",
+           "solve_loaded"]

@@ -224,7 +224,8 @@ def _top_count(argument: str) -> int:
     if len(words) == 2 and words[0] == "top" and words[1].isascii() and words[1].isdigit() \
             and len(words[1]) <= 9 and int(words[1]) >= 1:
         return int(words[1])
-    raise ProtocolError("bad-argument", f"go: expected 'go', 'go top N' (N >= 1) or 'go endgame [S]', got {quote(argument)}")
+    raise ProtocolError("bad-argument",
+                        f"go: expected 'go', 'go top N' (N >= 1) or 'go endgame [S]', got {quote(argument)}")
 
 
 def _notation(argument: str, command: str) -> str:

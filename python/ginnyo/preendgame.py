@@ -399,5 +399,5 @@ def greedy_preendgames(games: int, seed: int, box: int) -> list[Position]:
     return found
 
 
-__all__ = ["Choice", "DEFAULT_PLAYS", "DEFAULT_RETURNS", "greedy_preendgames", "MAX_BOX", "Outcome", "PreendgameResult", "handfuls",
-           "is_preendgame", "preendgame_box", "rank"]
+__all__ = ["Choice", "DEFAULT_PLAYS", "DEFAULT_RETURNS", "ENDGAME_SECONDS", "MAX_BOX", "Outcome", "PreendgameResult",
+           "greedy_preendgames", "handfuls", "is_preendgame", "preendgame_box", "rank"]
