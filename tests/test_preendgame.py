@@ -30,10 +30,14 @@ def small_preendgame(seed: int, rack_size: int, box: int) -> Position:
     layout = Layout.standard()
     _, _, turns, _ = greedy_game_record(native.empty_core(layout), 2, seed)
     plays = [turn for turn in turns if turn["action"] == "play"]
-    board: dict[int, PlacedTile] = {}
-    for turn in plays[:rng.randrange(max(1, len(plays) // 2), len(plays) + 1)]:
-        board.update((square, PlacedTile(card, joker)) for square, card, joker in turn["placements"])
-    free = list((Counter(tile_set(1)) - Counter(tile.rack_tile for tile in board.values())).elements())
+    count = rng.randrange(max(1, len(plays) // 2), len(plays) + 1)
+    while True:     # fewer plays when the board leaves too few tiles to deal
+        board = {square: PlacedTile(card, joker) for turn in plays[:count]
+                 for square, card, joker in turn["placements"]}
+        free = list((Counter(tile_set(1)) - Counter(tile.rack_tile for tile in board.values())).elements())
+        if len(free) >= 2 * rack_size + 1 + box or count == 1:
+            break
+        count -= 1
     rng.shuffle(free)
     ours, unseen = free[:rack_size + 1], free[rack_size + 1:2 * rack_size + 1 + box]
     return Position(layout, 1, board, ours, {"players": 2, "unseen": [rack_code(tile) for tile in unseen]})
