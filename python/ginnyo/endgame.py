@@ -12,8 +12,9 @@ import math
 import threading
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
+from ginnycore import Core
 from ginnycore.endgame import Endgame
 
 from . import native
@@ -23,6 +24,9 @@ from .play import ScoredPlay
 from .position import Position
 from .rules import RACK_SIZE
 from .tiles import JOKER, PlacedTile, rack_penalty
+
+if TYPE_CHECKING:
+    from .layout import Layout
 
 #: the most unseen tiles of an endgame: racks are refilled to RACK_SIZE while the box has tiles
 MAX_UNSEEN = RACK_SIZE
@@ -118,6 +122,20 @@ def solve(position: Position, seconds: float | None = None, *, after_pass: bool 
                          moves, depth, penalties)
 
 
+def solve_loaded(core: Core, opponent: Sequence[int], seconds: float | None = None, *,
+                 after_pass: bool = False, table_bits: int = TABLE_BITS) -> tuple[int, bool]:
+    """The spread and whether it is proven for the board and rack loaded in
+    ``core`` (the player to move) against ``opponent``'s rack tiles: the search
+    of :func:`solve` without the position checks and the line, for callers that
+    solve many endgames (:mod:`ginnyo.preendgame`)."""
+    counts = bytearray(JOKER + 1)
+    for tile in opponent:
+        counts[tile] += 1
+    search = Endgame(core, bytes(counts), table_bits, after_pass)
+    spread, _, proven, _, _, _ = _run(search, float(seconds or 0.0))
+    return spread, proven
+
+
 def best_endgame_play(position: Position, seconds: float | None = None) -> ScoredPlay | None:
     """The first move of the endgame's best line as a scored play (what ``best-move``,
     the engine's ``go`` and the sim player would play in an endgame), or None
@@ -172,49 +190,64 @@ def _line_moves(position: Position, plays: Sequence[tuple[int, tuple[tuple[int, 
     return tuple(moves)
 
 
+def greedy_turns(index: int, seed: int, layout: Layout) -> Iterator[tuple[str, int, list[Counter[int]], int,
+                                                                            dict[int, PlacedTile]]]:
+    """Seeded greedy 2-player game ``index`` of ``seed`` (the compiled game loop,
+    :func:`ginnycore.selfplay.greedy_game_record`) replayed turn by turn: for each
+    turn ``("drawn", player, racks, box size, board)`` just after its first draw,
+    then ``("done", ...)`` once it is over (refill included).  The racks and board
+    are live: copy what you keep."""
+    from ginnycore.selfplay import greedy_game_record
+
+    from .rules import tile_set
+    _, dealt, turns, _ = greedy_game_record(native.empty_core(layout), 2, seed, index)
+    racks = [Counter(rack) for rack in dealt]
+    box = len(tile_set(1)) - sum(len(rack) for rack in dealt)
+    board: dict[int, PlacedTile] = {}
+    for turn in turns:
+        player = turn["player"]
+        rack = racks[player]
+        if turn["drawn"] >= 0:
+            rack[turn["drawn"]] += 1
+            box -= 1
+        yield "drawn", player, racks, box, board
+        for square, card, joker in turn["placements"]:
+            rack[JOKER if joker else card] -= 1
+            board[square] = PlacedTile(card, joker)
+        if turn["returned"] >= 0:
+            rack[turn["returned"]] -= 1
+            box += 1
+        rack.update(turn["refill"])
+        box -= len(turn["refill"])
+        yield "done", player, racks, box, board
+
+
 def greedy_endgames(games: int, seed: int = 0) -> list[Position]:
-    """The endgames reached in ``games`` seeded greedy 2-player games (the compiled
-    game loop, :func:`ginnycore.selfplay.greedy_game_record`, game i of ``seed``):
+    """The endgames reached in ``games`` seeded greedy 2-player games (:func:`greedy_turns`):
     each game's position just after the turn that emptied the box, the next
     player to move, the other's rack as ``unseen``.  A game whose box ran out on
     a turn's first draw, the player then passing with 8 tiles, has no endgame
     by docs/FORMAT.md's definition (8 unseen tiles) and is left out."""
-    from ginnycore.selfplay import greedy_game_record
-
     from .layout import Layout
-    from .rules import tile_set
-    from .tiles import rack_code
     layout = Layout.standard()
-    empty = native.empty_core(layout)
     found = []
     for index in range(games):
-        _, dealt, turns, _ = greedy_game_record(empty, 2, seed, index)
-        racks = [Counter(rack) for rack in dealt]
-        box = len(tile_set(1)) - sum(len(rack) for rack in dealt)
-        board: dict[int, PlacedTile] = {}
-        for turn in turns:
-            player, box_before = turn["player"], box
-            rack = racks[player]
-            if turn["drawn"] >= 0:
-                rack[turn["drawn"]] += 1
-                box -= 1
-            for square, card, joker in turn["placements"]:
-                rack[JOKER if joker else card] -= 1
-                board[square] = PlacedTile(card, joker)
-            if turn["returned"] >= 0:
-                rack[turn["returned"]] -= 1
-                box += 1
-            rack.update(turn["refill"])
-            box -= len(turn["refill"])
-            if box == 0 < box_before:
-                mover, other = racks[1 - player], racks[player]
-                if sum(other.values()) > MAX_UNSEEN:
-                    break
-                context = {"players": 2, "unseen": [rack_code(tile) for tile in sorted(other.elements())]}
-                found.append(Position(layout, 1, board, mover.elements(), context, validate=False))
+        for stage, player, racks, box, board in greedy_turns(index, seed, layout):
+            if stage == "done" and box == 0:     # the first turn that emptied the box
+                if sum(racks[player].values()) <= MAX_UNSEEN:
+                    found.append(position_between(layout, board, racks[1 - player], racks[player]))
                 break
     return found
 
 
+def position_between(layout: Layout, board: dict[int, PlacedTile], mover: Counter[int],
+                     other: Counter[int]) -> Position:
+    """The 2-player position of ``mover`` on ``board`` with ``other``'s rack as ``unseen``."""
+    from .tiles import rack_code
+    context = {"players": 2, "unseen": [rack_code(tile) for tile in sorted(other.elements())]}
+    return Position(layout, 1, dict(board), mover.elements(), context, validate=False)
+
+
 __all__ = ["EndgameMove", "EndgameResult", "MAX_UNSEEN", "PASS", "SIDES", "TABLE_BITS", "best_endgame_play",
-           "greedy_endgames", "is_endgame", "opponent_rack", "solve"]
+           "greedy_endgames", "greedy_turns", "is_endgame", "opponent_rack", "position_between", "solve",
+           "solve_loaded"]

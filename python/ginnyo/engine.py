@@ -27,7 +27,7 @@ MAX_LINE_BYTES = 1 << 20  # longer lines are skipped with an error, never held i
 HEAD_BYTES = 64  # the start of a skipped line kept to tell which command it was
 MAX_MESSAGE = 200  # characters of an error message, at most
 NO_MOVE = "bestmove none"  # the answer to a go that failed (docs/PROTOCOL.md)
-CAPABILITIES = ("position-line", "position-json", "go-top", "moves", "score", "apply", "show")
+CAPABILITIES = ("position-line", "position-json", "go-top", "go-endgame", "moves", "score", "apply", "show")
 HELLOS = {"ginnyo": "ginnyook", "ucgi": "ucgiok"}
 
 
@@ -126,7 +126,12 @@ class Engine:
         return []
 
     def go(self, argument: str) -> list[str]:
-        """``go`` or ``go top N``: ``info`` lines for the best N, then one ``bestmove``."""
+        """``go`` or ``go top N``: ``info`` lines for the best N, then one ``bestmove``;
+        ``go endgame [S]``: the endgame or pre-endgame solver's move (:mod:`ginnyo.endgame_choice`)."""
+        if argument.split()[:1] == ["endgame"]:
+            from .endgame_choice import go_endgame
+            lines = go_endgame(self._current(), argument)
+            return lines if lines[-1].startswith("bestmove") else lines + self.go("")
         top = _top_count(argument)
         position = self._current()
         if top == 1:
@@ -208,7 +213,8 @@ def _top_count(argument: str) -> int:
     if len(words) == 2 and words[0] == "top" and words[1].isascii() and words[1].isdigit() \
             and len(words[1]) <= 9 and int(words[1]) >= 1:
         return int(words[1])
-    raise ProtocolError("bad-argument", f"go: expected 'go' or 'go top N' (N >= 1), got {quote(argument)}")
+    raise ProtocolError("bad-argument",
+                        f"go: expected 'go', 'go top N' (N >= 1) or 'go endgame [S]', got {quote(argument)}")
 
 
 def _notation(argument: str, command: str) -> str:

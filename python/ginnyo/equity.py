@@ -162,7 +162,8 @@ def rank_positions(positions: Sequence[Position], model: LeaveModel | None = Non
 
 
 class EquityPlayer:
-    """Takes the action of highest equity: score plus leave value, returns included."""
+    """Takes the action of highest equity: score plus leave value, returns included;
+    the endgame solver's move once a 2-player game's box is empty."""
 
     name = "equity"
 
@@ -170,7 +171,8 @@ class EquityPlayer:
         self.model = model or default_model()
 
     def choose(self, view: View) -> Action:
-        return best_action(view.core(), view.rack, view.box_size, self.model).action()
+        from .endgame_choice import endgame_action   # the exact endgame once the box is empty
+        return endgame_action(view) or best_action(view.core(), view.rack, view.box_size, self.model).action()
 
 
 # -- candidates for people and as JSON (best-move --equity/--sim) ---------------------------------

@@ -302,7 +302,8 @@ class SimPlayer:
 
     ``rollouts`` deals a decision, ``candidates`` at most, within ``margin``
     points of equity of the best (a lone candidate is taken without simulating),
-    ``plies`` turns after ours.  Decision ``t`` of a game is seeded from
+    ``plies`` turns after ours.  Once a 2-player game's box is empty it plays the
+    endgame solver's move instead.  Decision ``t`` of a game is seeded from
     ``(seed, t)``, so a game is reproducible."""
 
     name = "sim"
@@ -317,6 +318,10 @@ class SimPlayer:
         self.model = model or default_model()
 
     def choose(self, view: View) -> Action:
+        from .endgame_choice import endgame_action   # the exact endgame once the box is empty
+        solved = endgame_action(view)
+        if solved is not None:
+            return solved
         core = view.core()
         ranked = rank_actions(core, view.rack, view.box_size, self.model, limit=max(self.candidates, 1))
         chosen = top_candidates(ranked, self.candidates, self.margin)

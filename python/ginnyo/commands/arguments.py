@@ -4,6 +4,7 @@ shows every default, the argparse types with their limits, and the shared help t
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any, Callable, NoReturn
 
@@ -79,7 +80,18 @@ def color_wanted(choice: str) -> bool:
     return choice == "always" or (choice == "auto" and sys.stdout.isatty())
 
 
-__all__ = ["CommandParser", "DefaultsFormatter", "has_default", "whole_number", "worker_count", "game_count",
+def positive_seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+__all__ = ["positive_seconds", "CommandParser", "DefaultsFormatter", "has_default", "whole_number", "worker_count", "game_count",
            "seed_number", "rollout_count", "ply_count", "color_wanted", "POSITION_HELP", "FORCE_HELP", "COLOR_CHOICES", "COLOR_HELP",
            "EXIT_OK", "EXIT_FAILURE", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "MAX_WORKERS", "MAX_GAMES",
            "MAX_POSITIONS", "MAX_ROLLOUTS", "MAX_PLIES", "MAX_SEED"]

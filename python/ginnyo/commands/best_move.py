@@ -13,7 +13,9 @@ from ..play import MeldScore, ScoredPlay
 from ..position import Position
 from ..solver import best_play, load_position, play_notation, tiles_to_return
 from ..tiles import rack_code
-from .arguments import EXIT_OK, POSITION_HELP, ply_count, rollout_count, seed_number, whole_number, worker_count
+from ..endgame_choice import COMMAND_SECONDS as SOLVER_SECONDS
+from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rollout_count, seed_number, whole_number,
+                        worker_count)
 
 if TYPE_CHECKING:
     from ..leaves import LeaveModel
@@ -40,6 +42,10 @@ def register(commands: Any) -> None:
                       help="with --sim: run the rollouts on this Dask cluster")
     best.add_argument("--leaves", metavar="FILE",
                       help="with --equity/--sim: another leave file (default: the shipped one)")
+    ranking.add_argument("--endgame", action="store_true",
+                         help="the endgame or pre-endgame solver's move and spread (docs/ENDGAME.md)")
+    best.add_argument("--time", type=positive_seconds, metavar="S",
+                      help=f"with --endgame/--equity/--sim: the solver's budget (default {SOLVER_SECONDS:g})")
     best.set_defaults(run=cmd_best_move)
 
 
@@ -99,6 +105,8 @@ def _tile_on(position: Position, scored: ScoredPlay, square: int) -> str:
 
 def cmd_best_move(args: argparse.Namespace) -> int:
     position = load_position(args.position)
+    if (args.endgame or args.equity or args.sim is not None) and _best_move_from_solver(args, position):
+        return EXIT_OK
     if args.equity or args.sim is not None:
         return _best_move_by_equity(args, position)
     best = best_play(position)
@@ -180,3 +188,23 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
         print(f"{rank:>2}. {candidate_line(position, result.candidate)}  "
               f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]")
     return 0
+
+
+def _best_move_from_solver(args: argparse.Namespace, position: Position) -> bool:
+    """``best-move --endgame`` (and ``--equity``/``--sim`` in an endgame or
+    pre-endgame): print the solver's choice and return True; False when the
+    ranking asked for is by equity or simulation and the position is neither.
+    ``--endgame`` on any other position raises :class:`PositionError`."""
+    from ..context import game_context
+    from ..endgame_choice import solver_move
+    from ..errors import PositionError
+    game_context(position)   # checks the game fields first
+    move = solver_move(position, args.time or SOLVER_SECONDS)
+    if move is None:
+        if args.endgame:
+            from ..preendgame import MAX_BOX
+            raise PositionError(f"field 'unseen': --endgame needs a 2-player endgame or pre-endgame "
+                                f"(at most {7 + MAX_BOX} tiles unseen)")
+        return False
+    print(json.dumps(move.to_json()) if args.json else "\n".join(move.lines()))
+    return True

@@ -5,24 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import TYPE_CHECKING, Any
 
-from .arguments import POSITION_HELP
+from .arguments import POSITION_HELP, positive_seconds
 
 if TYPE_CHECKING:
     from ..endgame import EndgameResult
-
-
-def positive_seconds(text: str) -> float:
-    """An argparse type: a positive, finite number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
-    return value
 
 
 def register(commands: Any) -> None:
