@@ -152,3 +152,23 @@ def test_equity_and_sim_players_make_the_solvers_move_once_the_box_is_empty() ->
         by_equity = best_action(view.core(), view.rack, view.box_size).action()
         differs += action_notation(view.position, by_equity) != expected
     assert differs >= 1, "no game where equity alone would differ: the test proves nothing"
+
+
+def test_a_node_budget_gives_the_same_line_twice_and_stops_the_search() -> None:
+    """The players' budget is in nodes: the same position and budget give the
+    same answer whatever the machine's load (a time budget does not)."""
+    from ginnyo.endgame import greedy_endgames, solve
+    hardest = max(greedy_endgames(20, 2026), key=lambda p: solve(p).nodes)
+    full = solve(hardest)
+    cut = solve(hardest, nodes=2048)
+    again = solve(hardest, nodes=2048)
+    assert full.proven and full.nodes > 4096
+    assert not cut.proven and cut.nodes < full.nodes
+    assert (cut.spread, cut.line, cut.nodes) == (again.spread, again.line, again.nodes)
+
+
+@pytest.mark.parametrize("nodes", [0, -1, True, 1.5, 10 ** 13])
+def test_a_bad_node_budget_is_refused(nodes: object) -> None:
+    from ginnyo.endgame import greedy_endgames, solve
+    with pytest.raises(ValueError, match="nodes"):
+        solve(greedy_endgames(5, 2026)[0], nodes=nodes)  # type: ignore[arg-type]

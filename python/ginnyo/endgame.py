@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 MAX_UNSEEN = RACK_SIZE
 #: the transposition table: 2 ** TABLE_BITS entries of 16 bytes (16 MiB)
 TABLE_BITS = 20
+#: the largest node budget a search takes
+MAX_NODES = 10 ** 12
 PASS = "pass"
 SIDES = ("to move", "opponent")
 
@@ -94,8 +96,10 @@ def is_endgame(position: Position) -> bool:
 
 
 def solve(position: Position, seconds: float | None = None, *, after_pass: bool = False,
-          table_bits: int = TABLE_BITS) -> EndgameResult:
-    """Search the endgame ``position`` to the end, or for at most ``seconds``.
+          table_bits: int = TABLE_BITS, nodes: int | None = None) -> EndgameResult:
+    """Search the endgame ``position`` to the end, or for at most ``seconds``
+    and about ``nodes`` nodes (a node budget gives the same answer on every
+    machine, as games that must replay from their seed need).
 
     ``after_pass``: the opponent's last turn was a pass (a pass now ends the
     game).  Raises :class:`PositionError` when the position is no endgame and
@@ -106,24 +110,26 @@ def solve(position: Position, seconds: float | None = None, *, after_pass: bool 
         raise ValueError(f"seconds must be a positive number of seconds, not {seconds!r}")
     if type(table_bits) is not int:
         raise ValueError(f"table_bits must be a whole number, not {table_bits!r}")
+    _check_nodes(nodes)
     opponent = opponent_rack(position)
     counts = bytearray(JOKER + 1)
     for tile in opponent:
         counts[tile] += 1
     search = Endgame(native.core_of(position), bytes(counts), table_bits, after_pass)
-    spread, plays, proven, nodes, depth, elapsed = _run(search, float(seconds or 0.0))
+    spread, plays, proven, searched, depth, elapsed = _run(search, float(seconds or 0.0), nodes or 0)
     moves = _line_moves(position, plays)
     racks = [Counter(position.rack), Counter(opponent)]
     for index, (_, placements) in enumerate(plays):
         racks[index % 2].subtract(JOKER if joker else card for _, card, joker in placements)
     penalties = (sum(rack_penalty(t) * n for t, n in racks[0].items()),
                  sum(rack_penalty(t) * n for t, n in racks[1].items()))
-    return EndgameResult(spread, tuple(move.notation for move in moves), proven, nodes, elapsed,
+    return EndgameResult(spread, tuple(move.notation for move in moves), proven, searched, elapsed,
                          moves, depth, penalties)
 
 
 def solve_loaded(core: Core, opponent: Sequence[int], seconds: float | None = None, *,
-                 after_pass: bool = False, table_bits: int = TABLE_BITS) -> tuple[int, bool]:
+                 after_pass: bool = False, table_bits: int = TABLE_BITS, nodes: int | None = None
+                 ) -> tuple[int, bool]:
     """The spread and whether it is proven for the board and rack loaded in
     ``core`` (the player to move) against ``opponent``'s rack tiles: the search
     of :func:`solve` without the position checks and the line, for callers that
@@ -132,7 +138,8 @@ def solve_loaded(core: Core, opponent: Sequence[int], seconds: float | None = No
     for tile in opponent:
         counts[tile] += 1
     search = Endgame(core, bytes(counts), table_bits, after_pass)
-    spread, _, proven, _, _, _ = _run(search, float(seconds or 0.0))
+    _check_nodes(nodes)
+    spread, _, proven, _, _, _ = _run(search, float(seconds or 0.0), nodes or 0)
     return spread, proven
 
 
@@ -147,15 +154,20 @@ def best_endgame_play(position: Position, seconds: float | None = None) -> Score
     return score_play(position, first.notation)
 
 
-def _run(search: Endgame, seconds: float) -> tuple[int, list[tuple[int, tuple[tuple[int, int, bool], ...]]],
-                                                   bool, int, int, float]:
-    """``search.solve(seconds)`` in a thread, the main thread waiting so that a
+def _check_nodes(nodes: int | None) -> None:
+    if nodes is not None and (type(nodes) is not int or not 0 < nodes <= MAX_NODES):
+        raise ValueError(f"nodes must be a whole number 1..{MAX_NODES}, not {nodes!r}")
+
+
+def _run(search: Endgame, seconds: float, nodes: int = 0
+         ) -> tuple[int, list[tuple[int, tuple[tuple[int, int, bool], ...]]], bool, int, int, float]:
+    """``search.solve(seconds, nodes)`` in a thread, the main thread waiting so that a
     KeyboardInterrupt stops the search (the C loop holds no GIL to notice it)."""
     outcome: list[Any] = []
 
     def target() -> None:
         try:
-            outcome.append(search.solve(seconds))
+            outcome.append(search.solve(seconds, nodes))
         except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
             outcome.append(error)
 

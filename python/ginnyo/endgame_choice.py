@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 
 #: the budget of a decision in ``best-move`` and ``go endgame`` (seconds)
 COMMAND_SECONDS = 10.0
-#: the budget of an endgame decision of a player in a game (seconds)
-PLAYER_SECONDS = 1.0
+#: the budget of an endgame decision of a player in a game, in search nodes rather
+#: than seconds so that a game replays the same from its seed on any machine
+PLAYER_NODES = 500_000
 ENDGAME, PREENDGAME = "endgame", "pre-endgame"
 
 
@@ -82,12 +83,13 @@ def solver_move(position: Position, seconds: float | None = None, *, quiet_turns
                       result.proven, details)
 
 
-def _endgame_move(position: Position, seconds: float | None, quiet_turns: int) -> SolverMove:
+def _endgame_move(position: Position, seconds: float | None, quiet_turns: int,
+                  nodes: int | None = None) -> SolverMove:
     from .endgame import solve
-    from .game import quiet_turn_limit
+    from .rules import quiet_turn_limit
     opened = bool(position.board)
     after_pass = quiet_turns + 1 >= quiet_turn_limit(2, opened)   # a pass now ends the game
-    result = solve(position, seconds, after_pass=after_pass)
+    result = solve(position, seconds, after_pass=after_pass, nodes=nodes)
     first = result.moves[0]
     action: Action = PASS
     if first.notation != "pass":
@@ -98,16 +100,17 @@ def _endgame_move(position: Position, seconds: float | None, quiet_turns: int) -
     return SolverMove(ENDGAME, action, first.notation, first.score, result.spread, result.proven, details)
 
 
-def endgame_action(view: View, seconds: float = PLAYER_SECONDS) -> Action | None:
+def endgame_action(view: View, nodes: int = PLAYER_NODES) -> Action | None:
     """A player's action once a 2-player game's box is empty: the endgame solver's
-    first move (within ``seconds``), or None when the game is no such endgame."""
+    first move (within about ``nodes`` search nodes), or None when the game is no
+    such endgame."""
     if view.players != 2 or view.box_size:
         return None
     from .endgame import is_endgame
     position = view.position
     if not is_endgame(position):    # the box ran out on a first draw: 8 tiles on the other rack
         return None
-    return _endgame_move(position, seconds, view.quiet_turns).action
+    return _endgame_move(position, None, view.quiet_turns, nodes).action
 
 
 # -- the engine ------------------------------------------------------------------------------------
@@ -146,4 +149,4 @@ def _go_seconds(argument: str) -> float:
                       f"got {quote(argument)}")
 
 
-__all__ = ["COMMAND_SECONDS", "PLAYER_SECONDS", "SolverMove", "endgame_action", "go_endgame", "solver_move"]
+__all__ = ["COMMAND_SECONDS", "PLAYER_NODES", "SolverMove", "endgame_action", "go_endgame", "solver_move"]

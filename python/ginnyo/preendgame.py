@@ -30,14 +30,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterator, NamedTuple, Sequence
 
-from ginnycore import Core
-
 from .endgame import solve_loaded
 from .equity import PLAY, RETURN, Candidate, candidate_notation, rank_actions
 from .errors import PositionError
-from .game import RACK_SIZE, RULES_VERSION, STALL_ROUNDS, quiet_turn_limit
+from .rules import RACK_SIZE, RULES_VERSION, STALL_ROUNDS, quiet_turn_limit
 from .leaves import LeaveModel, default_model
-from .native import EMPTY_BYTE, _kinds, encode
+from .native import EMPTY_BYTE, empty_core, encode
 from .position import Position
 from .tiles import JOKER, rack_penalty
 
@@ -167,7 +165,7 @@ class _Search:
     def __init__(self, position: Position, rack_size: int, quiet_turns: int, rules: int, stall_rounds: int,
                  deadline: float | None, endgame_seconds: float | None) -> None:
         layout = position.layout
-        self.core = Core(layout.width, layout.height, _kinds(layout))
+        self.core = empty_core(layout)
         self.rack_size = rack_size
         self.quiet_turns = quiet_turns
         self.rules = rules
@@ -384,7 +382,7 @@ def greedy_preendgames(games: int, seed: int, box: int) -> list[Position]:
     the first turn that starts (after its draw) with exactly ``box`` tiles left,
     the other player holding 7.  Games whose box skips that count give none."""
     from .endgame import greedy_turns, position_between
-    from .game import tile_set
+    from .rules import tile_set
     from .layout import Layout
     layout = Layout.standard()
     found = []

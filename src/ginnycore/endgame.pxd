@@ -34,6 +34,7 @@ ctypedef struct Search:
     long long nodes
     long long horizons          # horizon nodes met (or table values that depended on one)
     double deadline             # seconds on the monotonic clock; 0 = none
+    long long max_nodes         # stop once this many nodes are searched; 0 = none
     int may_stop                # the first iteration always completes
     int stopped                 # out of time, or asked to stop
     int failed                  # the plays did not fit in memory

@@ -188,7 +188,8 @@ cdef int _search(Search* s, int ply, int depth, int alpha, int beta, int passed)
     s.pv_length[ply] = ply
     s.nodes += 1
     if (s.nodes & CLOCK_MASK) == 0 and s.may_stop:
-        if s.stop_request or (s.deadline > 0 and _now() > s.deadline):
+        if s.stop_request or (s.max_nodes > 0 and s.nodes >= s.max_nodes) \
+                or (s.deadline > 0 and _now() > s.deadline):
             s.stopped = 1
     if s.stopped or s.failed:
         return 0
@@ -317,8 +318,11 @@ cdef class Endgame:
         """Ask a running ``solve`` (in another thread) to return what it has."""
         self.search.stop_request = 1
 
-    def solve(self, double seconds=0.0):
-        """Search until proven, or for at most ``seconds`` (0 or less: no limit).
+    def solve(self, double seconds=0.0, long long nodes=0):
+        """Search until proven, or for at most ``seconds`` (0 or less: no limit)
+        and at most about ``nodes`` nodes (0 or less: no limit; the count is
+        checked every 1024 nodes, so a node budget gives the same answer on any
+        machine, which a time budget does not).
 
         Returns ``(spread, line, proven, nodes, depth, elapsed)``: the line as
         plays ``(score, ((square, card, is_joker), ...))``, a pass as
@@ -345,6 +349,7 @@ cdef class Endgame:
                 s.hash ^= _tile_key(i, s.board.card[i], s.board.joker[i] != 0)
         started = _now()
         s.deadline = started + seconds if seconds > 0 else 0
+        s.max_nodes = nodes if nodes > 0 else 0
         with nogil:
             for depth in range(1, ENDGAME_MAX_PLY - 1):
                 horizons = s.horizons
