@@ -15,7 +15,8 @@ from cli_helpers import assert_bad_input, cli
 
 from ginnyo.actions import action_notation
 from ginnyo.endgame import is_endgame, solve
-from ginnyo.endgame_choice import endgame_action, solver_move
+from ginnyo.endgame_choice import solver_move
+from ginnyo.endgame_move import endgame_action
 from ginnyo.engine import Engine
 from ginnyo.equity import EquityPlayer, best_action
 from ginnyo.game import Game, View

@@ -171,7 +171,7 @@ class EquityPlayer:
         self.model = model or default_model()
 
     def choose(self, view: View) -> Action:
-        from .endgame_choice import endgame_action   # the exact endgame once the box is empty
+        from .endgame_move import endgame_action   # the exact endgame once the box is empty
         return endgame_action(view) or best_action(view.core(), view.rack, view.box_size, self.model).action()
 
 

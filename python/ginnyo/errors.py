@@ -62,6 +62,11 @@ class EngineError(GinnyoError):
         self.message = message
 
 
+class DecisionOutOfTime(Exception):
+    """Inside a search (the pre-endgame ranking): the decision's budget ran out
+    in the middle of a candidate; caught there, never seen by a user."""
+
+
 class RunError(RuntimeError):
     """A long run failed for a reason outside its input (a lost cluster): exit 1, one line."""
 

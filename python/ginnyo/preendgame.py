@@ -32,7 +32,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 from .endgame import solve_loaded
 from .equity import PLAY, RETURN, Candidate, candidate_notation, rank_actions
-from .errors import PositionError
+from .errors import DecisionOutOfTime, PositionError
 from .rules import RACK_SIZE, RULES_VERSION, STALL_ROUNDS, quiet_turn_limit
 from .leaves import LeaveModel, default_model
 from .native import EMPTY_BYTE, empty_core, encode
@@ -100,14 +100,10 @@ class PreendgameResult:
         object.__setattr__(self, "best", self.choices[0])
 
 
-class _OutOfTime(Exception):
-    """The decision's budget ran out inside a candidate."""
-
-
 def preendgame_box(position: Position, rack_size: int = RACK_SIZE) -> int:
     """The number of tiles in the box of a 2-player pre-endgame (1 to
     :data:`MAX_BOX`); :class:`PositionError` naming the field otherwise."""
-    from .simulation import game_context
+    from .context import game_context
     context = game_context(position)
     if context.players != 2:
         raise PositionError(f"field 'players': {context.players} players; the pre-endgame is for 2")
@@ -285,7 +281,7 @@ class _Search:
         if self.deadline is not None:
             left = self.deadline - time.perf_counter()
             if left <= 0:
-                raise _OutOfTime
+                raise DecisionOutOfTime
             budget = left if budget is None else min(budget, left)
         self.solves += 1
         result = solve_loaded(self.core, other, budget, after_pass=after_pass, table_bits=TABLE_BITS)
@@ -346,7 +342,7 @@ def rank(position: Position, seconds: float | None = None, *, plays: int = DEFAU
             raise ValueError(f"{name} must be a whole number >= 0, not {count!r}")
     if type(rack_size) is not int or not 1 <= rack_size <= RACK_SIZE:
         raise ValueError(f"rack_size must be from 1 to {RACK_SIZE}, not {rack_size!r}")
-    from .simulation import game_context
+    from .context import game_context
     box = preendgame_box(position, rack_size)
     if not position.rack:
         raise PositionError("field 'rack': empty, but with tiles in the box a turn starts with a draw")
@@ -362,7 +358,7 @@ def rank(position: Position, seconds: float | None = None, *, plays: int = DEFAU
         if not waiting:
             try:
                 outcome = search.candidate(cards, jokers, position.rack, unseen, candidate)
-            except _OutOfTime:
+            except DecisionOutOfTime:
                 outcome = None
             if outcome is not None:
                 done.append(Choice(candidate, notation, outcome.spread, outcome.proven, outcome.policy))

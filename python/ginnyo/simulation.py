@@ -318,7 +318,7 @@ class SimPlayer:
         self.model = model or default_model()
 
     def choose(self, view: View) -> Action:
-        from .endgame_choice import endgame_action   # the exact endgame once the box is empty
+        from .endgame_move import endgame_action   # the exact endgame once the box is empty
         solved = endgame_action(view)
         if solved is not None:
             return solved
