@@ -43,13 +43,13 @@ class LegalPlays:
 
     def count(self) -> int:
         """How many legal plays there are, counted in C."""
-        return int(native.core_of(self.position).count_plays())
+        return native.count_plays(self.position)
 
     def __len__(self) -> int:
         return self.count()
 
     def __bool__(self) -> bool:
-        return bool(native.core_of(self.position).has_play())
+        return native.has_play(self.position)
 
     def best(self) -> ScoredPlay | None:
         """The best play (ranked as :meth:`ScoredPlay.sort_key`), or None."""

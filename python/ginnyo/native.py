@@ -129,6 +129,16 @@ def legal_plays(position: Position) -> list[ScoredPlay]:
     return _loaded(position).legal_plays(ranked=True, make=MAKER)
 
 
+def count_plays(position: Position) -> int:
+    """How many legal plays ``position`` has, counted in C (none is stored)."""
+    return int(_loaded(position).count_plays())
+
+
+def has_play(position: Position) -> bool:
+    """Whether ``position`` has a legal play; generation stops at the first."""
+    return bool(_loaded(position).has_play())
+
+
 def ranked_moves(position: Position, limit: int | None = None) -> Iterator[tuple[int, Play]]:
     """``(score, play)`` of the legal plays in ranking order (at most ``limit``),
     generated in the core in bounded passes (``Core.ranked_plays``): memory
@@ -227,6 +237,7 @@ def best_plays_batch(positions: Sequence[Position], threads: int = 1) -> list[Sc
     return result
 
 
-__all__ = ["Batch", "Core", "Cores", "MAKER", "best_play", "best_plays_batch", "core_of", "empty_core", "encode",
+__all__ = ["Batch", "Core", "Cores", "MAKER", "best_play", "best_plays_batch", "core_of", "count_plays", "empty_core",
+           "encode", "has_play",
            "legal_plays", "melds_of", "ranked_moves", "ranked_plays", "score", "score_play", "to_play",
            "top_plays"]
