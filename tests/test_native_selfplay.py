@@ -101,6 +101,21 @@ def test_selfplay_engine_c_prints_the_summary(capsys: pytest.CaptureFixture[str]
     assert out.startswith("40 games of 3 players") and "C game loop" in out and "ended:" in out
 
 
+def test_selfplay_engine_c_plays_equity_seats_as_the_loop_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--engine c --bots equity,greedy`` plays the compiled loop's equity games:
+    the same scores as :func:`loop_games`, game by game, and equity ahead."""
+    from ginnyo.cli import main
+    from ginnyo.native_selfplay import loop_games
+    from ginnyo.selfplay import run_in_c
+    results = run_in_c(30, 2, 500, ("equity", "greedy"), workers=1)
+    batch = loop_games(30, ("equity", "greedy"), 500)
+    assert [list(r.scores) for r in results] == [list(map(int, row)) for row in batch.scores]
+    assert all(r.names == ("equity", "greedy") for r in results)
+    assert main(["selfplay", "--engine", "c", "--games", "20", "--bots", "equity,greedy", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("20 games of 2 players") and "equity" in out
+
+
 def test_selfplay_engine_c_refuses_other_players_and_records(capsys: pytest.CaptureFixture[str],
                                                              tmp_path: Path) -> None:
     from ginnyo.cli import main

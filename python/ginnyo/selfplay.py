@@ -71,19 +71,23 @@ def player_kinds(players: int, kinds: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-def run_in_c(games: int, players: int, seed: int = 0, *, workers: int | None = None,
+def run_in_c(games: int, players: int, seed: int = 0, kinds: Sequence[str] | None = None, *,
+             workers: int | None = None,
              on_results: Callable[[list[GameResult]], None] | None = None) -> list[GameResult]:
-    """Greedy games in the compiled game loop (``--engine c``), on ``workers`` cores
-    of this process.  Game i is the C loop's game of seed ``seed + i``: the same
-    rules and players as the Python loop, but its own shuffles, so not the same deal."""
-    from .native_selfplay import end_reason, greedy_games
-    names = (DEFAULT_KIND,) * players
-    sets_for(players)
+    """Games in the compiled game loop (``--engine c``), on ``workers`` cores of
+    this process, each seat ``greedy`` or ``equity`` (the shipped leave values,
+    ranked in C; unlike the Python equity player it does not call the endgame
+    solver).  Game i is the C loop's game of seed ``seed + i``: the same rules
+    and players as the Python loop, but its own shuffles, so not the same deal."""
+    from .native_selfplay import LOOP_BOTS, end_reason, loop_games
+    names = player_kinds(players, kinds)
+    if not set(names) <= set(LOOP_BOTS):
+        raise ValueError(f"the compiled loop plays {' and '.join(LOOP_BOTS)} only, not {', '.join(names)}")
     results: list[GameResult] = []
     step = 2000
     for first in range(seed, seed + games, step):
         count = min(step, seed + games - first)
-        batch = greedy_games(count, players, first, threads=workers or default_workers())
+        batch = loop_games(count, names, first, threads=workers or default_workers())
         part = []
         for index in range(count):
             scores = tuple(int(score) for score in batch.scores[index])

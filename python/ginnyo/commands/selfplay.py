@@ -25,8 +25,8 @@ def register(commands: Any) -> None:
                           help="play on the Dask cluster of this scheduler (tcp://host:8786)")
     selfplay.add_argument("--records", metavar="DIR", help="write each game's record to DIR/game-SEED.jsonl")
     selfplay.add_argument("--engine", choices=("python", "c"), default="python",
-                          help="python, or c: greedy games in the compiled game loop, several times "
-                               "faster (its own shuffles, so other deals than python's)")
+                          help="python, or c: the compiled game loop, greedy and equity seats only, several "
+                               "times faster (its own shuffles, so other deals than python's)")
     selfplay.add_argument("--force", action="store_true", help=FORCE_HELP.format("--records"))
     selfplay.set_defaults(run=cmd_selfplay)
 
@@ -35,7 +35,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     """``ginnyo selfplay``: play, show progress on stderr, write records, print the summary.
     Ctrl-C or SIGTERM stops it with one line naming the records written, all whole."""
     from ..progress import progress_bar
-    from ..selfplay import (DEFAULT_KIND, RECORD_PREFIX, RecordWriter, player_kinds, records_folder, run, run_in_c,
+    from ..native_selfplay import LOOP_BOTS
+    from ..selfplay import (RECORD_PREFIX, RecordWriter, player_kinds, records_folder, run, run_in_c,
                             summary_text)
     from ..workers import default_workers
     try:
@@ -47,8 +48,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     where = f"Dask scheduler {args.scheduler}" if args.scheduler else \
         f"{workers} worker process{'es' if workers > 1 else ''}" if workers > 1 else "1 process"
     if args.engine == "c":
-        if set(kinds) != {DEFAULT_KIND} or records is not None or args.scheduler:
-            raise GinnyoError("--engine c plays greedy games only, in this process, without --records")
+        if not set(kinds) <= set(LOOP_BOTS) or records is not None or args.scheduler:
+            raise GinnyoError("--engine c plays greedy and equity seats only, in this process, without --records")
         threads = min(workers, default_workers())   # the loop starts at most one a processor
         where = f"C game loop on {threads} thread{'s' if threads > 1 else ''}"
     writer = RecordWriter(progress_bar(args.games), records, RECORD_PREFIX, force=args.force)
@@ -56,7 +57,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     with writer.running():
         if args.engine == "c":
-            results = run_in_c(args.games, args.players, args.seed, workers=workers, on_results=writer)
+            results = run_in_c(args.games, args.players, args.seed, kinds, workers=workers, on_results=writer)
         else:
             results = run(args.games, args.players, args.seed, kinds, workers=workers,
                           scheduler=args.scheduler, keep_records=records is not None, on_results=writer)
