@@ -1,5 +1,5 @@
 """What the bridge to the core costs: every legal play as ranked ScoredPlay
-objects with melds (``native.legal_plays``) against the core's own tuple call
+objects with melds (``native.legal_plays``, and ``list(position.legal_plays)``) against the core's own tuple call
 (``Core.legal_plays()``), on the same mid-game positions in the same run.
 
 The ratios go to the summary; nothing is asserted about time.
@@ -46,6 +46,7 @@ def test_legal_plays_as_objects_against_the_cores_tuples(benchmark, corpus):
         "tuples": lambda: [core.legal_plays() for core in cores],
         "load and tuples": load_and_tuples,
         "objects": lambda: [native.legal_plays(position) for position in positions],
+        "view": lambda: [list(position.legal_plays) for position in positions],
     })
     benchmark(lambda: [native.legal_plays(position) for position in positions])
     record("all plays, ranked ScoredPlay objects with melds (per play)", benchmark.stats.stats, plays)
@@ -53,3 +54,5 @@ def test_legal_plays_as_objects_against_the_cores_tuples(benchmark, corpus):
         f"{fastest['objects'] / fastest['tuples']:10.2f} x"
     FACTS["... over loading the position and Core.legal_plays()"] = \
         f"{fastest['objects'] / fastest['load and tuples']:10.2f} x"
+    FACTS["list(Position.legal_plays) over Core.legal_plays() tuples"] = \
+        f"{fastest['view'] / fastest['tuples']:10.2f} x"

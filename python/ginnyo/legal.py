@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ginnycore.core import RANKED_BUFFER
+
 from . import native
 from .play import ScoredPlay
 from .position_fields import PositionFields
@@ -23,12 +25,17 @@ class LegalPlays:
     play or None.  The view reads the position each time, so it stays current.
     """
 
-    __slots__ = ("position",)
+    __slots__ = ("position", "_count")
 
     def __init__(self, position: PositionFields) -> None:
         self.position = position
+        self._count: int | None = None      # the position is a value: its count never changes
 
     def __iter__(self) -> Iterator[ScoredPlay]:
+        if self._count is not None and self._count <= RANKED_BUFFER:
+            # counted already (``list(view)`` asks ``len`` first): one ranked list
+            # from one core call, no bigger than a pass of the stream would be
+            return iter(native.legal_plays(self.position))
         return native.ranked_plays(self.position)
 
     def top(self, n: int) -> list[ScoredPlay]:
@@ -43,7 +50,9 @@ class LegalPlays:
 
     def count(self) -> int:
         """How many legal plays there are, counted in C."""
-        return native.count_plays(self.position)
+        if self._count is None:
+            self._count = native.count_plays(self.position)
+        return self._count
 
     def __len__(self) -> int:
         return self.count()
