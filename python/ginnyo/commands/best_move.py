@@ -8,12 +8,12 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..endgame_choice import COMMAND_SECONDS as SOLVER_SECONDS
 from ..melds import tile_value
 from ..play import MeldScore, ScoredPlay
 from ..position import Position
 from ..solver import best_play, load_position, play_notation, tiles_to_return
 from ..tiles import rack_code
-from ..endgame_choice import COMMAND_SECONDS as SOLVER_SECONDS
 from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rollout_count, seed_number, whole_number,
                         worker_count)
 
@@ -202,9 +202,10 @@ def _best_move_from_solver(args: argparse.Namespace, position: Position) -> bool
     move = solver_move(position, args.time or SOLVER_SECONDS)
     if move is None:
         if args.endgame:
+            from ..endgame import MAX_UNSEEN
             from ..preendgame import MAX_BOX
             raise PositionError(f"field 'unseen': --endgame needs a 2-player endgame or pre-endgame "
-                                f"(at most {7 + MAX_BOX} tiles unseen)")
+                                f"(at most {MAX_UNSEEN + MAX_BOX} tiles unseen)")
         return False
     print(json.dumps(move.to_json()) if args.json else "\n".join(move.lines()))
     return True
