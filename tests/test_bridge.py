@@ -38,7 +38,6 @@ def test_the_core_constants_are_python_ints_of_ginnycore() -> None:
     codes = list(ginnycore.ILLEGAL_CODES.values())
     assert len(set(codes)) == len(codes) and all(code < 0 for code in codes)
     assert all(getattr(ginnycore, name) == code for name, code in ginnycore.ILLEGAL_CODES.items())
-    assert native.EMPTY_BYTE == ginnycore.EMPTY_SQUARE
     scores, squares, cards, jokers = native.Batch(_positions()[:1]).best_plays()
     assert squares.shape[1] == cards.shape[1] == jokers.shape[1] == ginnycore.MAX_PLACED
 

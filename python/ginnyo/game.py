@@ -17,12 +17,11 @@ import random
 from collections import Counter
 from typing import Callable, NamedTuple, Sequence
 
-from ginnycore import Core
+from ginnycore import EMPTY_SQUARE, Core
 
 from .actions import Action, Pass, Place, Return
 from .errors import IllegalMoveError
 from .layout import Layout
-from .native import EMPTY_BYTE
 from .play import Play
 from .position import Position
 from .rules import (BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS, RACK_SIZE,
@@ -194,7 +193,7 @@ class Game:
         self.over = False
         self.end_reason: str | None = None
         self.penalties: list[int] | None = None
-        self._cards = bytearray([EMPTY_BYTE]) * self.layout.size
+        self._cards = bytearray([EMPTY_SQUARE]) * self.layout.size
         self._jokers = bytearray(self.layout.size)
         self._core = Core(self.layout.width, self.layout.height, *self.layout.core_premiums)
         self._core_loaded = False   # holds this turn's board and rack

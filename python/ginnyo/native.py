@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-EMPTY_BYTE = EMPTY_SQUARE       # an empty square in the bytes a core loads
 _KIND_NAMES = {KIND_SET: SET, KIND_RUN: RUN}
 MAKER = PlayMaker(ScoredPlay, Play, MeldScore, PlacedTile, [_KIND_NAMES.get(kind) for kind in range(KIND_RUN + 1)])
 _LAYOUT_KINDS: dict[Layout, bytes] = {}

@@ -30,12 +30,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterator, NamedTuple, Sequence
 
+from ginnycore import EMPTY_SQUARE
+
 from .endgame import solve_loaded
 from .equity import PLAY, RETURN, Candidate, candidate_notation, rank_actions
 from .errors import DecisionOutOfTime, PositionError
 from .rules import RACK_SIZE, RULES_VERSION, STALL_ROUNDS, quiet_turn_limit
 from .leaves import LeaveModel, default_model
-from .native import EMPTY_BYTE, empty_core, encode
+from .native import empty_core, encode
 from .position import Position
 from .tiles import JOKER, rack_penalty
 
@@ -179,7 +181,7 @@ class _Search:
         self.core.load(cards, jokers, bytes(counts))
 
     def _limit(self, cards: bytes) -> int:
-        opened = cards.count(EMPTY_BYTE) < len(cards)
+        opened = cards.count(EMPTY_SQUARE) < len(cards)
         return quiet_turn_limit(2, opened, rules=self.rules, stall_rounds=self.stall_rounds)
 
     def candidate(self, cards: bytes, jokers: bytes, rack: Rack, unseen: Rack, candidate: Candidate) -> Outcome:

@@ -35,12 +35,12 @@ from functools import partial
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
+from ginnycore import EMPTY_SQUARE
 
 from .actions import Action
 from .context import GameContext, game_context, view_context
 from .equity import PLAY, RETURN, Candidate, rank_actions
 from .leaves import TILES, LeaveModel, default_model, features, stage_of
-from .native import EMPTY_BYTE
 from .rules import RACK_SIZE, quiet_turn_limit, tile_to_return
 from .tiles import JOKER, rack_penalty
 
@@ -165,7 +165,7 @@ def _play_out(core: Core, setup: Setup, candidate: Candidate, hands: list[list[i
     context = setup.context
     quiet_limit = partial(quiet_turn_limit, players, rules=context.rules, stall_rounds=context.stall_rounds)
     quiet = context.quiet_turns + (candidate.kind != PLAY)   # the game-end clock (docs/RULES.md §6)
-    opened = candidate.kind == PLAY or cards.count(EMPTY_BYTE) < len(cards)
+    opened = candidate.kind == PLAY or cards.count(EMPTY_SQUARE) < len(cards)
     # our candidate
     box_size = setup.context.box_size
     rack = racks[0]
@@ -329,7 +329,7 @@ class SimPlayer:
             return ranked[0].action()
         from .native import _kinds
         layout = view.layout
-        cards = bytearray([EMPTY_BYTE]) * layout.size
+        cards = bytearray([EMPTY_SQUARE]) * layout.size
         jokers = bytearray(layout.size)
         for square, tile in view.board.items():
             cards[square] = tile[0]
