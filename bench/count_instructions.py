@@ -78,9 +78,14 @@ FIGURES: dict[str, Figure] = {   # a core's first generation allocates its plays
     "best_play": Figure(200, 200, "Core.best_play of one loaded position"),
     "equity": Figure(30, 10, "ginnyo.equity.rank_actions of a loaded position, the best 5 (best-move --equity)"),
     "rollout": Figure(10, 4, "ginnyo.simulation.rollout_batch of one rollout of one candidate, seed 0"),
+    "ranked_tuples": Figure(100, 10, "Core.load_tiles and Core.legal_plays(ranked=True) of one position: "
+                                     "the core's own tuple call, a position in, its plays out ranked"),
+    "legal_plays": Figure(100, 10, "list(Position.legal_plays) of one position: ranked ScoredPlay objects with melds"),
     "load_json": Figure(100, 10, "Position.from_json of one position's JSON text"),
     "load_line": Figure(100, 10, "ginnyo.position_string.from_line of one position's line"),
 }
+RATIOS = [("legal_plays", "ranked_tuples"), ("equity", "best_play"), ("load_json", "best_play"),
+          ("load_line", "best_play")]    # printed beside the table: the issues' targets, in instructions
 EMPTY = "empty"               # a stretch with no work: the cost of a mark, taken off every figure
 SETUP = "setup"               # a stretch not measured
 
@@ -157,6 +162,15 @@ def _figure_calls(name: str, count: int) -> tuple[list[Any], Callable[[Any], obj
         setups = [setup_for(p, rank_position(p, model)[:1], DEFAULT_PLIES, SEED, model) for p in positions]
         return [([index], setup) for setup in setups for index in range(ROLLOUTS_EACH)], \
             lambda arguments: rollout_batch(*arguments)
+    if name == "ranked_tuples":
+        reused = native.empty_core(positions[0].layout)
+
+        def ranked_tuples(position: Position) -> object:
+            reused.load_tiles(position.board, position.rack)
+            return reused.legal_plays(ranked=True)
+        return positions, ranked_tuples
+    if name == "legal_plays":
+        return positions, lambda position: list(position.legal_plays)
     if name == "load_json":
         return lines, Position.from_json
     if name == "load_line":
@@ -362,6 +376,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"instructions a call (callgrind Ir), core {about.get('core')}, baseline {args.baseline.name} "
           f"of {baseline.get('commit', 'an unknown commit')}")
     print("\n".join(rows))
+    for slower, faster in RATIOS:
+        if slower in figures and faster in figures:
+            print(f"{slower} / {faster}: {figures[slower] / figures[faster]:.2f} x")
     counted_over = baseline.get("positions") if isinstance(baseline.get("positions"), dict) else {}
     resized = [name for name in figures if counted_over.get(name) != FIGURES[name].positions]
     if resized:

@@ -35,16 +35,17 @@ def test_legal_plays_as_objects_against_the_cores_tuples(benchmark, corpus):
     plays = sum(core.count_plays() for core in cores)
     reused = native.empty_core(positions[0].layout)
 
-    def load_and_tuples() -> list[object]:
+    def load_and_tuples(ranked: bool = False) -> list[object]:
         result = []
         for position in positions:
             reused.load_tiles(position.board, position.rack)
-            result.append(reused.legal_plays())
+            result.append(reused.legal_plays(ranked=ranked))
         return result
 
     fastest = _fastest_rounds({
         "tuples": lambda: [core.legal_plays() for core in cores],
         "load and tuples": load_and_tuples,
+        "load and ranked tuples": lambda: load_and_tuples(ranked=True),
         "objects": lambda: [native.legal_plays(position) for position in positions],
         "view": lambda: [list(position.legal_plays) for position in positions],
     })
@@ -56,3 +57,6 @@ def test_legal_plays_as_objects_against_the_cores_tuples(benchmark, corpus):
         f"{fastest['objects'] / fastest['load and tuples']:10.2f} x"
     FACTS["list(Position.legal_plays) over Core.legal_plays() tuples"] = \
         f"{fastest['view'] / fastest['tuples']:10.2f} x"
+    # the same task both ways: a position in, its plays out in ranking order
+    FACTS["list(Position.legal_plays) over loading and ranked tuples"] = \
+        f"{fastest['view'] / fastest['load and ranked tuples']:10.2f} x"

@@ -114,6 +114,40 @@ def test_an_operation_loads_this_threads_core_and_builds_no_other(monkeypatch: p
     assert built == []
 
 
+def test_a_position_asked_twice_in_a_row_is_loaded_once_and_other_objects_every_time() -> None:
+    first, second = _positions()[:2]
+    native.count_plays(first)
+    assert native._SCRATCH.position is first
+    native.legal_plays(second)
+    assert native._SCRATCH.position is second
+
+    class Fields:           # a PositionFields that is not a value: it may change between calls
+        def __init__(self, source: Position) -> None:
+            self.layout, self.sets, self.board, self.rack = source.layout, source.sets, dict(source.board), source.rack
+
+    changing = Fields(first)
+    expected = native.legal_plays(first), native.legal_plays(second)
+    assert native.legal_plays(changing) == expected[0]
+    assert native._SCRATCH.position is None
+    changing.board, changing.rack = dict(second.board), second.rack
+    assert native.legal_plays(changing) == expected[1]
+
+
+def test_listing_the_view_builds_the_ranked_list_once() -> None:
+    pos = _positions()[-1]
+    listed = list(pos.legal_plays)
+    assert listed == native.legal_plays(pos) and len(listed) == len(pos.legal_plays)
+    assert listed == sorted(listed, key=ScoredPlay.sort_key)
+
+
+def test_plays_and_melds_are_slotted_values_without_a_dict() -> None:
+    scored = native.legal_plays(_positions()[-1])[0]
+    for value in (scored, scored.play, scored.melds[0]):
+        assert not hasattr(value, "__dict__")
+        with pytest.raises((AttributeError, TypeError)):
+            value.extra = 1  # type: ignore[attr-defined]
+
+
 def test_threads_each_load_their_own_core() -> None:
     positions = _positions()
     expected = [native.legal_plays(pos) for pos in positions]

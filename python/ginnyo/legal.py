@@ -32,9 +32,10 @@ class LegalPlays:
         self._count: int | None = None      # the position is a value: its count never changes
 
     def __iter__(self) -> Iterator[ScoredPlay]:
-        if self._count is not None and self._count <= RANKED_BUFFER:
-            # counted already (``list(view)`` asks ``len`` first): one ranked list
-            # from one core call, no bigger than a pass of the stream would be
+        if self.count() <= RANKED_BUFFER:
+            # one ranked list from one core call, no bigger than a pass of the
+            # stream would be (counting first costs a fifth of the list, and
+            # ``list(view)`` asks ``len`` next: it is counted then)
             return iter(native.legal_plays(self.position))
         return native.ranked_plays(self.position)
 

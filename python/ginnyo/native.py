@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 _KIND_NAMES = {KIND_SET: SET, KIND_RUN: RUN}
 MAKER = PlayMaker(ScoredPlay, Play, MeldScore, PlacedTile, [_KIND_NAMES.get(kind) for kind in range(KIND_RUN + 1)])
 _LAYOUT_KINDS: dict[Layout, bytes] = {}
-_SCRATCH = threading.local()    # .core: this thread's core for one operation, of .core's layout
+_SCRATCH = threading.local()    # .core: this thread's core, of .layout, holding .position (or None)
 
 
 def _kinds(layout: Layout) -> bytes:
@@ -67,12 +67,21 @@ def core_of(position: Position) -> Core:
 def _loaded(position: Position) -> Core:
     """This thread's core for ``position``'s layout, loaded with it: for one
     operation, which is done with it before the next loads it (an iterator of
-    ranked plays works on its own copy of the board)."""
+    ranked plays works on its own copy of the board).  No operation here
+    changes the core's board or rack, so the same :class:`Position` (a value:
+    ``IMMUTABLE``) asked for twice in a row (``list(position.legal_plays)``
+    counts, then lists) is loaded once."""
     core: Core | None = getattr(_SCRATCH, "core", None)
     if core is None or _SCRATCH.layout != position.layout:
         core = _SCRATCH.core = empty_core(position.layout)
         _SCRATCH.layout = position.layout
+        _SCRATCH.position = None
+    elif _SCRATCH.position is position:
+        return core
+    _SCRATCH.position = None        # not loaded until load_tiles has succeeded
     core.load_tiles(position.board, position.rack)
+    if getattr(position, "IMMUTABLE", False):
+        _SCRATCH.position = position
     return core
 
 

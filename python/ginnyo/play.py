@@ -11,7 +11,7 @@ from .rules import play_rank_key
 from .tiles import JOKER, NUM_CARDS, PlacedTile
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Play:
     """Tiles put on empty squares in one turn: ``placements`` is a tuple of
     ``(square, PlacedTile)`` sorted by square.  Two plays are equal when they put
@@ -41,7 +41,7 @@ class Play:
         return len(self.placements)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MeldScore:
     """One meld touched by a play: its kind, all its squares in reading order, its score."""
 
@@ -50,7 +50,7 @@ class MeldScore:
     score: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoredPlay:
     """A legal play with its total score and the per-meld breakdown."""
 

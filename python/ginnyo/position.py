@@ -81,6 +81,8 @@ class Position:
         if validate:
             _validate(self)
 
+    IMMUTABLE = True    # a value: the core bridge may reuse its last load of this object
+
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Position does not change: {name} cannot be set (apply() gives a new one)")
 
