@@ -20,7 +20,7 @@ from ginnyo.endgame_move import endgame_action
 from ginnyo.engine import Engine
 from ginnyo.equity import EquityPlayer, best_action
 from ginnyo.game import Game, View
-from ginnyo.players import GreedyPlayer
+from ginnyo.players import GreedyPlayer, make_player
 from ginnyo.preendgame import greedy_preendgames, rank
 from ginnyo.simulation import SimPlayer
 from ginnyo.solver import best_play, load_position, play_notation
@@ -140,17 +140,18 @@ def endgame_views(seed: int) -> Iterator[View]:
         game.apply(greedy.choose(view))
 
 
-def test_equity_and_sim_players_make_the_solvers_move_once_the_box_is_empty() -> None:
+def test_endgame_and_sim_players_make_the_solvers_move_once_the_box_is_empty() -> None:
     differs = 0
     for seed in endgame_games()[:6]:
         view = next(endgame_views(seed))
         result = solve(view.position, 5)
         expected = result.moves[0].notation
-        for player in (EquityPlayer(), SimPlayer(seed=1, rollouts=4)):
+        for player in (make_player("endgame", 1, 0), SimPlayer(seed=1, rollouts=4)):
             assert action_notation(view.position, player.choose(view)) == expected
         chosen = endgame_action(view)
         assert chosen is not None and action_notation(view.position, chosen) == expected
         by_equity = best_action(view.core(), view.rack, view.box_size).action()
+        assert EquityPlayer().choose(view) == by_equity      # the equity kind does not solve
         differs += action_notation(view.position, by_equity) != expected
     assert differs >= 1, "no game where equity alone would differ: the test proves nothing"
 

@@ -163,16 +163,21 @@ def rank_positions(positions: Sequence[Position], model: LeaveModel | None = Non
 
 class EquityPlayer:
     """Takes the action of highest equity: score plus leave value, returns included;
-    the endgame solver's move once a 2-player game's box is empty."""
+    with ``endgame``, the endgame solver's move once a 2-player game's box is
+    empty (player kind ``endgame``: far slower there, see docs/PERFORMANCE.md)."""
 
-    name = "equity"
-
-    def __init__(self, model: LeaveModel | None = None) -> None:
+    def __init__(self, model: LeaveModel | None = None, *, endgame: bool = False) -> None:
         self.model = model or default_model()
+        self.endgame = endgame
+        self.name = "endgame" if endgame else "equity"
 
     def choose(self, view: View) -> Action:
-        from .endgame_move import endgame_action   # the exact endgame once the box is empty
-        return endgame_action(view) or best_action(view.core(), view.rack, view.box_size, self.model).action()
+        if self.endgame:
+            from .endgame_move import endgame_action   # the exact endgame once the box is empty
+            action = endgame_action(view)
+            if action is not None:
+                return action
+        return best_action(view.core(), view.rack, view.box_size, self.model).action()
 
 
 # -- candidates for people and as JSON (best-move --equity/--sim) ---------------------------------

@@ -3,9 +3,10 @@
 A player is any object with a ``name`` and a ``choose(view)`` method (the
 :class:`Player` protocol).  Here are :class:`GreedyPlayer` (the best-scoring
 play) and :class:`RandomPlayer` (a uniformly random legal play); the equity
-player (score + leave value) is :class:`ginnyo.equity.EquityPlayer` and the
+player (score + leave value) is :class:`ginnyo.equity.EquityPlayer` (kind
+``equity``; kind ``endgame`` also solves 2-player endgames exactly) and the
 simulating one :class:`ginnyo.simulation.SimPlayer`.  :func:`make_player`
-builds all four by name.
+builds them all by name.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ class RandomOrBestPlayer:
         return Place(to_play(best[1]))
 
 
-PLAYER_KINDS = ("greedy", "random", "equity", "sim")
+PLAYER_KINDS = ("greedy", "random", "equity", "endgame", "sim")
 
 
 def make_player(kind: str, seed: int, seat: int) -> Player:
@@ -101,9 +102,9 @@ def make_player(kind: str, seed: int, seat: int) -> Player:
         return GreedyPlayer()
     if kind == "random":
         return RandomPlayer(random.Random(f"ginnyo player {seed} {seat}"))
-    if kind == "equity":   # score plus leave value (ginnyo.equity)
+    if kind in ("equity", "endgame"):   # score plus leave value (ginnyo.equity); endgame: solved exactly
         from .equity import EquityPlayer
-        return EquityPlayer()
+        return EquityPlayer(endgame=kind == "endgame")
     if kind == "sim":      # Monte Carlo simulation of the top equity candidates (ginnyo.simulation)
         from .simulation import SimPlayer
         return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"))

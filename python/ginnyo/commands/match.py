@@ -16,7 +16,7 @@ from .arguments import FORCE_HELP, game_count, ply_count, rollout_count, seed_nu
 def register(commands: Any) -> None:
     """Add ``match`` to the main parser's commands."""
     match = commands.add_parser("match", help="two players head to head: paired seeded games, win rate and CI")
-    match.add_argument("--bots", required=True, metavar="A,B", help="the two players (greedy, random, equity, sim)")
+    match.add_argument("--bots", required=True, metavar="A,B", help="the two players (greedy, random, equity, endgame, sim)")
     match.add_argument("--games", type=game_count, required=True, metavar="N",
                        help="games, an even number: N/2 deals, each played twice with the seats swapped")
     match.add_argument("--rollouts", type=rollout_count, default=32, metavar="N",
