@@ -97,6 +97,49 @@ def test_the_core_hands_back_melds_as_score_play_gives_them_and_keeps_its_old_sh
     assert list(core.ranked_plays(melds=True)) == core.legal_plays(melds=True, ranked=True)
 
 
+def test_melds_read_from_the_cross_checks_are_the_melds_every_line_walked_gives() -> None:
+    """The melds of generated plays come from the cross-checks and the play's
+    own line (plays.pxi ``_melds_of``); score_play walks every line through
+    every tile (``score_lines``): both agree on every play of 450 positions,
+    single tiles (both lines crossing) and jokers among them."""
+    singles = jokers = plays = 0
+    for stage in ("early", "mid", "late"):
+        for pos in sample_positions(150, seed=7, stage=stage):
+            core = native.core_of(pos)
+            for total, placements, melds in core.legal_plays(melds=True):
+                squares, cards, joker_flags = zip(*placements)
+                scored, found = core.score_play(list(squares), list(cards), list(joker_flags))
+                assert scored == total == sum(meld[4] for meld in melds)
+                assert list(melds) == sorted(found, key=lambda meld: (meld[0], meld[1]))
+                plays += 1
+                singles += len(placements) == 1
+                jokers += any(joker_flags)
+    assert plays > 10_000 and singles > 100 and jokers > 100
+
+
+def test_legal_plays_with_a_limit_gives_none_when_there_are_more() -> None:
+    pos = _positions()[-1]
+    core = native.core_of(pos)
+    every = core.legal_plays(ranked=True)
+    assert len(every) > 2
+    assert core.legal_plays(ranked=True, limit=len(every)) == every
+    assert core.legal_plays(ranked=True, limit=10 ** 30) == every
+    assert core.legal_plays(ranked=True, limit=len(every) - 1) is None
+    assert core.legal_plays(limit=1) is None and core.stored_plays() == []
+    assert native.legal_plays(pos, limit=1) is None
+    for bad in (0, -1, True, 1.5, "3"):
+        with pytest.raises(ValueError, match="limit"):
+            core.legal_plays(limit=bad)
+
+
+def test_a_view_over_the_buffer_streams_its_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ginnyo.legal
+    pos = _positions()[-1]
+    expected = native.legal_plays(pos)
+    monkeypatch.setattr(ginnyo.legal, "RANKED_BUFFER", 2)
+    assert list(pos.legal_plays) == expected and len(pos.legal_plays) == len(expected)
+
+
 def test_an_operation_loads_this_threads_core_and_builds_no_other(monkeypatch: pytest.MonkeyPatch) -> None:
     pos = _positions()[0]
     native.legal_plays(pos)                 # this thread's core for the layout now exists

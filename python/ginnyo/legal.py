@@ -32,12 +32,14 @@ class LegalPlays:
         self._count: int | None = None      # the position is a value: its count never changes
 
     def __iter__(self) -> Iterator[ScoredPlay]:
-        if self.count() <= RANKED_BUFFER:
-            # one ranked list from one core call, no bigger than a pass of the
-            # stream would be (counting first costs a fifth of the list, and
-            # ``list(view)`` asks ``len`` next: it is counted then)
-            return iter(native.legal_plays(self.position))
-        return native.ranked_plays(self.position)
+        # one ranked list from one core call when there are no more plays than
+        # a pass of the stream holds, and it gives the count ``list(view)``
+        # asks for next; else the stream, in bounded passes
+        plays = native.legal_plays(self.position, limit=RANKED_BUFFER)
+        if plays is None:
+            return native.ranked_plays(self.position)
+        self._count = len(plays)
+        return iter(plays)
 
     def top(self, n: int) -> list[ScoredPlay]:
         """The ``n`` best plays, best first (fewer when there are fewer)."""

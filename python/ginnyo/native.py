@@ -131,10 +131,11 @@ def score_play(position: Position, play: Play) -> ScoredPlay:
     return scored
 
 
-def legal_plays(position: Position) -> list[ScoredPlay]:
+def legal_plays(position: Position, limit: int | None = None) -> list[ScoredPlay] | None:
     """Every legal play with its melds, best first (:meth:`ScoredPlay.sort_key`,
-    ranked in C)."""
-    return _loaded(position).legal_plays(ranked=True, make=MAKER)
+    ranked in C); with ``limit``, None when there are more than that (the
+    core stops generating at the first play over it)."""
+    return _loaded(position).legal_plays(ranked=True, make=MAKER, limit=limit)
 
 
 def count_plays(position: Position) -> int:

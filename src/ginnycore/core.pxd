@@ -19,7 +19,7 @@ cdef class Core:
     cdef long long stored       # plays the last generation left in ``plays``
     cdef list history
     cdef int busy               # a call has the core (see claim)
-    cdef long long _generate(self, int mode, PlayRecord* best)
+    cdef long long _generate(self, int mode, PlayRecord* best, size_t store_limit=*)
     cdef long long _generate_all(self) except -1
     cdef list _stored_plays(self)
     cdef tuple _state(self)

@@ -33,7 +33,8 @@ from ginnycore.cards cimport (ACE_HIGH, ACES, ALL_CARDS, ALL_LANES, EMPTY_BYTE, 
                               __builtin_ctzll, __builtin_popcount, __builtin_popcountll, __builtin_prefetch,
                               card_lanes, every_suit, lanes_cards, nonzero_bytes, ones_above, ones_below,
                               position_cards, rank_position, rank_positions, ranks_of, suits_of_rank)
-from ginnycore.gen cimport BASE, NO_FLOOR, Feasible, Gen, LineWalk, Output, RackTables, Top
+from ginnycore.gen cimport (BASE, NO_FLOOR, OUT_OF_MEMORY, OVER_LIMIT, Feasible, Gen, LineWalk, Output, RackTables,
+                            Top)
 from ginnycore.types cimport (ACROSS, DOWN, EMPTY, GEN_ALL, GEN_ANY, GEN_BEST, GEN_COUNT, GEN_TOP, JOKER, KIND_NONE,
                               KIND_RUN, KIND_SET,
                               MAX_PLACED, MAX_RUN, MAX_SIDE, MAX_SQUARES, NUM_CARDS,
@@ -237,9 +238,10 @@ cdef class Core:
             board_prepare(self.board)
         release(self)
 
-    cdef long long _generate(self, int mode, PlayRecord* best):
+    cdef long long _generate(self, int mode, PlayRecord* best, size_t store_limit=0):
         """``board_generate`` on this core, storing the plays in its C array in
-        GEN_ALL mode.  The GIL is released only with a joker on the rack: with
+        GEN_ALL mode (at most ``store_limit``: see _generate_on).  The GIL is
+        released only with a joker on the rack: with
         none a position takes a microsecond or two, and handing the GIL to other
         threads and back would add about a tenth of that (Batch releases it
         once for all its positions)."""
@@ -248,10 +250,10 @@ cdef class Core:
         cdef size_t* capacity = &self.capacity if mode == GEN_ALL else NULL
         claim(self)
         if self.board.rack[JOKER] == 0:
-            count = board_generate(self.board, mode, best, plays, capacity)
+            count = _generate_on(self.board, mode, best, plays, capacity, NULL, store_limit)
         else:
             with nogil:
-                count = board_generate(self.board, mode, best, plays, capacity)
+                count = _generate_on(self.board, mode, best, plays, capacity, NULL, store_limit)
         release(self)
         return count
 
@@ -275,10 +277,21 @@ cdef class Core:
         (no Python objects are made); returns how many there are."""
         return self._generate_all()
 
-    def legal_plays(self, melds=False, ranked=False, PlayMaker make=None):
+    def legal_plays(self, melds=False, ranked=False, PlayMaker make=None, limit=None):
         """Every legal play, in generation order; ``ranked``: in ranking order
-        (sorted in C, and so stored).  ``melds`` and ``make``: see the class."""
-        self._generate_all()
+        (sorted in C, and so stored).  ``melds`` and ``make``: see the class.
+        With ``limit``, None when there are more plays than that: generation
+        stops at the first one over, and memory stays O(limit)."""
+        cdef long long count
+        if limit is None:
+            self._generate_all()
+        else:
+            count = self._generate(GEN_ALL, NULL, <size_t>min(_positive_count(limit, "limit"), 1 << 62))
+            self.stored = max(count, 0)
+            if count == -OVER_LIMIT:
+                return None
+            if count < 0:
+                raise MemoryError()
         if ranked:
             claim(self)
             qsort(self.plays, self.stored, sizeof(PlayRecord), _compare_plays)

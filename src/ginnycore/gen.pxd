@@ -9,6 +9,8 @@ from ginnycore.types cimport LIMITS, MAX_PLACED, MAX_SIDE, Board, PlayRecord
 cdef enum:
     BASE = MAX_PLACED           # array index of an anchor in LineWalk's arrays
     NO_FLOOR = -0x7FFFFFFF - 1  # Output.floor while every play may still be kept (INT_MIN)
+    OUT_OF_MEMORY = 1           # Output.failed: the plays did not fit in memory,
+    OVER_LIMIT = 2              # ... or there were more than Output.store_limit
 
 ctypedef struct Feasible:
     # What the line from its first square up to the current one can still be.
@@ -45,7 +47,9 @@ ctypedef struct Output:
     size_t* capacity
     long long count                 # plays found (scored, in best and top modes)
     int done                        # generation stops: a play was found (any mode), or ...
-    int failed                      # ... the plays did not fit in memory (all mode)
+    int failed                      # ... the plays did not fit in memory (all mode), or there
+                                    # were more than store_limit (OVER_LIMIT)
+    size_t store_limit              # all mode: store at most this many plays (0: no limit)
     int floor                       # best and top modes: a play scoring less cannot be kept
                                     # (NO_FLOOR until one can be passed over)
     Top* top                        # top mode: the plays kept

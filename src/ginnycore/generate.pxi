@@ -314,16 +314,27 @@ cdef inline void _start_output(Output* out, int mode, PlayRecord* best, PlayReco
     out.count = 0
     out.done = 0
     out.failed = 0
+    out.store_limit = 0
 
 
 cdef long long _generate_on(Board* board, int mode, PlayRecord* best,
-                            PlayRecord** plays, size_t* capacity, Top* top) noexcept nogil:
+                            PlayRecord** plays, size_t* capacity, Top* top,
+                            size_t store_limit=0) noexcept nogil:
     """board_generate, and in GEN_TOP mode the first plays in ranking order
-    into ``top`` (see Top), how many were scored (-1: out of memory)."""
+    into ``top`` (see Top), how many were scored (-OUT_OF_MEMORY: out of
+    memory); in GEN_ALL mode with a ``store_limit``, -OVER_LIMIT when there
+    are more plays than that (generation stops at the first one over)."""
     cdef Gen gen
+    cdef size_t usable      # with a store limit: the array's room up to the limit
     _prefetch(board, mode, plays, capacity)
     gen.board = board
     _start_output(&gen.out, mode, best, plays, capacity, top)
+    if store_limit and mode == GEN_ALL:
+        usable = min(capacity[0], store_limit)
+        gen.out.capacity = &usable
+        gen.out.store_limit = store_limit
     _load_rack(&gen.rack, board)
     _generate_anchors(&gen)
-    return -1 if gen.out.failed else gen.out.count
+    if store_limit and mode == GEN_ALL and usable > capacity[0]:
+        capacity[0] = usable    # grown (never shrunk: it grows only past the array's room)
+    return -gen.out.failed if gen.out.failed else gen.out.count

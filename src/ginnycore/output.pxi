@@ -49,12 +49,19 @@ cdef inline void _record(Gen* gen, PlayRecord* record, unsigned int joker_at, in
 
 
 cdef int _grow_plays(Gen* gen) noexcept nogil:
-    """Double the capacity of the plays array (GEN_ALL); 0 when out of memory,
-    which also stops generation."""
+    """Double the capacity of the plays array (GEN_ALL), up to the store limit;
+    0 when out of memory or over the limit, which also stops generation."""
     cdef size_t new_capacity = gen.out.capacity[0] * 2 if gen.out.capacity[0] else 1024
-    cdef PlayRecord* grown = <PlayRecord*>realloc(gen.out.plays[0], new_capacity * sizeof(PlayRecord))
+    cdef PlayRecord* grown
+    if gen.out.store_limit and new_capacity > gen.out.store_limit:
+        new_capacity = gen.out.store_limit
+        if new_capacity <= gen.out.capacity[0]:
+            gen.out.failed = OVER_LIMIT
+            gen.out.done = 1
+            return 0
+    grown = <PlayRecord*>realloc(gen.out.plays[0], new_capacity * sizeof(PlayRecord))
     if grown == NULL:
-        gen.out.failed = 1
+        gen.out.failed = OUT_OF_MEMORY
         gen.out.done = 1
         return 0
     gen.out.plays[0] = grown

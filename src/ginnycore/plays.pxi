@@ -16,18 +16,109 @@ cdef int _meld_count(const int* melds) noexcept nogil:
     return n
 
 
+cdef enum:
+    CROSS_ALONE = -1        # _crossing_meld: the tile is alone on that line
+    CROSS_UNKNOWN = -2      # ... the cross-check knows no meld there (score_lines decides)
+
+
 cdef int _melds_of(Board* board, const PlayRecord* play, int* melds) noexcept nogil:
     """The score of a play the generator made on ``board`` (so legal: only its
     lines are scored), or an ILLEGAL_* code; its melds go to ``melds`` (room for
-    MELDS_BUFFER and the end mark) as :func:`_sort_melds` leaves them."""
+    MELDS_BUFFER and the end mark) as :func:`_sort_melds` leaves them.  The
+    lines crossing the play are read from board_prepare's cross-checks, and
+    only the play's own line is walked (score_lines, which walks every line
+    through every tile, when a crossing line is not a meld the checks know)."""
     cdef unsigned char jokers[MAX_PLACED]
-    cdef int i, result
+    cdef int i, result, count = 0, total = 0, along
     for i in range(play.n):
         jokers[i] = play_joker(play, i)
-    result = score_lines(board, play.n, play.square, play.card, jokers, melds, MELDS_BUFFER)
+    if play.n == 1:         # the tile crosses both lines through it
+        for i in range(2):
+            along = DOWN if i == 0 else ACROSS      # the row's meld, then the column's
+            result = _crossing_meld(board, play.square[0], play.card[0], jokers[0], along,
+                                    &melds[MELD_FIELDS * count])
+            if result == CROSS_UNKNOWN:
+                return _scored_lines(board, play, jokers, melds)
+            count += result != CROSS_ALONE
+            total += result if result != CROSS_ALONE else 0
+    else:
+        along = ACROSS if play.square[0] // board.width == play.square[play.n - 1] // board.width else DOWN
+        result = _own_line(board, play, jokers, along, melds)
+        if result < 0:
+            return _scored_lines(board, play, jokers, melds)
+        total = result
+        count = 1
+        for i in range(play.n):
+            result = _crossing_meld(board, play.square[i], play.card[i], jokers[i], along,
+                                    &melds[MELD_FIELDS * count])
+            if result == CROSS_UNKNOWN:
+                return _scored_lines(board, play, jokers, melds)
+            count += result != CROSS_ALONE
+            total += result if result != CROSS_ALONE else 0
+    melds[MELD_FIELDS * count] = -1
+    _sort_melds(melds)
+    return total
+
+
+cdef int _scored_lines(Board* board, const PlayRecord* play, const unsigned char* jokers,
+                       int* melds) noexcept nogil:
+    """_melds_of by score_lines: every line through every tile walked."""
+    cdef int result = score_lines(board, play.n, play.square, play.card, jokers, melds, MELDS_BUFFER)
     if result >= 0:
         _sort_melds(melds)
     return result
+
+
+cdef int _crossing_meld(Board* board, int square, int card, int joker, int along, int* meld) noexcept nogil:
+    """The meld a tile put on ``square`` makes on the line across a play along
+    ``along`` (board_prepare's cross-check for such plays: its length and
+    kind, the other tiles already on the board): written to ``meld``, its
+    score returned; or CROSS_ALONE or CROSS_UNKNOWN."""
+    cdef int width = board.width, row = square // width, col = square % width
+    cdef int length = board.squares[square].cross_len[along], kind, value
+    if length == 1:
+        return CROSS_ALONE
+    kind = board.squares[square].cross_kind[along]
+    if length < 3 or kind == KIND_NONE:
+        return CROSS_UNKNOWN
+    value = 0 if joker else tile_value(card, kind) * board.squares[square].tile_mult
+    meld[0] = DOWN if along == ACROSS else ACROSS
+    meld[1] = square - ones_below(board.col_occ[col], row) * width if along == ACROSS \
+        else square - ones_below(board.row_occ[row], col)
+    meld[2] = length
+    meld[3] = kind
+    meld[4] = value * board.squares[square].meld_mult
+    return meld[4]
+
+
+cdef int _own_line(Board* board, const PlayRecord* play, const unsigned char* jokers, int along,
+                   int* meld) noexcept nogil:
+    """The meld of the line a play of two or more tiles lies on (``along``):
+    written to ``meld``, its score returned; -1 when that line is no meld."""
+    cdef int i, first, length, kind, tile_sum = 0, mult = 1
+    cdef int step = 1 if along == ACROSS else board.width
+    cdef signed char line[MAX_SIDE]
+    for i in range(play.n):
+        board.card[play.square[i]] = play.card[i]
+    line[0] = EMPTY         # (read only when the line has a tile: this tells the compiler)
+    length = min(_line_bounds(board, play.square[0], along, &first), MAX_SIDE + 1)
+    for i in range(min(length, MAX_SIDE)):
+        line[i] = board.card[first + i * step]
+    for i in range(play.n):
+        board.card[play.square[i]] = EMPTY
+    kind = line_kind(line, length) if length <= MAX_SIDE else KIND_NONE
+    if kind == KIND_NONE:
+        return -1
+    for i in range(play.n):
+        if not jokers[i]:
+            tile_sum += tile_value(play.card[i], kind) * board.squares[play.square[i]].tile_mult
+        mult *= board.squares[play.square[i]].meld_mult
+    meld[0] = along
+    meld[1] = first
+    meld[2] = length
+    meld[3] = kind
+    meld[4] = tile_sum * mult
+    return meld[4]
 
 
 cdef void _sort_melds(int* melds) noexcept nogil:
