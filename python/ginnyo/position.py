@@ -15,6 +15,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, overload
 
+from ginnycore.parse import PositionReader
+
 from . import board as board_lines
 from . import native, notation, rules, scoring, strict_json
 from .errors import PositionError, TileError
@@ -136,7 +138,18 @@ class Position:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Position:
-        """Build from JSON text of at most :data:`files.POSITION_BYTES`."""
+        """Build from JSON text of at most :data:`files.POSITION_BYTES`: read in C
+        (``ginnycore.parse``) when it is plain and legal, else by :meth:`checked_json`."""
+        if cls is Position:
+            read = READER.read_json(text)
+            if read is not None:
+                return read
+        return cls.checked_json(text)
+
+    @classmethod
+    def checked_json(cls, text: str | bytes) -> Position:
+        """:meth:`from_json` read field by field in Python: the position, or the
+        error line naming the field, square or tile."""
         if not isinstance(text, (str, bytes)):
             raise PositionError(f"position: JSON must be text, not {type(text).__name__}")
         check_length(text, POSITION_BYTES, what="position", error=PositionError)
@@ -144,7 +157,17 @@ class Position:
 
     @classmethod
     def from_line(cls, line: str) -> Position:
-        """Read a position string (docs/POSITION-STRING.md), as :meth:`to_line` writes it."""
+        """Read a position string (docs/POSITION-STRING.md), as :meth:`to_line` writes
+        it: in C when it is plain and legal, else by :meth:`checked_line`."""
+        if cls is Position:
+            read = READER.read_line(line)
+            if read is not None:
+                return read
+        return cls.checked_line(line)
+
+    @classmethod
+    def checked_line(cls, line: str) -> Position:
+        """:meth:`from_line` read in Python: the position, or the error line."""
         return cls.from_dict(line_data(line))
 
     @classmethod
@@ -261,6 +284,16 @@ class Position:
     def _repr_svg_(self) -> str:
         """The board as SVG, for notebooks."""
         return board_svg(self)
+
+
+def _checked_layout(rows: list[str]) -> Layout:
+    """A layout of rows, as a position's ``layout`` field gives it (the reader's ``layout_of``)."""
+    return _parse_layout(rows)
+
+
+#: reads a plain, legal position in C, building it as the checked path would
+READER = PositionReader(Position, PlacedTile, Layout.standard(), _checked_layout, json.loads, KNOWN_FIELDS,
+                        POSITION_BYTES, MAX_RACK)
 
 
 def _trusted(layout: Layout, sets: int, board: Mapping[int, PlacedTile], rack: Iterable[int],
