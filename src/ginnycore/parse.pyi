@@ -20,5 +20,5 @@ class PositionReader:
     def fill_jsonl(self, data: bytes, offset: int, final: bool, layout: Any,
                    cards: NDArray[np.uint8], jokers: NDArray[np.uint8], racks: NDArray[np.uint8],
                    sets: NDArray[np.uint8], box_sizes: NDArray[np.int32], lines: NDArray[np.int64],
-                   spans: NDArray[np.int64], row: int, line: int, players: tuple[int, int]
+                   row: int, line: int, players: tuple[int, int]
                    ) -> tuple[int, int, int, int]: ...

@@ -462,14 +462,14 @@ cdef class PositionReader:
     def fill_jsonl(self, bytes data not None, Py_ssize_t offset, bint final, layout,
                    unsigned char[:, ::1] cards not None, unsigned char[:, ::1] jokers not None,
                    unsigned char[:, ::1] racks not None, unsigned char[::1] sets not None,
-                   int[::1] box_sizes not None, long long[::1] lines not None, long long[:, ::1] spans not None,
+                   int[::1] box_sizes not None, long long[::1] lines not None,
                    Py_ssize_t row, long long line, tuple players not None):
         """Read the positions of ``data`` from byte ``offset`` on (its line
         number ``line``), one a line, blank lines skipped, into the arrays from
         ``row`` on: board cards and joker flags (``layout``'s squares), rack
         counts, sets, the box size (the unseen tiles less the other players'
         racks, as ``ginnyo.context.game_context`` counts them without game
-        fields: ``players[sets - 1]`` players), the line number and the ``[start, end)`` bytes of the line.
+        fields: ``players[sets - 1]`` players), and the line number.
         Stops at the end of the data (DONE), when the arrays are full (FULL),
         at a line it does not take (SLOW: a bad one, one with game fields, one
         of another layout than ``layout`` is OTHER_LAYOUT) or, unless ``final``,
@@ -485,8 +485,8 @@ cdef class PositionReader:
         if offset < 0 or offset > n:
             raise ValueError("offset is outside the data")
         if jokers.shape[0] < capacity or racks.shape[0] < capacity or sets.shape[0] < capacity \
-                or box_sizes.shape[0] < capacity or lines.shape[0] < capacity or spans.shape[0] < capacity \
-                or racks.shape[1] != RACK_KINDS or spans.shape[1] != 2 or jokers.shape[1] != cards.shape[1]:
+                or box_sizes.shape[0] < capacity or lines.shape[0] < capacity \
+                or racks.shape[1] != RACK_KINDS or jokers.shape[1] != cards.shape[1]:
             raise ValueError("the arrays do not match")
         while True:
             if offset >= n:
@@ -526,7 +526,6 @@ cdef class PositionReader:
             sets[row] = self.parsed.sets
             box_sizes[row] = max(unseen - RACK_SIZE * others, 0)
             lines[row] = line
-            spans[row, 0], spans[row, 1] = offset, end
             row += 1
             offset = next_offset
             line += 1
