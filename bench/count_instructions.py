@@ -10,7 +10,7 @@ Counts, under valgrind's callgrind, the instructions of one call of each figure
 (``ginnyo.equity.rank_actions``, the whole Python call), one rollout of the best
 equity candidate (``ginnyo.simulation.rollout_batch``, seed 0) and loading a
 position from its JSON text (``Position.from_json``) and from its line
-(``position_string.from_line``), over the first positions of
+(``Position.from_line``; both read in C by ``ginnycore.parse``), over the first positions of
 ``bench/corpus-mid.jsonl``.  Unlike a timing, a count does not depend on the
 machine's load: the check fails (exit 1) naming every figure more than
 ``LIMIT_PERCENT`` (3%) above the baseline, and prints all figures beside it.  Counts
@@ -79,7 +79,7 @@ FIGURES: dict[str, Figure] = {   # a core's first generation allocates its plays
     "equity": Figure(30, 10, "ginnyo.equity.rank_actions of a loaded position, the best 5 (best-move --equity)"),
     "rollout": Figure(10, 4, "ginnyo.simulation.rollout_batch of one rollout of one candidate, seed 0"),
     "load_json": Figure(100, 10, "Position.from_json of one position's JSON text"),
-    "load_line": Figure(100, 10, "ginnyo.position_string.from_line of one position's line"),
+    "load_line": Figure(100, 10, "Position.from_line of one position's line"),
 }
 EMPTY = "empty"               # a stretch with no work: the cost of a mark, taken off every figure
 SETUP = "setup"               # a stretch not measured
@@ -134,7 +134,7 @@ def _figure_calls(name: str, count: int) -> tuple[list[Any], Callable[[Any], obj
     """Figure ``name`` over ``count`` positions: the arguments of its calls and the
     call.  The one place that says what each figure calls: when a call moves (the
     equity ranking into the core), change it here and make the baseline again."""
-    from ginnyo import native, position_string
+    from ginnyo import native
     from ginnyo.position import Position
 
     lines = corpus_lines(count)
@@ -160,7 +160,7 @@ def _figure_calls(name: str, count: int) -> tuple[list[Any], Callable[[Any], obj
     if name == "load_json":
         return lines, Position.from_json
     if name == "load_line":
-        return [position_string.to_line(position) for position in positions], position_string.from_line
+        return [position.to_line() for position in positions], Position.from_line
     raise ValueError(f"figure {name!r}: not one of {', '.join(FIGURES)}")
 
 
