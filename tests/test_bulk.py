@@ -98,7 +98,8 @@ def test_no_position_is_empty_arrays() -> None:
     assert len(arrays) == 0 and arrays.cards.shape == (0, 225)
 
 
-@pytest.mark.parametrize("call", [lambda: load_jsonl("text"), lambda: load_jsonl(b"", first_line=0),
+@pytest.mark.parametrize("call", [lambda: load_jsonl("text"),  # type: ignore[arg-type]
+                                  lambda: load_jsonl(b"", first_line=0),
                                   lambda: load_jsonl(CORPUS).position(500),
                                   lambda: list(iter_jsonl(ROOT / "bench" / "corpus-mid.jsonl", 0))])
 def test_bad_arguments_are_value_errors(call) -> None:  # type: ignore[no-untyped-def]

@@ -141,7 +141,7 @@ class Position:
         """Build from JSON text of at most :data:`files.POSITION_BYTES`: read in C
         (``ginnycore.parse``) when it is plain and legal, else by :meth:`checked_json`."""
         if cls is Position:
-            read = READER.read_json(text)
+            read: Position | None = READER.read_json(text)
             if read is not None:
                 return read
         return cls.checked_json(text)
@@ -160,7 +160,7 @@ class Position:
         """Read a position string (docs/POSITION-STRING.md), as :meth:`to_line` writes
         it: in C when it is plain and legal, else by :meth:`checked_line`."""
         if cls is Position:
-            read = READER.read_line(line)
+            read: Position | None = READER.read_line(line)
             if read is not None:
                 return read
         return cls.checked_line(line)
