@@ -138,9 +138,20 @@ def test_a_line_longer_than_a_position_is_refused_naming_it(tmp_path: Path,
     path.write_bytes(CORPUS.splitlines()[0] + b"\n" + b" " * 10_000 + b"{}")
     with pytest.raises(PositionError) as caught:
         list(iter_jsonl(path))
-    assert str(caught.value).startswith(f"{path}:2: position: ") and "larger than a position may be" in str(caught.value)
+    message = str(caught.value)
+    assert message.startswith(f"{path}:2: position: ") and "larger than a position may be" in message
 
 
 def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(PositionError, match="cannot read"):
         iter_jsonl(tmp_path / "none.jsonl")
+
+
+@pytest.mark.parametrize("offset, row", [(-1, 0), (10**6, 0), (0, -1), (0, 3)])
+def test_the_readers_fill_refuses_an_offset_or_row_outside_its_data(offset: int, row: int) -> None:
+    from ginnyo.position import READER
+    layout = Position.from_json(CORPUS.splitlines()[0]).layout
+    arrays = bulk._Rows(layout, 2, 1)
+    with pytest.raises(ValueError):
+        READER.fill_jsonl(CORPUS, offset, True, layout, arrays.cards, arrays.jokers, arrays.racks, arrays.sets,
+                          arrays.box_sizes, arrays.lines, row, 1, (2, 3))

@@ -167,3 +167,18 @@ def test_generated_lines_get_the_checked_paths_position_or_message() -> None:
     texts = [Position.checked_json(text).to_line() for text in CORPUS[:20] + [p.read_text() for p in EXAMPLES]]
     taken, refused = _differential("line", Position.checked_line, texts, 20)
     assert taken > MUTANTS // 30 and refused > MUTANTS // 3
+
+
+def test_threads_sharing_the_reader_get_each_their_own_position() -> None:
+    """A read calls Python in the middle (a layout's rows, a game field's value),
+    where another thread may read: each keeps its own parse."""
+    from concurrent.futures import ThreadPoolExecutor
+    small = json.loads((ROOT / "examples" / "small-board.json").read_text(encoding="utf-8"))
+    texts = [json.dumps({**json.loads(text), "scores": [n, n + 1], "unseen": ["5C"] * (n % 3)})
+             for n, text in enumerate(CORPUS[:60])]
+    texts += [json.dumps({**small, "scores": [n, 0]}) for n in range(60)]
+    expected = [Position.checked_json(text) for text in texts]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(5):
+            for got, want in zip(pool.map(Position.from_json, texts), expected):
+                _same(got, want)

@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, overload
+from typing import Any, Callable, Iterable, Mapping, overload
 
 from ginnycore.parse import PositionReader
 
@@ -140,11 +140,7 @@ class Position:
     def from_json(cls, text: str | bytes) -> Position:
         """Build from JSON text of at most :data:`files.POSITION_BYTES`: read in C
         (``ginnycore.parse``) when it is plain and legal, else by :meth:`checked_json`."""
-        if cls is Position:
-            read: Position | None = READER.read_json(text)
-            if read is not None:
-                return read
-        return cls.checked_json(text)
+        return _read(cls, READER.read_json, cls.checked_json, text)
 
     @classmethod
     def checked_json(cls, text: str | bytes) -> Position:
@@ -159,11 +155,7 @@ class Position:
     def from_line(cls, line: str) -> Position:
         """Read a position string (docs/POSITION-STRING.md), as :meth:`to_line` writes
         it: in C when it is plain and legal, else by :meth:`checked_line`."""
-        if cls is Position:
-            read: Position | None = READER.read_line(line)
-            if read is not None:
-                return read
-        return cls.checked_line(line)
+        return _read(cls, READER.read_line, cls.checked_line, line)
 
     @classmethod
     def checked_line(cls, line: str) -> Position:
@@ -284,6 +276,13 @@ class Position:
     def _repr_svg_(self) -> str:
         """The board as SVG, for notebooks."""
         return board_svg(self)
+
+
+def _read(cls: type[Position], fast: Callable[[Any], Position | None], checked: Callable[[Any], Position],
+          text: object) -> Position:
+    """``fast(text)`` (the C reader) for a plain Position it takes, else ``checked(text)``."""
+    read = fast(text) if cls is Position else None
+    return read if read is not None else checked(text)
 
 
 def _checked_layout(rows: list[str]) -> Layout:

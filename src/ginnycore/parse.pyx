@@ -82,6 +82,7 @@ cdef class PositionReader:
     them); ``fields`` are the known fields, layout, sets, board and rack first,
     then the game fields in the order the context keeps them; ``limit`` the
     most characters a position takes, ``max_rack`` the most rack tiles.
+    Each call parses into its own buffer, so threads may share a reader.
     """
     cdef type position_type
     cdef list tiles
@@ -92,7 +93,6 @@ cdef class PositionReader:
     cdef dict layouts              # tuple of rows -> _Geometry
     cdef Py_ssize_t limit
     cdef int max_rack
-    cdef Parsed parsed
 
     def __cinit__(self, position, tile, standard, layout_of, loads, fields, Py_ssize_t limit, int max_rack):
         cdef int i
@@ -126,23 +126,24 @@ cdef class PositionReader:
             self.layouts[key] = found
         return found
 
-    cdef void _clear(self) noexcept:
-        memset(self.parsed.card, EMPTY_BYTE, MAX_SQUARES)
-        memset(self.parsed.joker, 0, MAX_SQUARES)
-        memset(self.parsed.rack, 0, RACK_KINDS)
-        self.parsed.n_board = self.parsed.n_rack = self.parsed.has_context = 0
-        self.parsed.sets = 1
+    cdef void _clear(self, Parsed* p) noexcept:
+        memset(p.card, EMPTY_BYTE, MAX_SQUARES)
+        memset(p.joker, 0, MAX_SQUARES)
+        memset(p.rack, 0, RACK_KINDS)
+        p.n_board = p.n_rack = p.has_context = 0
+        p.sets = 1
 
-    cdef int _add_rack_tile(self, int tile) noexcept:
-        if tile < 0 or self.parsed.n_rack >= self.max_rack:
+    cdef int _add_rack_tile(self, Parsed* p, int tile) noexcept:
+        if tile < 0 or p.n_rack >= self.max_rack:
             return 0
-        self.parsed.rack[tile] += 1
-        self.parsed.n_rack += 1
+        p.rack[tile] += 1
+        p.n_rack += 1
         return 1
 
     # -- JSON ----------------------------------------------------------------------------------
 
-    cdef _Geometry _json(self, object text, Py_ssize_t base, const unsigned char* s, Py_ssize_t n, list context):
+    cdef _Geometry _json(self, Parsed* p, object text, Py_ssize_t base, const unsigned char* s, Py_ssize_t n,
+                         list context):
         """Parse the JSON position ``s`` (``text`` from byte ``base`` on) into
         ``self.parsed``: its layout's geometry, or None.  The game fields' values go to ``context`` as
         ``(name, value)`` when ``context`` is not None; with None, a position
@@ -155,7 +156,7 @@ cdef class PositionReader:
         cdef _Geometry g
         for field in range(n_fields):
             starts[field] = -1
-        self._clear()
+        self._clear(p)
         i = _skip_blanks(s, 0, n)
         if i >= n or s[i] != 123:
             return None
@@ -187,14 +188,12 @@ cdef class PositionReader:
             if end < 0:
                 return None
             starts[field], ends[field] = i, end
-            i = _skip_blanks(s, end, n)
-            if i < n and s[i] == 44:
-                i = _skip_blanks(s, i + 1, n)
-                continue
-            if i < n and s[i] == 125:
+            i = _next_item(s, end, _skip_blank_end(s, n), 125)
+            if i == LAST_ITEM:
                 break
-            return None
-        if _skip_blanks(s, i + 1, n) != n or starts[FIELD_BOARD] < 0 or starts[FIELD_RACK] < 0:
+            if i < 0:
+                return None
+        if starts[FIELD_BOARD] < 0 or starts[FIELD_RACK] < 0:
             return None
         g = self.standard
         a, b = starts[FIELD_LAYOUT], ends[FIELD_LAYOUT]
@@ -208,15 +207,15 @@ cdef class PositionReader:
         if a >= 0:
             if b - a != 1 or not (s[a] == 49 or s[a] == 50):
                 return None
-            self.parsed.sets = s[a] - 48
-        if not self._json_board(s, starts[FIELD_BOARD], ends[FIELD_BOARD], g):
+            p.sets = s[a] - 48
+        if not self._json_board(p, s, starts[FIELD_BOARD], ends[FIELD_BOARD], g):
             return None
-        if not self._json_rack(s, starts[FIELD_RACK], ends[FIELD_RACK]):
+        if not self._json_rack(p, s, starts[FIELD_RACK], ends[FIELD_RACK]):
             return None
         for field in range(4, n_fields):
             if starts[field] < 0:
                 continue
-            self.parsed.has_context = 1
+            p.has_context = 1
             if context is None:
                 return None
             if memchr(&s[starts[field]], 123, ends[field] - starts[field]) != NULL:
@@ -234,7 +233,7 @@ cdef class PositionReader:
         except (ValueError, RecursionError):
             return _FAILED
 
-    cdef int _json_board(self, const unsigned char* s, Py_ssize_t i, Py_ssize_t n, _Geometry g) noexcept:
+    cdef int _json_board(self, Parsed* p, const unsigned char* s, Py_ssize_t i, Py_ssize_t n, _Geometry g) noexcept:
         cdef Py_ssize_t end, code
         cdef int square, tile
         if s[i] != 123:
@@ -261,15 +260,13 @@ cdef class PositionReader:
             if end < 0:
                 return 0
             tile = _board_tile(&s[i + 1], end - i - 2)
-            if tile < 0 or not _place(&self.parsed, square, tile):
+            if tile < 0 or not _place(p, square, tile):
                 return 0
-            i = _skip_blanks(s, end, n)
-            if i < n and s[i] == 44:
-                i = _skip_blanks(s, i + 1, n)
-                continue
-            return i == n - 1 and s[i] == 125
+            i = _next_item(s, end, n, 125)
+            if i < 0:
+                return i == LAST_ITEM
 
-    cdef int _json_rack(self, const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept:
+    cdef int _json_rack(self, Parsed* p, const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept:
         cdef Py_ssize_t end, token
         if s[i] == 34:
             end = _string_end(s, i, n, 1)
@@ -284,7 +281,7 @@ cdef class PositionReader:
                 token = i
                 while i < end - 1 and s[i] != 32:
                     i += 1
-                if not self._add_rack_tile(_rack_tile(&s[token], i - token)):
+                if not self._add_rack_tile(p, _rack_tile(&s[token], i - token)):
                     return 0
         if s[i] != 91:
             return 0
@@ -295,22 +292,20 @@ cdef class PositionReader:
             if i >= n or s[i] != 34:
                 return 0
             end = _string_end(s, i, n, 1)
-            if end < 0 or not self._add_rack_tile(_rack_tile(&s[i + 1], end - i - 2)):
+            if end < 0 or not self._add_rack_tile(p, _rack_tile(&s[i + 1], end - i - 2)):
                 return 0
-            i = _skip_blanks(s, end, n)
-            if i < n and s[i] == 44:
-                i = _skip_blanks(s, i + 1, n)
-                continue
-            return i == n - 1 and s[i] == 93
+            i = _next_item(s, end, n, 93)
+            if i < 0:
+                return i == LAST_ITEM
 
     # -- the position string -------------------------------------------------------------------
 
-    cdef _Geometry _line(self, const unsigned char* s, Py_ssize_t n):
-        """Parse the position string ``s`` into ``self.parsed``: its layout's geometry, or None."""
+    cdef _Geometry _line(self, Parsed* p, const unsigned char* s, Py_ssize_t n):
+        """Parse the position string ``s`` into ``p``: its layout's geometry, or None."""
         cdef Py_ssize_t i, start, end, board_start, board_end, rack_start, rack_end, eq
         cdef int fields = 0, seen_sets = 0, seen_layout = 0
         cdef _Geometry g = self.standard
-        self._clear()
+        self._clear(p)
         while n and (s[n - 1] == 32 or s[n - 1] == 9 or s[n - 1] == 10 or s[n - 1] == 13):
             n -= 1
         i = 0
@@ -338,7 +333,7 @@ cdef class PositionReader:
                     seen_sets = 1
                     if end - eq != 2 or not (s[eq + 1] == 49 or s[eq + 1] == 50):
                         return None
-                    self.parsed.sets = s[eq + 1] - 48
+                    p.sets = s[eq + 1] - 48
                 elif eq - start == 6 and (<const char*>s)[start:eq] == b"layout" and not seen_layout:
                     seen_layout = 1
                     rows = (<const char*>s)[eq + 1:end].decode("ascii")
@@ -351,7 +346,7 @@ cdef class PositionReader:
             fields += 1
         if fields < 2:
             return None
-        if not self._line_board(s, board_start, board_end, g):
+        if not self._line_board(p, s, board_start, board_end, g):
             return None
         if rack_end - rack_start == 1 and s[rack_start] == 45:
             return g
@@ -363,12 +358,12 @@ cdef class PositionReader:
                 end = i + 2
             else:
                 return None
-            if not self._add_rack_tile(_rack_tile(&s[i], end - i)):
+            if not self._add_rack_tile(p, _rack_tile(&s[i], end - i)):
                 return None
             i = end
         return g
 
-    cdef int _line_board(self, const unsigned char* s, Py_ssize_t i, Py_ssize_t n, _Geometry g) noexcept:
+    cdef int _line_board(self, Parsed* p, const unsigned char* s, Py_ssize_t i, Py_ssize_t n, _Geometry g) noexcept:
         """The board rows as ``position_line._row_items`` splits them."""
         cdef int row = 0, col, gap, digits, tile
         cdef unsigned char c
@@ -391,7 +386,7 @@ cdef class PositionReader:
                 if i + 1 >= n or not (_letter(c) or _digit(c)) or not _letter(s[i + 1]) or col >= g.width:
                     return 0
                 tile = _board_tile(&s[i], 2)
-                if tile < 0 or not _place(&self.parsed, row * g.width + col, tile):
+                if tile < 0 or not _place(p, row * g.width + col, tile):
                     return 0
                 col += 1
                 i += 2
@@ -404,20 +399,20 @@ cdef class PositionReader:
 
     # -- the position object -------------------------------------------------------------------
 
-    cdef object _position(self, _Geometry g, dict context):
+    cdef object _position(self, const Parsed* p, _Geometry g, dict context):
         cdef dict board = {}
         cdef int k, square, tile
         cdef Py_ssize_t count
         cdef list rack = []
-        for k in range(self.parsed.n_board):
-            square = self.parsed.order[k]
-            board[square] = self.tiles[self.parsed.card[square] * 2 + self.parsed.joker[square]]
+        for k in range(p.n_board):
+            square = p.order[k]
+            board[square] = self.tiles[p.card[square] * 2 + p.joker[square]]
         for tile in range(RACK_KINDS):
-            for count in range(self.parsed.rack[tile]):
+            for count in range(p.rack[tile]):
                 rack.append(tile)
         position = _instance(self.position_type)
         PyObject_GenericSetAttr(position, "layout", g.layout)
-        PyObject_GenericSetAttr(position, "sets", self.parsed.sets)
+        PyObject_GenericSetAttr(position, "sets", p.sets)
         PyObject_GenericSetAttr(position, "board", PyDictProxy_New(board))
         PyObject_GenericSetAttr(position, "rack", tuple(rack))
         PyObject_GenericSetAttr(position, "context", context)
@@ -425,6 +420,8 @@ cdef class PositionReader:
 
     def read_json(self, text):
         """The position of JSON text (str or bytes), or None when the checked path must read it."""
+        cdef Parsed parsed
+        cdef Parsed* p = &parsed
         cdef const unsigned char* s
         cdef Py_ssize_t n
         cdef _Geometry g
@@ -440,22 +437,24 @@ cdef class PositionReader:
             return None
         if n > self.limit:
             return None
-        g = self._json(text, 0, s, n, context)
-        if g is None or not _legal(&self.parsed, g.width, g.height, g.centre, g.start):
+        g = self._json(&parsed, text, 0, s, n, context)
+        if g is None or not _legal(p, g.width, g.height, g.centre, g.start):
             return None
         for name, value in context:     # in the order of the fields
             fields[name] = value
-        return self._position(g, fields)
+        return self._position(p, g, fields)
 
     def read_line(self, text):
         """The position of a position string, or None when the checked path must read it."""
+        cdef Parsed parsed
+        cdef Parsed* p = &parsed
         cdef _Geometry g
         if type(text) is not str or not PyUnicode_IS_ASCII(text) or PyUnicode_GET_LENGTH(text) > self.limit:
             return None
-        g = self._line(<const unsigned char*>PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text))
-        if g is None or not _legal(&self.parsed, g.width, g.height, g.centre, g.start):
+        g = self._line(&parsed, <const unsigned char*>PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text))
+        if g is None or not _legal(p, g.width, g.height, g.centre, g.start):
             return None
-        return self._position(g, {})
+        return self._position(p, g, {})
 
     # -- a .jsonl corpus -----------------------------------------------------------------------
 
@@ -482,8 +481,10 @@ cdef class PositionReader:
         cdef int size, others, unseen, square
         cdef int others_one = players[0] - 1, others_two = players[1] - 1
         cdef const unsigned char* found
-        if offset < 0 or offset > n:
-            raise ValueError("offset is outside the data")
+        cdef Parsed parsed
+        cdef Parsed* p = &parsed
+        if offset < 0 or offset > n or row < 0 or row > capacity:
+            raise ValueError("offset or row is outside the data or the arrays")
         if jokers.shape[0] < capacity or racks.shape[0] < capacity or sets.shape[0] < capacity \
                 or box_sizes.shape[0] < capacity or lines.shape[0] < capacity \
                 or racks.shape[1] != RACK_KINDS or jokers.shape[1] != cards.shape[1]:
@@ -508,8 +509,8 @@ cdef class PositionReader:
                 continue
             if row >= capacity:
                 return FULL, row, offset, line
-            g = None if end - offset > self.limit else self._json(data, offset, &s[offset], end - offset, None)
-            if g is None or not _legal(&self.parsed, g.width, g.height, g.centre, g.start):
+            g = None if end - offset > self.limit else self._json(&parsed, data, offset, &s[offset], end - offset, None)
+            if g is None or not _legal(p, g.width, g.height, g.centre, g.start):
                 return SLOW, row, offset, line
             if g.layout is not layout and g.layout != layout:
                 return OTHER_LAYOUT, row, offset, line
@@ -517,13 +518,13 @@ cdef class PositionReader:
             if cards.shape[1] != size:
                 raise ValueError("the arrays do not match the layout")
             for square in range(size):
-                cards[row, square] = self.parsed.card[square]
-                jokers[row, square] = self.parsed.joker[square]
+                cards[row, square] = p.card[square]
+                jokers[row, square] = p.joker[square]
             for square in range(RACK_KINDS):
-                racks[row, square] = self.parsed.rack[square]
-            others = others_one if self.parsed.sets == 1 else others_two
-            unseen = (NUM_CARDS + JOKERS_PER_SET) * self.parsed.sets - self.parsed.n_board - self.parsed.n_rack
-            sets[row] = self.parsed.sets
+                racks[row, square] = p.rack[square]
+            others = others_one if p.sets == 1 else others_two
+            unseen = (NUM_CARDS + JOKERS_PER_SET) * p.sets - p.n_board - p.n_rack
+            sets[row] = p.sets
             box_sizes[row] = max(unseen - RACK_SIZE * others, 0)
             lines[row] = line
             row += 1

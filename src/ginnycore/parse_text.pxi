@@ -144,3 +144,25 @@ cdef Py_ssize_t _value_end(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) n
             return -1
         i += 1
     return i if i > start else -1
+
+
+cdef enum:
+    LAST_ITEM = -1              # _next_item: the closer ends the value
+    BAD_ITEM = -2               # ... something else follows the item
+
+
+cdef inline Py_ssize_t _skip_blank_end(const unsigned char* s, Py_ssize_t n) noexcept nogil:
+    """``n`` less the blanks that end ``s[:n]``."""
+    while n and _blank(s[n - 1]):
+        n -= 1
+    return n
+
+
+cdef Py_ssize_t _next_item(const unsigned char* s, Py_ssize_t i, Py_ssize_t n, unsigned char closer) noexcept nogil:
+    """After an item of an object or array that ends at ``i``, in a value that
+    ends at ``n``: the start of the next item (past a comma), LAST_ITEM when
+    ``closer`` is the value's last byte, else BAD_ITEM."""
+    i = _skip_blanks(s, i, n)
+    if i < n and s[i] == 44:
+        return _skip_blanks(s, i + 1, n)
+    return LAST_ITEM if i == n - 1 and s[i] == closer else BAD_ITEM
