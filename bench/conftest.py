@@ -4,7 +4,9 @@ the CI guard on the best-play speed-up (see bench/baseline.json)."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -16,6 +18,7 @@ FASTEST: dict[str, float] = {}
 COUNTS: dict[str, int] = {}
 FACTS: dict[str, str] = {}      # other figures of the run, printed with the summary
 REFERENCE_SLICE = 25     # the reference is slow: ratios are taken on these positions
+ROUNDS = 15              # rounds of fastest_rounds
 
 
 @pytest.fixture(scope="session")
@@ -41,6 +44,18 @@ def record(name: str, stats: object, count: int) -> None:
     else:
         RESULTS[name], FASTEST[name] = stats.median, stats.min
     COUNTS[name] = count
+
+
+def fastest_rounds(work: dict[str, Callable[[], object]]) -> dict[str, float]:
+    """The fastest of ROUNDS rounds of each piece of work, the pieces taking
+    turns, so a busy spell on a shared machine slows them alike."""
+    fastest = {name: float("inf") for name in work}
+    for _ in range(ROUNDS):
+        for name, piece in work.items():
+            started = time.perf_counter()
+            piece()
+            fastest[name] = min(fastest[name], time.perf_counter() - started)
+    return fastest
 
 
 def _per_item(name: str) -> float | None:

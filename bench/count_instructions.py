@@ -10,7 +10,7 @@ Counts, under valgrind's callgrind, the instructions of one call of each figure
 (``ginnyo.equity.rank_actions``, the whole Python call), one rollout of the best
 equity candidate (``ginnyo.simulation.rollout_batch``, seed 0) and loading a
 position from its JSON text (``Position.from_json``) and from its line
-(``position_string.from_line``), over the first positions of
+(``Position.from_line``; both read in C by ``ginnycore.parse``), over the first positions of
 ``bench/corpus-mid.jsonl``.  Unlike a timing, a count does not depend on the
 machine's load: the check fails (exit 1) naming every figure more than
 ``LIMIT_PERCENT`` (3%) above the baseline, and prints all figures beside it.  Counts
@@ -82,7 +82,7 @@ FIGURES: dict[str, Figure] = {   # a core's first generation allocates its plays
                                      "the core's own tuple call, a position in, its plays out ranked"),
     "legal_plays": Figure(100, 10, "list(Position.legal_plays) of one position: ranked ScoredPlay objects with melds"),
     "load_json": Figure(100, 10, "Position.from_json of one position's JSON text"),
-    "load_line": Figure(100, 10, "ginnyo.position_string.from_line of one position's line"),
+    "load_line": Figure(100, 10, "Position.from_line of one position's line"),
 }
 RATIOS = [("legal_plays", "ranked_tuples"), ("equity", "best_play"), ("load_json", "best_play"),
           ("load_line", "best_play")]    # printed beside the table: the issues' targets, in instructions
@@ -139,7 +139,7 @@ def _figure_calls(name: str, count: int) -> tuple[list[Any], Callable[[Any], obj
     """Figure ``name`` over ``count`` positions: the arguments of its calls and the
     call.  The one place that says what each figure calls: when a call moves (the
     equity ranking into the core), change it here and make the baseline again."""
-    from ginnyo import native, position_string
+    from ginnyo import native
     from ginnyo.position import Position
 
     lines = corpus_lines(count)
@@ -174,7 +174,7 @@ def _figure_calls(name: str, count: int) -> tuple[list[Any], Callable[[Any], obj
     if name == "load_json":
         return lines, Position.from_json
     if name == "load_line":
-        return [position_string.to_line(position) for position in positions], position_string.from_line
+        return [position.to_line() for position in positions], Position.from_line
     raise ValueError(f"figure {name!r}: not one of {', '.join(FIGURES)}")
 
 

@@ -7,26 +7,10 @@ The ratios go to the summary; nothing is asserted about time.
 
 from __future__ import annotations
 
-import time
-from typing import Callable
-
-from conftest import FACTS, record
+from conftest import FACTS, fastest_rounds, record
 from ginnyo import native
 
 POSITIONS = 100
-ROUNDS = 15
-
-
-def _fastest_rounds(work: dict[str, Callable[[], object]]) -> dict[str, float]:
-    """The fastest of ROUNDS rounds of each piece of work, the pieces taking
-    turns, so a busy spell on a shared machine slows them alike."""
-    fastest = {name: float("inf") for name in work}
-    for _ in range(ROUNDS):
-        for name, piece in work.items():
-            started = time.perf_counter()
-            piece()
-            fastest[name] = min(fastest[name], time.perf_counter() - started)
-    return fastest
 
 
 def test_legal_plays_as_objects_against_the_cores_tuples(benchmark, corpus):
@@ -42,7 +26,7 @@ def test_legal_plays_as_objects_against_the_cores_tuples(benchmark, corpus):
             result.append(reused.legal_plays(ranked=ranked))
         return result
 
-    fastest = _fastest_rounds({
+    fastest = fastest_rounds({
         "tuples": lambda: [core.legal_plays() for core in cores],
         "load and tuples": load_and_tuples,
         "load and ranked tuples": lambda: load_and_tuples(ranked=True),

@@ -41,8 +41,7 @@ def game_context(position: Position) -> GameContext:
     ``to_move`` to 0, ``unseen`` to every tile not on the board or the rack.
     Raises :class:`PositionError` naming the field."""
     context = position.context
-    default_players = 2 if position.sets == 1 else 3
-    players = context.get("players", default_players)
+    players = context.get("players", default_players(position.sets))
     try:
         sets = sets_for(players)
     except ValueError:
@@ -82,6 +81,11 @@ def game_context(position: Position) -> GameContext:
     return GameContext(players, to_move, tuple(scores), tuple(sorted(unseen)), tuple(racks), left)
 
 
+def default_players(sets: int) -> int:
+    """The players of a position without a ``players`` field: 2 with one set, 3 with two."""
+    return 2 if sets == 1 else 3
+
+
 def view_context(view: View) -> GameContext:
     """The game context a player sees: everything not on the board or its rack is unseen."""
     seen = Counter(tile.rack_tile for tile in view.board.values())
@@ -93,4 +97,4 @@ def view_context(view: View) -> GameContext:
                        view.quiet_turns, view.stall_rounds, view.rules)
 
 
-__all__ = ["GameContext", "game_context", "view_context"]
+__all__ = ["GameContext", "default_players", "game_context", "view_context"]

@@ -13,7 +13,9 @@ import json
 from collections import Counter
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, overload
+from typing import Any, Callable, Iterable, Mapping, overload
+
+from ginnycore.parse import PositionReader
 
 from . import board as board_lines
 from . import native, notation, rules, scoring, strict_json
@@ -138,7 +140,14 @@ class Position:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Position:
-        """Build from JSON text of at most :data:`files.POSITION_BYTES`."""
+        """Build from JSON text of at most :data:`files.POSITION_BYTES`: read in C
+        (``ginnycore.parse``) when it is plain and legal, else by :meth:`checked_json`."""
+        return _read(cls, READER.read_json, cls.checked_json, text)
+
+    @classmethod
+    def checked_json(cls, text: str | bytes) -> Position:
+        """:meth:`from_json` read field by field in Python: the position, or the
+        error line naming the field, square or tile."""
         if not isinstance(text, (str, bytes)):
             raise PositionError(f"position: JSON must be text, not {type(text).__name__}")
         check_length(text, POSITION_BYTES, what="position", error=PositionError)
@@ -146,7 +155,13 @@ class Position:
 
     @classmethod
     def from_line(cls, line: str) -> Position:
-        """Read a position string (docs/POSITION-STRING.md), as :meth:`to_line` writes it."""
+        """Read a position string (docs/POSITION-STRING.md), as :meth:`to_line` writes
+        it: in C when it is plain and legal, else by :meth:`checked_line`."""
+        return _read(cls, READER.read_line, cls.checked_line, line)
+
+    @classmethod
+    def checked_line(cls, line: str) -> Position:
+        """:meth:`from_line` read in Python: the position, or the error line."""
         return cls.from_dict(line_data(line))
 
     @classmethod
@@ -263,6 +278,23 @@ class Position:
     def _repr_svg_(self) -> str:
         """The board as SVG, for notebooks."""
         return board_svg(self)
+
+
+def _read(cls: type[Position], fast: Callable[[Any], Position | None], checked: Callable[[Any], Position],
+          text: object) -> Position:
+    """``fast(text)`` (the C reader) for a plain Position it takes, else ``checked(text)``."""
+    read = fast(text) if cls is Position else None
+    return read if read is not None else checked(text)
+
+
+def _checked_layout(rows: list[str]) -> Layout:
+    """A layout of rows, as a position's ``layout`` field gives it (the reader's ``layout_of``)."""
+    return _parse_layout(rows)
+
+
+#: reads a plain, legal position in C, building it as the checked path would
+READER = PositionReader(Position, PlacedTile, Layout.standard(), _checked_layout, json.loads, KNOWN_FIELDS,
+                        POSITION_BYTES, MAX_RACK)
 
 
 def _trusted(layout: Layout, sets: int, board: Mapping[int, PlacedTile], rack: Iterable[int],
