@@ -19,20 +19,15 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
-import numpy as np
-from ginnycore import MAX_PLACED
-
-from .actions import PASS_WORD, RETURN_WORD
-from .equity import COMPILED_PLAY, COMPILED_RETURN, PASS_KIND, PLAY, RETURN, compiled_model
 from .layout import Layout, column_letter
-from .leaves import LeaveModel, default_model
-from .native import empty_core
-from .play import Play
-from .tiles import NUM_CARDS, PlacedTile, rack_code, tile_code
+from .tiles import NUM_CARDS, rack_code, tile_code
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:       # numpy and the core load when a batch is solved, not when the command's parser is built
+    import numpy as np
     from ginnycore import Core
     from numpy.typing import NDArray
+
+    from .leaves import LeaveModel
 
 #: what is asked of every position: the best play by score, the best action by equity, or both
 SCORE, EQUITY, BOTH = "score", "equity", "both"
@@ -61,6 +56,7 @@ def layout_core(layout: Layout) -> Core:
         cores = _CORES.by_layout = {}
     core = cores.get(layout)
     if core is None:
+        from .native import empty_core
         core = cores[layout] = empty_core(layout)
     return core
 
@@ -70,8 +66,13 @@ def solve(layout: Layout, boards: NDArray[np.uint8], racks: NDArray[np.uint8], b
     """Solve every row: ``boards`` (n, 2 x squares: cards, ``EMPTY_SQUARE`` where
     empty, then joker flags), ``racks`` (n, 53 counts), ``box_sizes`` (n,), on
     ``threads`` threads (the answers do not depend on how many)."""
+    import numpy as np
+    from ginnycore import MAX_PLACED
     from ginnycore.core import best_plays_batch
     from ginnycore.equity import rank_batch
+
+    from .equity import compiled_model
+    from .leaves import default_model
     if want not in WANTS:
         raise ValueError(f"want must be one of {', '.join(WANTS)}, not {want!r}")
     n = len(racks)
@@ -94,12 +95,6 @@ def solve(layout: Layout, boards: NDArray[np.uint8], racks: NDArray[np.uint8], b
             raise MemoryError("the equity ranking did not fit in memory")
         equity = (kinds[:, 0], scores[:, 0], values[:, 0], squares[:, 0], cards[:, 0], jokers[:, 0])
     return Solved(best, equity)
-
-
-def placed_play(squares: Sequence[int], cards: Sequence[int], jokers: Sequence[int]) -> Play:
-    """A play from a batch call's row (squares -1 past its tiles)."""
-    return Play(tuple((square, PlacedTile(card, bool(joker)))
-                      for square, card, joker in zip(squares, cards, jokers) if square >= 0))
 
 
 class Notation:
@@ -151,7 +146,11 @@ class Notation:
 def best_rows(layout: Layout, board_cards: NDArray[np.uint8], solved: Solved) -> list[dict[str, Any]]:
     """A row (``best`` and/or ``equity``, as asked) a position; ``board_cards``
     (n, squares) are the boards' cards."""
+    import numpy as np
     from ginnycore import EMPTY_SQUARE
+
+    from .actions import PASS_WORD, RETURN_WORD
+    from .equity import COMPILED_PLAY, COMPILED_RETURN
     notation = Notation(layout, EMPTY_SQUARE)
     n = len(board_cards)
     rows: list[dict[str, Any]] = [{} for _ in range(n)]
@@ -181,6 +180,7 @@ def best_rows(layout: Layout, board_cards: NDArray[np.uint8], solved: Solved) ->
 
 def equity_json(kind: int, notation: str, score: int, value: float) -> dict[str, Any]:
     """An action with its equity, as a row writes it (``kind`` as ginnycore.equity gives it)."""
+    from .equity import COMPILED_PLAY, COMPILED_RETURN, PASS_KIND, PLAY, RETURN
     name = PLAY if kind == COMPILED_PLAY else RETURN if kind == COMPILED_RETURN else PASS_KIND
     return {"kind": name, "notation": notation, "score": score, "leave_value": round(value, DIGITS),
             "equity": round(score + value, DIGITS)}
@@ -188,6 +188,7 @@ def equity_json(kind: int, notation: str, score: int, value: float) -> dict[str,
 
 def analyze_arrays(arrays: Any, *, want: str = BOTH, threads: int = 1) -> list[dict[str, Any]]:
     """The rows of a :class:`ginnyo.bulk.PositionArrays`, each led by its ``line``."""
+    import numpy as np
     if not len(arrays):
         return []
     boards = np.ascontiguousarray(np.concatenate((arrays.cards, arrays.jokers), axis=1), dtype=np.uint8)
@@ -198,5 +199,5 @@ def analyze_arrays(arrays: Any, *, want: str = BOTH, threads: int = 1) -> list[d
     return [{"line": line, **row} for line, row in zip(arrays.lines.tolist(), rows)]
 
 
-__all__ = ["Solved", "solve", "best_rows", "analyze_arrays", "equity_json", "placed_play", "Notation",
+__all__ = ["Solved", "solve", "best_rows", "analyze_arrays", "equity_json", "Notation",
            "layout_core", "WANTS", "SCORE", "EQUITY", "BOTH"]

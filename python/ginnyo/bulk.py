@@ -9,18 +9,17 @@ position gets, prefixed by ``<where>:<line>: ``) and encoded as the core's
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import Iterator
 
 import numpy as np
 from ginnycore import EMPTY_SQUARE, RACK_KINDS
 
 from .context import game_context
 from .errors import PositionError
-from .files import PATH_CHARS, POSITION_BYTES, quote
 from .layout import Layout
+from .line_chunks import LineFile
 from .position import Position
 
 CHUNK_POSITIONS = 4096      # positions a chunk of :func:`iter_jsonl`, by default
@@ -92,45 +91,9 @@ def iter_jsonl(path: str | Path, chunk_positions: int = CHUNK_POSITIONS) -> Iter
     at most :data:`files.POSITION_BYTES` are held at a time."""
     if isinstance(chunk_positions, bool) or not isinstance(chunk_positions, int) or chunk_positions < 1:
         raise ValueError(f"chunk_positions must be a whole number of at least 1, not {chunk_positions!r}")
-    for first_line, data in iter_chunks(path, chunk_positions):
-        yield load_jsonl(data, first_line=first_line, where=str(path))
+    with LineFile(str(path)) as source:
+        for first_line, data in source.pieces(chunk_positions):
+            yield load_jsonl(data, first_line=first_line, where=str(path))
 
 
-def iter_chunks(path: str | Path, chunk_positions: int) -> Iterator[tuple[int, bytes]]:
-    """``(first line number, text)`` of consecutive pieces of ``path`` holding
-    ``chunk_positions`` non-blank lines each (the last fewer); a line longer
-    than a position may be raises :class:`PositionError` naming it."""
-    name = str(path)
-    try:
-        handle: BinaryIO = sys.stdin.buffer if name == "-" else open(name, "rb")
-    except OSError as problem:
-        raise PositionError(f"{quote(name, PATH_CHARS)}: cannot read ({problem.strerror or problem})") from None
-    try:
-        lines: list[bytes] = []
-        first = number = 1
-        filled = 0
-        while True:
-            try:
-                line = handle.readline(POSITION_BYTES + 2)
-            except OSError as problem:
-                raise PositionError(f"{quote(name, PATH_CHARS)}: cannot read ({problem.strerror or problem})"
-                                    ) from None
-            if not line:
-                break
-            if len(line.rstrip(b"\r\n")) > POSITION_BYTES:
-                raise PositionError(f"{name}:{number}: position: larger than a position may be "
-                                    f"({POSITION_BYTES // (1024 * 1024)} MiB at most)")
-            lines.append(line)
-            number += 1
-            filled += bool(line.strip())
-            if filled == chunk_positions:
-                yield first, b"".join(lines)
-                lines, first, filled = [], number, 0
-        if filled:
-            yield first, b"".join(lines)
-    finally:
-        if handle is not sys.stdin.buffer:
-            handle.close()
-
-
-__all__ = ["PositionArrays", "load_jsonl", "iter_jsonl", "iter_chunks", "CHUNK_POSITIONS"]
+__all__ = ["PositionArrays", "load_jsonl", "iter_jsonl", "CHUNK_POSITIONS"]
