@@ -193,6 +193,16 @@ def test_one_thread_and_two_give_identical_output(tmp_path: Path, record_of_seed
         assert one == two and one[0] == 0 and one[1]
 
 
+def test_two_worker_processes_give_the_output_of_one_thread(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from ginnyo.commands import analyze
+    corpus = write_corpus(tmp_path / "c.jsonl", corpus_lines(120))
+    one = cli(capsys, "analyze", str(corpus), "--workers", "1", "--table")
+    monkeypatch.setattr(analyze, "PROCESS_LINES", 1)        # processes pay for any corpus
+    monkeypatch.setattr(analyze, "CHUNK_POSITIONS", 9)      # and more pieces than processes
+    assert cli(capsys, "analyze", str(corpus), "--workers", "2", "--table") == one
+
+
 def test_out_writes_the_json_lines_and_the_table_goes_to_stdout(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     corpus = write_corpus(tmp_path / "c.jsonl", corpus_lines(4))

@@ -6,14 +6,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from functools import partial
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from .arguments import EXIT_OK, FORCE_HELP, worker_count
 
 KINDS = ("auto", "corpus", "records")
 CHUNK_POSITIONS = 4096      # positions solved in one batch call (and one Dask task)
 WINDOW_CHUNKS = 64          # chunks handed to a Dask cluster at once: memory stays bounded
+PROCESS_LINES = 200_000     # a corpus of this many lines or more pays for starting worker processes
 
 
 def register(commands: Any) -> None:
@@ -52,15 +54,22 @@ class Output:
         self.json_to_stdout = self.out is None and not self.table
         self.kept: list[str] = []
 
+    @property
+    def wants_json(self) -> bool:
+        return bool(self.out) or self.json_to_stdout
+
     def rows(self, rows: list[dict[str, Any]], table_line: Callable[[dict[str, Any]], str] | None) -> None:
         """Rows as JSON lines (stdout or ``--out``) and, with ``table_line``, as lines of the table."""
-        text = "".join(json.dumps(row) + "\n" for row in rows) if self.out or self.json_to_stdout else ""
+        self.write(*formatted(rows, self.wants_json, table_line if self.table else None))
+
+    def write(self, json_text: str, table_text: str) -> None:
+        """Rows already formatted: JSON lines and lines of the table."""
         if self.out:
-            self.kept.append(text)
+            self.kept.append(json_text)
         if self.json_to_stdout:
-            sys.stdout.write(text)
-        if self.table and table_line is not None:
-            sys.stdout.write("".join(table_line(row) + "\n" for row in rows))
+            sys.stdout.write(json_text)
+        if self.table:
+            sys.stdout.write(table_text)
 
     def text(self, line: str) -> None:
         """A line of the table (nothing unless a table is shown)."""
@@ -74,6 +83,13 @@ class Output:
         if self.out:
             with interrupts.held():
                 write_new(self.out, "".join(self.kept), force=force, option="--out")
+
+
+def formatted(rows: list[dict[str, Any]], as_json: bool, table_line: Callable[[dict[str, Any]], str] | None
+              ) -> tuple[str, str]:
+    """The rows as JSON lines (when ``as_json``) and as lines of the table (with ``table_line``)."""
+    return ("".join(json.dumps(row) + "\n" for row in rows) if as_json else "",
+            "".join(table_line(row) + "\n" for row in rows) if table_line is not None else "")
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
@@ -123,58 +139,97 @@ class _NoBar:
 
 # -- a corpus ------------------------------------------------------------------------------------
 
-def analyze_piece(part: tuple[int, bytes, str, str]) -> list[dict[str, Any]]:
-    """The rows of one piece of a corpus, ``(first line, text, file name, want)``,
-    on one thread: what a Dask task runs."""
+@dataclass(frozen=True)
+class Piece:
+    """Consecutive lines of a corpus, from line ``first`` of the file ``where``,
+    and what to make of them: where the work is done, in this process, another
+    or on a Dask worker."""
+
+    first: int
+    data: bytes
+    where: str
+    want: str
+    as_json: bool
+    as_table: bool
+    threads: int = 1
+
+
+def analyze_piece(piece: Piece) -> tuple[str, str]:
+    """A piece's rows, as JSON lines and as lines of the table, as asked."""
     from ..analysis import analyze_arrays
+    from ..analysis_table import position_line
     from ..bulk import load_jsonl
-    first, data, where, want = part
-    return analyze_arrays(load_jsonl(data, first_line=first, where=where), want=want, threads=1)
+    rows = analyze_arrays(load_jsonl(piece.data, first_line=piece.first, where=piece.where),
+                          want=piece.want, threads=piece.threads)
+    return formatted(rows, piece.as_json, position_line if piece.as_table else None)
 
 
 def _corpus(source: Any, args: argparse.Namespace, output: Output, workers: int) -> None:
-    from ..analysis import BOTH, EQUITY, SCORE, analyze_arrays
-    from ..analysis_table import position_header, position_line
-    from ..bulk import load_jsonl
+    from ..analysis import BOTH, EQUITY, SCORE
+    from ..analysis_table import position_header
     output.text(position_header(args.by in (BOTH, SCORE), args.by in (BOTH, EQUITY)))
-    bar = _bar(source.lines_left(), "line", args.quiet)
+    lines = source.lines_left()
+    spread = args.scheduler is not None or (workers > 1 and lines is not None and lines >= PROCESS_LINES)
+    pieces = (Piece(first, data, source.name, args.by, output.wants_json, output.table,
+                    1 if spread else workers) for first, data in source.pieces(CHUNK_POSITIONS))
+    bar = _bar(lines, "line", args.quiet)
     try:
-        pieces = source.pieces(CHUNK_POSITIONS)
-        if args.scheduler:
-            results: Iterator[tuple[bytes, list[dict[str, Any]]]] = _on_cluster(pieces, args)
+        if spread:
+            results = _spread(pieces, -(-(lines or 1) // CHUNK_POSITIONS), workers, args.scheduler)
         else:
-            results = ((data, analyze_arrays(load_jsonl(data, first_line=first, where=source.name),
-                                              want=args.by, threads=workers)) for first, data in pieces)
-        for data, rows in results:
-            output.rows(rows, position_line)
-            bar.update(data.count(b"\n") + (not data.endswith(b"\n")))
+            results = ((piece, analyze_piece(piece)) for piece in pieces)
+        for piece, texts in results:
+            output.write(*texts)
+            bar.update(piece.data.count(b"\n") + (not piece.data.endswith(b"\n")))
     finally:
         bar.close()
 
 
-def _on_cluster(pieces: Iterator[tuple[int, bytes]], args: argparse.Namespace
-                ) -> Iterator[tuple[bytes, list[dict[str, Any]]]]:
-    """The pieces analysed on the Dask cluster, a window of them at a time,
-    given back in the file's order."""
+class _Pieces(Sequence[Piece]):
+    """Pieces made as a pool asks for the next (bounded memory); ``len`` is an
+    estimate, which the pool uses only to start no more processes than pieces."""
+
+    def __init__(self, pieces: Iterator[Piece], estimate: int) -> None:
+        self.pieces, self.estimate = pieces, estimate
+
+    def __len__(self) -> int:
+        return self.estimate
+
+    def __iter__(self) -> Iterator[Piece]:
+        return self.pieces
+
+    def __getitem__(self, index: Any) -> Any:
+        raise TypeError("pieces are read in order, not by index")
+
+
+def _spread(pieces: Iterator[Piece], estimate: int, workers: int, scheduler: str | None
+            ) -> Iterator[tuple[Piece, tuple[str, str]]]:
+    """The pieces analysed over ``workers`` local processes or on the Dask
+    cluster of ``scheduler`` (a window of them at a time: the futures of a
+    window are all sent at once), given back in the file's order."""
     from itertools import islice
 
     from ..workers import run_batches
-    while True:
-        window = [(first, data, args.file, args.by) for first, data in islice(pieces, WINDOW_CHUNKS)]
-        if not window:
-            return
-        done: dict[int, list[dict[str, Any]]] = {}
-        for rows in run_batches(partial(_indexed, analyze_piece), list(enumerate(window)), workers=1,
-                                scheduler=args.scheduler):
-            done[rows[0]] = rows[1]
-        for index, part in enumerate(window):
-            yield part[1], done[index]
+    numbered = enumerate(pieces)
+    windows: Iterator[Sequence[tuple[int, Piece]]]
+    if scheduler is None:
+        windows = iter([_Pieces(numbered, max(estimate, 2))])    # type: ignore[arg-type]
+    else:
+        windows = iter(lambda: list(islice(numbered, WINDOW_CHUNKS)), [])
+    kept: dict[int, tuple[Piece, tuple[str, str]]] = {}
+    expected = 0
+    for window in windows:
+        for index, piece, texts in run_batches(_numbered, window, workers=workers, scheduler=scheduler):
+            kept[index] = (piece, texts)
+            while expected in kept:
+                yield kept.pop(expected)
+                expected += 1
 
 
-def _indexed(function: Callable[[Any], Any], part: tuple[int, Any]) -> tuple[int, Any]:
-    """``(index, function(item))`` of an ``(index, item)`` part: results that
-    come back in any order are put back in order by their index."""
-    return part[0], function(part[1])
+def _numbered(part: tuple[int, Piece]) -> tuple[int, Piece, tuple[str, str]]:
+    """``(index, piece, its texts)``: results that come back in any order are put back in order."""
+    index, piece = part
+    return index, piece, analyze_piece(piece)
 
 
 # -- a game record -------------------------------------------------------------------------------
