@@ -10,15 +10,17 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cli_helpers import assert_bad_input, cli
 from ginnyo.actions import Place
+from ginnyo import PlacedTile
 from ginnyo.analysis import Notation, analyze_arrays
 from ginnyo.bulk import load_jsonl
 from ginnyo.equity import candidate_notation, rank_position
-from ginnyo.game import Game, View, play_game
+from ginnyo.game import Game, Turn, View, play_game
 from ginnyo.players import GreedyPlayer, no_play_action
 from ginnyo.position import Position
 from ginnyo.record_analysis import analyze_record
@@ -56,7 +58,7 @@ def record_of_seed_11() -> str:
     return record_text(game, ["greedy", "lowest"])
 
 
-def json_rows(out: str) -> list[dict[str, object]]:
+def json_rows(out: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in out.splitlines()]
 
 
@@ -145,9 +147,9 @@ def test_a_records_rows_agree_with_the_single_position_api(record_of_seed_11: st
     from ginnyo.native import core_of
     from ginnyo.records import replay
     seen: list[tuple[Position, int]] = []
-    board: dict[int, object] = {}
+    board: dict[int, PlacedTile] = {}
 
-    def before(game: Game, turn: object) -> None:
+    def before(game: Game, turn: Turn) -> None:
         rack = list(turn.rack) + ([turn.draw] if turn.draw is not None else [])
         returned = turn.action.tiles if isinstance(turn.action, Return) else ()
         box = len(game.box) + len(turn.refill) - len(returned)

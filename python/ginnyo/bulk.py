@@ -76,9 +76,9 @@ def load_jsonl(data: bytes, *, first_line: int = 1, where: str = "<corpus>") -> 
     jokers = np.zeros((n, size), dtype=np.uint8)
     racks = np.zeros((n, RACK_KINDS), dtype=np.uint8)
     for row, position in enumerate(positions):
-        for square, tile in position.board.items():
-            cards[row, square] = tile.card
-            jokers[row, square] = tile.joker
+        for square, placed in position.board.items():
+            cards[row, square] = placed.card
+            jokers[row, square] = placed.joker
         for tile in position.rack:
             racks[row, tile] += 1
     return PositionArrays(layout, cards, jokers, racks, np.array(boxes, dtype=np.int32),

@@ -102,8 +102,8 @@ class _Recorder:
             kind = COMPILED_PLAY
             text = self.notation.of(self.cards, [square for square, _ in placements],
                                     [tile.card for _, tile in placements], [tile.joker for _, tile in placements])
-            for _, tile in placements:
-                leave[JOKER if tile.joker else tile.card] -= 1
+            for _, placed in placements:
+                leave[JOKER if placed.joker else placed.card] -= 1
         elif returned:
             kind = COMPILED_RETURN
             text = " ".join([RETURN_WORD, *(rack_code(tile) for tile in returned)])
@@ -119,9 +119,9 @@ class _Recorder:
         decisions.played.append({"turn": turn.number, "player": turn.player,
                                  "played": equity_json(kind, text, turn.score, value)})
         if isinstance(action, Place):
-            for square, tile in action.play.placements:
-                self.cards[square] = tile.card
-                self.jokers[square] = tile.joker
+            for square, placed in action.play.placements:
+                self.cards[square] = placed.card
+                self.jokers[square] = placed.joker
 
 
 def _turn_rows(game: Game, decisions: Decisions, names: list[str] | None, threads: int,

@@ -185,17 +185,17 @@ def _corpus(source: Any, args: argparse.Namespace, output: Output, workers: int)
         bar.close()
 
 
-class _Pieces(Sequence[Piece]):
-    """Pieces made as a pool asks for the next (bounded memory); ``len`` is an
-    estimate, which the pool uses only to start no more processes than pieces."""
+class _Pieces(Sequence[tuple[int, Piece]]):
+    """Numbered pieces made as a pool asks for the next (bounded memory); ``len``
+    is an estimate, which the pool uses only to start no more processes than pieces."""
 
-    def __init__(self, pieces: Iterator[Piece], estimate: int) -> None:
+    def __init__(self, pieces: Iterator[tuple[int, Piece]], estimate: int) -> None:
         self.pieces, self.estimate = pieces, estimate
 
     def __len__(self) -> int:
         return self.estimate
 
-    def __iter__(self) -> Iterator[Piece]:
+    def __iter__(self) -> Iterator[tuple[int, Piece]]:
         return self.pieces
 
     def __getitem__(self, index: Any) -> Any:
@@ -213,7 +213,7 @@ def _spread(pieces: Iterator[Piece], estimate: int, workers: int, scheduler: str
     numbered = enumerate(pieces)
     windows: Iterator[Sequence[tuple[int, Piece]]]
     if scheduler is None:
-        windows = iter([_Pieces(numbered, max(estimate, 2))])    # type: ignore[arg-type]
+        windows = iter([_Pieces(numbered, max(estimate, 2))])
     else:
         windows = iter(lambda: list(islice(numbered, WINDOW_CHUNKS)), [])
     kept: dict[int, tuple[Piece, tuple[str, str]]] = {}
