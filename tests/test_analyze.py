@@ -17,7 +17,7 @@ import pytest
 from cli_helpers import assert_bad_input, cli
 from ginnyo.actions import Place
 from ginnyo import PlacedTile
-from ginnyo.analysis import Notation, analyze_arrays
+from ginnyo.analysis import Notation, analyze_arrays, row_json
 from ginnyo.bulk import load_jsonl
 from ginnyo.equity import candidate_notation, rank_position
 from ginnyo.game import Game, Turn, View, play_game
@@ -78,6 +78,13 @@ def test_corpus_rows_are_each_positions_best_play_and_first_equity_action() -> N
                                  "score": first.score, "leave_value": round(first.leave_value, 3),
                                  "equity": round(first.equity, 3)}
     assert any(row["best"] is None for row in rows) and any(row["equity"]["kind"] == "return" for row in rows)
+
+
+def test_a_rows_json_line_is_what_json_dumps_writes() -> None:
+    arrays = load_jsonl("\n".join(corpus_lines(100)).encode())
+    for want in ("both", "score", "equity"):
+        for row in analyze_arrays(arrays, want=want):
+            assert row_json(row) == json.dumps(row)
 
 
 def test_the_array_notation_writes_what_play_notation_writes_for_every_top_play() -> None:

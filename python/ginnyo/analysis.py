@@ -82,6 +82,8 @@ def solve(layout: Layout, boards: NDArray[np.uint8], racks: NDArray[np.uint8], b
         best = (np.empty(n, dtype=np.int32), np.empty((n, MAX_PLACED), dtype=np.int16),
                 np.empty((n, MAX_PLACED), dtype=np.int8), np.empty((n, MAX_PLACED), dtype=np.uint8))
         best_plays_batch(core, boards, racks, *best, threads)
+        if (best[0] < -1).any():        # -2: a thread could not get its memory
+            raise MemoryError("the best plays did not fit in memory")
     if want in (BOTH, EQUITY):
         kinds, scores = np.empty((n, 1), dtype=np.int8), np.empty((n, 1), dtype=np.int32)
         values = np.empty((n, 1), dtype=np.float64)
@@ -186,6 +188,24 @@ def equity_json(kind: int, notation: str, score: int, value: float) -> dict[str,
             "equity": round(score + value, DIGITS)}
 
 
+def row_json(row: dict[str, Any]) -> str:
+    """A position's row as one line of JSON, exactly as ``json.dumps`` writes it,
+    several times faster: written directly, as nothing in it needs escaping
+    (notation is letters, digits, dots, spaces and ``*``)."""
+    parts = [f'{{"line": {row["line"]}']
+    if "best" in row:
+        best = row["best"]
+        parts.append(', "best": null' if best is None else
+                     f', "best": {{"notation": "{best["notation"]}", "score": {best["score"]}}}')
+    if "equity" in row:
+        action = row["equity"]
+        parts.append(f', "equity": {{"kind": "{action["kind"]}", "notation": "{action["notation"]}", '
+                     f'"score": {action["score"]}, "leave_value": {action["leave_value"]!r}, '
+                     f'"equity": {action["equity"]!r}}}')
+    parts.append("}")
+    return "".join(parts)
+
+
 def analyze_arrays(arrays: Any, *, want: str = BOTH, threads: int = 1) -> list[dict[str, Any]]:
     """The rows of a :class:`ginnyo.bulk.PositionArrays`, each led by its ``line``."""
     import numpy as np
@@ -199,5 +219,5 @@ def analyze_arrays(arrays: Any, *, want: str = BOTH, threads: int = 1) -> list[d
     return [{"line": line, **row} for line, row in zip(arrays.lines.tolist(), rows)]
 
 
-__all__ = ["Solved", "solve", "best_rows", "analyze_arrays", "equity_json", "Notation",
+__all__ = ["Solved", "solve", "best_rows", "analyze_arrays", "equity_json", "Notation", "row_json",
            "layout_core", "WANTS", "SCORE", "EQUITY", "BOTH"]

@@ -16,6 +16,7 @@ KINDS = ("auto", "corpus", "records")
 CHUNK_POSITIONS = 4096      # positions solved in one batch call (and one Dask task)
 WINDOW_CHUNKS = 64          # chunks handed to a Dask cluster at once: memory stays bounded
 PROCESS_LINES = 200_000     # a corpus of this many lines or more pays for starting worker processes
+Format = Callable[[dict[str, Any]], str]    # a row as a line of text
 
 
 def register(commands: Any) -> None:
@@ -58,9 +59,9 @@ class Output:
     def wants_json(self) -> bool:
         return bool(self.out) or self.json_to_stdout
 
-    def rows(self, rows: list[dict[str, Any]], table_line: Callable[[dict[str, Any]], str] | None) -> None:
+    def rows(self, rows: list[dict[str, Any]], table_line: Format | None) -> None:
         """Rows as JSON lines (stdout or ``--out``) and, with ``table_line``, as lines of the table."""
-        self.write(*formatted(rows, self.wants_json, table_line if self.table else None))
+        self.write(*formatted(rows, json.dumps if self.wants_json else None, table_line if self.table else None))
 
     def write(self, json_text: str, table_text: str) -> None:
         """Rows already formatted: JSON lines and lines of the table."""
@@ -85,10 +86,9 @@ class Output:
                 write_new(self.out, "".join(self.kept), force=force, option="--out")
 
 
-def formatted(rows: list[dict[str, Any]], as_json: bool, table_line: Callable[[dict[str, Any]], str] | None
-              ) -> tuple[str, str]:
-    """The rows as JSON lines (when ``as_json``) and as lines of the table (with ``table_line``)."""
-    return ("".join(json.dumps(row) + "\n" for row in rows) if as_json else "",
+def formatted(rows: list[dict[str, Any]], json_line: Format | None, table_line: Format | None) -> tuple[str, str]:
+    """The rows as JSON lines (with ``json_line``) and as lines of the table (with ``table_line``)."""
+    return ("".join(json_line(row) + "\n" for row in rows) if json_line is not None else "",
             "".join(table_line(row) + "\n" for row in rows) if table_line is not None else "")
 
 
@@ -156,12 +156,12 @@ class Piece:
 
 def analyze_piece(piece: Piece) -> tuple[str, str]:
     """A piece's rows, as JSON lines and as lines of the table, as asked."""
-    from ..analysis import analyze_arrays
+    from ..analysis import analyze_arrays, row_json
     from ..analysis_table import position_line
     from ..bulk import load_jsonl
     rows = analyze_arrays(load_jsonl(piece.data, first_line=piece.first, where=piece.where),
                           want=piece.want, threads=piece.threads)
-    return formatted(rows, piece.as_json, position_line if piece.as_table else None)
+    return formatted(rows, row_json if piece.as_json else None, position_line if piece.as_table else None)
 
 
 def _corpus(source: Any, args: argparse.Namespace, output: Output, workers: int) -> None:
@@ -252,7 +252,7 @@ def _records(source: Any, args: argparse.Namespace, output: Output, workers: int
     try:
         if args.scheduler:
             task = partial(analyze_record, name=source.name, threads=1)
-            rows, summary = next(iter(run_batches(task, [lines], workers=1, scheduler=args.scheduler)))
+            [(rows, summary)] = list(run_batches(task, [lines], workers=1, scheduler=args.scheduler))
         else:
             rows, summary = analyze_record(lines, source.name, threads=workers, on_turn=bar.update)
     finally:
