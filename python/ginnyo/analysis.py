@@ -145,9 +145,10 @@ class Notation:
         return f"{(self.starts if across else self.downs)[start_row][start_col]} {spelled}"
 
 
-def best_rows(layout: Layout, board_cards: NDArray[np.uint8], solved: Solved) -> list[dict[str, Any]]:
-    """A row (``best`` and/or ``equity``, as asked) a position; ``board_cards``
-    (n, squares) are the boards' cards."""
+def best_rows(layout: Layout, board_cards: NDArray[np.uint8], solved: Solved,
+              lines: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    """A row (``best`` and/or ``equity``, as asked) a position, led by its
+    ``line`` when ``lines`` are given; ``board_cards`` (n, squares) are the boards' cards."""
     import numpy as np
     from ginnycore import EMPTY_SQUARE
 
@@ -155,7 +156,7 @@ def best_rows(layout: Layout, board_cards: NDArray[np.uint8], solved: Solved) ->
     from .equity import COMPILED_PLAY, COMPILED_RETURN
     notation = Notation(layout, EMPTY_SQUARE)
     n = len(board_cards)
-    rows: list[dict[str, Any]] = [{} for _ in range(n)]
+    rows: list[dict[str, Any]] = [{} for _ in range(n)] if lines is None else [{"line": line} for line in lines]
     size = board_cards.shape[1]
     flat = np.ascontiguousarray(board_cards, dtype=np.uint8).tobytes()
     boards = [flat[start:start + size] for start in range(0, n * size, size)]
@@ -215,8 +216,7 @@ def analyze_arrays(arrays: Any, *, want: str = BOTH, threads: int = 1) -> list[d
     racks = np.ascontiguousarray(arrays.racks, dtype=np.uint8)
     box_sizes = np.ascontiguousarray(arrays.box_sizes, dtype=np.int32)
     solved = solve(arrays.layout, boards, racks, box_sizes, want=want, threads=threads)
-    rows = best_rows(arrays.layout, arrays.cards, solved)
-    return [{"line": line, **row} for line, row in zip(arrays.lines.tolist(), rows)]
+    return best_rows(arrays.layout, arrays.cards, solved, arrays.lines.tolist())
 
 
 __all__ = ["Solved", "solve", "best_rows", "analyze_arrays", "equity_json", "Notation", "row_json",
