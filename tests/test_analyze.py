@@ -127,6 +127,36 @@ def test_blank_lines_are_skipped_and_the_line_numbers_stay_the_files(tmp_path: P
     assert [row["line"] for row in json_rows(out)] == [1, 3, 5, 6, 8]
 
 
+def test_the_progress_bar_counts_the_lines_and_quiet_hides_it(tmp_path: Path, record_of_seed_11: str,
+                                                              capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import ginnyo.progress
+    from ginnyo.commands import analyze
+    bars: list[tuple[int, str, list[int]]] = []
+
+    class Bar:
+        def __init__(self, total: int, unit: str) -> None:
+            bars.append((total, unit, []))
+
+        def update(self, count: int = 1) -> None:
+            bars[-1][2].append(count)
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(ginnyo.progress, "progress_bar", Bar)
+    monkeypatch.setattr(analyze, "CHUNK_POSITIONS", 2)
+    corpus = write_corpus(tmp_path / "c.jsonl", corpus_lines(5) + [""])
+    record = tmp_path / "game.jsonl"
+    record.write_text(record_of_seed_11)
+    assert cli(capsys, "analyze", str(corpus), "--quiet")[0] == 0 and not bars
+    assert cli(capsys, "analyze", str(corpus))[0] == 0
+    assert bars == [(6, "line", [2, 2, 2])]
+    assert cli(capsys, "analyze", str(record))[0] == 0
+    turns = len(record_of_seed_11.splitlines()) - 2
+    assert bars[1][:2] == (turns, "turn") and sum(bars[1][2]) == turns
+
+
 # -- a game record ---------------------------------------------------------------------------------
 
 def test_a_records_lost_points_are_the_hand_checked_ones(record_of_seed_11: str) -> None:
