@@ -33,7 +33,7 @@ def _fastest(piece: Callable[[], object]) -> float:
     return fastest
 
 
-def test_analyze_positions_a_second(tmp_path):
+def test_analyze_positions_a_second(tmp_path, monkeypatch):
     data = (HERE / "corpus-mid.jsonl").read_bytes() * REPEATS
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_bytes(data)
@@ -54,3 +54,15 @@ def test_analyze_positions_a_second(tmp_path):
     for name, value in seconds.items():
         record(f"analyze: {name}, {THREADS} threads", (value, value), n)
     FACTS["analyze: positions a round"] = f"{n:12,}"
+
+    # the command with loading made free (each piece's arrays loaded beforehand):
+    # what it costs besides the loader, which wt-load's bulk loader replaces
+    from ginnyo import bulk
+    from ginnyo.commands.analyze import CHUNK_POSITIONS
+    from ginnyo.line_chunks import LineFile
+    with LineFile(str(corpus)) as source:
+        loaded = {first: load_jsonl(piece, first_line=first, where=str(corpus))
+                  for first, piece in source.pieces(CHUNK_POSITIONS)}
+    monkeypatch.setattr(bulk, "load_jsonl", lambda data, *, first_line, where: loaded[first_line])
+    free = _fastest(lambda: command("--by", "score"))
+    record(f"analyze: analyze --by score, loading free, {THREADS} threads", (free, free), n)
