@@ -39,7 +39,8 @@ def register(commands: Any) -> None:
     analyze.add_argument("--out", metavar="FILE", help="write the JSON lines to FILE, whole or not at all")
     analyze.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
     analyze.add_argument("--workers", type=worker_count, metavar="W",
-                         help="threads of the compiled batch calls (default: one a core)")
+                         help="threads of the compiled batch calls; processes for a corpus of "
+                              f"{PROCESS_LINES:,} lines or more (default: one a core)")
     analyze.add_argument("--scheduler", metavar="ADDRESS",
                          help="analyse on the Dask cluster of this scheduler (tcp://host:8786)")
     analyze.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
