@@ -237,9 +237,19 @@ def test_two_worker_processes_give_the_output_of_one_thread(tmp_path: Path, caps
     from ginnyo.commands import analyze
     corpus = write_corpus(tmp_path / "c.jsonl", corpus_lines(120))
     one = cli(capsys, "analyze", str(corpus), "--workers", "1", "--table")
-    monkeypatch.setattr(analyze, "PROCESS_LINES", 1)        # processes pay for any corpus
+    monkeypatch.setattr(analyze, "PROCESS_SECONDS", 0.0)    # processes pay after the first piece
     monkeypatch.setattr(analyze, "CHUNK_POSITIONS", 9)      # and more pieces than processes
+    import ginnyo.workers
+    spread: list[int] = []
+
+    def run_batches(function: Any, parts: Any, *, workers: int, scheduler: str | None = None) -> Any:
+        spread.append(workers)
+        return original(function, parts, workers=workers, scheduler=scheduler)
+
+    original = ginnyo.workers.run_batches
+    monkeypatch.setattr(ginnyo.workers, "run_batches", run_batches)
     assert cli(capsys, "analyze", str(corpus), "--workers", "2", "--table") == one
+    assert spread == [2]
 
 
 def test_out_writes_the_json_lines_and_the_table_goes_to_stdout(tmp_path: Path,

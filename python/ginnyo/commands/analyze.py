@@ -15,7 +15,7 @@ from .arguments import EXIT_OK, FORCE_HELP, worker_count
 KINDS = ("auto", "corpus", "records")
 CHUNK_POSITIONS = 4096      # positions solved in one batch call (and one Dask task)
 WINDOW_CHUNKS = 64          # chunks handed to a Dask cluster at once: memory stays bounded
-PROCESS_LINES = 200_000     # a corpus of this many lines or more pays for starting worker processes
+PROCESS_SECONDS = 3.0       # in-process work left above which starting worker processes pays
 Format = Callable[[dict[str, Any]], str]    # a row as a line of text
 
 
@@ -39,8 +39,8 @@ def register(commands: Any) -> None:
     analyze.add_argument("--out", metavar="FILE", help="write the JSON lines to FILE, whole or not at all")
     analyze.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
     analyze.add_argument("--workers", type=worker_count, metavar="W",
-                         help="threads of the compiled batch calls; processes for a corpus of "
-                              f"{PROCESS_LINES:,} lines or more (default: one a core)")
+                         help="threads of the compiled batch calls, or processes for a corpus that "
+                              "would take more than a few seconds (default: one a core)")
     analyze.add_argument("--scheduler", metavar="ADDRESS",
                          help="analyse on the Dask cluster of this scheduler (tcp://host:8786)")
     analyze.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
@@ -170,20 +170,47 @@ def _corpus(source: Any, args: argparse.Namespace, output: Output, workers: int)
     from ..analysis_table import position_header
     output.text(position_header(args.by in (BOTH, SCORE), args.by in (BOTH, EQUITY)))
     lines = source.lines_left()
-    spread = args.scheduler is not None or (workers > 1 and lines is not None and lines >= PROCESS_LINES)
-    pieces = (Piece(first, data, source.name, args.by, output.wants_json, output.table,
-                    1 if spread else workers) for first, data in source.pieces(CHUNK_POSITIONS))
+
+    def piece(first: int, data: bytes, threads: int) -> Piece:
+        return Piece(first, data, source.name, args.by, output.wants_json, output.table, threads)
+
+    pieces = source.pieces(CHUNK_POSITIONS)
     bar = _bar(lines, "line", args.quiet)
     try:
-        if spread:
-            results = _spread(pieces, -(-(lines or 1) // CHUNK_POSITIONS), workers, args.scheduler)
+        if args.scheduler:
+            results = _spread((piece(first, data, 1) for first, data in pieces), 2, workers, args.scheduler)
         else:
-            results = ((piece, analyze_piece(piece)) for piece in pieces)
-        for piece, texts in results:
+            results = _here_or_spread(pieces, piece, lines, workers)
+        for done, texts in results:
             output.write(*texts)
-            bar.update(piece.data.count(b"\n") + (not piece.data.endswith(b"\n")))
+            bar.update(_line_count(done.data))
     finally:
         bar.close()
+
+
+def _line_count(data: bytes) -> int:
+    return data.count(b"\n") + (not data.endswith(b"\n"))
+
+
+def _here_or_spread(pieces: Iterator[tuple[int, bytes]], piece: Callable[[int, bytes, int], Piece],
+                    lines: int | None, workers: int) -> Iterator[tuple[Piece, tuple[str, str]]]:
+    """The pieces analysed in this process on ``workers`` threads while the
+    work left, judged by the time the pieces so far took, is too little to pay
+    for starting processes (:data:`PROCESS_SECONDS`); the rest over ``workers``
+    processes once it is not."""
+    import time
+    seconds, done = 0.0, 0
+    for first, data in pieces:
+        here = piece(first, data, workers)
+        started = time.perf_counter()
+        texts = analyze_piece(here)
+        seconds += time.perf_counter() - started
+        yield here, texts
+        done += _line_count(data)
+        if workers > 1 and lines is not None and seconds / done * (lines - done) > PROCESS_SECONDS:
+            left = -(-(lines - done) // CHUNK_POSITIONS)
+            yield from _spread((piece(first, data, 1) for first, data in pieces), left, workers, None)
+            return
 
 
 class _Pieces(Sequence[tuple[int, Piece]]):
