@@ -16,6 +16,8 @@ KINDS = ("auto", "corpus", "records")
 CHUNK_POSITIONS = 4096      # positions solved in one batch call (and one Dask task)
 WINDOW_CHUNKS = 64          # chunks handed to a Dask cluster at once: memory stays bounded
 PROCESS_SECONDS = 3.0       # in-process work left above which starting worker processes pays
+FIRST_POSITIONS = 1024      # the first piece, which tells how long the rest would take here
+SPREAD_PIECES = 256         # the fewest positions in a piece sent to a worker process
 Format = Callable[[dict[str, Any]], str]    # a row as a line of text
 
 
@@ -174,13 +176,13 @@ def _corpus(source: Any, args: argparse.Namespace, output: Output, workers: int)
     def piece(first: int, data: bytes, threads: int) -> Piece:
         return Piece(first, data, source.name, args.by, output.wants_json, output.table, threads)
 
-    pieces = source.pieces(CHUNK_POSITIONS)
     bar = _bar(lines, "line", args.quiet)
     try:
         if args.scheduler:
-            results = _spread((piece(first, data, 1) for first, data in pieces), 2, workers, args.scheduler)
+            results = _spread((piece(first, data, 1) for first, data in source.pieces(CHUNK_POSITIONS)), 2,
+                              workers, args.scheduler)
         else:
-            results = _here_or_spread(pieces, piece, lines, workers)
+            results = _here_or_spread(source, piece, lines, workers)
         for done, texts in results:
             output.write(*texts)
             bar.update(_line_count(done.data))
@@ -192,24 +194,28 @@ def _line_count(data: bytes) -> int:
     return data.count(b"\n") + (not data.endswith(b"\n"))
 
 
-def _here_or_spread(pieces: Iterator[tuple[int, bytes]], piece: Callable[[int, bytes, int], Piece],
-                    lines: int | None, workers: int) -> Iterator[tuple[Piece, tuple[str, str]]]:
+def _here_or_spread(source: Any, piece: Callable[[int, bytes, int], Piece], lines: int | None,
+                    workers: int) -> Iterator[tuple[Piece, tuple[str, str]]]:
     """The pieces analysed in this process on ``workers`` threads while the
     work left, judged by the time the pieces so far took, is too little to pay
     for starting processes (:data:`PROCESS_SECONDS`); the rest over ``workers``
-    processes once it is not."""
+    processes, in smaller pieces (that the load evens out), once it is not."""
     import time
-    seconds, done = 0.0, 0
-    for first, data in pieces:
-        here = piece(first, data, workers)
+    seconds, done, size = 0.0, 0, min(FIRST_POSITIONS, CHUNK_POSITIONS)
+    while True:
+        found = next(source.pieces(size), None)     # the next piece alone: the next may be read otherwise
+        if found is None:
+            return
+        here = piece(found[0], found[1], workers)
         started = time.perf_counter()
         texts = analyze_piece(here)
         seconds += time.perf_counter() - started
         yield here, texts
-        done += _line_count(data)
+        done, size = done + _line_count(here.data), CHUNK_POSITIONS
         if workers > 1 and lines is not None and seconds / done * (lines - done) > PROCESS_SECONDS:
-            left = -(-(lines - done) // CHUNK_POSITIONS)
-            yield from _spread((piece(first, data, 1) for first, data in pieces), left, workers, None)
+            size = min(CHUNK_POSITIONS, max(SPREAD_PIECES, (lines - done) // (8 * workers)))
+            yield from _spread((piece(first, data, 1) for first, data in source.pieces(size)),
+                               -(-(lines - done) // size), workers, None)
             return
 
 
