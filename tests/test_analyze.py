@@ -261,6 +261,10 @@ def test_out_writes_the_json_lines_and_the_table_goes_to_stdout(tmp_path: Path,
     assert json_rows(out.read_text()) == json_rows(cli(capsys, "analyze", str(corpus))[1])
     assert_bad_input(capsys, "analyze", str(corpus), "--out", str(out), message="exists; give --force")
     assert cli(capsys, "analyze", str(corpus), "--out", str(out), "--force")[0] == 0
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(tmp_path / "elsewhere.jsonl")
+    assert_bad_input(capsys, "analyze", str(corpus), "--out", str(link), "--force", message="symbolic link")
+    assert not (tmp_path / "elsewhere.jsonl").exists()
 
 
 def test_standard_input_holds_a_corpus_or_a_record(record_of_seed_11: str, capsys: pytest.CaptureFixture[str],
