@@ -55,14 +55,19 @@ def test_analyze_positions_a_second(tmp_path, monkeypatch):
         record(f"analyze: {name}, {THREADS} threads", (value, value), n)
     FACTS["analyze: positions a round"] = f"{n:12,}"
 
-    # the command with loading made free (each piece's arrays loaded beforehand):
-    # what it costs besides the loader, which wt-load's bulk loader replaces
+    # the command with loading made free (each piece's arrays kept from the first
+    # round): what it costs besides the loader, which wt-load's bulk loader replaces
     from ginnyo import bulk
-    from ginnyo.commands.analyze import CHUNK_POSITIONS
-    from ginnyo.line_chunks import LineFile
-    with LineFile(str(corpus)) as source:
-        loaded = {first: load_jsonl(piece, first_line=first, where=str(corpus))
-                  for first, piece in source.pieces(CHUNK_POSITIONS)}
-    monkeypatch.setattr(bulk, "load_jsonl", lambda data, *, first_line, where: loaded[first_line])
+    loaded: dict[tuple[int, bytes], bulk.PositionArrays] = {}
+    real_load = bulk.load_jsonl
+
+    def kept(data: bytes, *, first_line: int, where: str) -> bulk.PositionArrays:
+        key = (first_line, data)
+        if key not in loaded:
+            loaded[key] = real_load(data, first_line=first_line, where=where)
+        return loaded[key]
+
+    monkeypatch.setattr(bulk, "load_jsonl", kept)
+    command("--by", "score")
     free = _fastest(lambda: command("--by", "score"))
     record(f"analyze: analyze --by score, loading free, {THREADS} threads", (free, free), n)
