@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 Placements = tuple[tuple[int, int, bool], ...]
 PLAY, RETURN, PASS_KIND = "play", "return", "pass"
-COMPILED_PLAY, COMPILED_RETURN = 0, 1      # the compiled ranking's kinds (ginnycore.equity; 2 is a pass)
+COMPILED_PLAY, COMPILED_RETURN, COMPILED_PASS = 0, 1, 2    # the compiled ranking's kinds (ginnycore.equity)
 
 
 @dataclass(frozen=True)
