@@ -109,7 +109,7 @@ def test_melds_read_from_the_cross_checks_are_the_melds_every_line_walked_gives(
             for total, placements, melds in core.legal_plays(melds=True):
                 squares, cards, joker_flags = zip(*placements)
                 scored, found = core.score_play(list(squares), list(cards), list(joker_flags))
-                assert scored == total == sum(meld[4] for meld in melds)
+                assert found is not None and scored == total == sum(meld[4] for meld in melds)
                 assert list(melds) == sorted(found, key=lambda meld: (meld[0], meld[1]))
                 plays += 1
                 singles += len(placements) == 1
@@ -126,10 +126,10 @@ def test_legal_plays_with_a_limit_gives_none_when_there_are_more() -> None:
     assert core.legal_plays(ranked=True, limit=10 ** 30) == every
     assert core.legal_plays(ranked=True, limit=len(every) - 1) is None
     assert core.legal_plays(limit=1) is None and core.stored_plays() == []
-    assert native.legal_plays(pos, limit=1) is None
+    assert native.legal_plays_upto(pos, 1) is None
     for bad in (0, -1, True, 1.5, "3"):
         with pytest.raises(ValueError, match="limit"):
-            core.legal_plays(limit=bad)
+            core.legal_plays(limit=bad)  # type: ignore[arg-type]
 
 
 def test_a_view_over_the_buffer_streams_its_plays(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -188,7 +188,7 @@ def test_plays_and_melds_are_slotted_values_without_a_dict() -> None:
     for value in (scored, scored.play, scored.melds[0]):
         assert not hasattr(value, "__dict__")
         with pytest.raises((AttributeError, TypeError)):
-            value.extra = 1  # type: ignore[attr-defined]
+            setattr(value, "extra", 1)
 
 
 def test_threads_each_load_their_own_core() -> None:

@@ -35,7 +35,7 @@ class LegalPlays:
         # one ranked list from one core call when there are no more plays than
         # a pass of the stream holds, and it gives the count ``list(view)``
         # asks for next; else the stream, in bounded passes
-        plays = native.legal_plays(self.position, limit=RANKED_BUFFER)
+        plays = native.legal_plays_upto(self.position, RANKED_BUFFER)
         if plays is None:
             return native.ranked_plays(self.position)
         self._count = len(plays)

@@ -131,10 +131,15 @@ def score_play(position: Position, play: Play) -> ScoredPlay:
     return scored
 
 
-def legal_plays(position: Position, limit: int | None = None) -> list[ScoredPlay] | None:
+def legal_plays(position: Position) -> list[ScoredPlay]:
     """Every legal play with its melds, best first (:meth:`ScoredPlay.sort_key`,
-    ranked in C); with ``limit``, None when there are more than that (the
-    core stops generating at the first play over it)."""
+    ranked in C)."""
+    return _loaded(position).legal_plays(ranked=True, make=MAKER)
+
+
+def legal_plays_upto(position: Position, limit: int) -> list[ScoredPlay] | None:
+    """:func:`legal_plays`, or None when there are more than ``limit`` (the
+    core stops generating at the first play over it: memory stays O(limit))."""
     return _loaded(position).legal_plays(ranked=True, make=MAKER, limit=limit)
 
 

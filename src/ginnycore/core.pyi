@@ -78,7 +78,18 @@ class Core:
     def legal_plays(self, melds: Literal[True], ranked: bool = False, make: None = None
                     ) -> list[_CoreScoredPlay]: ...
     @overload
-    def legal_plays(self, melds: bool = False, ranked: bool = False, *, make: PlayMaker[_T]) -> list[_T]: ...
+    def legal_plays(self, melds: Literal[False] = False, ranked: bool = False, make: None = None, *,
+                    limit: int) -> list[_CorePlay] | None: ...
+    @overload
+    def legal_plays(self, melds: Literal[True], ranked: bool = False, make: None = None, *,
+                    limit: int) -> list[_CoreScoredPlay] | None: ...
+    @overload
+    def legal_plays(self, melds: bool = False, ranked: bool = False, *, make: PlayMaker[_T],
+                    limit: None = None) -> list[_T]: ...
+    @overload
+    def legal_plays(self, melds: bool = False, ranked: bool = False, *, make: PlayMaker[_T],
+                    limit: int) -> list[_T] | None:
+        """With ``limit``: None when there are more plays than that."""
     def stored_plays(self) -> list[_CorePlay]:
         """The plays the last generation stored; none after load, apply or undo."""
     def has_play(self) -> bool: ...

@@ -277,7 +277,7 @@ cdef class Core:
         (no Python objects are made); returns how many there are."""
         return self._generate_all()
 
-    def legal_plays(self, melds=False, ranked=False, PlayMaker make=None, limit=None):
+    def legal_plays(self, melds=False, ranked=False, PlayMaker make=None, *, limit=None):
         """Every legal play, in generation order; ``ranked``: in ranking order
         (sorted in C, and so stored).  ``melds`` and ``make``: see the class.
         With ``limit``, None when there are more plays than that: generation
