@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ginnycore import EMPTY_SQUARE, Core
+from ginnycore import EMPTY_SQUARE, MAX_PLACED, Core
 from ginnyo.equity import PLAY, RETURN, Candidate, rank_actions
 from ginnyo.layout import core_premiums
 from ginnyo.leaves import TILES, LeaveModel, features, stage_of
@@ -103,7 +103,7 @@ def play_out(core: Core, setup: Setup, model: LeaveModel, candidate: Candidate, 
         seat = (ply + 1) % players
         rack = racks[seat]
         ours = seat == 0
-        if box:
+        if box and len(rack) < MAX_PLACED:
             rack.append(box.pop() if ours else box.pop(0))
         counts = bytearray(TILES)
         for tile in rack:

@@ -9,7 +9,10 @@ thread that ran it nor on how many ran.  Every candidate is played on the same
 deal (common random numbers): the candidate, then ``plies`` turns, each player
 drawing a tile (we from the end of the box, the others from its front, so that
 their tiles do not depend on how many we drew), choosing by the policy and
-drawing back up to 7.  Returned tiles go into the box one by one at a place
+drawing back up to 7.  (A rack grows past 8 only when its player passes on an
+empty box and draws a tile someone returned since; the core takes racks of
+at most 14 tiles, so a rack of 14 does not draw at the start of a turn: a
+limit no real rollout reaches.)  Returned tiles go into the box one by one at a place
 drawn from a second generator, seeded by the deal and restarted for every
 candidate.  The policies: greedy (the best-scoring play; without one, return
 the tile best-move names while the box has tiles, else pass) and equity (the
@@ -249,7 +252,7 @@ cdef double _play_out(const Sim* sim, const Candidate* candidate, const Deal* de
     while not ended and ply < sim.plies:
         seat = (ply + 1) % players
         ours = seat == 0
-        if box.size > 0:
+        if box.size > 0 and sizes[seat] < MAX_PLACED:     # (a rack holds at most 14: see the module's doc)
             racks[seat][_draw(&box, ours)] += 1
             sizes[seat] += 1
         memcpy(board.rack, racks[seat], RACK_KINDS)
@@ -501,7 +504,7 @@ cdef int _set_tiles(Sim* sim, object unseen, object opponent_racks, object seed)
         raise ValueError(f"opponent_racks: {MIN_PLAYERS - 1} to {MAX_PLAYERS - 1} racks, not {len(opponent_racks)}")
     sim.players = len(opponent_racks) + 1
     for seat in range(1, sim.players):
-        sim.hand[seat] = _whole(opponent_racks[seat - 1], "an opponent's rack size", 0, RACK_SIZE)
+        sim.hand[seat] = _whole(opponent_racks[seat - 1], "an opponent's rack size", 0, MAX_PLACED)
         total += sim.hand[seat]
     if total > sim.n_unseen:
         raise ValueError(f"opponent_racks hold {total} tiles, more than the {sim.n_unseen} unseen")
