@@ -62,6 +62,7 @@ DEFAULT_MARGIN = 25.0   # candidates further than this below the best equity are
 Z95 = 1.959964
 BLOCK = 256             # rollouts between two looks at the stopping rules; the sums are made a block at a time
 SEED_MODULUS = 2 ** 64  # the compiled generator's seeds
+COMPILED = "_rollouts"  # where a Setup keeps its compiled rollouts
 
 
 # -- rollouts ------------------------------------------------------------------------------------
@@ -83,6 +84,12 @@ class Setup:
     weights: tuple[tuple[float, ...], ...]
     returns: tuple[float, ...] = ()
     policy: str = DEFAULT_POLICY        # the rollout players' (POLICIES)
+
+    def __getstate__(self) -> dict[str, object]:
+        """What pickles: the fields, not the compiled rollouts kept by :func:`rollouts_of`."""
+        state = dict(self.__dict__)
+        state.pop(COMPILED, None)
+        return state
 
 
 @dataclass(frozen=True)
@@ -122,10 +129,19 @@ def compiled_candidate(candidate: Candidate) -> tuple[int, tuple[tuple[int, int,
     return kind, candidate.placements, candidate.returned
 
 
-@lru_cache(maxsize=4)
 def rollouts_of(setup: Setup) -> Rollouts:
-    """The compiled rollouts of ``setup`` (kept for the last few setups: Dask
-    sends a setup with every block)."""
+    """The compiled rollouts of ``setup``, made once a setup and kept on it."""
+    made: Rollouts | None = setup.__dict__.get(COMPILED)
+    if made is None:
+        made = _compile(setup)
+        object.__setattr__(setup, COMPILED, made)
+    return made
+
+
+@lru_cache(maxsize=4)
+def _compile(setup: Setup) -> Rollouts:
+    """The compiled rollouts of ``setup`` (the last few kept: Dask sends a copy
+    of the setup with every block)."""
     from ginnycore import Core
     from ginnycore.simulate import POLICY_EQUITY, POLICY_GREEDY, Rollouts
 
