@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -102,12 +103,12 @@ def test_a_deal_holds_the_unseen_tiles_and_another_seed_deals_others() -> None:
 
 # -- checked input ----------------------------------------------------------------------------------------------
 
-def rollouts(**change: object) -> Rollouts:
+def rollouts(**change: Any) -> Rollouts:
     pos = position(RUN_BOARD, "5C 5S 8H")
-    arguments: dict[str, object] = dict(position=core_of(pos), model=compiled_model(default_model()), unseen=[0, 1, 2, 3],
-                                        opponent_racks=[2], candidates=[(2, (), ())], plies=2, seed=0)
+    arguments: dict[str, Any] = dict(position=core_of(pos), model=compiled_model(default_model()),
+                                     unseen=[0, 1, 2, 3], opponent_racks=[2], candidates=[(2, (), ())], plies=2, seed=0)
     arguments.update(change)
-    return Rollouts(*arguments.values())
+    return Rollouts(**arguments)
 
 
 @pytest.mark.parametrize("change, message", [
