@@ -55,14 +55,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1000000, help="the first deal's seed (default %(default)s)")
     parser.add_argument("--rollouts", type=int, default=32, help="each decision's rollouts (default %(default)s)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default %(default)s)")
+    parser.add_argument("--progress", action="store_true", help="print the win rate so far after every batch")
     args = parser.parse_args()
     seeds = list(range(args.seed, args.seed + args.games // 2))
     start = time.perf_counter()
     results: list[PairResult] = []
+    names = (f"sim({BOTS[0]} rollouts)", f"sim({BOTS[1]} rollouts)")
     for batch in run_batches(partial(play_pairs, rollouts=args.rollouts), cut(seeds, args.workers, largest=10),
                              workers=args.workers):
         results.extend(batch)
-    summary = summarise((f"sim({BOTS[0]} rollouts)", f"sim({BOTS[1]} rollouts)"), results)
+        if args.progress:     # the match so far, in the order the batches finished
+            print(summarise(names, results).lines(time.perf_counter() - start, "so far")[2], flush=True)
+    summary = summarise(names, sorted(results, key=lambda result: result.seed))
     print("\n".join(summary.lines(time.perf_counter() - start, f"{args.workers} worker processes")))
 
 
