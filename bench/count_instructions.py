@@ -8,7 +8,8 @@ Counts, under valgrind's callgrind, the instructions of one call of each figure
 (``FIGURES``): generating every play (``Core.generate_plays``), the best play
 (``Core.best_play``), the equity ranking of ``best-move --equity``
 (``ginnyo.equity.rank_actions``, the whole Python call), one rollout of the best
-equity candidate (``ginnyo.simulation.rollout_batch``, seed 0) and loading a
+equity candidate (``ginnyo.simulation.rollout_outcomes``: the compiled rollout and
+its call, seed 0, the greedy policy) and loading a
 position from its JSON text (``Position.from_json``) and from its line
 (``Position.from_line``; both read in C by ``ginnycore.parse``), over the first positions of
 ``bench/corpus-mid.jsonl``.  Unlike a timing, a count does not depend on the
@@ -77,7 +78,7 @@ FIGURES: dict[str, Figure] = {   # a core's first generation allocates its plays
     "generation": Figure(200, 200, "Core.generate_plays of one loaded position"),
     "best_play": Figure(200, 200, "Core.best_play of one loaded position"),
     "equity": Figure(30, 10, "ginnyo.equity.rank_actions of a loaded position, the best 5 (best-move --equity)"),
-    "rollout": Figure(10, 4, "ginnyo.simulation.rollout_batch of one rollout of one candidate, seed 0"),
+    "rollout": Figure(10, 4, "ginnyo.simulation.rollout_outcomes of one rollout of one candidate, seed 0"),
     "ranked_tuples": Figure(100, 10, "Core.load_tiles and Core.legal_plays(ranked=True) of one position: "
                                      "the core's own tuple call, a position in, its plays out ranked"),
     "legal_plays": Figure(100, 10, "list(Position.legal_plays) of one position: ranked ScoredPlay objects with melds"),
@@ -157,11 +158,11 @@ def _figure_calls(name: str, count: int) -> tuple[list[Any], Callable[[Any], obj
     if name == "rollout":
         from ginnyo.equity import rank_position
         from ginnyo.leaves import default_model
-        from ginnyo.simulation import DEFAULT_PLIES, rollout_batch, setup_for
+        from ginnyo.simulation import DEFAULT_PLIES, rollout_outcomes, setup_for
         model = default_model()
         setups = [setup_for(p, rank_position(p, model)[:1], DEFAULT_PLIES, SEED, model) for p in positions]
-        return [([index], setup) for setup in setups for index in range(ROLLOUTS_EACH)], \
-            lambda arguments: rollout_batch(*arguments)
+        return [(setup, index, 1) for setup in setups for index in range(ROLLOUTS_EACH)], \
+            lambda arguments: rollout_outcomes(*arguments)
     if name == "ranked_tuples":
         reused = native.empty_core(positions[0].layout)
 

@@ -264,12 +264,13 @@ def test_joker_only_rack_returns_while_the_box_has_tiles_c_loop() -> None:
 
 
 def test_joker_only_rack_returns_while_the_box_has_tiles_in_a_rollout() -> None:
-    from ginnyo.simulation import _choose
+    from ginnyo.leaves import LeaveModel
+    from simulation_reference import choose
     core = Core(15, 15, *core_premiums("." * 112 + "S" + "." * 112))
     rack = [JOKER, JOKER]
     core.load(bytearray([255]) * 225, bytearray(225), bytearray([0] * JOKER + [2]))
-    assert _choose(core, rack, 5) == (0, (), (JOKER,))
-    assert _choose(core, rack, 0) == (0, (), ())
+    assert choose(core, rack, 5, "greedy", LeaveModel(())) == (0, (), (JOKER,))
+    assert choose(core, rack, 0, "greedy", LeaveModel(())) == (0, (), ())
 
 
 # -- a pass only with an empty box ---------------------------------------------------------------

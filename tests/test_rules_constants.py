@@ -24,11 +24,11 @@ from ginnyo.native import core_of
 from ginnyo.play import Play, ScoredPlay
 from ginnyo.players import GreedyPlayer, no_play_action
 from ginnyo.records import parse_record, record_text, replay
-from ginnyo.simulation import _choose
 from ginnyo.solver import legal_plays, tiles_to_return
 from ginnyo.tiles import JOKER, NUM_CARDS, PlacedTile, parse_rack_tile, rack_code, rack_penalty
 
 from helpers import position
+from simulation_reference import choose
 
 PACKAGE = Path(ginnyo.__file__).resolve().parent
 SOURCES = Path(compiled.__file__).resolve().parent
@@ -189,10 +189,12 @@ NO_PLAY_RACK = "2C 7D KH AS 9S"   # no meld can be laid on an empty board from t
 
 
 def test_the_simulation_returns_the_tile_of_the_rule() -> None:
+    """The Python rollouts' greedy turn (the compiled rollouts agree with them:
+    tests/test_simulation_core.py) returns the tile of ginnyo.rules.tile_to_return."""
     rack = tiles(NO_PLAY_RACK)
     core = core_of(position({}, NO_PLAY_RACK))
-    assert _choose(core, rack, 10) == (0, (), (parse_rack_tile("AS"),))
-    assert _choose(core, rack, 0) == (0, (), ())
+    assert choose(core, rack, 10, "greedy", LeaveModel(())) == (0, (), (parse_rack_tile("AS"),))
+    assert choose(core, rack, 0, "greedy", LeaveModel(())) == (0, (), ())
 
 
 def test_the_greedy_player_returns_the_tile_of_the_rule_and_passes_on_an_empty_box() -> None:

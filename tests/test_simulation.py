@@ -116,8 +116,9 @@ def _setup(seed: int = 7, plies: int = 2) -> Setup:
 
 def test_a_rollout_deal_depends_on_the_seed_and_index_alone() -> None:
     unseen = tiles("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AD 2D")
-    assert deal(unseen, (7,), 3, 5)[:2] == deal(unseen, (7,), 3, 5)[:2]
+    assert deal(unseen, (7,), 3, 5) == deal(unseen, (7,), 3, 5)
     assert deal(unseen, (7,), 3, 5)[:2] != deal(unseen, (7,), 3, 6)[:2]
+    assert deal(unseen, (7,), 3, 5)[:2] != deal(unseen, (7,), 4, 4)[:2]   # not seed + index
     hands, box, _ = deal(unseen, (7,), 3, 5)
     assert len(hands[0]) == 7 and sorted(hands[0] + box) == sorted(unseen)
 
@@ -130,9 +131,9 @@ def test_simulation_is_deterministic_under_a_seed() -> None:
     assert len(first) == 4 and all(result.rollouts == 12 for result in first)
 
 
-def test_simulation_with_two_worker_processes_is_that_of_one() -> None:
+def test_simulation_on_two_threads_is_that_of_one() -> None:
     setup = _setup()
-    assert simulate(setup, 10, workers=2) == simulate(setup, 10, workers=1)
+    assert simulate(setup, 700, threads=2) == simulate(setup, 700, threads=1)
 
 
 def test_simulation_on_a_dask_cluster_is_that_of_local_play() -> None:
@@ -140,8 +141,8 @@ def test_simulation_on_a_dask_cluster_is_that_of_local_play() -> None:
     setup = _setup()
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
-        on_dask = simulate(setup, 8, scheduler=cluster.scheduler_address)
-    assert on_dask == simulate(setup, 8)
+        on_dask = simulate(setup, 600, scheduler=cluster.scheduler_address)   # three blocks, any order
+    assert on_dask == simulate(setup, 600)
 
 
 def test_another_seed_deals_other_racks() -> None:
@@ -169,21 +170,19 @@ def test_with_no_plies_a_rollout_is_the_candidates_equity() -> None:
 def test_a_rollout_ends_when_the_games_stall_clock_runs_out() -> None:
     from dataclasses import replace
 
-    from ginnycore import Core
-    from ginnyo.layout import core_premiums
-    from ginnyo.simulation import _play_out
+    from ginnyo.simulation import rollout_outcomes
     pos = position(RUN_BOARD, "8H AS 2D")
     returned = next(candidate for candidate in rank_position(pos, model()) if candidate.kind == "return")
     context = game_context(pos)
 
-    def ended(quiet_turns: int) -> bool:
-        setup = setup_for(pos, [returned], 2, 1, model(), replace(context, quiet_turns=quiet_turns))
-        hands, box, rng = deal(context.unseen, context.opponent_racks, 1, 0)
-        return _play_out(Core(setup.width, setup.height, *core_premiums(setup.kinds)), setup, returned, hands, box,
-                         rng)[1]
+    def outcomes(quiet_turns: int, plies: int) -> list[float]:
+        setup = setup_for(pos, [returned], plies, 1, model(), replace(context, quiet_turns=quiet_turns))
+        return list(rollout_outcomes(setup, 0, 8)[:, 0])
 
-    assert ended(5)          # our return is the sixth quiet turn of two players: three full rounds
-    assert not ended(0)
+    # our return is the sixth quiet turn of two players (three full rounds): the game ends on it,
+    # so the turns after it never come
+    assert outcomes(5, 1) == outcomes(5, 4)
+    assert outcomes(0, 1) != outcomes(0, 4)
 
 
 def test_the_sim_player_sees_the_games_stall_clock() -> None:

@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWLIST = Path(__file__).resolve().parent / "stubtest_allowlist.txt"
 COMPILED = ["ginnycore.core", "ginnycore.rules", "ginnycore.selfplay", "ginnycore.board", "ginnycore.crazy",
-            "ginnycore.endgame", "ginnycore.equity"]
+            "ginnycore.endgame", "ginnycore.equity", "ginnycore.simulate"]
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("mypy") is None,
                                 reason="mypy is not installed (pip install -e '.[test]')")

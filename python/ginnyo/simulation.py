@@ -1,51 +1,56 @@
 """Monte Carlo simulation: the top equity candidates played forward against sampled racks.
 
 For each rollout the tiles we cannot see (the position's ``unseen`` field, or
-every tile not on the board or our rack) are shuffled from a seeded generator
+every tile not on the board or our rack) are shuffled by a seeded generator
 and dealt: the other players' racks first, the rest is the box.  Every
 candidate is then played forward on that same deal (common random numbers, so
 that the differences between candidates are not drowned in the luck of the
-deal): our candidate, then ``plies`` more turns, each player drawing, making
-the best-scoring play (the compiled core's best play: cheap, so that many
-rollouts fit in a turn; without a play, returning the tile best-move names (a
-joker from a rack of only jokers), or passing when the box is empty) and
-drawing back up to 7.  The game ends inside a rollout as docs/RULES.md §6 says:
-every player in turn passing on an empty box, or the quiet turns reaching
+deal): our candidate, then ``plies`` more turns, each player drawing, choosing
+by the rollout policy and drawing back up to 7.  The policies: ``greedy``, the
+best-scoring play (without one, returning the tile best-move names, a joker
+from a rack of only jokers, or passing when the box is empty), and ``equity``,
+the first action of the core's equity ranking (returns of any tiles
+included).  The game ends inside a rollout as docs/RULES.md §6 says: every
+player in turn passing on an empty box, or the quiet turns reaching
 :func:`ginnyo.rules.quiet_turn_limit` (the stall clock once the first meld is
 down, the opening guard before it), counted on from the game's own clock when
 the rollout starts from a game's view (a static position's clock is taken to
-start at 0).  A rollout's outcome is the points we made
-minus the opponents' mean, plus the leave value (:mod:`ginnyo.leaves`) of what
-each side kept on its last turn (or, when the game ends inside the horizon,
-the final difference with the rack penalties).  Candidates are the top ones by
-equity (:mod:`ginnyo.equity`); they are ranked by the mean outcome, with a
-normal 95% confidence interval.
+start at 0).  A rollout's outcome is the points we made minus the opponents'
+mean, plus the leave value (:mod:`ginnyo.leaves`) of what each side kept on
+its last turn (or, when the game ends inside the horizon, the final difference
+with the rack penalties).  Candidates are the top ones by equity
+(:mod:`ginnyo.equity`); they are ranked by the mean outcome, with a normal 95%
+confidence interval.
 
-Rollout ``i`` is dealt from ``(seed, i)`` alone, so the result is the same on one
-process, many, or a Dask cluster.  The compiled core answers every turn.
+The rollouts run in C (:mod:`ginnycore.simulate`), without the GIL, over
+threads; rollout ``i`` is dealt from ``(seed, i)`` alone, so the result is the
+same on one thread, many, or a Dask cluster.  They run in blocks of
+:data:`BLOCK`; after each block a simulation may stop early: on a time budget,
+or when the best candidate's lead is significant (:func:`leader_is_significant`).
+The Python rollouts of old are the tests' yardstick (tests/simulation_reference.py).
 """
 
 from __future__ import annotations
 
 import math
-import random
-import statistics
+import time
 from dataclasses import dataclass
-from functools import partial
-from typing import TYPE_CHECKING, Callable, Sequence
+from functools import lru_cache, partial
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 import numpy as np
 from ginnycore import EMPTY_SQUARE
 
 from .actions import Action
 from .context import GameContext, game_context, view_context
-from .equity import PLAY, RETURN, Candidate, rank_actions
-from .leaves import TILES, LeaveModel, default_model, features, stage_of
-from .rules import RACK_SIZE, quiet_turn_limit, tile_to_return
-from .tiles import JOKER, rack_penalty
+from .equity import COMPILED_PLAY, COMPILED_RETURN, PLAY, RETURN, Candidate, compiled_model, rank_actions
+from .leaves import LeaveModel, default_model
+from .sim_choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 
 if TYPE_CHECKING:
-    from ginnycore import Core
+    from numpy.typing import NDArray
+
+    from ginnycore.simulate import Rollouts
 
     from .game import View
     from .position import Position
@@ -55,6 +60,9 @@ DEFAULT_CANDIDATES = 5
 DEFAULT_PLIES = 2
 DEFAULT_MARGIN = 25.0   # candidates further than this below the best equity are not simulated
 Z95 = 1.959964
+BLOCK = 256             # rollouts between two looks at the stopping rules; the sums are made a block at a time
+SEED_MODULUS = 2 ** 64  # the compiled generator's seeds
+COMPILED = "_rollouts"  # where a Setup keeps its compiled rollouts
 
 
 # -- rollouts ------------------------------------------------------------------------------------
@@ -75,6 +83,13 @@ class Setup:
     seed: int
     weights: tuple[tuple[float, ...], ...]
     returns: tuple[float, ...] = ()
+    policy: str = DEFAULT_POLICY        # the rollout players' (POLICIES)
+
+    def __getstate__(self) -> dict[str, object]:
+        """What pickles: the fields, not the compiled rollouts kept by :func:`rollouts_of`."""
+        state = dict(self.__dict__)
+        state.pop(COMPILED, None)
+        return state
 
 
 @dataclass(frozen=True)
@@ -100,183 +115,172 @@ class SimResult:
 
 
 def deal(unseen: Sequence[int], racks: Sequence[int], seed: int, index: int
-         ) -> tuple[list[list[int]], list[int], random.Random]:
-    """Rollout ``index``'s deal: the other players' racks, the box (drawn from
-    the end) and the generator for the rest of the rollout."""
-    rng = random.Random(f"ginnyo sim {seed} {index}")
-    tiles = list(unseen)
-    rng.shuffle(tiles)
-    hands = []
-    for size in racks:
-        hands.append(tiles[:size])
-        del tiles[:size]
-    return hands, tiles, rng
+         ) -> tuple[list[list[int]], list[int], int]:
+    """Rollout ``index``'s deal: the other players' racks, the box (front to
+    end: we draw from its end, the others from its front) and the seed of where
+    returned tiles go (:mod:`ginnycore.simulate`)."""
+    from ginnycore.simulate import deal as compiled_deal
+    return compiled_deal(unseen, racks, seed % SEED_MODULUS, index)
 
 
-def rollout_batch(indices: Sequence[int], setup: Setup) -> list[tuple[int, list[float]]]:
-    """The outcomes of rollouts ``indices`` for every candidate: ``(index, outcomes)``."""
+def compiled_candidate(candidate: Candidate) -> tuple[int, tuple[tuple[int, int, bool], ...], tuple[int, ...]]:
+    """A candidate as :class:`ginnycore.simulate.Rollouts` takes it."""
+    kind = COMPILED_PLAY if candidate.kind == PLAY else COMPILED_RETURN if candidate.kind == RETURN else 2
+    return kind, candidate.placements, candidate.returned
+
+
+def rollouts_of(setup: Setup) -> Rollouts:
+    """The compiled rollouts of ``setup``, made once a setup and kept on it."""
+    made: Rollouts | None = setup.__dict__.get(COMPILED)
+    if made is None:
+        made = _compile(setup)
+        object.__setattr__(setup, COMPILED, made)
+    return made
+
+
+@lru_cache(maxsize=4)
+def _compile(setup: Setup) -> Rollouts:
+    """The compiled rollouts of ``setup`` (the last few kept: Dask sends a copy
+    of the setup with every block)."""
     from ginnycore import Core
+    from ginnycore.simulate import POLICY_EQUITY, POLICY_GREEDY, Rollouts
 
     from .layout import core_premiums
+    if setup.policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {setup.policy!r}")
     core = Core(setup.width, setup.height, *core_premiums(setup.kinds))
-    model = LeaveModel(setup.weights, setup.returns)
-    outcomes: list[list[float]] = []
-    pending: list[tuple[list[int], int, int, int]] = []   # leaves to value: (tiles, box size, rollout, candidate)
-    signs: list[float] = []
-    for position, index in enumerate(indices):
-        hands, box, rng = deal(setup.context.unseen, setup.context.opponent_racks, setup.seed, index)
-        return_seed = rng.getrandbits(64)
-        row_outcomes = []
-        for row, candidate in enumerate(setup.candidates):
-            points, ended, leaves = _play_out(core, setup, candidate, [list(h) for h in hands], list(box),
-                                              random.Random(return_seed))
-            if candidate.kind == RETURN and not setup.plies:   # no turn played after: count the lost one
-                points += model.return_value(setup.context.box_size)
-            row_outcomes.append(points)
-            if not ended:
-                for tiles, box_size, sign in leaves:
-                    pending.append((tiles, box_size, position, row))
-                    signs.append(sign)
-        outcomes.append(row_outcomes)
-    if pending:   # every leave of the batch valued in one call
-        counts = np.zeros((len(pending), TILES), dtype=np.int16)
-        for line, (tiles, _, _, _) in enumerate(pending):
-            for tile in tiles:
-                counts[line, tile] += 1
-        weights = model.matrix[[stage_of(box_size) for _, box_size, _, _ in pending]]
-        values = (features(counts) * weights).sum(axis=1)
-        for line, (_, _, position, row) in enumerate(pending):
-            outcomes[position][row] += signs[line] * float(values[line])
-    return list(zip(indices, outcomes))
-
-
-def _play_out(core: Core, setup: Setup, candidate: Candidate, hands: list[list[int]], box: list[int],
-              rng: random.Random) -> tuple[float, bool, list[tuple[list[int], int, float]]]:
-    """One candidate on one deal: (points difference, whether the game ended,
-    the leaves to value with their sign)."""
-    players = setup.context.players
-    opponents = players - 1
-    cards = bytearray(setup.cards)
-    jokers = bytearray(setup.jokers)
-    racks = [list(setup.rack)] + hands          # racks[0] is ours, then in turn order
-    points = [0.0] * players
-    last_leave: list[tuple[list[int], int] | None] = [None] * players
-    passes = 0
+    counts = bytearray(53)
+    for tile in setup.rack:
+        counts[tile] += 1
+    core.load(setup.cards, setup.jokers, counts)
     context = setup.context
-    quiet_limit = partial(quiet_turn_limit, players, rules=context.rules, stall_rounds=context.stall_rounds)
-    quiet = context.quiet_turns + (candidate.kind != PLAY)   # the game-end clock (docs/RULES.md §6)
-    opened = candidate.kind == PLAY or cards.count(EMPTY_SQUARE) < len(cards)
-    # our candidate
-    box_size = setup.context.box_size
-    rack = racks[0]
-    if candidate.kind == PLAY:
-        for square, card, joker in candidate.placements:
-            cards[square] = card
-            jokers[square] = 1 if joker else 0
-            rack.remove(JOKER if joker else card)
-        points[0] += candidate.score
-    elif candidate.kind == RETURN:
-        for tile in candidate.returned:
-            rack.remove(tile)
-        for tile in candidate.returned:
-            box.insert(rng.randrange(len(box) + 1), tile)
-    else:
-        passes = 1
-    last_leave[0] = (list(rack), box_size)
-    _refill(rack, box, True)
-    ended = quiet >= quiet_limit(opened)
-    for ply in range(0 if ended else setup.plies):
-        seat = (ply + 1) % players
-        rack = racks[seat]
-        ours = seat == 0
-        if box:
-            rack.append(box.pop() if ours else box.pop(0))
-        counts = bytearray(TILES)
-        for tile in rack:
-            counts[tile] += 1
-        core.load(cards, jokers, counts)
-        score, placements, returned = _choose(core, rack, len(box))
-        if placements:
-            for square, card, joker in placements:
-                cards[square] = card
-                jokers[square] = 1 if joker else 0
-                rack.remove(JOKER if joker else card)
-            points[seat] += score
-            passes = 0
-            quiet = 0
-            opened = True
-        elif returned:
-            for tile in returned:
-                rack.remove(tile)
-            for tile in returned:
-                box.insert(rng.randrange(len(box) + 1), tile)
-            passes = 0
+    model = compiled_model(LeaveModel(setup.weights, setup.returns))
+    return Rollouts(core, model, context.unseen, context.opponent_racks,
+                    [compiled_candidate(candidate) for candidate in setup.candidates], setup.plies,
+                    setup.seed % SEED_MODULUS, POLICY_EQUITY if setup.policy == "equity" else POLICY_GREEDY,
+                    context.quiet_turns, context.stall_rounds, context.rules)
+
+
+def rollout_outcomes(setup: Setup, start: int, count: int, threads: int = 1) -> NDArray[np.float64]:
+    """The outcomes of rollouts ``start`` to ``start + count - 1``: a row a
+    rollout, a column a candidate; the same whatever ``threads``."""
+    out = np.empty((count, len(setup.candidates)), dtype=np.float64)
+    rollouts_of(setup).run(start, out, threads)
+    return out
+
+
+def _outcome_part(part: tuple[int, int], setup: Setup) -> tuple[int, NDArray[np.float64]]:
+    """One part of a Dask run: ``(start, outcomes)``."""
+    start, count = part
+    return start, rollout_outcomes(setup, start, count)
+
+
+class Tally:
+    """The running sums of every candidate's outcomes, made a block at a time
+    (so the same whatever ran the blocks), shifted by the first rollout's
+    outcomes for accuracy: means, spreads and the paired leads."""
+
+    def __init__(self, candidates: int) -> None:
+        self.count = 0
+        self.shift = np.zeros(candidates)
+        self.sums = np.zeros(candidates)
+        self.products = np.zeros((candidates, candidates))   # sum of y_j * y_k
+
+    def add(self, block: NDArray[np.float64]) -> None:
+        if not self.count and len(block):
+            self.shift = block[0].copy()
+        shifted = block - self.shift
+        self.count += len(block)
+        self.sums += shifted.sum(axis=0)
+        for column in range(shifted.shape[1]):
+            self.products[column] += (shifted * shifted[:, column:column + 1]).sum(axis=0)
+
+    def mean(self, row: int) -> float:
+        return float(self.shift[row] + self.sums[row] / self.count) if self.count else 0.0
+
+    def variance_of_difference(self, first: int, second: int) -> float:
+        """The sample variance of ``outcome[first] - outcome[second]`` (second -1: of ``first`` alone)."""
+        if self.count < 2:
+            return math.inf
+        if second < 0:
+            total, squares = self.sums[first], self.products[first, first]
         else:
-            passes += 1
-        if not placements:
-            quiet += 1
-        last_leave[seat] = (list(rack), len(box))
-        _refill(rack, box, ours)
-        if passes >= players or quiet >= quiet_limit(opened):
-            ended = True
-            break
-    if ended:
-        for seat in range(players):
-            points[seat] -= sum(rack_penalty(tile) for tile in racks[seat])
-        return points[0] - sum(points[1:]) / opponents, True, []
-    leaves: list[tuple[list[int], int, float]] = []
-    for seat, leave in enumerate(last_leave):
-        if leave is not None:
-            leaves.append((leave[0], leave[1], 1.0 if seat == 0 else -1.0 / opponents))
-    return points[0] - sum(points[1:]) / opponents, False, leaves
+            total = self.sums[first] - self.sums[second]
+            squares = (self.products[first, first] - 2 * self.products[first, second]
+                       + self.products[second, second])
+        return max(float(squares - total * total / self.count) / (self.count - 1), 0.0)
+
+    def stdev(self, row: int) -> float:
+        return math.sqrt(self.variance_of_difference(row, -1)) if self.count > 1 else 0.0
+
+    def leader(self) -> int:
+        """The candidate of highest mean (ties to the equity order)."""
+        means = [round(self.mean(row), 9) for row in range(len(self.sums))]
+        return means.index(max(means))
 
 
-def _refill(rack: list[int], box: list[int], ours: bool) -> None:
-    """Draw up to 7: we draw from the end of the box, the others from the front,
-    so that the opponents' tiles do not depend on how many we drew (any fixed
-    order of a shuffled box is as random as any other)."""
-    while len(rack) < RACK_SIZE and box:
-        rack.append(box.pop() if ours else box.pop(0))
-
-
-def _choose(core: Core, rack: list[int], box_size: int) -> tuple[int, tuple[tuple[int, int, bool], ...],
-                                                                  tuple[int, ...]]:
-    """A rollout turn: the best-scoring play (the compiled core's best play, cheap);
-    without one, the tile best-move would return (a joker from a rack of only
-    jokers: a pass is only for an empty box), or a pass when the box is empty."""
-    found = core.best_play()
-    if found is not None:
-        return found[0], found[1], ()
-    returned = tile_to_return(rack) if box_size else None
-    return 0, (), (() if returned is None else (returned,))
+def leader_is_significant(tally: Tally, z: float) -> bool:
+    """The stopping rule of ``--stop``: the leader's paired lead over every other
+    candidate (the difference of their outcomes on the same deals) has a mean
+    above ``z`` standard errors: one-sided at the level of ``z``, each pair."""
+    best = tally.leader()
+    for other in range(len(tally.sums)):
+        if other == best:
+            continue
+        lead = tally.mean(best) - tally.mean(other)
+        spread = math.sqrt(tally.variance_of_difference(best, other) / tally.count)
+        if not lead > z * spread:
+            return False
+    return True
 
 
 # -- the simulation ---------------------------------------------------------------------------
 
-def simulate(setup: Setup, rollouts: int, *, workers: int = 1, scheduler: str | None = None,
+def simulate(setup: Setup, rollouts: int, *, threads: int = 1, scheduler: str | None = None,
+             stop: int | None = None, seconds: float | None = None,
              on_progress: Callable[[int], None] | None = None) -> list[SimResult]:
-    """Run ``rollouts`` rollouts of every candidate of ``setup``; the results best
-    mean first (ties to the equity order).  The same whatever ``workers``/``scheduler``."""
-    from .workers import run_batches
+    """Run up to ``rollouts`` rollouts of every candidate of ``setup`` over
+    ``threads`` threads (or on the Dask cluster at ``scheduler``); the results
+    best mean first (ties to the equity order), the same for a seed whatever
+    ``threads`` or ``scheduler``.  After each :data:`BLOCK` it stops early when
+    ``stop`` (a level of :data:`STOP_LEVELS`) finds the leader significant, or
+    when ``seconds`` have passed (a budget: where it stops depends on the machine)."""
     if not setup.candidates:
         return []
-    outcomes: dict[int, list[float]] = {}
-    indices = list(range(rollouts))
-    size = max(1, min(64, -(-rollouts // (4 * max(1, workers)))))
-    parts = [indices[i:i + size] for i in range(0, rollouts, size)]
-    for batch in run_batches(partial(rollout_batch, setup=setup), parts, workers=workers, scheduler=scheduler):
-        for index, values in batch:
-            outcomes[index] = values
+    if stop is not None and stop not in STOP_LEVELS:
+        raise ValueError(f"stop must be one of {', '.join(map(str, STOP_LEVELS))}, not {stop!r}")
+    rollouts_of(setup)   # checks the setup here, not in a worker
+    deadline = None if seconds is None else time.monotonic() + seconds
+    tally = Tally(len(setup.candidates))
+    for block in _blocks(setup, rollouts, threads, scheduler):
+        tally.add(block)
         if on_progress is not None:
-            on_progress(len(batch))
-    results = []
-    for row, candidate in enumerate(setup.candidates):
-        values = [outcomes[index][row] for index in indices]
-        results.append(SimResult(candidate, rollouts, statistics.fmean(values) if values else 0.0,
-                                 statistics.stdev(values) if len(values) > 1 else 0.0))
+            on_progress(len(block))
+        if tally.count < rollouts and (
+                (stop is not None and leader_is_significant(tally, STOP_LEVELS[stop]))
+                or (deadline is not None and time.monotonic() >= deadline)):
+            break
+    results = [SimResult(candidate, tally.count, tally.mean(row), tally.stdev(row))
+               for row, candidate in enumerate(setup.candidates)]
     order = {id(result): row for row, result in enumerate(results)}
     results.sort(key=lambda result: (-round(result.mean, 9), order[id(result)]))
     return results
+
+
+def _blocks(setup: Setup, rollouts: int, threads: int, scheduler: str | None) -> Iterator[NDArray[np.float64]]:
+    """The outcomes of rollouts 0 to ``rollouts - 1``, a block at a time, in order."""
+    starts = range(0, rollouts, BLOCK)
+    if scheduler is None:
+        for start in starts:
+            yield rollout_outcomes(setup, start, min(BLOCK, rollouts - start), threads)
+        return
+    from .workers import run_batches
+    parts = [(start, min(BLOCK, rollouts - start)) for start in starts]
+    waiting: dict[int, NDArray[np.float64]] = {}
+    for start, block in run_batches(partial(_outcome_part, setup=setup), parts, workers=1, scheduler=scheduler):
+        waiting[start] = block
+        while parts and parts[0][0] in waiting:
+            yield waiting.pop(parts.pop(0)[0])
 
 
 def top_candidates(ranked: Sequence[Candidate], count: int, margin: float = math.inf) -> tuple[Candidate, ...]:
@@ -288,13 +292,14 @@ def top_candidates(ranked: Sequence[Candidate], count: int, margin: float = math
 
 
 def setup_for(position: Position, candidates: Sequence[Candidate], plies: int, seed: int,
-              model: LeaveModel, context: GameContext | None = None) -> Setup:
+              model: LeaveModel, context: GameContext | None = None, policy: str = DEFAULT_POLICY) -> Setup:
     """The rollout setup of a static position."""
     from .native import _kinds, encode
     cards, jokers, _ = encode(position)
     layout = position.layout
     return Setup(layout.width, layout.height, _kinds(layout), cards, jokers, position.rack,
-                 context or game_context(position), tuple(candidates), plies, seed, model.weights, model.returns)
+                 context or game_context(position), tuple(candidates), plies, seed, model.weights, model.returns,
+                 policy)
 
 
 class SimPlayer:
@@ -302,20 +307,25 @@ class SimPlayer:
 
     ``rollouts`` deals a decision, ``candidates`` at most, within ``margin``
     points of equity of the best (a lone candidate is taken without simulating),
-    ``plies`` turns after ours.  Once a 2-player game's box is empty it plays the
-    endgame solver's move instead.  Decision ``t`` of a game is seeded from
-    ``(seed, t)``, so a game is reproducible."""
+    ``plies`` turns after ours, the rollout players choosing by ``policy``.
+    Once a 2-player game's box is empty it plays the endgame solver's move
+    instead.  Decision ``t`` of a game is seeded from ``(seed, t)``, so a game
+    is reproducible."""
 
     name = "sim"
 
     def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, candidates: int = DEFAULT_CANDIDATES,
-                 plies: int = DEFAULT_PLIES, margin: float = DEFAULT_MARGIN, model: LeaveModel | None = None) -> None:
+                 plies: int = DEFAULT_PLIES, margin: float = DEFAULT_MARGIN, model: LeaveModel | None = None,
+                 policy: str = DEFAULT_POLICY) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         self.seed = seed
         self.rollouts = rollouts
         self.candidates = candidates
         self.plies = plies
         self.margin = margin
         self.model = model or default_model()
+        self.policy = policy
 
     def choose(self, view: View) -> Action:
         from .endgame_move import endgame_action   # the exact endgame once the box is empty
@@ -336,9 +346,10 @@ class SimPlayer:
             jokers[square] = 1 if tile[1] else 0
         setup = Setup(layout.width, layout.height, _kinds(layout), bytes(cards), bytes(jokers), view.rack,
                       view_context(view), chosen, self.plies, self.seed * 1000 + view.turn, self.model.weights,
-                      self.model.returns)
+                      self.model.returns, self.policy)
         return simulate(setup, self.rollouts)[0].candidate.action()
 
 
 __all__ = ["GameContext", "game_context", "view_context", "Setup", "SimResult", "SimPlayer", "simulate",
-           "rollout_batch", "top_candidates", "setup_for", "deal"]
+           "rollout_outcomes", "rollouts_of", "top_candidates", "setup_for", "deal", "Tally", "leader_is_significant",
+           "POLICIES", "STOP_LEVELS", "BLOCK"]

@@ -12,6 +12,7 @@ from ..endgame_choice import COMMAND_SECONDS as SOLVER_SECONDS
 from ..melds import tile_value
 from ..play import MeldScore, ScoredPlay
 from ..position import Position
+from ..sim_choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 from ..solver import best_play, load_position, play_notation, tiles_to_return
 from ..tiles import rack_code
 from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rollout_count, seed_number, whole_number,
@@ -37,15 +38,21 @@ def register(commands: Any) -> None:
                       help="with --sim: turns played after ours in each rollout")
     best.add_argument("--seed", type=seed_number, default=0, metavar="S", help="with --sim: the seed of the deals")
     best.add_argument("--workers", type=worker_count, metavar="W",
-                      help="with --sim: local processes (default: one a core; 1 runs in this process)")
+                      help="with --sim: threads (default: one a core)")
     best.add_argument("--scheduler", metavar="ADDRESS",
                       help="with --sim: run the rollouts on this Dask cluster")
+    best.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
+                      help="with --sim: how the players of the rollouts choose (equity: the core's equity ranking)")
+    best.add_argument("--stop", type=int, choices=sorted(STOP_LEVELS), metavar="LEVEL",
+                      help="with --sim: stop once the best candidate leads every other at this confidence "
+                           f"(one of {', '.join(map(str, STOP_LEVELS))}; default: run all N)")
     best.add_argument("--leaves", metavar="FILE",
                       help="with --equity/--sim: another leave file (default: the shipped one)")
     ranking.add_argument("--endgame", action="store_true",
                          help="the endgame or pre-endgame solver's move and spread (docs/ENDGAME.md)")
     best.add_argument("--time", type=positive_seconds, metavar="S",
-                      help=f"with --endgame/--equity/--sim: the solver's budget (default {SOLVER_SECONDS:g})")
+                      help=f"with --endgame/--equity/--sim: the solver's budget (default {SOLVER_SECONDS:g}); "
+                           f"with --sim: also stop the rollouts after S seconds (default: no limit)")
     best.set_defaults(run=cmd_best_move)
 
 
@@ -165,25 +172,28 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     context = game_context(position)
     ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=args.candidates)
     chosen = top_candidates(ranked, args.candidates)
-    setup = setup_for(position, chosen, args.plies, args.seed, model, context)
-    workers = args.workers or default_workers()
+    setup = setup_for(position, chosen, args.plies, args.seed, model, context, args.policy)
+    threads = args.workers or default_workers()
     bar = progress_bar(args.sim, "rollout", leave=False)
     start = time.perf_counter()
     try:
-        results = simulate(setup, args.sim, workers=workers, scheduler=args.scheduler, on_progress=bar.update)
+        results = simulate(setup, args.sim, threads=threads, scheduler=args.scheduler, stop=args.stop,
+                           seconds=args.time, on_progress=bar.update)
     finally:
         bar.close()
     seconds = time.perf_counter() - start
+    rollouts = results[0].rollouts if results else 0
     if args.json:
-        print(json.dumps({"rollouts": args.sim, "plies": args.plies, "seed": args.seed,
-                          "box": context.box_size, "unseen": len(context.unseen),
+        print(json.dumps({"rollouts": rollouts, "asked": args.sim, "plies": args.plies, "seed": args.seed,
+                          "policy": args.policy, "box": context.box_size, "unseen": len(context.unseen),
                           "candidates": [dict(candidate_json(position, result.candidate),
                                               mean=round(result.mean, 3), stdev=round(result.stdev, 3),
                                               ci95=[round(result.low, 3), round(result.high, 3)])
                                          for result in results]}))
         return 0
-    print(f"{len(results)} candidates x {args.sim} rollouts, {args.plies} plies after ours, seed {args.seed}: "
-          f"{len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)")
+    stopped = f" (stopped early of {args.sim})" if rollouts < args.sim else ""
+    print(f"{len(results)} candidates x {rollouts} rollouts{stopped}, {args.plies} plies after ours ({args.policy}), "
+          f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)")
     for rank, result in enumerate(results, 1):
         print(f"{rank:>2}. {candidate_line(position, result.candidate)}  "
               f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]")
