@@ -29,6 +29,8 @@ def test_a_rung_reads_the_match_json_and_names_both_leave_files() -> None:
     assert rung == Rung("equity vs greedy", 2, 400, 0.7275, 0.68184, 0.76885) and rung.stronger
     assert rung_of({**RESULT, "leaves": ["new/leaves-v2.json", None]}).label == "equity (leaves-v2) vs greedy"
     assert rung_of({**RESULT, "label": "new equity vs old"}).label == "new equity vs old"
+    assert rung_of({**RESULT, "endgame_deals": {"kept": 9, "played": 10}}).label == \
+        "equity vs greedy, endgame deals"
     # a result from before --players: 2 players
     old = dict(RESULT)
     del old["players"]

@@ -143,6 +143,37 @@ def test_match_at_three_players_prints_the_win_share_against_the_field(capsys: p
     assert "the field of 2" in svg and "3 players, win share" in svg
 
 
+def test_a_deal_records_whether_each_games_box_ran_empty() -> None:
+    for seed in (4, 5):
+        result = play_deal(seed, ("greedy", "greedy"), SimSettings())
+        game = play_game(Game.deal(2, seed), [make_player("greedy", seed, seat) for seat in range(2)])
+        assert result.box_emptied == (len(game.box) == 0,) * 2
+        assert result.reached_endgame == (len(game.box) == 0)
+
+
+def test_endgame_deals_keeps_only_the_deals_whose_box_ran_empty(capsys: pytest.CaptureFixture[str]) -> None:
+    results = run(("endgame", "equity"), 20, seed=20, workers=1)
+    kept = [result for result in results if result.reached_endgame]
+    assert 0 < len(kept) < len(results)
+    code, out, _ = cli(capsys, "match", "--bots", "endgame,equity", "--games", "20", "--seed", "20",
+                       "--workers", "1", "--json", "--endgame-deals")
+    data = json.loads(out)
+    expected = summarise(("endgame", "equity"), kept).to_json()
+    assert code == 0 and data["endgame_deals"] == {"kept": len(kept), "played": 10}
+    assert {key: data[key] for key in expected} == expected
+
+
+def test_endgame_deals_without_one_says_so_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(capsys, "match", "--bots", "greedy,greedy", "--games", "2", "--seed", "4",
+                       "--workers", "1", "--endgame-deals")
+    assert code == 1 and err.count("\n") == 1 and "--endgame-deals: the box ran empty in none of the 1 deals" in err
+
+
+def test_one_deal_has_no_difference_interval_in_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "match", "--bots", "greedy,random", "--games", "2", "--workers", "1", "--json")
+    assert code == 0 and json.loads(out, parse_constant=lambda name: pytest.fail(name))["difference_ci95"] is None
+
+
 def test_match_results_do_not_depend_on_the_workers() -> None:
     assert run(("equity", "greedy"), 4, seed=3, workers=2) == run(("equity", "greedy"), 4, seed=3, workers=1)
 

@@ -5,7 +5,8 @@ the parity line (50% at 2 players, 1/K at K).
 A result file holds one JSON object a line, as ``ginnyo match --json >> FILE``
 appends them; the fields read are ``bots``, ``games``, ``win_rate``, ``ci95``
 and, when present, ``players`` (2 when absent: files written before 3-4
-player matches), ``label`` and ``leaves``.  Other fields are ignored.
+player matches), ``label``, ``leaves`` and ``endgame_deals``.  Other fields
+are ignored.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def rung_of(data: Any, where: str = "match result") -> Rung:
         if label is not None and not (isinstance(label, str) and 0 < len(label) <= LABEL_CHARS):
             raise MatchResultError(f"field 'label': {quote(label)} is not a text of 1 to {LABEL_CHARS} characters")
         if label is None:
-            label = default_label(bots, data.get("leaves"))
+            label = default_label(bots, data.get("leaves")) + (", endgame deals" if "endgame_deals" in data else "")
     except MatchResultError as error:
         raise MatchResultError(f"{where}: {error}") from None
     return Rung(label, players, games, float(win_rate), float(ci95[0]), float(ci95[1]))

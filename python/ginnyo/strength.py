@@ -52,11 +52,18 @@ class SimSettings:
 class DealResult:
     """One deal played once with A in each seat: ``scores[s]`` holds the final
     scores, seat by seat, of the game in which A sat in seat ``s`` (the other
-    seats B's), and ``turns[s]`` its turns."""
+    seats B's), ``turns[s]`` its turns and ``box_emptied[s]`` whether its box
+    ran empty (the endgame was reached: no tile goes back to an empty box)."""
 
     seed: int
     scores: tuple[tuple[int, ...], ...]
     turns: tuple[int, ...]
+    box_emptied: tuple[bool, ...] = ()
+
+    @property
+    def reached_endgame(self) -> bool:
+        """Whether the box ran empty in a game of the deal."""
+        return any(self.box_emptied)
 
     @property
     def players(self) -> int:
@@ -109,14 +116,15 @@ def build_player(kind: str, seed: int, seat: int, sim: SimSettings, model: Leave
 def play_deal(seed: int, bots: tuple[str, str], sim: SimSettings, players: int = 2,
               models: tuple[LeaveModel | None, LeaveModel | None] = (None, None)) -> DealResult:
     """Deal ``seed`` for ``players`` and play it once with A in each seat in turn."""
-    scores, turns = [], []
+    scores, turns, emptied = [], [], []
     for a_seat, kinds in enumerate(seatings(bots, players)):
         seated = [build_player(kind, seed, seat, sim, models[0] if seat == a_seat else models[1])
                   for seat, kind in enumerate(kinds)]
         game = play_game(Game.deal(players, seed), seated)
         scores.append(tuple(game.scores))
         turns.append(game.turns_played)
-    return DealResult(seed, tuple(scores), tuple(turns))
+        emptied.append(len(game.box) == 0)
+    return DealResult(seed, tuple(scores), tuple(turns), tuple(emptied))
 
 
 def play_deals(seeds: Sequence[int], bots: tuple[str, str], sim: SimSettings, players: int = 2,
@@ -184,7 +192,8 @@ class MatchSummary:
         """The win share of a player as strong as the field: 1 / players."""
         return 1.0 / self.players
 
-    def lines(self, seconds: float, where: str) -> list[str]:
+    def lines(self, seconds: float, where: str, played: int | None = None) -> list[str]:
+        """The summary for people; ``played``, the games played when only some are summarised."""
         a, b = self.bots
         if self.players == 2:
             dealt, ties, rate, field = "seats swapped", "ties", f"win rate of {a}", b
@@ -197,7 +206,7 @@ class MatchSummary:
         return [
             f"{a} vs {b if self.players == 2 else f'{self.players - 1} x {b}'}: {self.games} games "
             f"({_deals(self.games // self.players)}, {dealt}), {where}: "
-            f"{seconds:.1f} s, {self.games / seconds:.1f} games/s",
+            f"{seconds:.1f} s, {(played or self.games) / seconds:.1f} games/s",
             f"{a} wins {self.wins}, {ties} {self.ties}, loses {self.losses}",
             f"{rate}: {100 * self.win_rate:.2f}%  95% CI [{100 * self.low:.2f}%, {100 * self.high:.2f}%] "
             f"({how})",
@@ -212,7 +221,8 @@ class MatchSummary:
                 "ci95": [round(self.low, 5), round(self.high, 5)],
                 "mean_difference": round(self.mean_difference, 3),
                 "difference_ci95": [round(self.mean_difference - self.difference_half_width, 3),
-                                    round(self.mean_difference + self.difference_half_width, 3)],
+                                    round(self.mean_difference + self.difference_half_width, 3)]
+                if math.isfinite(self.difference_half_width) else None,   # one deal: no interval
                 "mean_scores": [round(self.a_mean, 3), round(self.b_mean, 3)]}
 
 

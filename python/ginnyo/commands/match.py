@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import GinnyoError
+from ..errors import GinnyoError, RunError
 from .arguments import FORCE_HELP, game_count, ply_count, rollout_count, seed_number, whole_number, worker_count
 
 #: the most characters of a match's ``--label``
@@ -32,6 +32,9 @@ def register(commands: Any) -> None:
     match.add_argument("--leaves-a", metavar="FILE",
                        help="A's leave file (A an equity, endgame or sim player; default: the shipped one)")
     match.add_argument("--leaves-b", metavar="FILE", help="B's leave file, as --leaves-a")
+    match.add_argument("--endgame-deals", action="store_true",
+                       help="summarise only the deals in which a game's box ran empty (where the endgame "
+                            "player differs from equity)")
     match.add_argument("--label", metavar="TEXT", help="a name for the match in --json, which 'ginnyo ladder' shows")
     add_deal_options(match, "a sim player's")
     match.add_argument("--plot", metavar="FILE", help="write an SVG of the score distributions")
@@ -120,6 +123,11 @@ def cmd_match(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     seconds = time.perf_counter() - start
+    played = len(results)
+    if args.endgame_deals:
+        results = [result for result in results if result.reached_endgame]
+        if not results:
+            raise RunError(f"--endgame-deals: the box ran empty in none of the {played} deals")
     summary = summarise(bots, results)
     leaves = [args.leaves_a, args.leaves_b]
     if args.json:
@@ -129,6 +137,8 @@ def cmd_match(args: argparse.Namespace) -> int:
             data["sim"] = {"rollouts": sim.rollouts, "candidates": sim.candidates, "plies": sim.plies}
         if leaves != [None, None]:
             data["leaves"] = leaves
+        if args.endgame_deals:
+            data["endgame_deals"] = {"kept": len(results), "played": played}
         if args.label is not None:
             data["label"] = args.label
         print(json.dumps(data))
@@ -136,7 +146,9 @@ def cmd_match(args: argparse.Namespace) -> int:
         settings = f"; sim: {sim.rollouts} rollouts, {sim.candidates} candidates, {sim.plies} plies" \
             if "sim" in bots else ""
         settings += "".join(f"; {side}'s leaves: {path}" for side, path in zip(bots, leaves) if path is not None)
-        lines = summary.lines(seconds, where)
+        if args.endgame_deals:
+            settings += f"; only the {len(results)} of {played} deals whose box ran empty"
+        lines = summary.lines(seconds, where, played * args.players)
         lines[0] += settings
         print("\n".join(lines))
     if plot is not None:
