@@ -13,7 +13,8 @@ players: a tie counts half); the win share is A's points over the games, with
 the Wilson score interval.  A player as strong as the field wins 1/K of the
 games (the parity: 50% with 2 players).  The score difference is A's final
 score minus the mean of the field's, with a normal interval over the deals (the
-K games of a deal averaged first, as they are not independent).
+K games of a deal averaged first, as they are not independent).  docs/EQUITY.md
+("Proof of strength") states the objective for users.
 """
 
 from __future__ import annotations
