@@ -178,6 +178,14 @@ def test_match_results_do_not_depend_on_the_workers() -> None:
     assert run(("equity", "greedy"), 4, seed=3, workers=2) == run(("equity", "greedy"), 4, seed=3, workers=1)
 
 
+def test_three_player_results_with_a_leave_model_do_not_depend_on_the_workers() -> None:
+    shipped = default_model()
+    zero = dataclasses.replace(shipped, weights=tuple(tuple(0.0 for _ in row) for row in shipped.weights))
+    one, two = (run(("equity", "equity"), 6, seed=3, players=3, models=(zero, None), workers=workers)
+                for workers in (1, 2))
+    assert one == two and len(one) == 2
+
+
 def test_the_score_plot_is_an_svg_with_both_panels() -> None:
     results = run(("greedy", "random"), 6, seed=1, workers=1)
     svg = scores_svg(summarise(("greedy", "random"), results), results)

@@ -19,6 +19,7 @@ K games of a deal averaged first, as they are not independent).  docs/EQUITY.md
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 from dataclasses import dataclass
@@ -149,12 +150,19 @@ def run(bots: tuple[str, str], games: int, seed: int = 0, *, players: int = 2, s
     workers = workers or default_workers()
     seeds = list(range(seed, seed + games // players))
     results: list[DealResult] = []
-    work = partial(play_deals, bots=bots, sim=sim, players=players, models=models)
+    # fresh copies: a model that has played carries compiled tables (ginnyo.equity) that do not pickle
+    sent = (_unplayed(models[0]), _unplayed(models[1]))
+    work = partial(play_deals, bots=bots, sim=sim, players=players, models=sent)
     for batch in run_batches(work, cut(seeds, workers, largest=20), workers=workers, scheduler=scheduler):
         if on_results is not None:
             on_results(batch)
         results.extend(batch)
     return sorted(results, key=lambda result: result.seed)
+
+
+def _unplayed(model: LeaveModel | None) -> LeaveModel | None:
+    """A copy of ``model`` with its values only, which pickles for a worker process."""
+    return None if model is None else dataclasses.replace(model)
 
 
 # -- the statistics -------------------------------------------------------------------------------
