@@ -57,6 +57,8 @@ def test_a_three_player_rung_is_stronger_above_a_third_not_a_half() -> None:
     ({"ci95": [0.7]}, "field 'ci95'"),
     ({"label": ""}, "field 'label'"),
     ({"label": "x" * 81}, "field 'label'"),
+    ({"label": "two\nlines"}, "field 'label'"),
+    ({"bots": ["equity", "gr\x1beedy"]}, "field 'bots'"),
 ])
 def test_a_malformed_result_names_its_field(change: dict[str, object], message: str) -> None:
     with pytest.raises(MatchResultError, match="^here: .*" + message.replace("(", r"\(")):
@@ -151,7 +153,8 @@ def test_ladder_refuses_a_symbolic_link(capsys: pytest.CaptureFixture[str], tmp_
 
 @pytest.mark.parametrize("argv, message", [
     (["--out", "/no/such/dir/l.svg"], "--out '/no/such/dir/l.svg': no such directory"),
-    (["--title", ""], "--title: give 1 to 80 characters"),
+    (["--title", ""], "--title: give one line of 1 to 80 characters"),
+    (["--title", "a\tb"], "--title: give one line"),
 ])
 def test_ladder_bad_options_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str],
                                    message: str) -> None:

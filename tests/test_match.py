@@ -224,7 +224,8 @@ def test_match_command_prints_the_win_rate_and_writes_the_plot(capsys: pytest.Ca
     (["--bots", "greedy,equity", "--games", "2", "--leaves-a", "x.json"], "--leaves-a: greedy plays without leave"),
     (["--bots", "equity,random", "--games", "2", "--leaves-b", "x.json"], "--leaves-b: random plays without leave"),
     (["--bots", "equity,greedy", "--games", "2", "--leaves-a", "/no/such/leaves.json"], "--leaves-a: leave file"),
-    (["--bots", "greedy,random", "--games", "2", "--label", "x" * 81], "--label: give 1 to 80 characters"),
+    (["--bots", "greedy,random", "--games", "2", "--label", "x" * 81], "--label: give one line of 1 to 80"),
+    (["--bots", "greedy,random", "--games", "2", "--label", "a\nb"], "--label: give one line"),
 ])
 def test_match_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
     assert_bad_input(capsys, "match", *argv, message=message)

@@ -82,7 +82,7 @@ def rung_of(data: Any, where: str = "match result") -> Rung:
         raise MatchResultError(f"{where}: must be a JSON object (a 'ginnyo match --json' line)")
     try:
         bots = strict_json.field(data, "bots", list, MatchResultError)
-        if len(bots) != 2 or not all(isinstance(bot, str) and 0 < len(bot) <= LABEL_CHARS for bot in bots):
+        if len(bots) != 2 or not all(is_label(bot) for bot in bots):
             raise MatchResultError(f"field 'bots': {quote(bots)} is not two names of players")
         players = data.get("players", 2)
         if not strict_json.is_whole_number(players) or players not in MATCH_PLAYERS:
@@ -97,8 +97,8 @@ def rung_of(data: Any, where: str = "match result") -> Rung:
             raise MatchResultError(f"field 'ci95': {quote(ci95)} is not two shares from 0 to 1 around "
                                    f"the win rate")
         label = data.get("label")
-        if label is not None and not (isinstance(label, str) and 0 < len(label) <= LABEL_CHARS):
-            raise MatchResultError(f"field 'label': {quote(label)} is not a text of 1 to {LABEL_CHARS} characters")
+        if label is not None and not is_label(label):
+            raise MatchResultError(f"field 'label': {quote(label)} is not a line of 1 to {LABEL_CHARS} characters")
         if label is None:
             label = default_label(bots, data.get("leaves")) + (", endgame deals" if "endgame_deals" in data else "")
     except MatchResultError as error:
@@ -113,6 +113,11 @@ def default_label(bots: list[str], leaves: object) -> str:
     names = [bot if not isinstance(path, str) or not path else f"{bot} ({PurePath(path).stem[:LABEL_CHARS]})"
              for bot, path in zip(bots, files)]
     return f"{names[0]} vs {names[1]}"
+
+
+def is_label(value: object) -> bool:
+    """A name or label: one printable line of 1 to :data:`LABEL_CHARS` characters."""
+    return isinstance(value, str) and 0 < len(value) <= LABEL_CHARS and value.isprintable()
 
 
 def _share(data: dict[str, Any], key: str) -> float:
@@ -201,5 +206,5 @@ def ladder_lines(rungs: Sequence[Rung]) -> list[str]:
     return lines
 
 
-__all__ = ["Rung", "read_rungs", "rung_of", "default_label", "ladder_svg", "ladder_lines", "RESULT_BYTES",
-           "MAX_RUNGS"]
+__all__ = ["Rung", "read_rungs", "rung_of", "default_label", "is_label", "ladder_svg", "ladder_lines",
+           "LABEL_CHARS", "RESULT_BYTES", "MAX_RUNGS"]

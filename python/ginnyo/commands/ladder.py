@@ -27,9 +27,9 @@ def register(commands: Any) -> None:
 def cmd_ladder(args: argparse.Namespace) -> int:
     """``ginnyo ladder``: read the results, print the table, write the SVG."""
     from ..files import check_new, write_new
-    from ..ladder import LABEL_CHARS, ladder_lines, ladder_svg, read_rungs
-    if not 0 < len(args.title) <= LABEL_CHARS:
-        raise GinnyoError(f"--title: give 1 to {LABEL_CHARS} characters")
+    from ..ladder import LABEL_CHARS, is_label, ladder_lines, ladder_svg, read_rungs
+    if not is_label(args.title):
+        raise GinnyoError(f"--title: give one line of 1 to {LABEL_CHARS} characters")
     out = Path(args.out)
     if not out.parent.is_dir():
         raise GinnyoError(f"--out {str(out)!r}: no such directory")

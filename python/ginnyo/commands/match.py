@@ -13,9 +13,6 @@ from typing import Any
 from ..errors import GinnyoError, RunError
 from .arguments import FORCE_HELP, game_count, ply_count, rollout_count, seed_number, whole_number, worker_count
 
-#: the most characters of a match's ``--label``
-LABEL_CHARS = 80
-
 
 def register(commands: Any) -> None:
     """Add ``match`` to the main parser's commands."""
@@ -97,13 +94,14 @@ def leave_models(args: argparse.Namespace, bots: tuple[str, str]) -> tuple[Any, 
 def cmd_match(args: argparse.Namespace) -> int:
     """``ginnyo match``: play the deals, print the summary, write the plot."""
     from ..files import check_new, write_new
+    from ..ladder import LABEL_CHARS, is_label
     from ..progress import progress_bar
     from ..strength import SimSettings, run, scores_svg, summarise
     from ..workers import default_workers
     bots = parse_bots(args.bots)
     check_games(args.games, args.players)
-    if args.label is not None and not 0 < len(args.label) <= LABEL_CHARS:
-        raise GinnyoError(f"--label: give 1 to {LABEL_CHARS} characters")
+    if args.label is not None and not is_label(args.label):
+        raise GinnyoError(f"--label: give one line of 1 to {LABEL_CHARS} characters")
     plot = Path(args.plot) if args.plot else None
     if plot is not None and not plot.parent.is_dir():
         raise GinnyoError(f"--plot {str(plot)!r}: no such directory")
