@@ -32,6 +32,10 @@ class LeaveFileError(GinnyoError):
     """The leave file is missing, corrupt or of a version this ginnyo does not read."""
 
 
+class MatchResultError(GinnyoError):
+    """A match result given to ``ginnyo ladder`` (a ``match --json`` line) is malformed."""
+
+
 class CrazyError(GinnyoError):
     """A Crazy Rummy state, hand, meld, game record or action is malformed or not legal."""
 
