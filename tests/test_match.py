@@ -102,3 +102,22 @@ def test_plot_sim_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path
 def test_equity_beats_greedy_over_a_thousand_games() -> None:
     summary = summarise(("equity", "greedy"), run(("equity", "greedy"), 1000, seed=500000))
     assert summary.win_rate > 0.5 and summary.mean_difference > 0
+
+
+def test_match_leaves_give_each_side_its_leave_file(tmp_path: Path) -> None:
+    from ginnyo.leaves import FEATURES, STAGES, LeaveModel
+    zero = tmp_path / "zero.json"
+    zero.write_text(json.dumps(LeaveModel(tuple((0.0,) * len(FEATURES) for _ in STAGES)).to_json()), encoding="utf-8")
+    same = run(("equity", "equity"), 4, seed=0, workers=1, leaves=(str(zero), str(zero)))
+    assert all(result.a_scores == result.b_scores[::-1] for result in same)   # one player: mirrored
+    mixed = run(("equity", "equity"), 4, seed=0, workers=1, leaves=(str(zero), None))
+    assert any(result.a_scores != result.b_scores[::-1] for result in mixed)
+
+
+def test_match_bad_leaves_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json", encoding="utf-8")
+    assert_bad_input(capsys, "match", "--bots", "equity,equity", "--games", "2", "--leaves", f"{bad},",
+                     message="--leaves")
+    assert_bad_input(capsys, "match", "--bots", "equity,equity", "--games", "2", "--leaves", "a,b,c",
+                     message="--leaves")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
-from functools import partial
-from typing import Any, Sequence
+from functools import lru_cache, partial
+from typing import Any, Optional, Sequence
 
 from .game import Game, play_game
 from .players import PLAYER_KINDS, Player, hash_seed, make_player
@@ -48,21 +48,37 @@ class PairResult:
         return [1.0 if a > b else 0.5 if a == b else 0.0 for a, b in zip(self.a_scores, self.b_scores)]
 
 
-def build_player(kind: str, seed: int, seat: int, sim: SimSettings) -> Player:
-    """A player of ``kind`` for ``seat`` of the game dealt from ``seed``."""
+Leaves = tuple[Optional[str], Optional[str]]   # A's and B's leave files (None: the shipped one)
+
+
+def build_player(kind: str, seed: int, seat: int, sim: SimSettings, leaves: str | None = None) -> Player:
+    """A player of ``kind`` for ``seat`` of the game dealt from ``seed``; an
+    equity or sim player values leaves by the file ``leaves`` (None: the shipped one)."""
     if kind == "sim":
         from .simulation import SimPlayer
         return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), rollouts=sim.rollouts,
-                         candidates=sim.candidates, plies=sim.plies, margin=sim.margin)
+                         candidates=sim.candidates, plies=sim.plies, margin=sim.margin,
+                         model=_leave_model(leaves) if leaves else None)
+    if kind == "equity" and leaves:
+        from .equity import EquityPlayer
+        return EquityPlayer(_leave_model(leaves))
     return make_player(kind, seed, seat)
 
 
-def play_pair(seed: int, bots: tuple[str, str], sim: SimSettings) -> PairResult:
+@lru_cache(maxsize=4)
+def _leave_model(path: str) -> Any:
+    """A leave file read once a process."""
+    from .leaves import load
+    return load(path)
+
+
+def play_pair(seed: int, bots: tuple[str, str], sim: SimSettings, leaves: Leaves = (None, None)) -> PairResult:
     """Deal ``seed`` and play it twice: A in seat 0, then A in seat 1."""
     a_scores, b_scores, turns = [], [], []
     for a_seat in (0, 1):
         kinds = (bots[0], bots[1]) if a_seat == 0 else (bots[1], bots[0])
-        players = [build_player(kind, seed, seat, sim) for seat, kind in enumerate(kinds)]
+        files = leaves if a_seat == 0 else (leaves[1], leaves[0])
+        players = [build_player(kind, seed, seat, sim, files[seat]) for seat, kind in enumerate(kinds)]
         game = play_game(Game.deal(2, seed), players)
         a_scores.append(game.scores[a_seat])
         b_scores.append(game.scores[1 - a_seat])
@@ -70,23 +86,25 @@ def play_pair(seed: int, bots: tuple[str, str], sim: SimSettings) -> PairResult:
     return PairResult(seed, (a_scores[0], a_scores[1]), (b_scores[0], b_scores[1]), (turns[0], turns[1]))
 
 
-def play_pairs(seeds: Sequence[int], bots: tuple[str, str], sim: SimSettings) -> list[PairResult]:
+def play_pairs(seeds: Sequence[int], bots: tuple[str, str], sim: SimSettings,
+               leaves: Leaves = (None, None)) -> list[PairResult]:
     """Several deals: the unit of work sent to a process or a Dask worker."""
-    return [play_pair(seed, bots, sim) for seed in seeds]
+    return [play_pair(seed, bots, sim, leaves) for seed in seeds]
 
 
 def run(bots: tuple[str, str], games: int, seed: int = 0, *, sim: SimSettings = SimSettings(),
         workers: int | None = None, scheduler: str | None = None,
-        on_results: Any = None) -> list[PairResult]:
+        on_results: Any = None, leaves: Leaves = (None, None)) -> list[PairResult]:
     """Play ``games`` games (``games // 2`` deals from seeds ``seed, seed + 1, …``);
-    the results in seed order, the same whatever the workers."""
+    the results in seed order, the same whatever the workers.  ``leaves``: A's
+    and B's leave files (None: the shipped one)."""
     for kind in bots:
         if kind not in PLAYER_KINDS:
             raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
     workers = workers or default_workers()
     seeds = list(range(seed, seed + games // 2))
     results: list[PairResult] = []
-    for batch in run_batches(partial(play_pairs, bots=bots, sim=sim), cut(seeds, workers, largest=20),
+    for batch in run_batches(partial(play_pairs, bots=bots, sim=sim, leaves=leaves), cut(seeds, workers, largest=20),
                              workers=workers, scheduler=scheduler):
         if on_results is not None:
             on_results(batch)

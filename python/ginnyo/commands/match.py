@@ -21,6 +21,9 @@ def register(commands: Any) -> None:
                        help="games, an even number: N/2 deals, each played twice with the seats swapped")
     match.add_argument("--rollouts", type=rollout_count, default=32, metavar="N",
                        help="a sim player's rollouts a decision")
+    match.add_argument("--leaves", metavar="A_FILE,B_FILE",
+                       help="the leave files of A's and B's equity or sim player, comma-separated "
+                            "(an empty part: the shipped file), e.g. to play new leaves against old")
     add_deal_options(match, "a sim player's")
     match.add_argument("--plot", metavar="FILE", help="write an SVG of the score distributions")
     match.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -52,6 +55,23 @@ def parse_bots(text: str) -> tuple[str, str]:
     return kinds[0], kinds[1]
 
 
+def parse_leaves(text: str) -> tuple[str | None, str | None]:
+    """``--leaves A_FILE,B_FILE``: each side's leave file (empty: the shipped one),
+    read now so that a bad file is one line before any game."""
+    from ..leaves import load
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise GinnyoError(f"--leaves: give two leave files, A_FILE,B_FILE (one may be empty), not {text[:60]!r}")
+    files = (parts[0].strip() or None, parts[1].strip() or None)
+    for name in files:
+        if name is not None:
+            try:
+                load(name)
+            except GinnyoError as error:
+                raise GinnyoError(f"--leaves: {error}") from None
+    return files
+
+
 def cmd_match(args: argparse.Namespace) -> int:
     """``ginnyo match``: play the paired games, print the summary, write the plot."""
     from ..files import check_new, write_new
@@ -63,6 +83,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise GinnyoError(f"--games: {args.games} is odd; every deal is played twice (give an even number)")
     if args.games == 0:
         raise GinnyoError("--games: give at least 2 games")
+    leaves = parse_leaves(args.leaves) if args.leaves is not None else (None, None)
     plot = Path(args.plot) if args.plot else None
     if plot is not None and not plot.parent.is_dir():
         raise GinnyoError(f"--plot {str(plot)!r}: no such directory")
@@ -76,7 +97,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     try:
         results = run(bots, args.games, args.seed, sim=sim, workers=workers, scheduler=args.scheduler,
-                      on_results=lambda batch: bar.update(2 * len(batch)))
+                      on_results=lambda batch: bar.update(2 * len(batch)), leaves=leaves)
     finally:
         bar.close()
     seconds = time.perf_counter() - start
@@ -84,6 +105,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.json:
         data = summary.to_json()
         data.update({"seed": args.seed, "seconds": round(seconds, 1)})
+        if args.leaves is not None:
+            data["leaves"] = list(leaves)
         if "sim" in bots:
             data["sim"] = {"rollouts": sim.rollouts, "candidates": sim.candidates, "plies": sim.plies}
         print(json.dumps(data))
