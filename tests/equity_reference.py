@@ -89,6 +89,8 @@ def reference_ranking(plays: Sequence[tuple[int, Any]], rack: Sequence[int], box
     """Every play and the returns considered, best first; the best return alone
     for a player without a play when returns are not asked for; else a pass."""
     candidates = plays_ranked(plays, rack, box_size, model, state)
+    if model.open_first and state is not None and not state.opened and plays:
+        returns = False     # an opening is never declined
     if returns:
         candidates += returns_ranked(rack, box_size, model, every_subset, state)
     candidates.sort(key=reference_key)

@@ -48,11 +48,12 @@ def hand_model(scale: float = 1.0) -> LeaveModel:
     return LeaveModel(weights, tuple(4.0 * scale for _ in STAGES), state_weights=state_weights)
 
 
-def state_model() -> LeaveModel:
+def state_model(open_first: bool = False) -> LeaveModel:
     """:func:`hand_model` for 2 players, scaled ones for 3 and 4."""
     two = hand_model()
     others = {3: hand_model(0.5), 4: hand_model(1.5)}
-    return LeaveModel(two.weights, two.returns, state_weights=two.state_weights, others=others)
+    return LeaveModel(two.weights, two.returns, state_weights=two.state_weights, others=others,
+                      open_first=open_first)
 
 
 # -- decision weights and leave values: Python and C -------------------------------------------------
@@ -90,7 +91,24 @@ def test_compiled_ranking_agrees_with_the_reference_in_game_states() -> None:
     positions = corpus(96)
     states = [STATES[index % len(STATES)] for index in range(len(positions))]
     assert disagreements(positions, state_model(), states) == []
+    assert disagreements(positions, state_model(open_first=True), states) == []
     assert disagreements(positions, default_model(), states) == []
+
+
+def test_with_open_first_an_opening_is_never_declined() -> None:
+    pos = Position.from_dict(AUDIT)
+    core, box = core_of(pos), game_context(pos).box_size
+    model = LeaveModel(hand_model().weights, hand_model().returns,
+                       state_weights=tuple((0.0, 0.0, 0.0, 0.0, 1000.0, 0.0, 0.0) for _ in STAGES), open_first=True)
+    unopened = LeaveState(2, False, 0, 40)
+    assert {c.kind for c in rank_actions(core, pos.rack, box, model, state=unopened)} == {PLAY}
+    assert rank_actions(core, pos.rack, box, LeaveModel(model.weights, model.returns,
+                                                        state_weights=model.state_weights),
+                        state=unopened)[0].kind == RETURN     # without the rule returning is worth 1000
+    # without a play, a return; with a meld down the rule is off
+    stuck = Position.from_dict({"board": {}, "rack": "2C 5D 9H KS 7C"})
+    assert rank_actions(core_of(stuck), stuck.rack, 30, model, state=unopened)[0].kind == RETURN
+    assert rank_actions(core, pos.rack, box, model, state=LeaveState(2, True, 0, 6))[0].kind == RETURN
 
 
 def test_the_batch_ranks_each_position_in_its_own_state() -> None:
@@ -151,7 +169,7 @@ def test_the_shipped_file_is_version_2_with_a_model_for_each_player_count() -> N
     assert data["version"] == 2 and DATA_FILE.name == "leaves-v2.json"
     assert sorted(data["players"]) == [str(count) for count in PLAYER_COUNTS]
     assert data["state_features"] == list(STATE_FEATURES)
-    assert "--players 2,3,4" in data["training"]["command"]
+    assert "--players 2,3,4" in data["training"]["command"] and data["open_first"] is True
     model = default_model()
     weights = {model.of(count).weights for count in PLAYER_COUNTS}
     assert len(weights) == len(PLAYER_COUNTS)
@@ -160,7 +178,7 @@ def test_the_shipped_file_is_version_2_with_a_model_for_each_player_count() -> N
 def test_a_state_model_round_trips_through_its_file(tmp_path: Path) -> None:
     model = LeaveModel(hand_model().weights, hand_model().returns, state_weights=hand_model().state_weights,
                        others={4: LeaveModel(hand_model(2.0).weights, hand_model(2.0).returns,
-                                             state_weights=hand_model(2.0).state_weights)})
+                                             state_weights=hand_model(2.0).state_weights)}, open_first=True)
     path = tmp_path / "leaves.json"
     path.write_text(json.dumps(model.to_json()), encoding="utf-8")
     loaded = load(path)
@@ -181,6 +199,7 @@ def _v2_file(tmp_path: Path, change: object) -> Path:
     (lambda data: data["players"]["4"].update(state_weights=[[1.0]]), "field 'players' '4': field 'state_weights'"),
     (lambda data: data["players"]["2"].update(weights="heavy"), "field 'players' '2': field 'weights'"),
     (lambda data: data.update(version=3), "version 3, this ginnyo reads versions 1, 2"),
+    (lambda data: data.pop("open_first"), "field 'open_first'"),
 ])
 def test_a_version_2_file_with_a_wrong_field_names_it(tmp_path: Path, change: object, message: str) -> None:
     with pytest.raises(LeaveFileError) as error:
@@ -227,10 +246,11 @@ def test_train_leaves_players_option(capsys: pytest.CaptureFixture[str], tmp_pat
 # -- the audit: the equity player opens ------------------------------------------------------------
 
 def test_the_audit_position_ranks_an_opening_first() -> None:
-    # the openings: Q Q and a joker as a set, or Q K A with a joker as the king
+    # the openings: Q Q and a joker as a set, or Q K A with a joker as the king;
+    # the shipped file never declines an opening (open_first), so no return is ranked
     ranked = rank_position(Position.from_dict(AUDIT))
-    assert ranked[0].kind == PLAY
-    assert {candidate.kind for candidate in ranked} == {PLAY, RETURN}
+    assert ranked[0].kind == PLAY and ranked[0].score == 20
+    assert {candidate.kind for candidate in ranked} == {PLAY}
     # with the version 1 values (blind to the empty board) a return ranked first
     assert rank_position(Position.from_dict(AUDIT), load(V1_FILE))[0].kind == RETURN
 

@@ -78,7 +78,7 @@ def compiled_model(model: LeaveModel) -> CompiledLeaves:
         def parts(one: LeaveModel) -> tuple[Any, Any, Any]:
             return one.weights, one.returns, one.state_weights
         compiled = Compiled(*parts(model)[:2], STAGES, PENALTY, parts(model)[2],
-                            {players: parts(model.of(players)) for players in PLAYER_COUNTS[1:]})
+                            {players: parts(model.of(players)) for players in PLAYER_COUNTS[1:]}, model.open_first)
         object.__setattr__(model, "_compiled", compiled)
     return compiled
 

@@ -170,6 +170,7 @@ class LeaveModel:
     path: str | None = field(default=None, compare=False)
     state_weights: tuple[tuple[float, ...], ...] = ()
     others: dict[int, LeaveModel] = field(default_factory=dict)
+    open_first: bool = False    # while no meld is down, a player with a play plays (version 2 files: true)
 
     def __post_init__(self) -> None:
         if not self.returns:
@@ -237,6 +238,7 @@ class LeaveModel:
             "stages": [{"name": name, "box_min": low, "box_max": high}
                        for name, (low, high) in zip(STAGE_NAMES, STAGES)],
             "players": {str(players): self.of(players)._fields_json() for players in PLAYER_COUNTS},
+            "open_first": self.open_first,
             "training": self.training,
         }
 
@@ -295,6 +297,9 @@ def from_json(data: object, where: str = "leave file") -> LeaveModel:
             or not all(isinstance(m, dict) for m in models.values()):
         raise LeaveFileError(f"{where}: field 'players': must map "
                              f"{', '.join(repr(str(p)) for p in PLAYER_COUNTS)} to models")
+    open_first = data.get("open_first")
+    if not isinstance(open_first, bool):
+        raise LeaveFileError(f"{where}: field 'open_first': must be true or false")
     first = str(PLAYER_COUNTS[0])
     others = {players: _model_of(models[str(players)], f"{where}: field 'players' {str(players)!r}", {}, None)
               for players in PLAYER_COUNTS[1:]}
@@ -302,7 +307,8 @@ def from_json(data: object, where: str = "leave file") -> LeaveModel:
     others = {players: other for players, other in others.items()   # a copy of the first is the first
               if (other.weights, other.returns, other.intercepts, other.state_weights)
               != (model.weights, model.returns, model.intercepts, model.state_weights)}
-    return LeaveModel(model.weights, model.returns, model.intercepts, training, where, model.state_weights, others)
+    return LeaveModel(model.weights, model.returns, model.intercepts, training, where, model.state_weights, others,
+                      open_first)
 
 
 def _model_of(data: dict[str, Any], where: str, training: dict[str, Any], path: str | None,

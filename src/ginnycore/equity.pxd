@@ -22,6 +22,7 @@ ctypedef struct LeaveTable:
     int stage_low[STAGE_COUNT]          # box sizes of a stage, inclusive
     int stage_high[STAGE_COUNT]
     int penalty[RANK_COUNT]             # a real tile's end-of-game cost by rank index
+    int open_first                      # while no meld is down, a player with a play plays (no returns)
 
 ctypedef struct GameState:
     # What the leave model sees of the game besides the box and the rack

@@ -247,7 +247,9 @@ cdef long long rank_actions(Board* board, const LeaveTable* table, int box_size,
                             int returns, long long limit,
                             PlayRecord** plays, size_t* capacity, Ranked** ranked, size_t* ranked_capacity) noexcept nogil:
     """Rank the actions of the prepared ``board`` (its rack is the player's) in
-    the game ``state`` (NULL: 2 players, a meld down, the clock at 0):
+    the game ``state`` (NULL: 2 players, a meld down, the clock at 0;
+    with the model's ``open_first``, a player with a play and no meld on the
+    board gets no returns):
     the first ``limit`` (1 or more) go to ``ranked[0]`` best first (the array
     grows as needed; ``ranked_capacity`` its size), the plays are generated
     into ``plays[0]`` (GEN_ALL).  Returns only when ``returns`` is set, except
@@ -274,6 +276,8 @@ cdef long long rank_actions(Board* board, const LeaveTable* table, int box_size,
     count = board_generate(board, GEN_ALL, NULL, plays, capacity)
     if count < 0:
         return -1
+    if state != NULL and table.open_first and not state.opened and count > 0:
+        returns = 0         # an opening is never declined
     if box_size > 0 and tiles > 0 and (returns or count == 0):
         if not returns:
             heap.limit = 1      # a player without a play must return: the best return
@@ -354,9 +358,10 @@ cdef class LeaveModel:
     index) and ``state_weights`` 4 rows of 7 (leaves.STATE_FEATURES; None:
     zeros): what ginnyo.leaves holds for 2 players.  ``players`` maps 3 and 4
     to their own ``(weights, returns, state_weights)``; a count not given uses
-    the 2-player weights."""
+    the 2-player weights.  ``open_first``: while no meld is down, a player
+    with a legal play gets no returns (an opening is never declined)."""
 
-    def __cinit__(self, weights, returns, stages, penalty, state_weights=None, players=None):
+    def __cinit__(self, weights, returns, stages, penalty, state_weights=None, players=None, open_first=False):
         cdef int model, stage, feature, rank, count
         stages = [tuple(pair) for pair in stages]
         penalty = list(penalty)
@@ -388,6 +393,7 @@ cdef class LeaveModel:
             self.table.stage_high[stage] = _whole(stages[stage][1], "a stage's box size")
         for rank in range(RANK_COUNT):
             self.table.penalty[rank] = _whole(penalty[rank], "penalty")
+        self.table.open_first = bool(open_first)
 
     def stage(self, int box_size):
         """The stage index of a decision with ``box_size`` tiles in the box."""
