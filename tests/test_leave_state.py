@@ -9,6 +9,7 @@ and the audit's position (one opening or returns) ranks the opening first."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -169,7 +170,7 @@ def test_the_shipped_file_is_version_2_with_a_model_for_each_player_count() -> N
     assert data["version"] == 2 and DATA_FILE.name == "leaves-v2.json"
     assert sorted(data["players"]) == [str(count) for count in PLAYER_COUNTS]
     assert data["state_features"] == list(STATE_FEATURES)
-    assert "--players 2,3,4" in data["training"]["command"] and data["open_first"] is True
+    assert "--players 2,3,4" in data["training"]["command"] and data["open_first"] is False
     model = default_model()
     weights = {model.of(count).weights for count in PLAYER_COUNTS}
     assert len(weights) == len(PLAYER_COUNTS)
@@ -245,19 +246,20 @@ def test_train_leaves_players_option(capsys: pytest.CaptureFixture[str], tmp_pat
 
 # -- the audit: the equity player opens ------------------------------------------------------------
 
-def test_the_audit_position_ranks_an_opening_first() -> None:
+def test_with_open_first_the_audit_position_ranks_an_opening_first() -> None:
     # the openings: Q Q and a joker as a set, or Q K A with a joker as the king;
-    # the shipped file never declines an opening (open_first), so no return is ranked
-    ranked = rank_position(Position.from_dict(AUDIT))
+    # with open_first (measured weaker, so false in the shipped file) no return is ranked
+    ranked = rank_position(Position.from_dict(AUDIT), replace(default_model(), open_first=True))
     assert ranked[0].kind == PLAY and ranked[0].score == 20
     assert {candidate.kind for candidate in ranked} == {PLAY}
     # with the version 1 values (blind to the empty board) a return ranked first
     assert rank_position(Position.from_dict(AUDIT), load(V1_FILE))[0].kind == RETURN
 
 
-def test_best_move_equity_shows_the_opening_first_on_the_audit_position(capsys: pytest.CaptureFixture[str],
-                                                                        tmp_path: Path) -> None:
-    path = tmp_path / "audit.json"
+def test_best_move_equity_leaves_file_with_open_first_shows_the_opening_first(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path, leaves = tmp_path / "audit.json", tmp_path / "leaves.json"
     path.write_text(json.dumps(AUDIT), encoding="utf-8")
-    code, out, _ = cli(capsys, "best-move", "--equity", "--json", str(path))
+    leaves.write_text(json.dumps(replace(default_model(), open_first=True).to_json()), encoding="utf-8")
+    code, out, _ = cli(capsys, "best-move", "--equity", "--json", "--leaves", str(leaves), str(path))
     assert code == 0 and json.loads(out)["best"]["kind"] == PLAY

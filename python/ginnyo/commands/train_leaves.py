@@ -71,7 +71,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
                      "rules": RULES_VERSION,   # the game-end rule of the self-play (rules.RULES_VERSION)
                      "ginnyo": __version__, "seconds": round(seconds, 1)})
     model = LeaveModel(model.weights, model.returns, model.intercepts, training, None, model.state_weights,
-                       model.others, open_first=True)   # the trained values, played never declining an opening
+                       model.others)   # open_first false: measured, never declining an opening loses (EQUITY.md)
     text = json.dumps(model.to_json(), indent=1) + "\n"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
