@@ -5,7 +5,9 @@ plays valued with numpy leave features (ginnyo.leaves.LeaveModel.values), the
 returns built as tuples.  ``every_subset`` chooses the returns: all distinct
 non-empty multisets of the rack (what the compiled ranking considers), or the
 old rule (one or two tiles, or keeping at most three: 129 of 8 different tiles).
-Ranked with :func:`reference_key`, the core's play order (square, joker?, card)."""
+Ranked with :func:`reference_key`, the core's play order (square, joker?, card).
+The leave values are those of the game ``state`` (ginnyo.leaves.LeaveState;
+None: the default one)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ginnyo.equity import PASS_KIND, PLAY, RETURN, Candidate
-from ginnyo.leaves import TILES, LeaveModel, counts_of
+from ginnyo.leaves import TILES, LeaveModel, LeaveState, counts_of
 from ginnyo.tiles import JOKER
 
 OLD_KEEP_AT_MOST = 3      # the old rule: returns that keep at most this many tiles ...
@@ -33,7 +35,7 @@ def reference_key(candidate: Candidate) -> tuple[Any, ...]:
 
 
 def plays_ranked(plays: Sequence[tuple[int, Any]], rack: Sequence[int], box_size: int,
-                 model: LeaveModel) -> list[Candidate]:
+                 model: LeaveModel, state: LeaveState | None = None) -> list[Candidate]:
     """The core's plays (``(score, placements)``) as candidates."""
     if not plays:
         return []
@@ -44,7 +46,7 @@ def plays_ranked(plays: Sequence[tuple[int, Any]], rack: Sequence[int], box_size
             rows.append(row)
             tiles.append(JOKER if joker else card)
     np.subtract.at(counts, (np.array(rows), np.array(tiles)), 1)
-    values = model.values(counts, box_size)
+    values = model.values(counts, box_size, state)
     candidates = []
     for row, (score, placements) in enumerate(plays):
         leave = list(rack)
@@ -54,8 +56,8 @@ def plays_ranked(plays: Sequence[tuple[int, Any]], rack: Sequence[int], box_size
     return candidates
 
 
-def returns_ranked(rack: Sequence[int], box_size: int, model: LeaveModel, every_subset: bool = True
-                   ) -> list[Candidate]:
+def returns_ranked(rack: Sequence[int], box_size: int, model: LeaveModel, every_subset: bool = True,
+                   state: LeaveState | None = None) -> list[Candidate]:
     """The returns considered, none when the box or the rack is empty."""
     if box_size <= 0 or not rack:
         return []
@@ -76,21 +78,24 @@ def returns_ranked(rack: Sequence[int], box_size: int, model: LeaveModel, every_
     for row, leave in enumerate(leaves):
         for tile in leave:
             counts[row, tile] += 1
-    values = model.values(counts, box_size) + model.return_value(box_size)
+    values = model.values(counts, box_size, state) + model.return_value(box_size, state)
     return sorted((Candidate(RETURN, 0, leave, float(value), (), returned)
                    for returned, leave, value in zip(ordered, leaves, values)), key=reference_key)
 
 
 def reference_ranking(plays: Sequence[tuple[int, Any]], rack: Sequence[int], box_size: int, model: LeaveModel,
-                      *, returns: bool = True, every_subset: bool = True) -> list[Candidate]:
+                      *, returns: bool = True, every_subset: bool = True, state: LeaveState | None = None
+                      ) -> list[Candidate]:
     """Every play and the returns considered, best first; the best return alone
     for a player without a play when returns are not asked for; else a pass."""
-    candidates = plays_ranked(plays, rack, box_size, model)
+    candidates = plays_ranked(plays, rack, box_size, model, state)
+    if model.open_first and state is not None and not state.opened and plays:
+        returns = False     # an opening is never declined
     if returns:
-        candidates += returns_ranked(rack, box_size, model, every_subset)
+        candidates += returns_ranked(rack, box_size, model, every_subset, state)
     candidates.sort(key=reference_key)
     if not candidates and box_size > 0:
-        candidates = returns_ranked(rack, box_size, model, every_subset)[:1]
+        candidates = returns_ranked(rack, box_size, model, every_subset, state)[:1]
     if not candidates:
-        candidates = [Candidate(PASS_KIND, 0, tuple(sorted(rack)), model.value(rack, box_size))]
+        candidates = [Candidate(PASS_KIND, 0, tuple(sorted(rack)), model.value(rack, box_size, state))]
     return candidates

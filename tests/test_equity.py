@@ -62,9 +62,12 @@ def _write(tmp_path: Path, data: object) -> Path:
     return path
 
 
-def _shipped() -> dict[str, object]:
-    data: dict[str, object] = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+def _shipped(path: Path = DATA_FILE) -> dict[str, object]:
+    data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
     return data
+
+
+V1_FILE = DATA_FILE.parent / "leaves-v1.json"   # the version 1 file, kept: it still loads
 
 
 def test_a_missing_leave_file_is_one_line_naming_it(tmp_path: Path) -> None:
@@ -78,7 +81,7 @@ def test_a_corrupt_leave_file_is_malformed_json(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("field, value, message", [
-    ("version", 2, "field 'version': version 2, this ginnyo reads version 1"),
+    ("version", 7, "field 'version': version 7, this ginnyo reads versions 1, 2"),
     ("format", "something", "field 'format'"),
     ("features", ["tiles"], "field 'features'"),
     ("weights", [[1.0]], "field 'weights'"),
@@ -88,7 +91,7 @@ def test_a_corrupt_leave_file_is_malformed_json(tmp_path: Path) -> None:
     ("training", [], "field 'training'"),
 ])
 def test_a_leave_file_with_a_wrong_field_names_it(tmp_path: Path, field: str, value: object, message: str) -> None:
-    data = _shipped()
+    data = _shipped(V1_FILE)
     data[field] = value
     with pytest.raises(LeaveFileError) as error:
         load(_write(tmp_path, data))
@@ -96,7 +99,7 @@ def test_a_leave_file_with_a_wrong_field_names_it(tmp_path: Path, field: str, va
 
 
 def test_a_leave_file_with_a_non_finite_weight_is_refused(tmp_path: Path) -> None:
-    text = json.dumps(_shipped()).replace('"weights": [[', '"weights": [[NaN, ', 1)
+    text = json.dumps(_shipped(V1_FILE)).replace('"weights": [[', '"weights": [[NaN, ', 1)
     with pytest.raises(LeaveFileError, match="field 'weights'"):
         load(_write(tmp_path, text))
 
@@ -266,8 +269,10 @@ def test_train_leaves_writes_a_loadable_file_the_same_for_a_seed(capsys: pytest.
     cli(capsys, "train-leaves", "--games", "6", "--rounds", "2", "--seed", "5", "--workers", "2", "--out", str(two))
     first, second = load(one), load(two)
     assert first == second
-    assert first.training["command"] == f"ginnyo train-leaves --games 6 --rounds 2 --seed 5 --out {one}"
-    assert first.training["games_per_round"] == 6 and sum(first.training["samples_last_round"]) > 0
+    assert first.training["command"] == \
+        f"ginnyo train-leaves --games 6 --rounds 2 --players 2,3,4 --seed 5 --out {one}"
+    assert first.training["games_per_round"] == 6
+    assert all(sum(samples) > 0 for samples in first.training["samples_last_round"].values())
 
 
 def test_train_leaves_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

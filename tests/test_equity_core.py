@@ -14,7 +14,7 @@ from equity_reference import reference_key, reference_ranking
 from helpers import FULL_CORPUS, position
 from ginnyo.corpus import game_positions
 from ginnyo.equity import PLAY, RETURN, compiled_model, position_box_size, rank_actions, rank_position, rank_positions
-from ginnyo.leaves import FEATURES, STAGES, TILES, LeaveModel, default_model, features, stage_of
+from ginnyo.leaves import FEATURES, STAGES, TILES, LeaveModel, LeaveState, default_model, features, stage_of
 from ginnyo.native import core_of
 from ginnyo.position import Position
 from ginnyo.tiles import parse_rack_tile
@@ -43,15 +43,18 @@ def corpus(count: int) -> list[Position]:
     return found
 
 
-def disagreements(positions: list[Position], model: LeaveModel) -> list[str]:
+def disagreements(positions: list[Position], model: LeaveModel,
+                  states: list[LeaveState] | None = None) -> list[str]:
     """Where the compiled ranking (all actions) differs from the reference's:
-    another action at some rank, or an equity off by more than 1e-9."""
+    another action at some rank, or an equity off by more than 1e-9 (in the
+    game state ``states[i]`` of position i; None: the default state)."""
     found = []
     for index, pos in enumerate(positions):
         box = position_box_size(pos)
         core = core_of(pos)
-        expected = reference_ranking(core.legal_plays(), pos.rack, box, model)
-        got = rank_actions(core, pos.rack, box, model)
+        state = states[index] if states is not None else None
+        expected = reference_ranking(core.legal_plays(), pos.rack, box, model, state=state)
+        got = rank_actions(core, pos.rack, box, model, state=state)
         if len(got) != len(expected):
             found.append(f"position {index}: {len(got)} actions, expected {len(expected)}")
             continue

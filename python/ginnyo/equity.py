@@ -6,7 +6,9 @@ scores 0 and keeps the rest, so it is ranked on the same scale as the plays.
 Every return is considered: each distinct non-empty multiset of the rack's
 tiles (255 of 8 different tiles); returns need a tile in the box.  With an
 empty box and no play the only action is a pass, which keeps the whole rack.
-The ranking runs in C (:mod:`ginnycore.equity`, its doc gives the tie-break).
+The leave values see the game state (:class:`ginnyo.leaves.LeaveState`: the
+player count, a meld down or not, the stall clock): :func:`view_state` and
+:func:`position_state` give it.  The ranking runs in C (:mod:`ginnycore.equity`, its doc gives the tie-break).
 """
 
 from __future__ import annotations
@@ -18,14 +20,15 @@ import numpy as np
 
 from .actions import PASS, Action, Place, Return
 from .context import game_context
-from .leaves import PENALTY, STAGES, LeaveModel, default_model
-from .rules import play_rank_key
+from .leaves import PENALTY, PLAYER_COUNTS, STAGES, LeaveModel, LeaveState, default_model
+from .rules import play_rank_key, quiet_turn_limit
 from .tiles import JOKER
 
 if TYPE_CHECKING:
     from ginnycore import Core
     from ginnycore.equity import LeaveModel as CompiledLeaves
 
+    from .context import GameContext
     from .game import View
     from .position import Position
 
@@ -72,7 +75,10 @@ def compiled_model(model: LeaveModel) -> CompiledLeaves:
     compiled: CompiledLeaves | None = model.__dict__.get("_compiled")
     if compiled is None:
         from ginnycore.equity import LeaveModel as Compiled
-        compiled = Compiled(model.weights, model.returns or (0.0,) * len(STAGES), STAGES, PENALTY)
+        def parts(one: LeaveModel) -> tuple[Any, Any, Any]:
+            return one.weights, one.returns, one.state_weights
+        compiled = Compiled(*parts(model)[:2], STAGES, PENALTY, parts(model)[2],
+                            {players: parts(model.of(players)) for players in PLAYER_COUNTS[1:]}, model.open_first)
         object.__setattr__(model, "_compiled", compiled)
     return compiled
 
@@ -93,20 +99,41 @@ def candidate_of(action: tuple[int, int, float, Placements, tuple[int, ...]], ra
 
 
 def rank_actions(core: Core, rack: Sequence[int], box_size: int, model: LeaveModel | None = None,
-                 *, returns: bool = True, limit: int | None = None) -> list[Candidate]:
+                 *, returns: bool = True, limit: int | None = None, state: LeaveState | None = None
+                 ) -> list[Candidate]:
     """The first ``limit`` actions (all when None) by equity, best first, ranked
-    in C (ginnycore.equity): every legal play of the core's position (its rack
-    is ``rack``) and, with ``returns``, every return; the best return alone for
-    a player without a play otherwise; a pass alone when there is neither (the
+    in C (ginnycore.equity) in the game ``state`` (None: 2 players, a meld down,
+    the clock at 0): every legal play of the core's position (its rack is
+    ``rack``) and, with ``returns``, every return; the best return alone for a
+    player without a play otherwise; a pass alone when there is neither (the
     box empty and no play)."""
     from ginnycore.equity import rank_core
-    ranked = rank_core(core, compiled_model(model or default_model()), box_size, returns, limit)
+    ranked = rank_core(core, compiled_model(model or default_model()), box_size, returns, limit,
+                       state.as_tuple() if state is not None else None)
     return [candidate_of(action, rack) for action in ranked]
 
 
-def best_action(core: Core, rack: Sequence[int], box_size: int, model: LeaveModel | None = None) -> Candidate:
+def best_action(core: Core, rack: Sequence[int], box_size: int, model: LeaveModel | None = None,
+                state: LeaveState | None = None) -> Candidate:
     """The action of highest equity."""
-    return rank_actions(core, rack, box_size, model, limit=1)[0]
+    return rank_actions(core, rack, box_size, model, limit=1, state=state)[0]
+
+
+def view_state(view: View) -> LeaveState:
+    """The game state a player in a game sees (the leave model's :class:`LeaveState`)."""
+    opened = bool(view.board)
+    return LeaveState(view.players, opened, view.quiet_turns,
+                      quiet_turn_limit(view.players, opened, rules=view.rules, stall_rounds=view.stall_rounds))
+
+
+def position_state(position: Position, context: GameContext | None = None) -> LeaveState:
+    """The game state of a static position: its players, a meld down when the
+    board has tiles, the stall clock of its game context (0 unless given)."""
+    context = context or game_context(position)
+    opened = bool(position.board)
+    return LeaveState(context.players, opened, context.quiet_turns,
+                      quiet_turn_limit(context.players, opened, rules=context.rules,
+                                       stall_rounds=context.stall_rounds))
 
 
 def position_box_size(position: Position) -> int:
@@ -120,7 +147,9 @@ def rank_position(position: Position, model: LeaveModel | None = None, limit: in
                   ) -> list[Candidate]:
     """The first ``limit`` actions (all when None) of a static position, best equity first."""
     from .native import core_of
-    return rank_actions(core_of(position), position.rack, position_box_size(position), model, limit=limit)
+    context = game_context(position)
+    return rank_actions(core_of(position), position.rack, context.box_size, model, limit=limit,
+                        state=position_state(position, context))
 
 
 def rank_positions(positions: Sequence[Position], model: LeaveModel | None = None, limit: int = 5,
@@ -134,7 +163,10 @@ def rank_positions(positions: Sequence[Position], model: LeaveModel | None = Non
         raise ValueError(f"limit must be a whole number of at least 1, not {limit!r}")
     batch = Batch(list(positions))
     n = len(batch)
-    box_sizes = np.array([position_box_size(position) for position in positions], dtype=np.int32)
+    contexts = [game_context(position) for position in positions]
+    box_sizes = np.array([context.box_size for context in contexts], dtype=np.int32)
+    states = np.array([position_state(position, context).as_tuple()
+                       for position, context in zip(positions, contexts)], dtype=np.int64).reshape(n, 4)
     kinds = np.empty((n, limit), dtype=np.int8)
     scores = np.empty((n, limit), dtype=np.int32)
     values = np.empty((n, limit), dtype=np.float64)
@@ -143,7 +175,7 @@ def rank_positions(positions: Sequence[Position], model: LeaveModel | None = Non
     jokers = np.empty((n, limit, 14), dtype=np.uint8)
     counts = np.empty(n, dtype=np.int32)
     rank_batch(batch._core, compiled_model(model or default_model()), batch.boards, batch.racks, box_sizes,
-               kinds, scores, values, squares, cards, jokers, counts, True, threads)
+               kinds, scores, values, squares, cards, jokers, counts, True, threads, states)
     if (counts < 0).any():
         raise MemoryError("the equity ranking did not fit in memory")
     result = []
@@ -177,7 +209,7 @@ class EquityPlayer:
             action = endgame_action(view)
             if action is not None:
                 return action
-        return best_action(view.core(), view.rack, view.box_size, self.model).action()
+        return best_action(view.core(), view.rack, view.box_size, self.model, view_state(view)).action()
 
 
 # -- candidates for people and as JSON (best-move --equity/--sim) ---------------------------------
@@ -222,4 +254,5 @@ def candidate_line(position: Position, candidate: Candidate) -> str:
 
 
 __all__ = ["Candidate", "EquityPlayer", "rank_actions", "best_action", "compiled_model", "candidate_of",
-           "rank_position", "rank_positions", "position_box_size", "PLAY", "RETURN", "PASS_KIND"]
+           "rank_position", "rank_positions", "position_box_size", "view_state", "position_state", "PLAY", "RETURN",
+           "PASS_KIND"]

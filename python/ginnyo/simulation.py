@@ -43,7 +43,7 @@ from ginnycore import EMPTY_SQUARE
 
 from .actions import Action
 from .context import GameContext, game_context, view_context
-from .equity import COMPILED_PLAY, COMPILED_RETURN, PLAY, RETURN, Candidate, compiled_model, rank_actions
+from .equity import COMPILED_PLAY, COMPILED_RETURN, PLAY, RETURN, Candidate, compiled_model, rank_actions, view_state
 from .leaves import LeaveModel, default_model
 from .sim_choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 
@@ -333,7 +333,8 @@ class SimPlayer:
         if solved is not None:
             return solved
         core = view.core()
-        ranked = rank_actions(core, view.rack, view.box_size, self.model, limit=max(self.candidates, 1))
+        ranked = rank_actions(core, view.rack, view.box_size, self.model, limit=max(self.candidates, 1),
+                              state=view_state(view))
         chosen = top_candidates(ranked, self.candidates, self.margin)
         if len(chosen) <= 1 or self.rollouts < 1:
             return ranked[0].action()

@@ -26,6 +26,7 @@ from libc.string cimport memcpy, memset
 
 from ginnycore.board cimport board_clone
 from ginnycore.core cimport Core, board_generate, board_prepare, claim, release, thread_count
+from ginnycore.rules cimport JOKERS_PER_SET, MAX_PLAYERS, MIN_PLAYERS, RACK_SIZE, sets_for
 from ginnycore.types cimport (GEN_ALL, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord,
                               play_joker)
 
@@ -184,7 +185,7 @@ cdef inline int _skip(Heap* heap, double equity) noexcept nogil:
     return equity < last.play.score + last.value - 1e-6
 
 
-cdef void _rank_plays(Heap* heap, const LeaveTable* table, int stage, const unsigned char* counts,
+cdef void _rank_plays(Heap* heap, const LeaveTable* table, const LeaveRow* row, const unsigned char* counts,
                       const Rack* rack, const double* values, const PlayRecord* plays, long long count) noexcept nogil:
     """Every play, its leave's value read from ``values`` (by the mask it keeps)
     or, when ``values`` is NULL, counted afresh."""
@@ -204,7 +205,7 @@ cdef void _rank_plays(Heap* heap, const LeaveTable* table, int stage, const unsi
         if values != NULL:
             action.value = values[kept]
         else:
-            action.value = _value_of(table, stage, leave, rack.kinds, rack.n_kinds, NULL)
+            action.value = _value_of(table, row, leave, rack.kinds, rack.n_kinds, NULL)
         for i in range(plays[p].n):
             tile = JOKER if play_joker(&plays[p], i) else plays[p].card[i]
             leave[tile] = counts[tile]
@@ -215,8 +216,7 @@ cdef void _rank_plays(Heap* heap, const LeaveTable* table, int stage, const unsi
         _keep(heap, &action)
 
 
-cdef void _rank_returns(Heap* heap, const LeaveTable* table, int stage, const Rack* rack,
-                        double* values) noexcept nogil:
+cdef void _rank_returns(Heap* heap, const LeaveRow* row, const Rack* rack, double* values) noexcept nogil:
     """Every distinct non-empty multiset of the rack's tiles as a return;
     ``values[kept]`` gets every leave's value, the whole rack's too."""
     cdef Ranked action
@@ -224,12 +224,12 @@ cdef void _rank_returns(Heap* heap, const LeaveTable* table, int stage, const Ra
     cdef int n
     memset(&action, 0, sizeof(action))
     action.kind = ACTION_RETURN
-    values[rack.full] = _mask_value(rack, table, stage, rack.full)
+    values[rack.full] = _mask_value(rack, row, rack.full)
     for kept in range(rack.full):
         if kept & rack.follows & ~(kept << 1):
             continue        # another mask keeps the same tiles
-        values[kept] = _mask_value(rack, table, stage, kept)
-        action.value = values[kept] + table.returns[stage]
+        values[kept] = _mask_value(rack, row, kept)
+        action.value = values[kept] + row.returns
         if _skip(heap, action.value):
             continue
         action.key = _equity_key(action.value)
@@ -243,9 +243,13 @@ cdef void _rank_returns(Heap* heap, const LeaveTable* table, int stage, const Ra
         _keep(heap, &action)
 
 
-cdef long long rank_actions(Board* board, const LeaveTable* table, int box_size, int returns, long long limit,
+cdef long long rank_actions(Board* board, const LeaveTable* table, int box_size, const GameState* state,
+                            int returns, long long limit,
                             PlayRecord** plays, size_t* capacity, Ranked** ranked, size_t* ranked_capacity) noexcept nogil:
-    """Rank the actions of the prepared ``board`` (its rack is the player's):
+    """Rank the actions of the prepared ``board`` (its rack is the player's) in
+    the game ``state`` (NULL: 2 players, a meld down, the clock at 0;
+    with the model's ``open_first``, a player with a play and no meld on the
+    board gets no returns):
     the first ``limit`` (1 or more) go to ``ranked[0]`` best first (the array
     grows as needed; ``ranked_capacity`` its size), the plays are generated
     into ``plays[0]`` (GEN_ALL).  Returns only when ``returns`` is set, except
@@ -253,7 +257,8 @@ cdef long long rank_actions(Board* board, const LeaveTable* table, int box_size,
     memory ran out or the rack holds more than 14 tiles."""
     cdef Rack rack
     cdef double values[MAX_SUBSETS]
-    cdef int tiles = 0, kind, stage = stage_index(table, box_size)
+    cdef int tiles = 0, kind
+    cdef LeaveRow row
     cdef long long count
     cdef Heap heap
     cdef Ranked action
@@ -266,21 +271,24 @@ cdef long long rank_actions(Board* board, const LeaveTable* table, int box_size,
         tiles += board.rack[kind]
     if tiles > MAX_PLACED:
         return -1
+    leave_row(&row, table, box_size, state)
     _rack_of(&rack, table, board.rack)
     count = board_generate(board, GEN_ALL, NULL, plays, capacity)
     if count < 0:
         return -1
+    if state != NULL and table.open_first and not state.opened and count > 0:
+        returns = 0         # an opening is never declined
     if box_size > 0 and tiles > 0 and (returns or count == 0):
         if not returns:
             heap.limit = 1      # a player without a play must return: the best return
-        _rank_returns(&heap, table, stage, &rack, values)
-        _rank_plays(&heap, table, stage, board.rack, &rack, values, plays[0], count)
+        _rank_returns(&heap, &row, &rack, values)
+        _rank_plays(&heap, table, &row, board.rack, &rack, values, plays[0], count)
     else:
-        _rank_plays(&heap, table, stage, board.rack, &rack, NULL, plays[0], count)
+        _rank_plays(&heap, table, &row, board.rack, &rack, NULL, plays[0], count)
     if heap.size == 0 and not heap.failed:
         memset(&action, 0, sizeof(action))
         action.kind = ACTION_PASS
-        action.value = _value_of(table, stage, board.rack, rack.kinds, rack.n_kinds, NULL)
+        action.value = _value_of(table, &row, board.rack, rack.kinds, rack.n_kinds, NULL)
         action.key = _equity_key(action.value)
         _keep(&heap, &action)
     if heap.failed:
@@ -316,38 +324,76 @@ cdef int _check_rack(const unsigned char* rack, str where) except -1:
     return 0
 
 
-cdef class LeaveModel:
-    """A leave model in C: ``LeaveModel(weights, returns, stages, penalty)`` with
-    ``weights`` 4 rows of 11 finite numbers (one row a stage), ``returns`` 4
-    numbers, ``stages`` 4 (lowest, highest) box sizes and ``penalty`` 13 whole
-    numbers (a card's end cost by rank index): what ginnyo.leaves holds."""
+cdef list _checked_rows(object rows, int width, str name):
+    """``rows``: STAGE_COUNT rows of ``width`` finite numbers, as lists."""
+    import math
+    rows = [list(row) for row in rows]
+    if len(rows) != STAGE_COUNT or any(len(row) != width for row in rows):
+        raise ValueError(f"{name} must be {STAGE_COUNT} rows of {width} numbers")
+    for row in rows:
+        for value in row:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"weights and returns must be finite numbers, not {value!r}")
+    return rows
 
-    def __cinit__(self, weights, returns, stages, penalty):
-        import math
-        cdef int stage, feature, rank
-        rows = [list(row) for row in weights]
-        returns = list(returns)
+
+cdef int _state_of(GameState* state, object given) except -1:
+    """A GameState from ``(players, opened, quiet_turns, quiet_limit)``."""
+    try:
+        players, opened, quiet_turns, quiet_limit = given
+    except (TypeError, ValueError):
+        raise ValueError("state must be (players, opened, quiet_turns, quiet_limit)") from None
+    state.players = _whole(players, "state's players")
+    state.opened = bool(opened)
+    state.quiet_turns = _whole(quiet_turns, "state's quiet_turns")
+    state.quiet_limit = _whole(quiet_limit, "state's quiet_limit")
+    return 0
+
+
+cdef class LeaveModel:
+    """A leave model in C: ``LeaveModel(weights, returns, stages, penalty,
+    state_weights=None, players=None)`` with ``weights`` 4 rows of 11 finite
+    numbers (one row a stage), ``returns`` 4 numbers, ``stages`` 4 (lowest,
+    highest) box sizes, ``penalty`` 13 whole numbers (a card's end cost by rank
+    index) and ``state_weights`` 4 rows of 7 (leaves.STATE_FEATURES; None:
+    zeros): what ginnyo.leaves holds for 2 players.  ``players`` maps 3 and 4
+    to their own ``(weights, returns, state_weights)``; a count not given uses
+    the 2-player weights.  ``open_first``: while no meld is down, a player
+    with a legal play gets no returns (an opening is never declined)."""
+
+    def __cinit__(self, weights, returns, stages, penalty, state_weights=None, players=None, open_first=False):
+        cdef int model, stage, feature, rank, count
         stages = [tuple(pair) for pair in stages]
         penalty = list(penalty)
-        if len(rows) != STAGE_COUNT or any(len(row) != FEATURE_COUNT for row in rows):
-            raise ValueError(f"weights must be {STAGE_COUNT} rows of {FEATURE_COUNT} numbers")
-        if len(returns) != STAGE_COUNT:
-            raise ValueError(f"returns must be {STAGE_COUNT} numbers")
         if len(stages) != STAGE_COUNT or any(len(pair) != 2 for pair in stages):
             raise ValueError(f"stages must be {STAGE_COUNT} (lowest, highest) pairs")
         if len(penalty) != RANK_COUNT:
             raise ValueError(f"penalty must be {RANK_COUNT} whole numbers")
-        for value in [w for row in rows for w in row] + returns:
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"weights and returns must be finite numbers, not {value!r}")
+        others = dict(players or {})
+        for count in others:
+            if isinstance(count, bool) or not isinstance(count, int) or not MIN_PLAYERS < count <= MAX_PLAYERS:
+                raise ValueError(f"players: models are for {MIN_PLAYERS + 1} to {MAX_PLAYERS} players, "
+                                 f"not {count!r}")
+        for model in range(PLAYER_MODELS):
+            given = others.get(model + MIN_PLAYERS, (weights, returns, state_weights))
+            if len(given) != 3:
+                raise ValueError("players: each model is (weights, returns, state_weights)")
+            rows = _checked_rows(given[0], FEATURE_COUNT, "weights")
+            model_returns = _checked_rows([[r] for r in given[1]], 1, "returns")
+            state_rows = _checked_rows(given[2] if given[2] is not None else [[0.0] * STATE_COUNT] * STAGE_COUNT,
+                                       STATE_COUNT, "state_weights")
+            for stage in range(STAGE_COUNT):
+                for feature in range(FEATURE_COUNT):
+                    self.table.weight[model][stage][feature] = rows[stage][feature]
+                for feature in range(STATE_COUNT):
+                    self.table.state[model][stage][feature] = state_rows[stage][feature]
+                self.table.returns[model][stage] = model_returns[stage][0]
         for stage in range(STAGE_COUNT):
-            for feature in range(FEATURE_COUNT):
-                self.table.weight[stage][feature] = rows[stage][feature]
-            self.table.returns[stage] = returns[stage]
             self.table.stage_low[stage] = _whole(stages[stage][0], "a stage's box size")
             self.table.stage_high[stage] = _whole(stages[stage][1], "a stage's box size")
         for rank in range(RANK_COUNT):
             self.table.penalty[rank] = _whole(penalty[rank], "penalty")
+        self.table.open_first = bool(open_first)
 
     def stage(self, int box_size):
         """The stage index of a decision with ``box_size`` tiles in the box."""
@@ -356,16 +402,34 @@ cdef class LeaveModel:
     def features(self, const unsigned char[:] counts not None):
         """The 11 leave features of ``counts`` (53 tile counts)."""
         cdef double out[FEATURE_COUNT]
+        cdef LeaveRow row
         if counts.shape[0] != RACK_KINDS:
             raise ValueError("counts needs 53 entries")
-        _value_of(&self.table, 0, &counts[0], ALL_KINDS, RACK_KINDS, out)
+        leave_row(&row, &self.table, 0, NULL)
+        _value_of(&self.table, &row, &counts[0], ALL_KINDS, RACK_KINDS, out)
         return tuple(out[i] for i in range(FEATURE_COUNT))
 
-    def value(self, const unsigned char[:] counts not None, int box_size):
-        """The value of the leave ``counts`` (53 tile counts) with ``box_size`` in the box."""
+    def row(self, int box_size, state=None):
+        """The weights of a decision with ``box_size`` in the box in ``state``
+        (``(players, opened, quiet_turns, quiet_limit)``; None: 2 players, a meld
+        down, no clock): the 11 leave weights and the return term."""
+        cdef GameState game
+        cdef LeaveRow row
+        if state is not None:
+            _state_of(&game, state)
+        leave_row(&row, &self.table, box_size, &game if state is not None else NULL)
+        return tuple(row.weight[i] for i in range(FEATURE_COUNT)), row.returns
+
+    def value(self, const unsigned char[:] counts not None, int box_size, state=None):
+        """The value of the leave ``counts`` (53 tile counts) with ``box_size`` in the box, in ``state`` (see row)."""
+        cdef GameState game
+        cdef LeaveRow row
         if counts.shape[0] != RACK_KINDS:
             raise ValueError("counts needs 53 entries")
-        return leave_value(&self.table, stage_index(&self.table, box_size), &counts[0])
+        if state is not None:
+            _state_of(&game, state)
+        leave_row(&row, &self.table, box_size, &game if state is not None else NULL)
+        return leave_value(&self.table, &row, &counts[0])
 
 
 cdef tuple _action_tuple(const Ranked* action):
@@ -381,20 +445,27 @@ cdef tuple _action_tuple(const Ranked* action):
     return (ACTION_PASS, 0, action.value, (), ())
 
 
-def rank_core(Core core not None, LeaveModel model not None, int box_size, returns=True, limit=None):
+def rank_core(Core core not None, LeaveModel model not None, int box_size, returns=True, limit=None, state=None):
     """The first ``limit`` actions (all when None) of the core's position by
     equity, best first, as ``(kind, score, leave_value, placements, returned)``
-    tuples (see the module's doc; kind 0 play, 1 return, 2 pass).  The plays
-    are left in the core's C array as ``generate_plays`` leaves them."""
+    tuples (see the module's doc; kind 0 play, 1 return, 2 pass), in the game
+    ``state``: ``(players, opened, quiet_turns, quiet_limit)`` or None (2
+    players, a meld down, no clock).  The plays are left in the core's C array
+    as ``generate_plays`` leaves them."""
     cdef long long wanted = _limit_of(limit), count, i
     cdef int with_returns = bool(returns)
+    cdef GameState game
+    cdef const GameState* given = NULL
+    if state is not None:
+        _state_of(&game, state)
+        given = &game
     cdef Ranked* ranked = NULL
     cdef size_t ranked_capacity = 0
     _check_rack(core.board.rack, "the core's ")
     claim(core)
     try:
         with nogil:
-            count = rank_actions(core.board, &model.table, box_size, with_returns, wanted,
+            count = rank_actions(core.board, &model.table, box_size, given, with_returns, wanted,
                                  &core.plays, &core.capacity, &ranked, &ranked_capacity)
         core.stored = 0
         if count < 0:
@@ -409,7 +480,8 @@ def rank_batch(Core layout not None, LeaveModel model not None, const unsigned c
                const unsigned char[:, ::1] racks not None, const int[:] box_sizes not None,
                signed char[:, :] kinds not None, int[:, :] scores not None, double[:, :] values not None,
                short[:, :, :] squares not None, signed char[:, :, :] cards not None,
-               unsigned char[:, :, :] jokers not None, int[:] counts not None, returns=True, threads=1):
+               unsigned char[:, :, :] jokers not None, int[:] counts not None, returns=True, threads=1,
+               const long long[:, :] states=None):
     """Rank the actions of many positions of one layout (``layout``: a Core of
     it), keeping the first ``limit`` of each, where ``limit`` is the second
     dimension of the output arrays.  ``boards`` and ``racks`` as
@@ -418,7 +490,9 @@ def rank_batch(Core layout not None, LeaveModel model not None, const unsigned c
     ``values`` (leave values), ``squares``/``cards``/``jokers`` (14 a play,
     squares -1 past its tiles; a return's tiles in ``cards`` with squares -1)
     and how many there are to ``counts[r]`` (-1 when memory ran out).
-    ``threads`` > 1 spreads the rows over that many cores."""
+    ``threads`` > 1 spreads the rows over that many cores.  ``states``, one row
+    a position, is its ``(players, opened, quiet_turns, quiet_limit)`` (None:
+    2 players, a meld down, no clock)."""
     cdef Py_ssize_t n = boards.shape[0], row, limit = kinds.shape[1]
     cdef int i, size = layout.board.size, bad, workers = thread_count(threads), with_returns = bool(returns)
     cdef long long found, a
@@ -429,6 +503,8 @@ def rank_batch(Core layout not None, LeaveModel model not None, const unsigned c
     cdef Ranked* ranked
     cdef size_t ranked_capacity
     cdef Ranked* action
+    cdef GameState* row_states = NULL
+    cdef GameState* row_state
     if boards.shape[1] != 2 * size or racks.shape[0] != n or racks.shape[1] != RACK_KINDS or box_sizes.shape[0] != n:
         raise ValueError("boards must be (n, 2 x squares), racks (n, 53) and box_sizes (n,)")
     if limit < 1:
@@ -449,6 +525,17 @@ def rank_batch(Core layout not None, LeaveModel model not None, const unsigned c
                 if cells[i] != 255 and cells[i] >= NUM_CARDS:
                     raise ValueError(f"row {row}: card {cells[i]} on square {i}")
         _check_rack(&racks[row, 0], f"row {row}: ")
+    if states is not None:
+        if states.shape[0] != n or states.shape[1] != 4:
+            raise ValueError("states must be (n, 4): players, opened, quiet_turns, quiet_limit")
+        row_states = <GameState*>malloc(max(n, 1) * sizeof(GameState))
+        if row_states == NULL:
+            raise MemoryError()
+        for row in range(n):
+            row_states[row].players = <int>states[row, 0]
+            row_states[row].opened = states[row, 1] != 0
+            row_states[row].quiet_turns = states[row, 2]
+            row_states[row].quiet_limit = states[row, 3]
     claim(layout)
     with nogil, parallel(num_threads=workers):
         local = board_clone(layout.board)
@@ -464,7 +551,8 @@ def rank_batch(Core layout not None, LeaveModel model not None, const unsigned c
             memcpy(local.joker, &boards[row, size], size)
             memcpy(local.rack, &racks[row, 0], RACK_KINDS)
             board_prepare(local)
-            found = rank_actions(local, &model.table, box_sizes[row], with_returns, limit,
+            row_state = &row_states[row] if row_states != NULL else NULL
+            found = rank_actions(local, &model.table, box_sizes[row], row_state, with_returns, limit,
                                  &plays, &capacity, &ranked, &ranked_capacity)
             counts[row] = <int>found
             a = 0
@@ -486,4 +574,5 @@ def rank_batch(Core layout not None, LeaveModel model not None, const unsigned c
         free(local)
         free(plays)
         free(ranked)
+    free(row_states)
     release(layout)

@@ -12,16 +12,56 @@ cdef int stage_index(const LeaveTable* table, int box_size) noexcept nogil:
     return STAGE_COUNT - 1
 
 
-cdef inline double _dot(const int* f, const LeaveTable* table, int stage) noexcept nogil:
-    """The leave value: the features by the stage's weights, summed in a fixed
+cdef GameState DEFAULT_STATE
+DEFAULT_STATE.players = 2
+DEFAULT_STATE.opened = 1
+DEFAULT_STATE.quiet_turns = 0
+DEFAULT_STATE.quiet_limit = 0
+
+
+cdef void leave_row(LeaveRow* row, const LeaveTable* table, int box_size, const GameState* state) noexcept nogil:
+    """The weights of one decision (leaves.LeaveModel.row): the stage's row of
+    the player count's model with the state folded in.  The state features
+    (leaves.STATE_FEATURES) are the end penalty and the tiles kept by the stall
+    clock, the tiles and jokers kept while no meld is down, and the return term
+    by no meld, by the clock and by the box's share of its size after the deal."""
+    cdef int players, model, stage = stage_index(table, box_size), full, box, f
+    cdef double clock = 0.0, unopened, share
+    cdef const double* s
+    if state == NULL:
+        state = &DEFAULT_STATE
+    players = state.players
+    if players < MIN_PLAYERS:
+        players = MIN_PLAYERS
+    elif players > MAX_PLAYERS:
+        players = MAX_PLAYERS
+    model = players - MIN_PLAYERS
+    s = table.state[model][stage]
+    unopened = 0.0 if state.opened else 1.0
+    if state.quiet_limit > 0 and state.quiet_turns > 0:
+        clock = (<double>(state.quiet_turns if state.quiet_turns < state.quiet_limit else state.quiet_limit)
+                 / <double>state.quiet_limit)
+    full = sets_for(players) * (NUM_CARDS + JOKERS_PER_SET) - RACK_SIZE * players
+    box = box_size if box_size > 0 else 0
+    share = <double>(box if box < full else full) / <double>full
+    for f in range(FEATURE_COUNT):
+        row.weight[f] = table.weight[model][stage][f]
+    row.weight[0] = row.weight[0] + (clock * s[1] + unopened * s[2])
+    row.weight[1] = row.weight[1] + unopened * s[3]
+    row.weight[2] = row.weight[2] + clock * s[0]
+    row.returns = table.returns[model][stage] + ((unopened * s[4] + clock * s[5]) + share * s[6])
+
+
+cdef inline double _dot(const int* f, const LeaveRow* row) noexcept nogil:
+    """The leave value: the features by the decision's weights, summed in a fixed
     order (the same features give the same value, bit for bit)."""
-    cdef const double* w = table.weight[stage]
+    cdef const double* w = row.weight
     return ((((<double>f[0] * w[0] + <double>f[1] * w[1]) + (<double>f[2] * w[2] + <double>f[3] * w[3]))
              + ((<double>f[4] * w[4] + <double>f[5] * w[5]) + (<double>f[6] * w[6] + <double>f[7] * w[7])))
             + ((<double>f[8] * w[8] + <double>f[9] * w[9]) + <double>f[10] * w[10]))
 
 
-cdef double _value_of(const LeaveTable* table, int stage, const unsigned char* counts,
+cdef double _value_of(const LeaveTable* table, const LeaveRow* row, const unsigned char* counts,
                       const unsigned char* kinds, int n_kinds, double* out) noexcept nogil:
     """The leave value of ``counts`` (53 tile counts) looking only at the tile
     kinds listed in ``kinds``; the features go to ``out`` when it is not NULL.
@@ -64,7 +104,7 @@ cdef double _value_of(const LeaveTable* table, int stage, const unsigned char* c
     if out != NULL:
         for i in range(FEATURE_COUNT):
             out[i] = feature[i]
-    return _dot(feature, table, stage)
+    return _dot(feature, row)
 
 
 cdef unsigned char ALL_KINDS[RACK_KINDS]
@@ -73,9 +113,9 @@ for _kind in range(RACK_KINDS):
     ALL_KINDS[_kind] = _kind
 
 
-cdef double leave_value(const LeaveTable* table, int stage, const unsigned char* counts) noexcept nogil:
-    """The value of the leave ``counts`` (53 tile counts) at ``stage``."""
-    return _value_of(table, stage, counts, ALL_KINDS, RACK_KINDS, NULL)
+cdef double leave_value(const LeaveTable* table, const LeaveRow* row, const unsigned char* counts) noexcept nogil:
+    """The value of the leave ``counts`` (53 tile counts) by the decision's weights ``row``."""
+    return _value_of(table, row, counts, ALL_KINDS, RACK_KINDS, NULL)
 
 
 ctypedef struct Rack:
@@ -145,7 +185,7 @@ cdef void _rack_of(Rack* rack, const LeaveTable* table, const unsigned char* cou
                 rack.held[k][m] |= (<uint64_t>1) << (16 * (kind // RANK_COUNT) + kind % RANK_COUNT)
 
 
-cdef inline double _mask_value(const Rack* rack, const LeaveTable* table, int stage, unsigned int kept) noexcept nogil:
+cdef inline double _mask_value(const Rack* rack, const LeaveRow* row, unsigned int kept) noexcept nogil:
     """The value of the leave that keeps the rack's bits ``kept``: _value_of's
     features (so the same value) from popcounts and nibble tables."""
     cdef int feature[FEATURE_COUNT]
@@ -169,4 +209,4 @@ cdef inline double _mask_value(const Rack* rack, const LeaveTable* table, int st
     feature[8] = __builtin_popcountll(held & (held >> 2))
     feature[9] = __builtin_popcountll(held & (held >> 1) & (held >> 2))
     feature[10] = __builtin_popcount(kept & rack.card_follows)
-    return _dot(feature, table, stage)
+    return _dot(feature, row)

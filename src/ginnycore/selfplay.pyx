@@ -25,7 +25,7 @@ from ginnycore.rules cimport (JOKERS_PER_SET, MAX_PLAYERS, MIN_PLAYERS, OPENING_
                               STALL_ROUNDS, draw_strength, quiet_turn_limit, rack_penalty, rack_tile_to_return,
                               sets_for)
 from ginnycore.equity cimport ACTION_PLAY as EQUITY_PLAY, ACTION_RETURN as EQUITY_RETURN
-from ginnycore.equity cimport LeaveModel, LeaveTable, Ranked, rank_actions
+from ginnycore.equity cimport GameState, LeaveModel, LeaveTable, Ranked, rank_actions
 from ginnycore.types cimport (EMPTY, GEN_BEST, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord,
                               play_joker)
 
@@ -347,7 +347,12 @@ cdef int _equity_turn(Game* game, Board* board, Turn* turn, const LeaveTable* ta
     returns 1 when the game is over, -1 when memory ran out."""
     cdef int player = _open_turn(game, board, turn)
     cdef const Ranked* best
-    if rank_actions(board, table, game.box_size, 1, 1, &scratch.plays, &scratch.capacity,
+    cdef GameState state
+    state.players = game.players
+    state.opened = game.n_plays > 0
+    state.quiet_turns = game.turns_without_play
+    state.quiet_limit = quiet_turn_limit(game.players, game.n_plays > 0, game.stall_rounds)
+    if rank_actions(board, table, game.box_size, &state, 1, 1, &scratch.plays, &scratch.capacity,
                     &scratch.ranked, &scratch.ranked_capacity) < 1:
         return -1
     best = &scratch.ranked[0]

@@ -34,8 +34,8 @@ from libc.string cimport memcpy, memmove, memset
 
 from ginnycore.board cimport board_clone, board_copy
 from ginnycore.core cimport Core, board_generate, board_place, board_score, claim, release, thread_count
-from ginnycore.equity cimport (ACTION_PASS, ACTION_PLAY, ACTION_RETURN, LeaveModel, LeaveTable, Ranked, leave_value,
-                               rank_actions, stage_index)
+from ginnycore.equity cimport (ACTION_PASS, ACTION_PLAY, ACTION_RETURN, LeaveModel, LeaveRow, LeaveTable, Ranked,
+                               leave_row, leave_value, rank_actions)
 from ginnycore.rules cimport (JOKERS_PER_SET, MAX_PLAYERS, MAX_STALL_ROUNDS, MIN_PLAYERS, RACK_SIZE, RULES_VERSION,
                               STALL_ROUNDS, quiet_turn_limit, rack_penalty, rack_tile_to_return)
 from ginnycore.splitmix cimport splitmix_below, splitmix_next
@@ -176,7 +176,7 @@ cdef inline long long equity_choice(Board* board, const LeaveTable* table, int b
     """The equity policy's ranking: the best action of ``board`` (its rack the
     player's) with ``box_size`` tiles in the box goes to ``scratch.ranked[0]``;
     1, or -1 when memory ran out.  The one call of the core's equity ranking."""
-    return rank_actions(board, table, box_size, 1, 1, &scratch.plays, &scratch.capacity,
+    return rank_actions(board, table, box_size, NULL, 1, 1, &scratch.plays, &scratch.capacity,
                         &scratch.ranked, &scratch.ranked_capacity)
 
 
@@ -221,6 +221,7 @@ cdef double _play_out(const Sim* sim, const Candidate* candidate, const Deal* de
     cdef long long quiet = sim.quiet_turns + (candidate.kind != ACTION_PLAY), others = 0
     cdef signed char returned[1]
     cdef double outcome
+    cdef LeaveRow row
     board_copy(board, sim.board)
     memcpy(racks[0], sim.rack, RACK_KINDS)
     sizes[0] = sim.rack_size
@@ -305,12 +306,13 @@ cdef double _play_out(const Sim* sim, const Candidate* candidate, const Deal* de
         others += points[seat]
     outcome = <double>points[0] - <double>others / opponents
     if candidate.kind == ACTION_RETURN and sim.plies == 0:
-        outcome += sim.table.returns[stage_index(sim.table, sim.box_size)]
+        leave_row(&row, sim.table, sim.box_size, NULL)
+        outcome += row.returns
     if not ended:
         for seat in range(players):
             if has_leave[seat]:
-                outcome += (1.0 if seat == 0 else -1.0 / opponents) * leave_value(
-                    sim.table, stage_index(sim.table, leave_box[seat]), leaves[seat])
+                leave_row(&row, sim.table, leave_box[seat], NULL)
+                outcome += (1.0 if seat == 0 else -1.0 / opponents) * leave_value(sim.table, &row, leaves[seat])
     return outcome
 
 

@@ -147,10 +147,13 @@ def return_line(position: Position) -> str:
 
 def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
     """``ginnyo best-move --equity``: the actions ranked by equity (``--candidates K`` shown)."""
-    from ..equity import candidate_json, candidate_line, position_box_size, rank_actions
+    from ..context import game_context
+    from ..equity import candidate_json, candidate_line, position_state, rank_actions
     from ..native import core_of
-    box_size = position_box_size(position)
-    shown = rank_actions(core_of(position), position.rack, box_size, model, limit=args.candidates)
+    context = game_context(position)
+    box_size = context.box_size
+    shown = rank_actions(core_of(position), position.rack, box_size, model, limit=args.candidates,
+                         state=position_state(position, context))
     if args.json:
         print(json.dumps({"box": box_size, "best": candidate_json(position, shown[0]),
                           "candidates": [candidate_json(position, candidate) for candidate in shown]}))
@@ -163,14 +166,15 @@ def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: Le
 
 def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
     """``ginnyo best-move --sim N``: simulate the top candidates and print them ranked."""
-    from ..equity import candidate_json, candidate_line, rank_actions
+    from ..equity import candidate_json, candidate_line, position_state, rank_actions
     from ..native import core_of
     from ..progress import progress_bar
     from ..context import game_context
     from ..simulation import setup_for, simulate, top_candidates
     from ..workers import default_workers
     context = game_context(position)
-    ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=args.candidates)
+    ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=args.candidates,
+                          state=position_state(position, context))
     chosen = top_candidates(ranked, args.candidates)
     setup = setup_for(position, chosen, args.plies, args.seed, model, context, args.policy)
     threads = args.workers or default_workers()

@@ -17,7 +17,10 @@ def register(commands: Any) -> None:
     """Add ``train-leaves`` to the main parser's commands."""
     train = commands.add_parser("train-leaves", help="fit the leave values from seeded self-play (docs/EQUITY.md)")
     train.add_argument("--games", type=whole_number(1, MAX_GAMES), default=DEFAULT_TRAIN_GAMES, metavar="N",
-                       help="2-player games a round")
+                       help="games a round, for each player count")
+    train.add_argument("--players", type=player_counts, default=(2, 3, 4), metavar="P,..",
+                       help="the player counts to fit, the first one's model also for a count not given "
+                            "(default: 2,3,4)")
     train.add_argument("--rounds", type=whole_number(1), default=2, metavar="R",
                        help="rounds: the first explores around greedy play, later ones around equity play")
     train.add_argument("--seed", type=seed_number, default=0, metavar="S", help="the seed of the first game")
@@ -28,12 +31,23 @@ def register(commands: Any) -> None:
     train.set_defaults(run=cmd_train_leaves)
 
 
+def player_counts(text: str) -> tuple[int, ...]:
+    """``--players``: distinct player counts from 2 to 4, comma-separated."""
+    from ..rules import MAX_PLAYERS, MIN_PLAYERS
+    parts = [part.strip() for part in text.split(",")]
+    if not all(part.isdigit() and MIN_PLAYERS <= int(part) <= MAX_PLAYERS for part in parts) \
+            or len(set(parts)) != len(parts):
+        raise argparse.ArgumentTypeError(f"give distinct player counts from {MIN_PLAYERS} to {MAX_PLAYERS}, "
+                                         f"comma-separated, not {text[:40]!r}")
+    return tuple(int(part) for part in parts)
+
+
 def cmd_train_leaves(args: argparse.Namespace) -> int:
     """``ginnyo train-leaves``: fit the leave model from seeded self-play and write the file."""
     from .. import __version__
     from ..files import check_new, write_new
     from ..leave_training import train
-    from ..leaves import FEATURES, STAGE_NAMES, LeaveModel
+    from ..leaves import FEATURES, STAGE_NAMES, STATE_FEATURES, LeaveModel
     from ..rules import RULES_VERSION
     from ..progress import progress_bar
     out = Path(args.out)
@@ -41,29 +55,36 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
         raise GinnyoError(f"--out {str(out)!r}: is a directory (give a file name)")
     check_new(out, force=args.force, option="--out")   # before the games, not after
     start = time.perf_counter()
-    bar = progress_bar(args.games * args.rounds)
+    bar = progress_bar(args.games * args.rounds * len(args.players))
     try:
         model = train(args.games, args.seed, rounds=args.rounds, workers=args.workers, scheduler=args.scheduler,
-                      on_progress=bar.update)
+                      on_progress=bar.update, players=args.players)
     finally:
         bar.close()
     seconds = time.perf_counter() - start
     training = dict(model.training)
+    players = ",".join(map(str, args.players))
     training.update({"command": f"ginnyo train-leaves --games {args.games} --rounds {args.rounds} "
-                                f"--seed {args.seed} --out {args.out}",
-                     "target": "future score difference (mine minus the opponent's, rack penalties included) "
-                               "after the decision, in 2-player self-play",
+                                f"--players {players} --seed {args.seed} --out {args.out}",
+                     "target": "future score difference (mine minus the others' mean, rack penalties "
+                               "included) after the decision, in self-play of the player count",
                      "rules": RULES_VERSION,   # the game-end rule of the self-play (rules.RULES_VERSION)
                      "ginnyo": __version__, "seconds": round(seconds, 1)})
-    model = LeaveModel(model.weights, model.returns, model.intercepts, training)
+    model = LeaveModel(model.weights, model.returns, model.intercepts, training, None, model.state_weights,
+                       model.others)   # open_first false: measured, never declining an opening loses (EQUITY.md)
     text = json.dumps(model.to_json(), indent=1) + "\n"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise GinnyoError(f"--out {str(out)!r}: cannot write ({error.strerror or error})") from None
     write_new(out, text, force=args.force, option="--out")
-    print(f"wrote {out}: {args.games} games x {args.rounds} rounds in {seconds:.1f} s")
-    for name, row, returns in zip(STAGE_NAMES, model.weights, model.returns):
-        print(f"  {name:<10} " + " ".join(f"{feature}={weight:+.2f}" for feature, weight in zip(FEATURES, row))
-              + f" return={returns:+.2f}")
+    print(f"wrote {out}: {args.games} games x {args.rounds} rounds x {len(args.players)} player counts "
+          f"in {seconds:.1f} s")
+    for count in args.players:
+        one = model.of(count)
+        print(f" {count} players:")
+        for name, row, state, returns in zip(STAGE_NAMES, one.weights, one.state_weights, one.returns):
+            print(f"  {name:<10} " + " ".join(f"{feature}={weight:+.2f}" for feature, weight
+                                              in zip(FEATURES + STATE_FEATURES, row + state))
+                  + f" return={returns:+.2f}")
     return 0
