@@ -34,8 +34,8 @@ from libc.string cimport memcpy, memmove, memset
 
 from ginnycore.board cimport board_clone, board_copy
 from ginnycore.core cimport Core, board_generate, board_place, board_score, claim, release, thread_count
-from ginnycore.equity cimport (ACTION_PASS, ACTION_PLAY, ACTION_RETURN, LeaveModel, LeaveRow, LeaveTable, Ranked,
-                               leave_row, leave_value, rank_actions)
+from ginnycore.equity cimport (ACTION_PASS, ACTION_PLAY, ACTION_RETURN, STAGE_COUNT, LeaveModel, LeaveRow,
+                               LeaveTable, Ranked, leave_row, leave_value, rank_actions, stage_index)
 from ginnycore.rules cimport (JOKERS_PER_SET, MAX_PLAYERS, MAX_STALL_ROUNDS, MIN_PLAYERS, RACK_SIZE, RULES_VERSION,
                               STALL_ROUNDS, quiet_turn_limit, rack_penalty, rack_tile_to_return)
 from ginnycore.splitmix cimport splitmix_below, splitmix_next
@@ -67,6 +67,8 @@ ctypedef struct Sim:
     # Everything a rollout reads; set once, shared by the threads.
     Board* board                # the position with our rack, prepared
     const LeaveTable* table
+    LeaveRow rows[STAGE_COUNT]  # the table's weights a stage, in the default game state
+    double return_term          # ... and the return term at the decision
     Candidate* candidates
     int n_candidates
     int players
@@ -221,7 +223,6 @@ cdef double _play_out(const Sim* sim, const Candidate* candidate, const Deal* de
     cdef long long quiet = sim.quiet_turns + (candidate.kind != ACTION_PLAY), others = 0
     cdef signed char returned[1]
     cdef double outcome
-    cdef LeaveRow row
     board_copy(board, sim.board)
     memcpy(racks[0], sim.rack, RACK_KINDS)
     sizes[0] = sim.rack_size
@@ -306,13 +307,12 @@ cdef double _play_out(const Sim* sim, const Candidate* candidate, const Deal* de
         others += points[seat]
     outcome = <double>points[0] - <double>others / opponents
     if candidate.kind == ACTION_RETURN and sim.plies == 0:
-        leave_row(&row, sim.table, sim.box_size, NULL)
-        outcome += row.returns
+        outcome += sim.return_term
     if not ended:
         for seat in range(players):
             if has_leave[seat]:
-                leave_row(&row, sim.table, leave_box[seat], NULL)
-                outcome += (1.0 if seat == 0 else -1.0 / opponents) * leave_value(sim.table, &row, leaves[seat])
+                outcome += (1.0 if seat == 0 else -1.0 / opponents) * leave_value(
+                    sim.table, &sim.rows[stage_index(sim.table, leave_box[seat])], leaves[seat])
     return outcome
 
 
@@ -362,8 +362,9 @@ cdef class Rollouts:
     def __cinit__(self, Core position not None, LeaveModel model not None, unseen, opponent_racks, candidates,
                   int plies, seed, int policy=POLICY_GREEDY, quiet_turns=0, int stall_rounds=STALL_ROUNDS,
                   int rules=RULES_VERSION):
-        cdef int tile, c
+        cdef int tile, c, stage
         cdef Candidate* made
+        cdef LeaveRow row
         memset(&self.sim, 0, sizeof(Sim))
         self.model = model
         _set_tiles(&self.sim, unseen, opponent_racks, seed)
@@ -378,6 +379,10 @@ cdef class Rollouts:
         self.sim.quiet_closed = quiet_turn_limit(self.sim.players, rules == 1, stall_rounds)
         self.sim.quiet_open = quiet_turn_limit(self.sim.players, 1, stall_rounds)
         self.sim.table = &model.table
+        for stage in range(STAGE_COUNT):
+            leave_row(&self.sim.rows[stage], self.sim.table, model.table.stage_low[stage], NULL)
+        leave_row(&row, self.sim.table, self.sim.box_size, NULL)
+        self.sim.return_term = row.returns
         if not candidates:
             raise ValueError("candidates: at least one")
         self.sim.candidates = <Candidate*>malloc(len(candidates) * sizeof(Candidate))
