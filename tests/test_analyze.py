@@ -183,24 +183,30 @@ def test_a_records_rows_agree_with_the_single_position_api(record_of_seed_11: st
     from ginnyo.equity import rank_actions
     from ginnyo.native import core_of
     from ginnyo.records import replay
-    seen: list[tuple[Position, int]] = []
+    from ginnyo.leaves import LeaveState
+    from ginnyo.rules import quiet_turn_limit
+    seen: list[tuple[Position, int, LeaveState]] = []
     board: dict[int, PlacedTile] = {}
+    quiet = [0]         # the game-end clock before each turn, as a player's view shows it
 
     def before(game: Game, turn: Turn) -> None:
         rack = list(turn.rack) + ([turn.draw] if turn.draw is not None else [])
         returned = turn.action.tiles if isinstance(turn.action, Return) else ()
         box = len(game.box) + len(turn.refill) - len(returned)
-        seen.append((Position(game.layout, game.sets, dict(board), rack, validate=False), box))
+        state = LeaveState(game.players, bool(board), quiet[0], quiet_turn_limit(game.players, bool(board)))
+        seen.append((Position(game.layout, game.sets, dict(board), rack, validate=False), box, state))
+        quiet[0] = 0 if isinstance(turn.action, Place) else quiet[0] + 1
         if isinstance(turn.action, Place):
             board.update(turn.action.play.placements)
 
     replay(parse_record(record_of_seed_11), on_turn=before)
     rows, _ = analyze_record(parse_record(record_of_seed_11), "game", threads=2)
     assert len(rows) == len(seen)
-    for row, (position, box) in zip(rows, seen):
+    assert any(state.quiet_turns for _, _, state in seen) and not seen[0][2].opened
+    for row, (position, box, state) in zip(rows, seen):
         best = position.best_play()
         assert row["points_lost"] == (best.score if best else 0) - row["played"]["score"]
-        first = rank_actions(core_of(position), position.rack, box, limit=1)[0]
+        first = rank_actions(core_of(position), position.rack, box, limit=1, state=state)[0]
         assert row["equity"]["notation"] == candidate_notation(position, first)
         assert row["equity"]["equity"] == round(first.equity, 3)
         assert row["equity_lost"] >= 0

@@ -63,6 +63,17 @@ def test_blank_lines_game_fields_and_two_sets_load_with_their_line_numbers() -> 
     assert arrays.lines[:4].tolist() == [10, 11, 12, 15]
 
 
+def test_each_rows_game_state_is_its_positions() -> None:
+    from ginnyo.equity import position_state
+    data = _mixed() + json.dumps({**json.loads(CORPUS.splitlines()[7]), "players": 3, "sets": 2}).encode() + b"\n" + json.dumps({"board": {}, "rack": "AS"}).encode()
+    arrays = load_jsonl(data)
+    states = arrays.states()
+    assert states.dtype == np.int64 and states.shape == (len(arrays), 4)
+    assert [tuple(row) for row in states.tolist()] == \
+        [position_state(position).as_tuple() for _, position in _expected(data)]
+    assert {row[0] for row in states.tolist()} == {2, 3} and {row[1] for row in states.tolist()} == {0, 1}
+
+
 def test_another_layout_loads_alone_and_is_refused_beside_the_standard_one() -> None:
     data = (SMALL + "\n" + SMALL + "\n").encode()
     _check(load_jsonl(data), _expected(data))

@@ -62,10 +62,12 @@ def layout_core(layout: Layout) -> Core:
 
 
 def solve(layout: Layout, boards: NDArray[np.uint8], racks: NDArray[np.uint8], box_sizes: NDArray[np.int32], *,
-          want: str = BOTH, threads: int = 1, model: LeaveModel | None = None) -> Solved:
+          want: str = BOTH, threads: int = 1, model: LeaveModel | None = None,
+          states: NDArray[np.int64] | None = None) -> Solved:
     """Solve every row: ``boards`` (n, 2 x squares: cards, ``EMPTY_SQUARE`` where
-    empty, then joker flags), ``racks`` (n, 53 counts), ``box_sizes`` (n,), on
-    ``threads`` threads (the answers do not depend on how many)."""
+    empty, then joker flags), ``racks`` (n, 53 counts), ``box_sizes`` (n,), the
+    game ``states`` (n, 4) of the equity ranking (``LeaveState.as_tuple``; None:
+    the default state), on ``threads`` threads (the answers do not depend on how many)."""
     import numpy as np
     from ginnycore import MAX_PLACED
     from ginnycore.core import best_plays_batch
@@ -92,7 +94,7 @@ def solve(layout: Layout, boards: NDArray[np.uint8], racks: NDArray[np.uint8], b
         jokers = np.empty((n, 1, MAX_PLACED), dtype=np.uint8)
         counts = np.empty(n, dtype=np.int32)
         rank_batch(core, compiled_model(model or default_model()), boards, racks, box_sizes,
-                   kinds, scores, values, squares, cards, jokers, counts, True, threads)
+                   kinds, scores, values, squares, cards, jokers, counts, True, threads, states)
         if (counts < 1).any():
             raise MemoryError("the equity ranking did not fit in memory")
         equity = (kinds[:, 0], scores[:, 0], values[:, 0], squares[:, 0], cards[:, 0], jokers[:, 0])
@@ -215,7 +217,8 @@ def analyze_arrays(arrays: Any, *, want: str = BOTH, threads: int = 1) -> list[d
     boards = np.ascontiguousarray(np.concatenate((arrays.cards, arrays.jokers), axis=1), dtype=np.uint8)
     racks = np.ascontiguousarray(arrays.racks, dtype=np.uint8)
     box_sizes = np.ascontiguousarray(arrays.box_sizes, dtype=np.int32)
-    solved = solve(arrays.layout, boards, racks, box_sizes, want=want, threads=threads)
+    states = np.ascontiguousarray(arrays.states()) if want != SCORE else None
+    solved = solve(arrays.layout, boards, racks, box_sizes, want=want, threads=threads, states=states)
     return best_rows(arrays.layout, arrays.cards, solved, arrays.lines.tolist())
 
 

@@ -71,6 +71,26 @@ class PositionArrays:
         rack = [tile for tile, count in enumerate(self.racks[index].tolist()) for _ in range(count)]
         return Position(self.layout, int(self.sets[index]), board, rack, self.contexts.get(index), validate=False)
 
+    def states(self) -> np.ndarray:
+        """int64 ``[n, 4]``: each row's game state as the equity ranking takes it
+        (``LeaveState.as_tuple``, :func:`ginnyo.equity.position_state`): the
+        players, a meld down, the stall clock and its limit.  Rows without game
+        fields take the defaults (computed on the arrays); the others are read
+        from their position."""
+        from .equity import position_state
+        from .rules import quiet_turn_limit
+        n = len(self)
+        result = np.empty((n, 4), dtype=np.int64)
+        opened = (self.cards != EMPTY_SQUARE).any(axis=1)
+        for sets in (1, 2):
+            players = default_players(sets)
+            for is_open in (False, True):
+                rows = (self.sets == sets) & (opened == is_open)
+                result[rows] = (players, is_open, 0, quiet_turn_limit(players, is_open))
+        for index in self.contexts:
+            result[index] = position_state(self.position(index)).as_tuple()
+        return result
+
 
 class _Rows:
     """Arrays of ``capacity`` rows for positions of ``layout``, filled from row 0;

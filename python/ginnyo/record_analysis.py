@@ -30,8 +30,9 @@ from ginnycore import EMPTY_SQUARE, RACK_KINDS
 from .actions import PASS_WORD, RETURN_WORD, Place, Return
 from .analysis import BOTH, DIGITS, Notation, best_rows, equity_json, solve
 from .equity import COMPILED_PASS, COMPILED_PLAY, COMPILED_RETURN, compiled_model
-from .leaves import LeaveModel, default_model
+from .leaves import LeaveModel, LeaveState, default_model
 from .records import record_names, replay
+from .rules import quiet_turn_limit
 from .tiles import JOKER, rack_code
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ class Decisions:
     jokers: list[bytes] = field(default_factory=list)
     racks: list[bytes] = field(default_factory=list)
     box_sizes: list[int] = field(default_factory=list)
+    states: list[tuple[int, bool, int, int]] = field(default_factory=list)
     played: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -86,6 +88,7 @@ class _Recorder:
         self.notation = Notation(game.layout, EMPTY_SQUARE)
         self.leaves = compiled_model(model)
         self.model = model
+        self.quiet_turns = 0        # the game-end clock before the turn (docs/RULES.md §6)
 
     def add(self, game: Game, turn: Turn, decisions: Decisions) -> None:
         rack = bytearray(RACK_KINDS)
@@ -111,7 +114,13 @@ class _Recorder:
                 leave[tile] -= 1
         else:
             kind, text = COMPILED_PASS, PASS_WORD
-        value = self.leaves.value(leave, box_size) + (self.model.return_value(box_size) if returned else 0.0)
+        opened = any(card != EMPTY_SQUARE for card in self.cards)
+        state = LeaveState(game.players, opened, self.quiet_turns,
+                           quiet_turn_limit(game.players, opened, rules=game.rules, stall_rounds=game.stall_rounds))
+        self.quiet_turns = 0 if isinstance(action, Place) else self.quiet_turns + 1
+        value = self.leaves.value(leave, box_size, state.as_tuple()) \
+            + (self.model.return_value(box_size, state) if returned else 0.0)
+        decisions.states.append(state.as_tuple())
         decisions.cards.append(bytes(self.cards))
         decisions.jokers.append(bytes(self.jokers))
         decisions.racks.append(bytes(rack))
@@ -135,7 +144,8 @@ def _turn_rows(game: Game, decisions: Decisions, names: list[str] | None, thread
     boards = np.ascontiguousarray(np.concatenate((cards, jokers), axis=1))
     racks = np.frombuffer(b"".join(decisions.racks), dtype=np.uint8).reshape(n, RACK_KINDS).copy()
     box_sizes = np.array(decisions.box_sizes, dtype=np.int32)
-    solved = solve(game.layout, boards, racks, box_sizes, want=BOTH, threads=threads, model=model)
+    states = np.array(decisions.states, dtype=np.int64).reshape(n, 4)
+    solved = solve(game.layout, boards, racks, box_sizes, want=BOTH, threads=threads, model=model, states=states)
     rows = []
     for played, found in zip(decisions.played, best_rows(game.layout, cards, solved)):
         best, equity = found["best"], found["equity"]
