@@ -158,13 +158,13 @@ cdef class PositionReader:
             starts[field] = -1
         self._clear(p)
         i = _skip_blanks(s, 0, n)
-        if i >= n or s[i] != 123:
+        if i >= n or s[i] != OPEN_BRACE:
             return None
         i = _skip_blanks(s, i + 1, n)
-        if i < n and s[i] == 125:
+        if i < n and s[i] == CLOSE_BRACE:
             return None                 # no board, no rack
         while True:
-            if i >= n or s[i] != 34:
+            if i >= n or s[i] != QUOTE:
                 return None
             end = _string_end(s, i, n, 1)
             if end < 0:
@@ -179,7 +179,7 @@ cdef class PositionReader:
             if field < 0 or starts[field] >= 0:
                 return None             # an unknown field, or a key given twice
             i = _skip_blanks(s, end, n)
-            if i >= n or s[i] != 58:
+            if i >= n or s[i] != COLON:
                 return None
             i = _skip_blanks(s, i + 1, n)
             if i >= n:
@@ -188,7 +188,7 @@ cdef class PositionReader:
             if end < 0:
                 return None
             starts[field], ends[field] = i, end
-            i = _next_item(s, end, _skip_blank_end(s, n), 125)
+            i = _next_item(s, end, _skip_blank_end(s, n), CLOSE_BRACE)
             if i == LAST_ITEM:
                 break
             if i < 0:
@@ -198,14 +198,14 @@ cdef class PositionReader:
         g = self.standard
         a, b = starts[FIELD_LAYOUT], ends[FIELD_LAYOUT]
         if a >= 0 and not (b - a == 10 and (<const char*>s)[a:b] == b'"standard"'):
-            if s[a] != 91:
+            if s[a] != OPEN_BRACKET:
                 return None
             g = self._layout(self._decoded(text, base + a, base + b))
             if g is None:
                 return None
         a, b = starts[FIELD_SETS], ends[FIELD_SETS]
         if a >= 0:
-            if b - a != 1 or not (s[a] == 49 or s[a] == 50):
+            if b - a != 1 or not (s[a] == DIGIT_1 or s[a] == DIGIT_2):
                 return None
             p.sets = s[a] - 48
         if not self._json_board(p, s, starts[FIELD_BOARD], ends[FIELD_BOARD], g):
@@ -218,7 +218,7 @@ cdef class PositionReader:
             p.has_context = 1
             if context is None:
                 return None
-            if memchr(&s[starts[field]], 123, ends[field] - starts[field]) != NULL:
+            if memchr(&s[starts[field]], OPEN_BRACE, ends[field] - starts[field]) != NULL:
                 return None             # an object: its keys would go unchecked for repeats
             value = self._decoded(text, base + starts[field], base + ends[field])
             if value is _FAILED:
@@ -236,13 +236,13 @@ cdef class PositionReader:
     cdef int _json_board(self, Parsed* p, const unsigned char* s, Py_ssize_t i, Py_ssize_t n, _Geometry g) noexcept:
         cdef Py_ssize_t end, code
         cdef int square, tile
-        if s[i] != 123:
+        if s[i] != OPEN_BRACE:
             return 0
         i = _skip_blanks(s, i + 1, n)
-        if i < n and s[i] == 125:
+        if i < n and s[i] == CLOSE_BRACE:
             return 1
         while True:
-            if i >= n or s[i] != 34:
+            if i >= n or s[i] != QUOTE:
                 return 0
             end = _string_end(s, i, n, 1)
             if end < 0:
@@ -251,10 +251,10 @@ cdef class PositionReader:
             if square < 0:
                 return 0
             i = _skip_blanks(s, end, n)
-            if i >= n or s[i] != 58:
+            if i >= n or s[i] != COLON:
                 return 0
             i = _skip_blanks(s, i + 1, n)
-            if i >= n or s[i] != 34:
+            if i >= n or s[i] != QUOTE:
                 return 0
             end = _string_end(s, i, n, 1)
             if end < 0:
@@ -262,39 +262,39 @@ cdef class PositionReader:
             tile = _board_tile(&s[i + 1], end - i - 2)
             if tile < 0 or not _place(p, square, tile):
                 return 0
-            i = _next_item(s, end, n, 125)
+            i = _next_item(s, end, n, CLOSE_BRACE)
             if i < 0:
                 return i == LAST_ITEM
 
     cdef int _json_rack(self, Parsed* p, const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept:
         cdef Py_ssize_t end, token
-        if s[i] == 34:
+        if s[i] == QUOTE:
             end = _string_end(s, i, n, 1)
             if end != n:
                 return 0
             i += 1
             while True:
-                while i < end - 1 and s[i] == 32:
+                while i < end - 1 and s[i] == SPACE:
                     i += 1
                 if i >= end - 1:
                     return 1
                 token = i
-                while i < end - 1 and s[i] != 32:
+                while i < end - 1 and s[i] != SPACE:
                     i += 1
                 if not self._add_rack_tile(p, _rack_tile(&s[token], i - token)):
                     return 0
-        if s[i] != 91:
+        if s[i] != OPEN_BRACKET:
             return 0
         i = _skip_blanks(s, i + 1, n)
-        if i < n and s[i] == 93:
+        if i < n and s[i] == CLOSE_BRACKET:
             return 1
         while True:
-            if i >= n or s[i] != 34:
+            if i >= n or s[i] != QUOTE:
                 return 0
             end = _string_end(s, i, n, 1)
             if end < 0 or not self._add_rack_tile(p, _rack_tile(&s[i + 1], end - i - 2)):
                 return 0
-            i = _next_item(s, end, n, 93)
+            i = _next_item(s, end, n, CLOSE_BRACKET)
             if i < 0:
                 return i == LAST_ITEM
 
@@ -306,20 +306,20 @@ cdef class PositionReader:
         cdef int fields = 0, seen_sets = 0, seen_layout = 0
         cdef _Geometry g = self.standard
         self._clear(p)
-        while n and (s[n - 1] == 32 or s[n - 1] == 9 or s[n - 1] == 10 or s[n - 1] == 13):
+        while n and (s[n - 1] == SPACE or s[n - 1] == TAB or s[n - 1] == NEWLINE or s[n - 1] == CARRIAGE_RETURN):
             n -= 1
         i = 0
-        while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 10 or s[i] == 13):
+        while i < n and (s[i] == SPACE or s[i] == TAB or s[i] == NEWLINE or s[i] == CARRIAGE_RETURN):
             i += 1
         board_start = board_end = rack_start = rack_end = -1
         while i < n:
             start = i
-            while i < n and s[i] != 32 and s[i] != 9:
+            while i < n and s[i] != SPACE and s[i] != TAB:
                 if s[i] < 33 or s[i] >= 127:
                     return None
                 i += 1
             end = i
-            while i < n and (s[i] == 32 or s[i] == 9):
+            while i < n and (s[i] == SPACE or s[i] == TAB):
                 i += 1
             if fields == 0:
                 board_start, board_end = start, end
@@ -331,7 +331,7 @@ cdef class PositionReader:
                     eq += 1
                 if eq - start == 4 and (<const char*>s)[start:eq] == b"sets" and not seen_sets:
                     seen_sets = 1
-                    if end - eq != 2 or not (s[eq + 1] == 49 or s[eq + 1] == 50):
+                    if end - eq != 2 or not (s[eq + 1] == DIGIT_1 or s[eq + 1] == DIGIT_2):
                         return None
                     p.sets = s[eq + 1] - 48
                 elif eq - start == 6 and (<const char*>s)[start:eq] == b"layout" and not seen_layout:
@@ -379,7 +379,7 @@ cdef class PositionReader:
                         gap = gap * 10 + s[i] - 48
                         digits += 1
                         i += 1
-                    if digits > 2 or c == 48:
+                    if digits > 2 or c == DIGIT_0:
                         return 0
                     col += gap
                     continue

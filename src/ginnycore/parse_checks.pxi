@@ -118,7 +118,7 @@ cdef int _square(const unsigned char* name, Py_ssize_t n, int width, int height)
     """A square name as ``Layout.parse_square`` reads it, or -1."""
     cdef int row = 0, col
     cdef Py_ssize_t i
-    if n < 2 or n > 4 or not _letter(name[0]) or name[1] == 48:
+    if n < 2 or n > 4 or not _letter(name[0]) or name[1] == DIGIT_0:
         return -1
     for i in range(1, n):
         if not _digit(name[i]):

@@ -3,21 +3,43 @@
 
 # -- characters --------------------------------------------------------------------------------
 
+cdef enum:                      # the ASCII codes the reader compares bytes with
+    TAB = 9
+    NEWLINE = 10
+    CARRIAGE_RETURN = 13
+    SPACE = 32
+    QUOTE = 34
+    COMMA = 44
+    DIGIT_0 = 48
+    DIGIT_1 = 49
+    DIGIT_2 = 50
+    DIGIT_9 = 57
+    COLON = 58
+    UPPER_A = 65
+    UPPER_Z = 90
+    OPEN_BRACKET = 91
+    BACKSLASH = 92
+    CLOSE_BRACKET = 93
+    LOWER_A = 97
+    LOWER_Z = 122
+    OPEN_BRACE = 123
+    CLOSE_BRACE = 125
+
 cdef inline bint _blank(unsigned char c) noexcept nogil:
     """JSON's whitespace."""
-    return c == 32 or c == 9 or c == 10 or c == 13
+    return c == SPACE or c == TAB or c == NEWLINE or c == CARRIAGE_RETURN
 
 
 cdef inline int _upper(unsigned char c) noexcept nogil:
-    return c - 32 if 97 <= c <= 122 else c
+    return c - (LOWER_A - UPPER_A) if LOWER_A <= c <= LOWER_Z else c
 
 
 cdef inline bint _letter(unsigned char c) noexcept nogil:
-    return 65 <= _upper(c) <= 90
+    return UPPER_A <= _upper(c) <= UPPER_Z
 
 
 cdef inline bint _digit(unsigned char c) noexcept nogil:
-    return 48 <= c <= 57
+    return DIGIT_0 <= c <= DIGIT_9
 
 
 cdef inline int _find(const char* codes, int n, int c) noexcept nogil:
@@ -42,7 +64,7 @@ cdef int _board_tile(const unsigned char* code, Py_ssize_t n) noexcept nogil:
     ``card * 2 + is_joker``, or -1 for any code it refuses."""
     cdef int rank_char, rank, suit
     cdef unsigned char suit_char
-    if n == 3 and code[0] == 49 and code[1] == 48:      # "10"
+    if n == 3 and code[0] == DIGIT_1 and code[1] == DIGIT_0:      # "10"
         rank_char, suit_char = 48, code[2]
         rank = RANKS - 4                                # T
     elif n == 2:
@@ -52,12 +74,12 @@ cdef int _board_tile(const unsigned char* code, Py_ssize_t n) noexcept nogil:
         return -1
     if rank < 0:
         return -1
-    if 97 <= suit_char <= 122:                          # a joker: wholly lower case
-        if 65 <= rank_char <= 90:
+    if LOWER_A <= suit_char <= LOWER_Z:                        # a joker: wholly lower case
+        if UPPER_A <= rank_char <= UPPER_Z:
             return -1
         suit = _suit(_upper(suit_char))
         return -1 if suit < 0 else (suit * RANKS + rank) * 2 + 1
-    if 97 <= rank_char <= 122:
+    if LOWER_A <= rank_char <= LOWER_Z:
         return -1
     suit = _suit(suit_char)
     return -1 if suit < 0 else (suit * RANKS + rank) * 2
@@ -67,14 +89,14 @@ cdef int _rack_tile(const unsigned char* code, Py_ssize_t n) noexcept nogil:
     """A rack code as ``parse_rack_tile`` reads it (case does not matter), spaces
     around it ignored: the tile (JOKER for ``*``), or -1."""
     cdef int rank, suit
-    while n and code[0] == 32:
+    while n and code[0] == SPACE:
         code += 1
         n -= 1
-    while n and code[n - 1] == 32:
+    while n and code[n - 1] == SPACE:
         n -= 1
     if n == 1 and code[0] == 42:
         return JOKER
-    if n == 3 and code[0] == 49 and code[1] == 48:
+    if n == 3 and code[0] == DIGIT_1 and code[1] == DIGIT_0:
         rank, suit = RANKS - 4, _suit(_upper(code[2]))
     elif n == 2:
         rank, suit = _rank(_upper(code[0])), _suit(_upper(code[1]))
@@ -98,11 +120,11 @@ cdef Py_ssize_t _string_end(const unsigned char* s, Py_ssize_t i, Py_ssize_t n, 
     i += 1
     while i < n:
         c = s[i]
-        if c == 34:
+        if c == QUOTE:
             return i + 1
-        if c < 32 or c >= 128:
+        if c < SPACE or c >= 128:
             return -1
-        if c == 92:
+        if c == BACKSLASH:
             if plain:
                 return -1
             i += 1
@@ -116,21 +138,21 @@ cdef Py_ssize_t _value_end(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) n
     cdef unsigned char c = s[i]
     cdef int depth = 0
     cdef Py_ssize_t start = i
-    if c == 34:
+    if c == QUOTE:
         return _string_end(s, i, n, 0)
-    if c == 91 or c == 123:
+    if c == OPEN_BRACKET or c == OPEN_BRACE:
         while i < n:
             c = s[i]
-            if c == 34:
+            if c == QUOTE:
                 i = _string_end(s, i, n, 0)
                 if i < 0:
                     return -1
                 continue
-            if c >= 128 or (c < 32 and not _blank(c)):
+            if c >= 128 or (c < SPACE and not _blank(c)):
                 return -1
-            if c == 91 or c == 123:
+            if c == OPEN_BRACKET or c == OPEN_BRACE:
                 depth += 1
-            elif c == 93 or c == 125:
+            elif c == CLOSE_BRACKET or c == CLOSE_BRACE:
                 depth -= 1
                 if depth == 0:
                     return i + 1
@@ -138,9 +160,9 @@ cdef Py_ssize_t _value_end(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) n
         return -1
     while i < n:
         c = s[i]
-        if c == 44 or c == 93 or c == 125 or _blank(c):
+        if c == COMMA or c == CLOSE_BRACKET or c == CLOSE_BRACE or _blank(c):
             break
-        if c < 32 or c >= 128:
+        if c < SPACE or c >= 128:
             return -1
         i += 1
     return i if i > start else -1
@@ -163,6 +185,6 @@ cdef Py_ssize_t _next_item(const unsigned char* s, Py_ssize_t i, Py_ssize_t n, u
     ends at ``n``: the start of the next item (past a comma), LAST_ITEM when
     ``closer`` is the value's last byte, else BAD_ITEM."""
     i = _skip_blanks(s, i, n)
-    if i < n and s[i] == 44:
+    if i < n and s[i] == COMMA:
         return _skip_blanks(s, i + 1, n)
     return LAST_ITEM if i == n - 1 and s[i] == closer else BAD_ITEM
