@@ -69,8 +69,8 @@ def _loaded(position: Position) -> Core:
     operation, which is done with it before the next loads it (an iterator of
     ranked plays works on its own copy of the board).  No operation here
     changes the core's board or rack, so the same :class:`Position` (a value:
-    ``IMMUTABLE``) asked for twice in a row (``list(position.legal_plays)``
-    counts, then lists) is loaded once."""
+    ``IMMUTABLE``) asked for twice in a row (``len(view)`` then ``list(view)``,
+    or a count then the best play) is loaded once."""
     core: Core | None = getattr(_SCRATCH, "core", None)
     if core is None or _SCRATCH.layout != position.layout:
         core = _SCRATCH.core = empty_core(position.layout)
