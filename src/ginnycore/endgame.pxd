@@ -7,6 +7,7 @@ from ginnycore.types cimport RACK_KINDS, Board, PlayRecord
 cdef enum:
     ENDGAME_MAX_PLY = 48        # 21 tiles (14 + 7) at one a play, a pass between plays, the last pass
     ENDGAME_EXACT = 255         # TableEntry.depth of a value no search horizon touched
+    ENDGAME_SMALL_CHECK = 64    # endgame_value looks at its node budget every this many nodes
 
 ctypedef struct TableEntry:
     # One slot of the transposition table: 16 bytes.
@@ -35,6 +36,7 @@ ctypedef struct Search:
     long long horizons          # horizon nodes met (or table values that depended on one)
     double deadline             # seconds on the monotonic clock; 0 = none
     long long max_nodes         # stop once this many nodes are searched; 0 = none
+    long long check_mask        # the budgets are looked at when nodes & check_mask is 0
     int may_stop                # the first iteration always completes
     int stopped                 # out of time, or asked to stop
     int failed                  # the plays did not fit in memory
@@ -45,3 +47,11 @@ cdef class Endgame:
     cdef Search* search
     cdef int after_pass
     cdef int table_bits
+
+
+# For other compiled modules (the simulation's rollouts): a reusable search
+# and the value of one endgame within a node budget, all without the GIL.
+cdef Search* endgame_search_new(const Board* board, int table_bits) noexcept nogil
+cdef void endgame_search_free(Search* s) noexcept nogil
+cdef int endgame_value(Search* s, const Board* board, const unsigned char* mover, const unsigned char* other,
+                       int after_pass, long long nodes, int* proven) noexcept nogil

@@ -12,7 +12,8 @@ class Endgame:
     def __new__(cls, core: Core, opponent_rack: Buffer, table_bits: int = 20,
                 after_pass: bool = False) -> Self: ...
     def stop(self) -> None: ...
-    def solve(self, seconds: float = 0.0, nodes: int = 0) -> tuple[int, list[_CorePlay], bool, int, int, float]:
+    def solve(self, seconds: float = 0.0, nodes: int = 0,
+              check_every: int = 1024) -> tuple[int, list[_CorePlay], bool, int, int, float]:
         """``(spread, line, proven, nodes, depth, elapsed)``; a pass is ``(0, ())``."""
     @property
     def table_bytes(self) -> int: ...

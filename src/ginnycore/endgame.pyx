@@ -18,7 +18,7 @@ from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from ginnycore.board cimport board_clone
+from ginnycore.board cimport board_clone, board_copy
 from ginnycore.core cimport Core, board_generate, board_place
 from ginnycore.rules cimport rack_penalty
 from ginnycore.types cimport GEN_ALL, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord, play_joker
@@ -187,7 +187,7 @@ cdef int _search(Search* s, int ply, int depth, int alpha, int beta, int passed)
     cdef PlayRecord* play
     s.pv_length[ply] = ply
     s.nodes += 1
-    if (s.nodes & CLOCK_MASK) == 0 and s.may_stop:
+    if (s.nodes & s.check_mask) == 0 and s.may_stop:
         if s.stop_request or (s.max_nodes > 0 and s.nodes >= s.max_nodes) \
                 or (s.deadline > 0 and _now() > s.deadline):
             s.stopped = 1
@@ -276,6 +276,107 @@ cdef void _release(Search* s) noexcept nogil:
     free(s)
 
 
+cdef int _load_racks(Search* s, const unsigned char* mover, const unsigned char* other) noexcept nogil:
+    """Set both racks, their sizes and penalties; 0 when a rack holds more than
+    MAX_PLACED tiles, else 1."""
+    cdef int side, tile
+    memcpy(s.racks[0], mover, RACK_KINDS)
+    memcpy(s.racks[1], other, RACK_KINDS)
+    for side in range(2):
+        s.rack_sizes[side] = 0
+        s.penalties[side] = 0
+        for tile in range(RACK_KINDS):
+            s.rack_sizes[side] += s.racks[side][tile]
+            s.penalties[side] += rack_penalty(tile) * s.racks[side][tile]
+    return s.rack_sizes[0] <= MAX_PLACED and s.rack_sizes[1] <= MAX_PLACED
+
+
+cdef void _start(Search* s, int after_pass, double seconds, long long nodes) noexcept nogil:
+    """Ready a loaded search to run: its hash, counters and budgets."""
+    cdef int side, tile, i
+    s.side = 0
+    s.nodes = 0
+    s.horizons = 0
+    s.may_stop = 0
+    s.stopped = 0
+    s.failed = 0
+    s.hash = PASS_KEY if after_pass else 0
+    for side in range(2):
+        for tile in range(RACK_KINDS):
+            for i in range(1, s.racks[side][tile] + 1):
+                s.hash ^= _rack_key(side, tile, i)
+    for i in range(s.board.size):
+        if s.board.card[i] >= 0:
+            s.hash ^= _tile_key(i, s.board.card[i], s.board.joker[i] != 0)
+    s.deadline = _now() + seconds if seconds > 0 else 0
+    s.max_nodes = nodes if nodes > 0 else 0
+    s.check_mask = CLOCK_MASK
+
+
+cdef int _deepen(Search* s, int after_pass, PlayRecord* line, int* line_length, int* reached,
+                 int* proven) noexcept nogil:
+    """Iterative deepening until proven or out of budget: the value of the last
+    completed iteration, its line into ``line`` (ENDGAME_MAX_PLY room)."""
+    cdef int depth, value, result = 0
+    cdef long long horizons
+    line_length[0] = 0
+    reached[0] = 0
+    proven[0] = 0
+    for depth in range(1, ENDGAME_MAX_PLY - 1):
+        horizons = s.horizons
+        value = _search(s, 0, depth, -INFINITE, INFINITE, after_pass)
+        if s.stopped or s.failed:
+            break
+        result = value
+        reached[0] = depth
+        line_length[0] = s.pv_length[0]
+        memcpy(line, s.pv[0], line_length[0] * sizeof(PlayRecord))
+        s.may_stop = 1
+        if s.horizons == horizons:
+            proven[0] = 1
+            break
+    return result
+
+
+cdef Search* endgame_search_new(const Board* board, int table_bits) noexcept nogil:
+    """A search for endgames on boards of ``board``'s size, with a transposition
+    table of ``2 ** table_bits`` entries; NULL when out of memory."""
+    cdef Search* s = <Search*>calloc(1, sizeof(Search))
+    if s == NULL:
+        return NULL
+    s.board = board_clone(board)
+    s.table = <TableEntry*>calloc(<size_t>1 << table_bits, sizeof(TableEntry))
+    if s.board == NULL or s.table == NULL:
+        _release(s)
+        return NULL
+    s.table_mask = (<uint64_t>1 << table_bits) - 1
+    return s
+
+
+cdef void endgame_search_free(Search* s) noexcept nogil:
+    _release(s)
+
+
+cdef int endgame_value(Search* s, const Board* board, const unsigned char* mover, const unsigned char* other,
+                       int after_pass, long long nodes, int* proven) noexcept nogil:
+    """The endgame's value for the player to move on ``board`` holding ``mover``
+    against ``other`` (``after_pass``: a pass now ends the game), searched
+    within about ``nodes`` nodes (the budget looked at every ENDGAME_SMALL_CHECK
+    nodes after the first iteration) with the table cleared first, so the
+    answer depends on the position alone; ``proven`` says whether it is exact.
+    ``s.failed`` is set when memory ran out or a rack holds over MAX_PLACED tiles."""
+    cdef PlayRecord line[ENDGAME_MAX_PLY]
+    cdef int line_length, reached
+    board_copy(s.board, board)
+    memset(s.table, 0, (s.table_mask + 1) * sizeof(TableEntry))
+    if not _load_racks(s, mover, other):
+        s.failed = 1
+        return 0
+    _start(s, after_pass, 0.0, nodes)
+    s.check_mask = ENDGAME_SMALL_CHECK - 1
+    return _deepen(s, after_pass, line, &line_length, &reached, proven)
+
+
 # -- the Python face --------------------------------------------------------------------
 
 cdef class Endgame:
@@ -287,7 +388,8 @@ cdef class Endgame:
     def __cinit__(self, Core core not None, const unsigned char[:] opponent_rack not None,
                   int table_bits=DEFAULT_TABLE_BITS,
                   bint after_pass=False):
-        cdef int side, tile
+        cdef int tile
+        cdef unsigned char other[RACK_KINDS]
         self.search = NULL
         if opponent_rack.shape[0] != RACK_KINDS:
             raise ValueError("opponent_rack needs 53 counts")
@@ -301,14 +403,9 @@ cdef class Endgame:
             raise MemoryError()
         self.table_bits = table_bits
         self.after_pass = after_pass
-        memcpy(self.search.racks[0], core.board.rack, RACK_KINDS)
         for tile in range(RACK_KINDS):
-            self.search.racks[1][tile] = opponent_rack[tile]
-        for side in range(2):
-            for tile in range(RACK_KINDS):
-                self.search.rack_sizes[side] += self.search.racks[side][tile]
-                self.search.penalties[side] += rack_penalty(tile) * self.search.racks[side][tile]
-        if self.search.rack_sizes[0] > MAX_PLACED or self.search.rack_sizes[1] > MAX_PLACED:
+            other[tile] = opponent_rack[tile]
+        if not _load_racks(self.search, core.board.rack, other):
             raise ValueError(f"a rack holds at most {MAX_PLACED} tiles")
 
     def __dealloc__(self):
@@ -318,52 +415,34 @@ cdef class Endgame:
         """Ask a running ``solve`` (in another thread) to return what it has."""
         self.search.stop_request = 1
 
-    def solve(self, double seconds=0.0, long long nodes=0):
+    def solve(self, double seconds=0.0, long long nodes=0, int check_every=CLOCK_MASK + 1):
         """Search until proven, or for at most ``seconds`` (0 or less: no limit)
         and at most about ``nodes`` nodes (0 or less: no limit; the count is
-        checked every 1024 nodes, so a node budget gives the same answer on any
-        machine, which a time budget does not).
+        checked every ``check_every`` nodes, a power of two up to 1024, so a
+        node budget gives the same answer on any machine, which a time budget
+        does not).
 
         Returns ``(spread, line, proven, nodes, depth, elapsed)``: the line as
         plays ``(score, ((square, card, is_joker), ...))``, a pass as
         ``(0, ())``.  The GIL is released while it runs; call it once."""
         cdef Search* s = self.search
-        cdef int depth, value, result = 0, proven = 0, reached = 0, i, tile, side
-        cdef long long horizons
+        cdef int result, proven = 0, reached = 0, i
         cdef double started
         cdef PlayRecord line[ENDGAME_MAX_PLY]
         cdef int line_length = 0, after_pass = self.after_pass
         if s.table != NULL:
             raise ValueError("an Endgame is solved once")
+        if not 1 <= check_every <= CLOCK_MASK + 1 or check_every & (check_every - 1):
+            raise ValueError(f"check_every must be a power of two from 1 to {CLOCK_MASK + 1}, not {check_every}")
         s.table = <TableEntry*>calloc(<size_t>1 << self.table_bits, sizeof(TableEntry))
         if s.table == NULL:
             raise MemoryError()
         s.table_mask = (<uint64_t>1 << self.table_bits) - 1
-        s.hash = PASS_KEY if self.after_pass else 0
-        for side in range(2):
-            for tile in range(RACK_KINDS):
-                for i in range(1, s.racks[side][tile] + 1):
-                    s.hash ^= _rack_key(side, tile, i)
-        for i in range(s.board.size):
-            if s.board.card[i] >= 0:
-                s.hash ^= _tile_key(i, s.board.card[i], s.board.joker[i] != 0)
         started = _now()
-        s.deadline = started + seconds if seconds > 0 else 0
-        s.max_nodes = nodes if nodes > 0 else 0
+        _start(s, after_pass, seconds, nodes)
+        s.check_mask = check_every - 1
         with nogil:
-            for depth in range(1, ENDGAME_MAX_PLY - 1):
-                horizons = s.horizons
-                value = _search(s, 0, depth, -INFINITE, INFINITE, after_pass)
-                if s.stopped or s.failed:
-                    break
-                result = value
-                reached = depth
-                line_length = s.pv_length[0]
-                memcpy(line, s.pv[0], line_length * sizeof(PlayRecord))
-                s.may_stop = 1
-                if s.horizons == horizons:
-                    proven = 1
-                    break
+            result = _deepen(s, after_pass, line, &line_length, &reached, &proven)
         if s.failed:
             raise MemoryError()
         plays = [(line[i].score, tuple((line[i].square[j], line[i].card[j], bool(play_joker(&line[i], j)))
