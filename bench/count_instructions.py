@@ -160,7 +160,8 @@ def _figure_calls(name: str, count: int) -> tuple[list[Any], Callable[[Any], obj
         from ginnyo.leaves import default_model
         from ginnyo.simulation import DEFAULT_PLIES, rollout_outcomes, setup_for
         model = default_model()
-        setups = [setup_for(p, rank_position(p, model)[:1], DEFAULT_PLIES, SEED, model) for p in positions]
+        setups = [setup_for(p, rank_position(p, model)[:1], DEFAULT_PLIES, SEED, model, late_box=-1, endgame_nodes=0)
+                  for p in positions]   # the plies alone, whatever the box (a late rollout plays to the end)
         return [(setup, index, 1) for setup in setups for index in range(ROLLOUTS_EACH)], \
             lambda arguments: rollout_outcomes(*arguments)
     if name == "ranked_tuples":

@@ -30,6 +30,7 @@ from ginnyo.simulation import rollout_outcomes, setup_for, top_candidates
 C_GAMES = 400
 POSITIONS = 20          # corpus positions simulated
 ROLLOUTS = 100          # rollouts of each, 5 candidates, 2 plies after ours
+LATE_ROLLOUTS = 20      # rollouts of each late position's candidates
 PLIES = 2
 EXAMPLE = HERE.parent / "examples" / "midgame.json"
 TURN = "C loop self-play turns, greedy (per turn)"
@@ -39,8 +40,8 @@ PLY = "rollout plies, greedy policy (per ply)"
 def test_rollout_ply_against_a_compiled_self_play_turn(benchmark, corpus):
     from ginnyo.native_selfplay import loop_games
     model = default_model()
-    setups = [setup_for(p, top_candidates(rank_position(p, model, limit=5), 5), PLIES, 1, model)
-              for p in corpus[:POSITIONS]]
+    setups = [setup_for(p, top_candidates(rank_position(p, model, limit=5), 5), PLIES, 1, model, late_box=-1,
+                        endgame_nodes=0) for p in corpus[:POSITIONS]]   # plies alone, whatever the box
     plies = sum(ROLLOUTS * len(setup.candidates) * PLIES for setup in setups)
     for setup in setups:   # the compiled rollouts made once (cached), as a simulation makes them
         rollout_outcomes(setup, 0, 1)
@@ -60,6 +61,33 @@ def test_rollout_ply_against_a_compiled_self_play_turn(benchmark, corpus):
     record(PLY, benchmark.stats.stats, plies)
     ratio = (benchmark.stats.stats.min / plies) / (min(game_times) / turns)
     FACTS["rollout ply / compiled self-play turn"] = f"{ratio:10.2f} x   (target <= 2, fastest rounds)"
+
+
+def test_late_rollouts_against_fixed_horizon_rollouts(benchmark, corpus):
+    """What the late game costs: the corpus positions with at most LATE_BOX tiles
+    in the box, their rollouts played to the game's end (the endgame solver
+    finishing the 2-player ones) against 2 plies on the same deals."""
+    from dataclasses import replace
+    from ginnyo.simulation import LATE_BOX
+    model = default_model()
+    late = [p for p in corpus if setup_for(p, (), PLIES, 1, model).to_end]
+    setups = [setup_for(p, top_candidates(rank_position(p, model, limit=5), 5), PLIES, 1, model) for p in late]
+    fixed = [replace(setup, to_end=False, endgame_nodes=0) for setup in setups]
+    count = LATE_ROLLOUTS * sum(len(setup.candidates) for setup in setups)
+    for setup in setups + fixed:
+        rollout_outcomes(setup, 0, 1)
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        for setup in fixed:
+            rollout_outcomes(setup, 0, LATE_ROLLOUTS)
+        times.append(time.perf_counter() - start)
+    record(f"rollouts of {PLIES} plies, late positions (per rollout)", (float(np.median(times)), min(times)), count)
+    benchmark.pedantic(lambda: [rollout_outcomes(setup, 0, LATE_ROLLOUTS) for setup in setups],
+                       rounds=3, iterations=1, warmup_rounds=1)
+    record(f"rollouts to the game's end, box <= {LATE_BOX} (per rollout)", benchmark.stats.stats, count)
+    FACTS[f"late rollouts ({len(late)} positions) / {PLIES}-ply rollouts"] = \
+        f"{benchmark.stats.stats.min / min(times):10.2f} x   (no target: the price of playing to the end)"
 
 
 def _command_seconds(*argv: str) -> float:

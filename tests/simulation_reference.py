@@ -5,24 +5,29 @@ same deals: each rollout's racks and box come from :func:`ginnyo.simulation.deal
 and where a returned tile goes from :class:`SplitMix64`, a port of the core's
 generator (src/ginnycore/splitmix.pxd).  Every turn is the compiled core's
 best play (greedy) or the first action of :func:`ginnyo.equity.rank_actions`
-(equity); leaves are valued with numpy (ginnyo.leaves.features)."""
+(equity) in the turn's game state; leaves are valued by ginnyo.leaves in the
+state they were kept in.  Once a 2-player box is empty the compiled endgame
+solver (tested against its own exhaustive yardstick, tests/endgame_reference.py)
+is asked for the rest, with the budget the rollouts give it."""
 
 from __future__ import annotations
 
 from functools import partial
 from typing import Sequence
 
-import numpy as np
-
 from ginnycore import EMPTY_SQUARE, MAX_PLACED, Core
+from ginnycore.endgame import Endgame
 from ginnyo.equity import PLAY, RETURN, Candidate, rank_actions
 from ginnyo.layout import core_premiums
-from ginnyo.leaves import TILES, LeaveModel, features, stage_of
+from ginnyo.leaves import TILES, LeaveModel, LeaveState
 from ginnyo.rules import RACK_SIZE, quiet_turn_limit, tile_to_return
 from ginnyo.simulation import Setup, deal
 from ginnyo.tiles import JOKER, rack_penalty
 
 MASK = (1 << 64) - 1
+MAX_PLIES = 100000          # ginnycore.simulate's bound on a rollout played to the game's end
+ROLLOUT_TABLE_BITS = 14     # ... its endgame solver's table
+ENDGAME_SMALL_CHECK = 64    # ... and how often that solver looks at its node budget
 
 
 class SplitMix64:
@@ -44,43 +49,61 @@ class SplitMix64:
 
 def reference_outcomes(setup: Setup, indices: Sequence[int]) -> list[list[float]]:
     """The outcome of every candidate (a column each) in rollouts ``indices`` (a row each)."""
+    return reference_rollouts(setup, indices)[0]
+
+
+def reference_rollouts(setup: Setup, indices: Sequence[int]) -> tuple[list[list[float]], list[list[float]]]:
+    """The outcomes and our shares of the win of every candidate (a column
+    each) in rollouts ``indices`` (a row each)."""
     core = Core(setup.width, setup.height, *core_premiums(setup.kinds))
-    model = LeaveModel(setup.weights, setup.returns)
-    rows = []
+    model = setup.model
+    context = setup.context
+    scores = [context.scores[(context.to_move + offset) % context.players] for offset in range(context.players)]
+    rows, win_rows = [], []
     for index in indices:
-        hands, box, returns_seed = deal(setup.context.unseen, setup.context.opponent_racks, setup.seed, index)
-        row = []
+        hands, box, returns_seed = deal(context.unseen, context.opponent_racks, setup.seed, index)
+        row, wins = [], []
         for candidate in setup.candidates:
             points, ended, leaves = play_out(core, setup, model, candidate, [list(h) for h in hands], list(box),
                                              SplitMix64(returns_seed))
-            if candidate.kind == RETURN and not setup.plies:   # no turn played after: count the lost one
-                points += model.return_value(setup.context.box_size)
-            if not ended and leaves:
-                counts = np.zeros((len(leaves), TILES), dtype=np.int16)
-                for line, (tiles, _, _) in enumerate(leaves):
-                    for tile in tiles:
-                        counts[line, tile] += 1
-                weights = model.matrix[[stage_of(box_size) for _, box_size, _ in leaves]]
-                values = (features(counts) * weights).sum(axis=1)
-                for line, (_, _, sign) in enumerate(leaves):
-                    points += sign * float(values[line])
-            row.append(points)
+            if candidate.kind == RETURN and not setup.plies and not setup.to_end:
+                points[0] += model.return_value(context.box_size, root_state(setup))   # the lost turn
+            if not ended:
+                for seat, (tiles, box_size, state) in leaves.items():
+                    points[seat] += model.value(tiles, box_size, state)
+            row.append(points[0] - sum(points[1:]) / (context.players - 1))
+            wins.append(win_share([score + made for score, made in zip(scores, points)]))
         rows.append(row)
-    return rows
+        win_rows.append(wins)
+    return rows, win_rows
+
+
+def win_share(totals: Sequence[float]) -> float:
+    """Seat 0's share of the win: 1 alone on top, 1/t tied with t - 1 others, else 0."""
+    top = max(totals)
+    return 1.0 / sum(1 for total in totals if total == top) if totals[0] == top else 0.0
+
+
+def root_state(setup: Setup) -> LeaveState:
+    """The game state at the decision: its players, a meld down, its stall clock."""
+    context = setup.context
+    opened = setup.cards.count(EMPTY_SQUARE) < len(setup.cards)
+    return LeaveState(context.players, opened, context.quiet_turns,
+                      quiet_turn_limit(context.players, opened, rules=context.rules,
+                                       stall_rounds=context.stall_rounds))
 
 
 def play_out(core: Core, setup: Setup, model: LeaveModel, candidate: Candidate, hands: list[list[int]],
-             box: list[int], rng: SplitMix64) -> tuple[float, bool, list[tuple[list[int], int, float]]]:
-    """One candidate on one deal: (points difference, whether the game ended,
-    the leaves to value with their sign)."""
+             box: list[int], rng: SplitMix64) -> tuple[list[float], bool, dict[int, tuple[list[int], int, LeaveState]]]:
+    """One candidate on one deal: (each seat's points, whether the game ended,
+    each seat's last leave with the box and game state to value it in)."""
     context = setup.context
     players = context.players
-    opponents = players - 1
     cards = bytearray(setup.cards)
     jokers = bytearray(setup.jokers)
     racks = [list(setup.rack)] + hands          # racks[0] is ours, then in turn order
     points = [0.0] * players
-    last_leave: list[tuple[list[int], int] | None] = [None] * players
+    leaves: dict[int, tuple[list[int], int, LeaveState]] = {}
     passes = 0
     quiet_limit = partial(quiet_turn_limit, players, rules=context.rules, stall_rounds=context.stall_rounds)
     quiet = context.quiet_turns + (candidate.kind != PLAY)   # the game-end clock (docs/RULES.md §6)
@@ -96,11 +119,30 @@ def play_out(core: Core, setup: Setup, model: LeaveModel, candidate: Candidate, 
         give_back(rack, box, candidate.returned, rng)
     else:
         passes = 1
-    last_leave[0] = (list(rack), context.box_size)
+    leaves[0] = (list(rack), context.box_size, root_state(setup))
     refill(rack, box, True)
     ended = quiet >= quiet_limit(opened)
-    for ply in range(0 if ended else setup.plies):
+    ply = 0
+    tried = False
+    while not ended and (ply < setup.plies or (setup.to_end and ply < MAX_PLIES)):
         seat = (ply + 1) % players
+        if setup.endgame_nodes and players == 2 and not box and opened and not tried:
+            # the endgame of both racks, from the mover's side: its value when
+            # proven within the budget, else the rollout plays on
+            tried = True
+            counts = bytearray(TILES)
+            for tile in racks[seat]:
+                counts[tile] += 1
+            other = bytearray(TILES)
+            for tile in racks[1 - seat]:
+                other[tile] += 1
+            core.load(cards, jokers, counts)
+            after_pass = passes > 0 or quiet + 1 >= quiet_limit(True)
+            spread, _, proven, *_ = Endgame(core, other, ROLLOUT_TABLE_BITS, after_pass).solve(
+                nodes=setup.endgame_nodes, check_every=ENDGAME_SMALL_CHECK)
+            if proven:
+                points[seat] += spread
+                return points, True, leaves
         rack = racks[seat]
         ours = seat == 0
         if box and len(rack) < MAX_PLACED:
@@ -109,7 +151,8 @@ def play_out(core: Core, setup: Setup, model: LeaveModel, candidate: Candidate, 
         for tile in rack:
             counts[tile] += 1
         core.load(cards, jokers, counts)
-        score, placements, returned = choose(core, rack, len(box), setup.policy, model)
+        state = LeaveState(players, opened, quiet, quiet_limit(opened))
+        score, placements, returned = choose(core, rack, len(box), setup.policy, model, state)
         if placements:
             for square, card, joker in placements:
                 cards[square] = card
@@ -126,18 +169,15 @@ def play_out(core: Core, setup: Setup, model: LeaveModel, candidate: Candidate, 
             passes += 1
         if not placements:
             quiet += 1
-        last_leave[seat] = (list(rack), len(box))
+        leaves[seat] = (list(rack), len(box), state)
         refill(rack, box, ours)
+        ply += 1
         if passes >= players or quiet >= quiet_limit(opened):
             ended = True
-            break
     if ended:
         for seat in range(players):
             points[seat] -= sum(rack_penalty(tile) for tile in racks[seat])
-        return points[0] - sum(points[1:]) / opponents, True, []
-    leaves = [(leave[0], leave[1], 1.0 if seat == 0 else -1.0 / opponents)
-              for seat, leave in enumerate(last_leave) if leave is not None]
-    return points[0] - sum(points[1:]) / opponents, False, leaves
+    return points, ended, leaves
 
 
 def give_back(rack: list[int], box: list[int], returned: Sequence[int], rng: SplitMix64) -> None:
@@ -154,11 +194,12 @@ def refill(rack: list[int], box: list[int], ours: bool) -> None:
         rack.append(box.pop() if ours else box.pop(0))
 
 
-def choose(core: Core, rack: list[int], box_size: int, policy: str, model: LeaveModel
+def choose(core: Core, rack: list[int], box_size: int, policy: str, model: LeaveModel,
+           state: LeaveState | None = None
            ) -> tuple[int, tuple[tuple[int, int, bool], ...], tuple[int, ...]]:
     """A rollout turn: ``(score, placements, returned)``, all empty for a pass."""
     if policy == "equity":
-        best = rank_actions(core, rack, box_size, model, limit=1)[0]
+        best = rank_actions(core, rack, box_size, model, limit=1, state=state)[0]
         return best.score, best.placements, best.returned
     found = core.best_play()
     if found is not None:

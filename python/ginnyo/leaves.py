@@ -179,6 +179,12 @@ class LeaveModel:
             object.__setattr__(self, "state_weights", tuple((0.0,) * len(STATE_FEATURES) for _ in self.weights))
         object.__setattr__(self, "_matrix", np.array(self.weights, dtype=np.float64))
 
+    def __hash__(self) -> int:
+        """A hash of what the values depend on (a simulation's setup, which holds
+        the model, is a cache key)."""
+        return hash((self.weights, self.returns, self.state_weights, self.open_first,
+                     tuple(sorted(self.others.items()))))
+
     @property
     def matrix(self) -> NDArray[np.float64]:
         matrix: NDArray[np.float64] = self.__dict__["_matrix"]

@@ -92,7 +92,11 @@ class RandomOrBestPlayer:
         return Place(to_play(best[1]))
 
 
-PLAYER_KINDS = ("greedy", "random", "equity", "endgame", "sim")
+PLAYER_KINDS = ("greedy", "random", "equity", "endgame", "sim", "sim-spread")
+#: The simulating kinds: ``sim`` plays late rollouts to the game's end, ranks them
+#: by wins and finishes a 2-player rollout's endgame with the solver;
+#: ``sim-spread`` is the simulation without these (a fixed horizon, the mean spread).
+SIM_KINDS = ("sim", "sim-spread")
 
 
 def make_player(kind: str, seed: int, seat: int) -> Player:
@@ -105,10 +109,17 @@ def make_player(kind: str, seed: int, seat: int) -> Player:
     if kind in ("equity", "endgame"):   # score plus leave value (ginnyo.equity); endgame: solved exactly
         from .equity import EquityPlayer
         return EquityPlayer(endgame=kind == "endgame")
-    if kind == "sim":      # Monte Carlo simulation of the top equity candidates (ginnyo.simulation)
+    if kind in SIM_KINDS:  # Monte Carlo simulation of the top equity candidates (ginnyo.simulation)
         from .simulation import SimPlayer
-        return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"))
+        late_box, endgame_nodes = sim_options(kind)
+        return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), late_box=late_box, endgame_nodes=endgame_nodes)
     raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
+
+
+def sim_options(kind: str) -> tuple[int, int]:
+    """The ``late_box`` and ``endgame_nodes`` of a sim kind's :class:`~ginnyo.simulation.SimPlayer`."""
+    from .sim_choices import LATE_BOX, ROLLOUT_ENDGAME_NODES
+    return (-1, 0) if kind == "sim-spread" else (LATE_BOX, ROLLOUT_ENDGAME_NODES)
 
 
 def hash_seed(text: str) -> int:
@@ -117,4 +128,5 @@ def hash_seed(text: str) -> int:
 
 
 __all__ = ["Player", "GreedyPlayer", "RandomPlayer", "RandomOrBestPlayer", "make_player",
-           "no_play_action", "PLAYER_KINDS"]
+           "no_play_action", "PLAYER_KINDS", "SIM_KINDS",
+           "sim_options"]

@@ -10,17 +10,26 @@ by the rollout policy and drawing back up to 7.  The policies: ``greedy``, the
 best-scoring play (without one, returning the tile best-move names, a joker
 from a rack of only jokers, or passing when the box is empty), and ``equity``,
 the first action of the core's equity ranking (returns of any tiles
-included).  The game ends inside a rollout as docs/RULES.md §6 says: every
+included), each in the rollout's own game state (players, a meld down, the
+stall clock).  The game ends inside a rollout as docs/RULES.md §6 says: every
 player in turn passing on an empty box, or the quiet turns reaching
 :func:`ginnyo.rules.quiet_turn_limit` (the stall clock once the first meld is
 down, the opening guard before it), counted on from the game's own clock when
 the rollout starts from a game's view (a static position's clock is taken to
-start at 0).  A rollout's outcome is the points we made minus the opponents'
-mean, plus the leave value (:mod:`ginnyo.leaves`) of what each side kept on
-its last turn (or, when the game ends inside the horizon, the final difference
-with the rack penalties).  Candidates are the top ones by equity
-(:mod:`ginnyo.equity`); they are ranked by the mean outcome, with a normal 95%
-confidence interval.
+start at 0).  With 2 players, once a rollout's box is empty both racks are
+known and the endgame solver (:mod:`ginnycore.endgame`, within a node budget)
+plays the rest.  A rollout's outcome is the points we made minus the
+opponents' mean, plus the leave value (:mod:`ginnyo.leaves`) of what each
+side kept on its last turn, valued in the state it was kept in (or, when the
+game ends inside the horizon, the final difference with the rack penalties).
+Candidates are the top ones by equity (:mod:`ginnyo.equity`); they are ranked
+by the mean outcome, with a normal 95% confidence interval.
+
+Late in the game (``to_end``: the players ask for it at most
+:data:`LATE_BOX` tiles in the box) the rollouts play on to the game's end and
+the candidates are ranked by their share of wins first (the game's scores plus
+the rollout's points; 1/t for a t-way tie on top), then by the mean outcome:
+what wins the game, not the biggest spread (MAGPIE's win-percentage ranking).
 
 The rollouts run in C (:mod:`ginnycore.simulate`), without the GIL, over
 threads; rollout ``i`` is dealt from ``(seed, i)`` alone, so the result is the
@@ -45,7 +54,7 @@ from .actions import Action
 from .context import GameContext, game_context, view_context
 from .equity import COMPILED_PLAY, COMPILED_RETURN, PLAY, RETURN, Candidate, compiled_model, rank_actions, view_state
 from .leaves import LeaveModel, default_model
-from .sim_choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
+from .sim_choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -81,9 +90,10 @@ class Setup:
     candidates: tuple[Candidate, ...]
     plies: int
     seed: int
-    weights: tuple[tuple[float, ...], ...]
-    returns: tuple[float, ...] = ()
+    model: LeaveModel
     policy: str = DEFAULT_POLICY        # the rollout players' (POLICIES)
+    to_end: bool = False                # rollouts play on to the game's end; ranked by wins first
+    endgame_nodes: int = 0              # 2 players: the rollouts' endgame solver's node budget (0: none)
 
     def __getstate__(self) -> dict[str, object]:
         """What pickles: the fields, not the compiled rollouts kept by :func:`rollouts_of`."""
@@ -94,12 +104,14 @@ class Setup:
 
 @dataclass(frozen=True)
 class SimResult:
-    """A candidate's simulated outcome: mean, spread and its 95% confidence interval."""
+    """A candidate's simulated outcome: mean, spread and its 95% confidence
+    interval, and its share of wins when the rollouts played to the game's end."""
 
     candidate: Candidate
     rollouts: int
     mean: float
     stdev: float
+    wins: float | None = None
 
     @property
     def half_width(self) -> float:
@@ -154,25 +166,36 @@ def _compile(setup: Setup) -> Rollouts:
         counts[tile] += 1
     core.load(setup.cards, setup.jokers, counts)
     context = setup.context
-    model = compiled_model(LeaveModel(setup.weights, setup.returns))
-    return Rollouts(core, model, context.unseen, context.opponent_racks,
+    players = context.players
+    scores = [context.scores[(context.to_move + offset) % players] for offset in range(players)]
+    return Rollouts(core, compiled_model(setup.model), context.unseen, context.opponent_racks,
                     [compiled_candidate(candidate) for candidate in setup.candidates], setup.plies,
                     setup.seed % SEED_MODULUS, POLICY_EQUITY if setup.policy == "equity" else POLICY_GREEDY,
-                    context.quiet_turns, context.stall_rounds, context.rules)
+                    context.quiet_turns, context.stall_rounds, context.rules, scores, setup.to_end,
+                    setup.endgame_nodes)
 
 
 def rollout_outcomes(setup: Setup, start: int, count: int, threads: int = 1) -> NDArray[np.float64]:
     """The outcomes of rollouts ``start`` to ``start + count - 1``: a row a
     rollout, a column a candidate; the same whatever ``threads``."""
+    return rollout_results(setup, start, count, threads)[0]
+
+
+def rollout_results(setup: Setup, start: int, count: int, threads: int = 1
+                    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The outcomes and our shares of the win (:class:`ginnycore.simulate.Rollouts`'s
+    ``run``) of rollouts ``start`` to ``start + count - 1``, a row a rollout."""
     out = np.empty((count, len(setup.candidates)), dtype=np.float64)
-    rollouts_of(setup).run(start, out, threads)
-    return out
+    wins = np.empty_like(out)
+    rollouts_of(setup).run(start, out, threads, wins)
+    return out, wins
 
 
-def _outcome_part(part: tuple[int, int], setup: Setup) -> tuple[int, NDArray[np.float64]]:
-    """One part of a Dask run: ``(start, outcomes)``."""
+def _outcome_part(part: tuple[int, int], setup: Setup
+                  ) -> tuple[int, tuple[NDArray[np.float64], NDArray[np.float64]]]:
+    """One part of a Dask run: ``(start, (outcomes, wins))``."""
     start, count = part
-    return start, rollout_outcomes(setup, start, count)
+    return start, rollout_results(setup, start, count)
 
 
 class Tally:
@@ -219,19 +242,35 @@ class Tally:
         return means.index(max(means))
 
 
-def leader_is_significant(tally: Tally, z: float) -> bool:
+def leader_is_significant(tally: Tally, z: float, wins: Tally | None = None) -> bool:
     """The stopping rule of ``--stop``: the leader's paired lead over every other
     candidate (the difference of their outcomes on the same deals) has a mean
-    above ``z`` standard errors: one-sided at the level of ``z``, each pair."""
-    best = tally.leader()
+    above ``z`` standard errors: one-sided at the level of ``z``, each pair.
+    With ``wins`` (ranked by wins first), a lead in wins is tested on the
+    wins, a tie in wins on the outcomes."""
+    best = ranking(tally, wins)[0]
     for other in range(len(tally.sums)):
         if other == best:
             continue
-        lead = tally.mean(best) - tally.mean(other)
-        spread = math.sqrt(tally.variance_of_difference(best, other) / tally.count)
+        judged = wins if wins is not None and _rounded(wins, best) != _rounded(wins, other) else tally
+        lead = judged.mean(best) - judged.mean(other)
+        spread = math.sqrt(judged.variance_of_difference(best, other) / judged.count)
         if not lead > z * spread:
             return False
     return True
+
+
+def _rounded(tally: Tally, row: int) -> float:
+    return round(tally.mean(row), 9)
+
+
+def ranking(tally: Tally, wins: Tally | None = None) -> list[int]:
+    """The candidates' rows best first: by mean outcome, or by wins and then
+    mean outcome; ties to the equity order."""
+    rows = range(len(tally.sums))
+    if wins is None:
+        return sorted(rows, key=lambda row: -_rounded(tally, row))
+    return sorted(rows, key=lambda row: (-_rounded(wins, row), -_rounded(tally, row)))
 
 
 # -- the simulation ---------------------------------------------------------------------------
@@ -252,31 +291,35 @@ def simulate(setup: Setup, rollouts: int, *, threads: int = 1, scheduler: str | 
     rollouts_of(setup)   # checks the setup here, not in a worker
     deadline = None if seconds is None else time.monotonic() + seconds
     tally = Tally(len(setup.candidates))
-    for block in _blocks(setup, rollouts, threads, scheduler):
+    wins = Tally(len(setup.candidates)) if setup.to_end else None
+    for block, won in _blocks(setup, rollouts, threads, scheduler):
         tally.add(block)
+        if wins is not None:
+            wins.add(won)
         if on_progress is not None:
             on_progress(len(block))
         if tally.count < rollouts and (
-                (stop is not None and leader_is_significant(tally, STOP_LEVELS[stop]))
+                (stop is not None and leader_is_significant(tally, STOP_LEVELS[stop], wins))
                 or (deadline is not None and time.monotonic() >= deadline)):
             break
-    results = [SimResult(candidate, tally.count, tally.mean(row), tally.stdev(row))
-               for row, candidate in enumerate(setup.candidates)]
-    order = {id(result): row for row, result in enumerate(results)}
-    results.sort(key=lambda result: (-round(result.mean, 9), order[id(result)]))
-    return results
+    return [SimResult(setup.candidates[row], tally.count, tally.mean(row), tally.stdev(row),
+                      None if wins is None else wins.mean(row))
+            for row in ranking(tally, wins)]
 
 
-def _blocks(setup: Setup, rollouts: int, threads: int, scheduler: str | None) -> Iterator[NDArray[np.float64]]:
-    """The outcomes of rollouts 0 to ``rollouts - 1``, a block at a time, in order."""
+Block = tuple["NDArray[np.float64]", "NDArray[np.float64]"]
+
+
+def _blocks(setup: Setup, rollouts: int, threads: int, scheduler: str | None) -> Iterator[Block]:
+    """The outcomes and wins of rollouts 0 to ``rollouts - 1``, a block at a time, in order."""
     starts = range(0, rollouts, BLOCK)
     if scheduler is None:
         for start in starts:
-            yield rollout_outcomes(setup, start, min(BLOCK, rollouts - start), threads)
+            yield rollout_results(setup, start, min(BLOCK, rollouts - start), threads)
         return
     from .workers import run_batches
     parts = [(start, min(BLOCK, rollouts - start)) for start in starts]
-    waiting: dict[int, NDArray[np.float64]] = {}
+    waiting: dict[int, Block] = {}
     for start, block in run_batches(partial(_outcome_part, setup=setup), parts, workers=1, scheduler=scheduler):
         waiting[start] = block
         while parts and parts[0][0] in waiting:
@@ -292,14 +335,38 @@ def top_candidates(ranked: Sequence[Candidate], count: int, margin: float = math
 
 
 def setup_for(position: Position, candidates: Sequence[Candidate], plies: int, seed: int,
-              model: LeaveModel, context: GameContext | None = None, policy: str = DEFAULT_POLICY) -> Setup:
-    """The rollout setup of a static position."""
+              model: LeaveModel, context: GameContext | None = None, policy: str = DEFAULT_POLICY,
+              late_box: int = LATE_BOX, endgame_nodes: int = ROLLOUT_ENDGAME_NODES) -> Setup:
+    """The rollout setup of a static position: to the game's end when its box
+    holds at most ``late_box`` tiles (see :func:`is_late`)."""
     from .native import _kinds, encode
     cards, jokers, _ = encode(position)
     layout = position.layout
-    return Setup(layout.width, layout.height, _kinds(layout), cards, jokers, position.rack,
-                 context or game_context(position), tuple(candidates), plies, seed, model.weights, model.returns,
-                 policy)
+    context = context or game_context(position)
+    return Setup(layout.width, layout.height, _kinds(layout), cards, jokers, position.rack, context,
+                 tuple(candidates), plies, seed, model, policy, is_late(context.box_size, late_box), endgame_nodes)
+
+
+def view_setup(view: View, candidates: Sequence[Candidate], plies: int, seed: int, model: LeaveModel,
+               policy: str = DEFAULT_POLICY, late_box: int = LATE_BOX,
+               endgame_nodes: int = ROLLOUT_ENDGAME_NODES) -> Setup:
+    """The rollout setup of a player's decision in a game (what it sees of it)."""
+    from .native import _kinds
+    layout = view.layout
+    cards = bytearray([EMPTY_SQUARE]) * layout.size
+    jokers = bytearray(layout.size)
+    for square, tile in view.board.items():
+        cards[square] = tile[0]
+        jokers[square] = 1 if tile[1] else 0
+    return Setup(layout.width, layout.height, _kinds(layout), bytes(cards), bytes(jokers), view.rack,
+                 view_context(view), tuple(candidates), plies, seed, model, policy,
+                 is_late(view.box_size, late_box), endgame_nodes)
+
+
+def is_late(box_size: int, late_box: int = LATE_BOX) -> bool:
+    """Whether rollouts play to the game's end and rank by wins: at most
+    ``late_box`` tiles in the box (a negative ``late_box``: never)."""
+    return 0 <= box_size <= late_box
 
 
 class SimPlayer:
@@ -307,16 +374,21 @@ class SimPlayer:
 
     ``rollouts`` deals a decision, ``candidates`` at most, within ``margin``
     points of equity of the best (a lone candidate is taken without simulating),
-    ``plies`` turns after ours, the rollout players choosing by ``policy``.
-    Once a 2-player game's box is empty it plays the endgame solver's move
-    instead.  Decision ``t`` of a game is seeded from ``(seed, t)``, so a game
-    is reproducible."""
+    ``plies`` turns after ours, the rollout players choosing by ``policy``;
+    with at most ``late_box`` tiles in the box (negative: never) the rollouts
+    play to the game's end and the candidates are ranked by wins, and a
+    2-player rollout whose box runs empty is finished by the endgame solver
+    within ``endgame_nodes`` nodes (0: played on by the policy).  Once a
+    2-player game's box is empty it plays the endgame solver's move instead.
+    Decision ``t`` of a game is seeded from ``(seed, t)``, so a game is
+    reproducible."""
 
     name = "sim"
 
     def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, candidates: int = DEFAULT_CANDIDATES,
                  plies: int = DEFAULT_PLIES, margin: float = DEFAULT_MARGIN, model: LeaveModel | None = None,
-                 policy: str = DEFAULT_POLICY) -> None:
+                 policy: str = DEFAULT_POLICY, late_box: int = LATE_BOX,
+                 endgame_nodes: int = ROLLOUT_ENDGAME_NODES) -> None:
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         self.seed = seed
@@ -326,6 +398,8 @@ class SimPlayer:
         self.margin = margin
         self.model = model or default_model()
         self.policy = policy
+        self.late_box = late_box
+        self.endgame_nodes = endgame_nodes
 
     def choose(self, view: View) -> Action:
         from .endgame_move import endgame_action   # the exact endgame once the box is empty
@@ -338,19 +412,11 @@ class SimPlayer:
         chosen = top_candidates(ranked, self.candidates, self.margin)
         if len(chosen) <= 1 or self.rollouts < 1:
             return ranked[0].action()
-        from .native import _kinds
-        layout = view.layout
-        cards = bytearray([EMPTY_SQUARE]) * layout.size
-        jokers = bytearray(layout.size)
-        for square, tile in view.board.items():
-            cards[square] = tile[0]
-            jokers[square] = 1 if tile[1] else 0
-        setup = Setup(layout.width, layout.height, _kinds(layout), bytes(cards), bytes(jokers), view.rack,
-                      view_context(view), chosen, self.plies, self.seed * 1000 + view.turn, self.model.weights,
-                      self.model.returns, self.policy)
+        setup = view_setup(view, chosen, self.plies, self.seed * 1000 + view.turn, self.model, self.policy,
+                           self.late_box, self.endgame_nodes)
         return simulate(setup, self.rollouts)[0].candidate.action()
 
 
 __all__ = ["GameContext", "game_context", "view_context", "Setup", "SimResult", "SimPlayer", "simulate",
-           "rollout_outcomes", "rollouts_of", "top_candidates", "setup_for", "deal", "Tally", "leader_is_significant",
-           "POLICIES", "STOP_LEVELS", "BLOCK"]
+           "rollout_outcomes", "rollout_results", "rollouts_of", "ranking", "is_late", "view_setup", "top_candidates",
+           "setup_for", "deal", "Tally", "leader_is_significant", "POLICIES", "STOP_LEVELS", "LATE_BOX", "BLOCK"]

@@ -27,7 +27,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .game import Game, play_game
-from .players import PLAYER_KINDS, Player, hash_seed, make_player
+from .players import PLAYER_KINDS, SIM_KINDS, Player, hash_seed, make_player, sim_options
 from .workers import cut, default_workers, run_batches
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ Z95 = 1.959964
 #: the player counts a match is played at
 MATCH_PLAYERS = (2, 3, 4)
 #: the player kinds that play by leave values (``--leaves-a``/``--leaves-b``)
-LEAVE_KINDS = ("equity", "endgame", "sim")
+LEAVE_KINDS = ("equity", "endgame", *SIM_KINDS)
 
 
 @dataclass(frozen=True)
@@ -105,10 +105,12 @@ def seatings(bots: tuple[str, str], players: int) -> list[tuple[str, ...]]:
 def build_player(kind: str, seed: int, seat: int, sim: SimSettings, model: LeaveModel | None = None) -> Player:
     """A player of ``kind`` for ``seat`` of the game dealt from ``seed``; ``model``,
     the leave values of an equity, endgame or sim player (default: the shipped ones)."""
-    if kind == "sim":
+    if kind in SIM_KINDS:
         from .simulation import SimPlayer
+        late_box, endgame_nodes = sim_options(kind)
         return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), rollouts=sim.rollouts,
-                         candidates=sim.candidates, plies=sim.plies, margin=sim.margin, model=model)
+                         candidates=sim.candidates, plies=sim.plies, margin=sim.margin, model=model,
+                         late_box=late_box, endgame_nodes=endgame_nodes)
     if model is not None and kind in ("equity", "endgame"):
         from .equity import EquityPlayer
         return EquityPlayer(model, endgame=kind == "endgame")

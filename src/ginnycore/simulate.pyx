@@ -6,26 +6,31 @@ spread over threads.  Rollout ``i`` of a seed deals the tiles we cannot see
 (the other racks first, the rest is the box) from a SplitMix64 generator
 seeded from ``(seed, i)`` alone, so a rollout's outcomes never depend on the
 thread that ran it nor on how many ran.  Every candidate is played on the same
-deal (common random numbers): the candidate, then ``plies`` turns, each player
-drawing a tile (we from the end of the box, the others from its front, so that
-their tiles do not depend on how many we drew), choosing by the policy and
-drawing back up to 7.  (A rack grows past 8 only when its player passes on an
-empty box and draws a tile someone returned since; the core takes racks of
-at most 14 tiles, so a rack of 14 does not draw at the start of a turn: a
-limit no real rollout reaches.)  Returned tiles go into the box one by one at a place
-drawn from a second generator, seeded by the deal and restarted for every
-candidate.  The policies: greedy (the best-scoring play; without one, return
-the tile best-move names while the box has tiles, else pass) and equity (the
-first action of ginnycore.equity's ranking, returns of any tiles included).
-The game ends inside a rollout as docs/RULES.md §6 says: as many passes in a
-row as players, or the quiet turns reaching the stall clock's limit (counted
-on from the position's own clock).  An outcome is our points minus the
+deal (common random numbers): the candidate, then ``plies`` turns (or, with
+``to_end``, turns until the game ends), each player drawing a tile (we from
+the end of the box, the others from its front, so that their tiles do not
+depend on how many we drew), choosing by the policy in its game state at that
+turn and drawing back up to 7.  (A rack grows past 8 only when its player
+passes on an empty box and draws a tile someone returned since; the core takes
+racks of at most 14 tiles, so a rack of 14 does not draw at the start of a
+turn: a limit no real rollout reaches.)  Returned tiles go into the box one by
+one at a place drawn from a second generator, seeded by the deal and restarted
+for every candidate.  The policies: greedy (the best-scoring play; without
+one, return the tile best-move names while the box has tiles, else pass) and
+equity (the first action of ginnycore.equity's ranking, returns of any tiles
+included).  With 2 players and an endgame budget, once the box is empty the
+endgame solver (ginnycore.endgame's endgame_value) is asked for the rest of
+the game; a proven value ends the rollout, else the rollout plays on.  The
+game ends inside a rollout as docs/RULES.md §6 says: as many passes in a row
+as players, or the quiet turns reaching the stall clock's limit (counted on
+from the position's own clock).  An outcome is our points minus the
 opponents' mean plus the leave values of what each player kept on its last
-turn (ours added, the opponents' mean taken off), or, when the game ended,
-the final difference with the rack penalties; a return with no plies after it
-also gets its stage's return term.  ginnyo.simulation's Python rollouts of old
-(tests/simulation_reference.py) are the yardstick.
-"""
+turn, valued in that turn's game state (ours added, the opponents' mean taken
+off), or, when the game ended, the final difference with the rack penalties; a
+return with no plies after it also gets its stage's return term.  Our share of
+the win compares the scores before the decision plus those points.
+ginnyo.simulation's Python rollouts of old (tests/simulation_reference.py) are
+the yardstick."""
 
 from cython.parallel cimport parallel, prange
 from libc.stdint cimport uint64_t
@@ -34,8 +39,9 @@ from libc.string cimport memcpy, memmove, memset
 
 from ginnycore.board cimport board_clone, board_copy
 from ginnycore.core cimport Core, board_generate, board_place, board_score, claim, release, thread_count
-from ginnycore.equity cimport (ACTION_PASS, ACTION_PLAY, ACTION_RETURN, STAGE_COUNT, LeaveModel, LeaveRow,
-                               LeaveTable, Ranked, leave_row, leave_value, rank_actions, stage_index)
+from ginnycore.endgame cimport Search, endgame_search_free, endgame_search_new, endgame_value
+from ginnycore.equity cimport (ACTION_PASS, ACTION_PLAY, ACTION_RETURN, GameState, LeaveModel, LeaveRow, LeaveTable,
+                               Ranked, leave_row, leave_value, rank_actions)
 from ginnycore.rules cimport (JOKERS_PER_SET, MAX_PLAYERS, MAX_STALL_ROUNDS, MIN_PLAYERS, RACK_SIZE, RULES_VERSION,
                               STALL_ROUNDS, quiet_turn_limit, rack_penalty, rack_tile_to_return)
 from ginnycore.splitmix cimport splitmix_below, splitmix_next
@@ -45,12 +51,14 @@ cdef enum:
     MAX_TILES = 2 * (NUM_CARDS + JOKERS_PER_SET)   # two sets, for 3 or 4 players
     BOX_ROOM = 2 * MAX_TILES + 2 * MAX_PLACED      # the box's buffer: it never holds more than MAX_TILES
     MAX_PLIES = 100000
+    ROLLOUT_TABLE_BITS = 14     # a rollout endgame's transposition table: 2^14 entries of 16 bytes, cleared a solve
 
 cpdef enum:                     # the rollout players' policy
     POLICY_GREEDY = 0
     POLICY_EQUITY = 1
 
 cdef uint64_t INDEX_STEP = 0x9E3779B97F4A7C15
+cdef long long MAX_ENDGAME_NODES = 1LL << 40
 
 
 ctypedef struct Candidate:
@@ -67,13 +75,16 @@ ctypedef struct Sim:
     # Everything a rollout reads; set once, shared by the threads.
     Board* board                # the position with our rack, prepared
     const LeaveTable* table
-    LeaveRow rows[STAGE_COUNT]  # the table's weights a stage, in the default game state
-    double return_term          # ... and the return term at the decision
+    GameState state             # the decision's game state (players, a meld down, the stall clock)
+    double return_term          # the return term at the decision
     Candidate* candidates
     int n_candidates
     int players
     int plies
     int policy
+    int to_end                  # rollouts play on to the game's end (plies is then no limit)
+    long long endgame_nodes     # 2 players: once the box is empty, the endgame solver's node budget (0: no solver)
+    long long scores[MAX_PLAYERS]   # the scores before the decision, ours first, then in turn order
     int opened                  # a tile is on the board
     int box_size                # tiles in the box at the decision
     int n_unseen
@@ -107,6 +118,7 @@ ctypedef struct Scratch:
     size_t capacity
     Ranked* ranked
     size_t ranked_capacity
+    Search* endgame             # the endgame solver's (2 players with a node budget), else NULL
 
 
 # -- the deal ----------------------------------------------------------------------------
@@ -173,12 +185,13 @@ cdef inline void _refill(Box* box, unsigned char* rack, int* size, int ours) noe
 
 # -- a rollout -----------------------------------------------------------------------------
 
-cdef inline long long equity_choice(Board* board, const LeaveTable* table, int box_size,
+cdef inline long long equity_choice(Board* board, const LeaveTable* table, int box_size, const GameState* state,
                                     Scratch* scratch) noexcept nogil:
     """The equity policy's ranking: the best action of ``board`` (its rack the
-    player's) with ``box_size`` tiles in the box goes to ``scratch.ranked[0]``;
-    1, or -1 when memory ran out.  The one call of the core's equity ranking."""
-    return rank_actions(board, table, box_size, NULL, 1, 1, &scratch.plays, &scratch.capacity,
+    player's) with ``box_size`` tiles in the box, in game ``state``, goes to
+    ``scratch.ranked[0]``; 1, or -1 when memory ran out.  The one call of the
+    core's equity ranking."""
+    return rank_actions(board, table, box_size, state, 1, 1, &scratch.plays, &scratch.capacity,
                         &scratch.ranked, &scratch.ranked_capacity)
 
 
@@ -204,25 +217,41 @@ cdef inline void _give_back(Box* box, const signed char* tiles, int n, unsigned 
         _insert(box, tiles[i], state)
 
 
+cdef double _win_share(const double* totals, int players) noexcept nogil:
+    """Our share of the win on ``totals``: 1 alone on top, 1/t tied on top with t - 1 others, else 0."""
+    cdef double top = totals[0]
+    cdef int seat, tied = 0
+    for seat in range(1, players):
+        if totals[seat] > top:
+            return 0.0
+    for seat in range(players):
+        tied += totals[seat] == top
+    return 1.0 / tied
+
+
 cdef double _play_out(const Sim* sim, const Candidate* candidate, const Deal* deal, Scratch* scratch,
-                      int* failed) noexcept nogil:
-    """One candidate on one deal: its outcome (see the module's doc)."""
+                      double* win, int* failed) noexcept nogil:
+    """One candidate on one deal: its outcome (see the module's doc), and our
+    share of the win into ``win``."""
     cdef Board* board = scratch.board
     cdef unsigned char racks[MAX_PLAYERS][RACK_KINDS]
     cdef unsigned char leaves[MAX_PLAYERS][RACK_KINDS]
-    cdef int leave_box[MAX_PLAYERS]
+    cdef LeaveRow rows[MAX_PLAYERS]         # the weights each seat's last leave is valued with
     cdef int has_leave[MAX_PLAYERS]
     cdef int sizes[MAX_PLAYERS]
     cdef long long points[MAX_PLAYERS]
+    cdef double totals[MAX_PLAYERS]
     cdef PlayRecord play
+    cdef GameState state = sim.state
     cdef const Ranked* best
     cdef Box box
-    cdef uint64_t state = deal.returns_seed
+    cdef uint64_t state_seed = deal.returns_seed
     cdef int players = sim.players, opponents = sim.players - 1, seat, ply, ours, tile, i, ended, played
-    cdef int passes = 0, opened = sim.opened or candidate.kind == ACTION_PLAY
-    cdef long long quiet = sim.quiet_turns + (candidate.kind != ACTION_PLAY), others = 0
+    cdef int passes = 0, opened = sim.opened or candidate.kind == ACTION_PLAY, solved = 0, tried = 0, proven
+    cdef int value
+    cdef long long quiet = sim.quiet_turns + (candidate.kind != ACTION_PLAY)
     cdef signed char returned[1]
-    cdef double outcome
+    cdef double outcome, others = 0.0
     board_copy(board, sim.board)
     memcpy(racks[0], sim.rack, RACK_KINDS)
     sizes[0] = sim.rack_size
@@ -242,26 +271,43 @@ cdef double _play_out(const Sim* sim, const Candidate* candidate, const Deal* de
         board_place(board, candidate.n, candidate.square, candidate.card, candidate.joker, 0)
         points[0] += candidate.score
     elif candidate.kind == ACTION_RETURN:
-        _give_back(&box, candidate.card, candidate.n, racks[0], &sizes[0], &state)
+        _give_back(&box, candidate.card, candidate.n, racks[0], &sizes[0], &state_seed)
     else:
         passes = 1
     memcpy(leaves[0], racks[0], RACK_KINDS)
-    leave_box[0] = sim.box_size
+    leave_row(&rows[0], sim.table, sim.box_size, &sim.state)
     has_leave[0] = 1
     _refill(&box, racks[0], &sizes[0], 1)
     ended = quiet >= (sim.quiet_open if opened else sim.quiet_closed)
     ply = 0
-    while not ended and ply < sim.plies:
+    while not ended and (ply < sim.plies or (sim.to_end and ply < MAX_PLIES)):
         seat = (ply + 1) % players
         ours = seat == 0
+        if scratch.endgame != NULL and box.size == 0 and opened and not tried:
+            # both racks are known: the endgame solver's value is the rest of the
+            # game when it proves it within its budget, else the rollout plays on
+            # (a pass now ends the game when one was just made or the clock is one turn from its end)
+            tried = 1
+            value = endgame_value(scratch.endgame, board, racks[seat], racks[1 - seat],
+                                  passes > 0 or quiet + 1 >= sim.quiet_open, sim.endgame_nodes, &proven)
+            if scratch.endgame.failed:
+                failed[0] = 1
+                return 0.0
+            if proven:
+                points[seat] += value
+                ended = solved = 1
+                break
         if box.size > 0 and sizes[seat] < MAX_PLACED:     # (a rack holds at most 14: see the module's doc)
             racks[seat][_draw(&box, ours)] += 1
             sizes[seat] += 1
         memcpy(board.rack, racks[seat], RACK_KINDS)
         board.rack_size = sizes[seat]
+        state.opened = opened
+        state.quiet_turns = quiet
+        state.quiet_limit = sim.quiet_open if opened else sim.quiet_closed
         played = 0
         if sim.policy == POLICY_EQUITY:
-            if equity_choice(board, sim.table, box.size, scratch) < 1:
+            if equity_choice(board, sim.table, box.size, &state, scratch) < 1:
                 failed[0] = 1
                 return 0.0
             best = &scratch.ranked[0]
@@ -270,7 +316,7 @@ cdef double _play_out(const Sim* sim, const Candidate* candidate, const Deal* de
                 points[seat] += best.play.score
                 played = 1
             elif best.kind == ACTION_RETURN:
-                _give_back(&box, best.play.card, best.play.n, racks[seat], &sizes[seat], &state)
+                _give_back(&box, best.play.card, best.play.n, racks[seat], &sizes[seat], &state_seed)
                 passes = 0
             else:
                 passes += 1
@@ -282,7 +328,7 @@ cdef double _play_out(const Sim* sim, const Candidate* candidate, const Deal* de
             tile = rack_tile_to_return(racks[seat]) if box.size > 0 else -1
             if tile >= 0:
                 returned[0] = <signed char>tile
-                _give_back(&box, returned, 1, racks[seat], &sizes[seat], &state)
+                _give_back(&box, returned, 1, racks[seat], &sizes[seat], &state_seed)
                 passes = 0
             else:
                 passes += 1
@@ -293,37 +339,43 @@ cdef double _play_out(const Sim* sim, const Candidate* candidate, const Deal* de
         else:
             quiet += 1
         memcpy(leaves[seat], racks[seat], RACK_KINDS)
-        leave_box[seat] = box.size
+        leave_row(&rows[seat], sim.table, box.size, &state)
         has_leave[seat] = 1
         _refill(&box, racks[seat], &sizes[seat], ours)
         if passes >= players or quiet >= (sim.quiet_open if opened else sim.quiet_closed):
             ended = 1
         ply += 1
-    if ended:
+    if ended and not solved:
         for seat in range(players):
             for tile in range(RACK_KINDS):
                 points[seat] -= rack_penalty(tile) * racks[seat][tile]
+    for seat in range(players):
+        totals[seat] = <double>points[seat]
+        if not ended and has_leave[seat]:
+            totals[seat] += leave_value(sim.table, &rows[seat], leaves[seat])
+    if candidate.kind == ACTION_RETURN and sim.plies == 0 and not sim.to_end:
+        totals[0] += sim.return_term
     for seat in range(1, players):
-        others += points[seat]
-    outcome = <double>points[0] - <double>others / opponents
-    if candidate.kind == ACTION_RETURN and sim.plies == 0:
-        outcome += sim.return_term
-    if not ended:
-        for seat in range(players):
-            if has_leave[seat]:
-                outcome += (1.0 if seat == 0 else -1.0 / opponents) * leave_value(
-                    sim.table, &sim.rows[stage_index(sim.table, leave_box[seat])], leaves[seat])
+        others += totals[seat]
+    outcome = totals[0] - others / opponents
+    for seat in range(players):
+        totals[seat] += <double>sim.scores[seat]
+    win[0] = _win_share(totals, players)
     return outcome
 
 
-cdef int _rollout(const Sim* sim, long long index, double* row, Scratch* scratch) noexcept nogil:
-    """Rollout ``index``: every candidate's outcome on its deal, into ``row``;
-    1 when memory ran out, else 0."""
+cdef int _rollout(const Sim* sim, long long index, double* row, double* wins, Scratch* scratch) noexcept nogil:
+    """Rollout ``index``: every candidate's outcome on its deal, into ``row``,
+    and its share of the win into ``wins`` (unless NULL); 1 when memory ran
+    out, else 0."""
     cdef Deal deal
     cdef int c, failed = 0
+    cdef double win
     _deal(sim, index, &deal)
     for c in range(sim.n_candidates):
-        row[c] = _play_out(sim, &sim.candidates[c], &deal, scratch, &failed)
+        row[c] = _play_out(sim, &sim.candidates[c], &deal, scratch, &win, &failed)
+        if wins != NULL:
+            wins[c] = win
     return failed
 
 
@@ -343,15 +395,20 @@ cdef class Rollouts:
 
     ``Rollouts(position, model, unseen, opponent_racks, candidates, plies,
     seed, policy=POLICY_GREEDY, quiet_turns=0, stall_rounds=STALL_ROUNDS,
-    rules=RULES_VERSION)``: ``position`` a Core loaded with the board and our
+    rules=RULES_VERSION, scores=None, to_end=False, endgame_nodes=0)``:
+    ``position`` a Core loaded with the board and our
     rack (copied; the Core stays free), ``model`` a ginnycore.equity.LeaveModel,
     ``unseen`` the tiles we cannot see (0..52, 52 a joker), ``opponent_racks``
     the rack sizes of the players after us in turn order (1 to 3 of them, at
     most 7 each, no more than the unseen tiles together), ``candidates``
     ``(kind, placements, returned)`` triples (kind 0 a play of ``(square, card,
     is_joker)`` placements in square order, legal on the position, 1 a return
-    of rack tiles, 2 a pass), ``seed`` 0 to 2**64 - 1.  ValueError on anything
-    else.  :meth:`run` plays rollouts; the object is read-only after it is
+    of rack tiles, 2 a pass), ``seed`` 0 to 2**64 - 1, ``scores`` the
+    players' scores before the decision, ours first then in turn order (None:
+    zeros; they decide only who wins), ``to_end`` play each rollout on to the
+    game's end, ``endgame_nodes`` (2 players) finish a rollout whose box is
+    empty with the endgame solver within about that many nodes (0: never).
+    ValueError on anything else.  :meth:`run` plays rollouts; the object is read-only after it is
     made, so several threads may run it at once.
     """
 
@@ -361,8 +418,8 @@ cdef class Rollouts:
 
     def __cinit__(self, Core position not None, LeaveModel model not None, unseen, opponent_racks, candidates,
                   int plies, seed, int policy=POLICY_GREEDY, quiet_turns=0, int stall_rounds=STALL_ROUNDS,
-                  int rules=RULES_VERSION):
-        cdef int tile, c, stage
+                  int rules=RULES_VERSION, scores=None, bint to_end=False, endgame_nodes=0):
+        cdef int tile, c, seat
         cdef Candidate* made
         cdef LeaveRow row
         memset(&self.sim, 0, sizeof(Sim))
@@ -370,6 +427,13 @@ cdef class Rollouts:
         _set_tiles(&self.sim, unseen, opponent_racks, seed)
         candidates = list(candidates)
         self.sim.plies = _whole(plies, "plies", 0, MAX_PLIES)
+        self.sim.to_end = to_end
+        self.sim.endgame_nodes = _whole(endgame_nodes, "endgame_nodes", 0, MAX_ENDGAME_NODES)
+        scores = [0] * self.sim.players if scores is None else list(scores)
+        if len(scores) != self.sim.players:
+            raise ValueError(f"scores: one a player ({self.sim.players}), not {len(scores)}")
+        for seat in range(self.sim.players):
+            self.sim.scores[seat] = _whole(scores[seat], "a score", -(2**50), 2**50)
         if policy != POLICY_GREEDY and policy != POLICY_EQUITY:
             raise ValueError(f"policy must be {POLICY_GREEDY} (greedy) or {POLICY_EQUITY} (equity), not {policy}")
         self.sim.policy = policy
@@ -379,10 +443,6 @@ cdef class Rollouts:
         self.sim.quiet_closed = quiet_turn_limit(self.sim.players, rules == 1, stall_rounds)
         self.sim.quiet_open = quiet_turn_limit(self.sim.players, 1, stall_rounds)
         self.sim.table = &model.table
-        for stage in range(STAGE_COUNT):
-            leave_row(&self.sim.rows[stage], self.sim.table, model.table.stage_low[stage], NULL)
-        leave_row(&row, self.sim.table, self.sim.box_size, NULL)
-        self.sim.return_term = row.returns
         if not candidates:
             raise ValueError("candidates: at least one")
         self.sim.candidates = <Candidate*>malloc(len(candidates) * sizeof(Candidate))
@@ -401,6 +461,12 @@ cdef class Rollouts:
         if self.sim.board == NULL:
             raise MemoryError()
         self.sim.opened = self.sim.board.n_tiles > 0
+        self.sim.state.players = self.sim.players
+        self.sim.state.opened = self.sim.opened
+        self.sim.state.quiet_turns = self.sim.quiet_turns
+        self.sim.state.quiet_limit = self.sim.quiet_open if self.sim.opened else self.sim.quiet_closed
+        leave_row(&row, self.sim.table, self.sim.box_size, &self.sim.state)
+        self.sim.return_term = row.returns
         scores = []
         for c, candidate in enumerate(candidates):
             made = &self.sim.candidates[c]
@@ -418,15 +484,27 @@ cdef class Rollouts:
         """How many candidates each rollout plays."""
         return self.sim.n_candidates
 
-    def run(self, long long start, double[:, ::1] out not None, threads=1):
+    def run(self, long long start, double[:, ::1] out not None, threads=1, double[:, ::1] wins=None):
         """Rollouts ``start`` to ``start + len(out) - 1``: row r of ``out`` gets
         rollout ``start + r``'s outcome for every candidate (a column each),
-        the same whatever ``threads`` (spread over that many, at most one a core)."""
+        and of ``wins`` (when given, the same shape) our share of the win (1
+        alone on top of the scores with the rollout's points, and its leave
+        values when the game did not end; 1/t tied on top with t - 1 others;
+        else 0); the same whatever ``threads`` (spread over that many, at most
+        one a core)."""
         cdef long long count = out.shape[0], r
-        cdef int workers = thread_count(threads), out_of_memory = 0
+        cdef int workers = thread_count(threads), out_of_memory = 0, solver
         cdef Scratch* scratch
+        cdef double* win_rows = NULL
         if out.shape[1] != self.sim.n_candidates:
             raise ValueError(f"out needs a column a candidate ({self.sim.n_candidates}), not {out.shape[1]}")
+        if wins is not None:
+            if wins.shape[0] != out.shape[0] or wins.shape[1] != out.shape[1]:
+                raise ValueError(f"wins must have the shape of out ({out.shape[0]}, {out.shape[1]}), "
+                                 f"not ({wins.shape[0]}, {wins.shape[1]})")
+            if count:
+                win_rows = &wins[0, 0]
+        solver = self.sim.players == 2 and self.sim.endgame_nodes > 0
         if start < 0 or start > (1 << 62) - count:
             raise ValueError(f"start must be from 0 to 2**62 less the rollouts, not {start}")
         if count == 0:
@@ -436,12 +514,17 @@ cdef class Rollouts:
             if scratch != NULL:
                 memset(scratch, 0, sizeof(Scratch))
                 scratch.board = board_clone(self.sim.board)
+                if solver:
+                    scratch.endgame = endgame_search_new(self.sim.board, ROLLOUT_TABLE_BITS)
             for r in prange(count, schedule="dynamic", chunksize=8):
-                if scratch == NULL or scratch.board == NULL:
+                if scratch == NULL or scratch.board == NULL or (solver and scratch.endgame == NULL):
                     out_of_memory += 1
                 else:
-                    out_of_memory += _rollout(&self.sim, start + r, &out[r, 0], scratch)
+                    out_of_memory += _rollout(&self.sim, start + r, &out[r, 0],
+                                              NULL if win_rows == NULL else win_rows + r * self.sim.n_candidates,
+                                              scratch)
             if scratch != NULL:
+                endgame_search_free(scratch.endgame)
                 free(scratch.board)
                 free(scratch.plays)
                 free(scratch.ranked)

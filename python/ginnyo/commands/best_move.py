@@ -12,7 +12,7 @@ from ..endgame_choice import COMMAND_SECONDS as SOLVER_SECONDS
 from ..melds import tile_value
 from ..play import MeldScore, ScoredPlay
 from ..position import Position
-from ..sim_choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
+from ..sim_choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
 from ..solver import best_play, load_position, play_notation, tiles_to_return
 from ..tiles import rack_code
 from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rollout_count, seed_number, whole_number,
@@ -46,6 +46,12 @@ def register(commands: Any) -> None:
     best.add_argument("--stop", type=int, choices=sorted(STOP_LEVELS), metavar="LEVEL",
                       help="with --sim: stop once the best candidate leads every other at this confidence "
                            f"(one of {', '.join(map(str, STOP_LEVELS))}; default: run all N)")
+    best.add_argument("--late-box", type=whole_number(-1, 10**6), default=LATE_BOX, metavar="B",
+                      help="with --sim: with at most B tiles in the box, play the rollouts to the game's end and "
+                           "rank by wins first (-1: never)")
+    best.add_argument("--rollout-endgame-nodes", type=whole_number(0, 10**9), default=ROLLOUT_ENDGAME_NODES,
+                      metavar="N", help="with --sim, 2 players: finish a rollout whose box runs empty with the "
+                                        "endgame solver when it proves the rest within N nodes (0: never)")
     best.add_argument("--leaves", metavar="FILE",
                       help="with --equity/--sim: another leave file (default: the shipped one)")
     ranking.add_argument("--endgame", action="store_true",
@@ -176,7 +182,8 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=args.candidates,
                           state=position_state(position, context))
     chosen = top_candidates(ranked, args.candidates)
-    setup = setup_for(position, chosen, args.plies, args.seed, model, context, args.policy)
+    setup = setup_for(position, chosen, args.plies, args.seed, model, context, args.policy, args.late_box,
+                      args.rollout_endgame_nodes)
     threads = args.workers or default_workers()
     bar = progress_bar(args.sim, "rollout", leave=False)
     start = time.perf_counter()
@@ -190,16 +197,20 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     if args.json:
         print(json.dumps({"rollouts": rollouts, "asked": args.sim, "plies": args.plies, "seed": args.seed,
                           "policy": args.policy, "box": context.box_size, "unseen": len(context.unseen),
+                          "to_end": setup.to_end, "endgame_nodes": setup.endgame_nodes,
                           "candidates": [dict(candidate_json(position, result.candidate),
                                               mean=round(result.mean, 3), stdev=round(result.stdev, 3),
-                                              ci95=[round(result.low, 3), round(result.high, 3)])
+                                              ci95=[round(result.low, 3), round(result.high, 3)],
+                                              **({} if result.wins is None else {"wins": round(result.wins, 4)}))
                                          for result in results]}))
         return 0
     stopped = f" (stopped early of {args.sim})" if rollouts < args.sim else ""
-    print(f"{len(results)} candidates x {rollouts} rollouts{stopped}, {args.plies} plies after ours ({args.policy}), "
+    horizon = "played to the game's end, ranked by wins" if setup.to_end else f"{args.plies} plies after ours"
+    print(f"{len(results)} candidates x {rollouts} rollouts{stopped}, {horizon} ({args.policy}), "
           f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)")
     for rank, result in enumerate(results, 1):
-        print(f"{rank:>2}. {candidate_line(position, result.candidate)}  "
+        wins = "" if result.wins is None else f"  wins {100 * result.wins:5.1f}%"
+        print(f"{rank:>2}. {candidate_line(position, result.candidate)} {wins} "
               f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]")
     return 0
 

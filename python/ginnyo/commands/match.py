@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GinnyoError, RunError
+from ..players import SIM_KINDS
 from .arguments import FORCE_HELP, game_count, ply_count, rollout_count, seed_number, whole_number, worker_count
 
 
@@ -18,7 +19,7 @@ def register(commands: Any) -> None:
     """Add ``match`` to the main parser's commands."""
     match = commands.add_parser("match", help="player A against B (or a field of B's): seeded deals played with A "
                                 "in every seat, win rate and CI")
-    match.add_argument("--bots", required=True, metavar="A,B", help="the two players (greedy, random, equity, endgame, sim)")
+    match.add_argument("--bots", required=True, metavar="A,B", help="the two players (greedy, random, equity, endgame, sim, sim-spread)")
     match.add_argument("--players", type=whole_number(2, 4), default=2, metavar="K",
                        help="players a game: A against K-1 B's; each deal is played K times, A in each seat")
     match.add_argument("--games", type=game_count, required=True, metavar="N",
@@ -131,7 +132,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.json:
         data = summary.to_json()
         data.update({"seed": args.seed, "seconds": round(seconds, 1)})
-        if "sim" in bots:
+        if any(bot in SIM_KINDS for bot in bots):
             data["sim"] = {"rollouts": sim.rollouts, "candidates": sim.candidates, "plies": sim.plies}
         if leaves != [None, None]:
             data["leaves"] = leaves
@@ -142,7 +143,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(json.dumps(data))
     else:
         settings = f"; sim: {sim.rollouts} rollouts, {sim.candidates} candidates, {sim.plies} plies" \
-            if "sim" in bots else ""
+            if any(bot in SIM_KINDS for bot in bots) else ""
         settings += "".join(f"; {side}'s leaves: {path}" for side, path in zip(bots, leaves) if path is not None)
         if args.endgame_deals:
             settings += f"; only the {len(results)} of {played} deals whose box ran empty"
