@@ -26,6 +26,7 @@ from ginnycore.rules cimport (JOKERS_PER_SET, MAX_PLAYERS, MIN_PLAYERS, OPENING_
                               sets_for)
 from ginnycore.equity cimport ACTION_PLAY as EQUITY_PLAY, ACTION_RETURN as EQUITY_RETURN
 from ginnycore.equity cimport GameState, LeaveModel, LeaveTable, Ranked, rank_actions
+from ginnycore.splitmix cimport splitmix_below, splitmix_next
 from ginnycore.types cimport (EMPTY, GEN_BEST, JOKER, MAX_PLACED, NUM_CARDS, RACK_KINDS, Board, PlayRecord,
                               play_joker)
 
@@ -72,18 +73,8 @@ ctypedef struct Game:
     uint64_t rng
 
 
-cdef inline uint64_t _random(Game* game) noexcept nogil:
-    """SplitMix64."""
-    cdef uint64_t z
-    game.rng += <uint64_t>0x9E3779B97F4A7C15
-    z = game.rng
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
 cdef inline int _below(Game* game, int n) noexcept nogil:
-    return <int>(_random(game) % <uint64_t>n)
+    return splitmix_below(&game.rng, n)
 
 
 cdef void _shuffle_box(Game* game) noexcept nogil:
@@ -258,9 +249,8 @@ cdef int _close_turn(Game* game) noexcept nogil:
 
 cdef inline uint64_t _game_seed(uint64_t seed, long long index) noexcept nogil:
     """Game ``index`` of a run from ``seed`` is the game of seed ``seed + index``."""
-    cdef Game mixer
-    mixer.rng = seed + <uint64_t>index
-    return _random(&mixer)
+    cdef uint64_t state = seed + <uint64_t>index
+    return splitmix_next(&state)
 
 
 cdef int _check_game(Core layout, int players, int stall_rounds) except -1:

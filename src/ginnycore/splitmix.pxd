@@ -1,6 +1,7 @@
 # SplitMix64: the core's fast seeded generator, one 64-bit word of state.
-# ginnycore.simulate deals and mixes its rollouts with it (tests port it to
-# Python as their yardstick; the sequence must not change).
+# ginnycore.simulate deals and mixes its rollouts with it, ginnycore.selfplay
+# shuffles its games' boxes (tests port it to Python as their yardstick; the
+# sequence must not change).
 from libc.stdint cimport uint64_t
 
 
