@@ -20,7 +20,7 @@ from ginnyo.equity import compiled_model, rank_position
 from ginnyo.leaves import default_model
 from ginnyo.native import core_of
 from ginnyo.position import Position
-from ginnyo.simulation import (BLOCK, POLICIES, STOP_LEVELS, Setup, Tally, deal, leader_is_significant,
+from ginnyo.simulation import (BLOCK, POLICIES, STOP_LEVELS, Setup, Tally, deal, leader_is_significant, ranking,
                                rollout_outcomes, rollouts_of, setup_for, simulate, top_candidates)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,7 +160,7 @@ def test_the_stopping_rule_needs_the_lead_over_every_other_to_pass_its_level() -
     rng = np.random.default_rng(0)
     base = rng.normal(0, 10, 400)
     tally.add(np.stack([base + 1.0, base + rng.normal(0, 1, 400), base - 5], axis=1))
-    assert tally.leader() == 0
+    assert ranking(tally)[0] == 0
     assert leader_is_significant(tally, STOP_LEVELS[95])         # paired: the deal's luck cancels
     close = Tally(2)
     close.add(np.stack([base + 0.01, base + rng.normal(0, 3, 400)], axis=1))

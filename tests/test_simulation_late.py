@@ -129,24 +129,22 @@ def test_late_candidates_are_ranked_by_wins_then_by_mean() -> None:
     assert ranking(tally, won) == [2, 1, 0]
 
 
-def test_the_stopping_rule_tests_a_lead_in_wins_on_the_wins() -> None:
+def test_the_stopping_rule_tests_a_lead_in_wins_on_the_wins_and_a_tie_on_the_outcomes() -> None:
     rng = np.random.default_rng(1)
     count = 400
     outcomes = np.column_stack([rng.normal(0, 5, count), rng.normal(20, 5, count)])
-    wins = np.column_stack([np.ones(count), (rng.random(count) < 0.5).astype(float)])
-    tally, won = Tally(2), Tally(2)
+    tally = Tally(2)
     tally.add(outcomes)
-    won.add(wins)
-    assert ranking(tally, won)[0] == 0
-    assert leader_is_significant(tally, 1.64, won)        # 100% against about 50% of wins
-    assert not leader_is_significant(replace_first(tally), 1.64)
-
-
-def replace_first(tally: Tally) -> Tally:
-    """The same outcomes with candidate 0 a little behind: no significant leader."""
-    flat = Tally(2)
-    flat.add(np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]))
-    return flat
+    sure, coin = np.ones(count), (rng.random(count) < 0.5).astype(float)
+    won, close, tied = Tally(2), Tally(2), Tally(2)
+    won.add(np.column_stack([sure, coin]))                  # 100% of wins against about 50%
+    other = (rng.random(count) < 0.5).astype(float)
+    assert coin.sum() != other.sum()
+    close.add(np.column_stack([coin, other]))               # about 50% each: no clear leader in wins
+    tied.add(np.column_stack([sure, sure]))                 # a decided game: the outcomes decide
+    assert ranking(tally, won)[0] == 0 and leader_is_significant(tally, 1.64, won)
+    assert not leader_is_significant(tally, 1.64, close)
+    assert ranking(tally, tied)[0] == 1 and leader_is_significant(tally, 1.64, tied)
 
 
 def test_late_is_at_most_late_box_tiles_in_the_box() -> None:

@@ -236,11 +236,6 @@ class Tally:
     def stdev(self, row: int) -> float:
         return math.sqrt(self.variance_of_difference(row, -1)) if self.count > 1 else 0.0
 
-    def leader(self) -> int:
-        """The candidate of highest mean (ties to the equity order)."""
-        means = [round(self.mean(row), 9) for row in range(len(self.sums))]
-        return means.index(max(means))
-
 
 def leader_is_significant(tally: Tally, z: float, wins: Tally | None = None) -> bool:
     """The stopping rule of ``--stop``: the leader's paired lead over every other
