@@ -30,7 +30,7 @@ from ginnyo.simulation import rollout_outcomes, setup_for, top_candidates
 C_GAMES = 400
 POSITIONS = 20          # corpus positions simulated
 ROLLOUTS = 100          # rollouts of each, 5 candidates, 2 plies after ours
-LATE_ROLLOUTS = 20      # rollouts of each late position's candidates
+LATE_ROLLOUTS = 6       # rollouts of each late position's candidates (a late rollout costs hundreds of 2-ply ones)
 PLIES = 2
 EXAMPLE = HERE.parent / "examples" / "midgame.json"
 TURN = "C loop self-play turns, greedy (per turn)"
