@@ -1,9 +1,10 @@
 """The ``ginnyo`` command line's entry point (docs/FORMAT.md "The command line"):
 the parser, assembled from the commands of :mod:`ginnyo.commands`, and ``main``.
 
-Exit status: 0 done, 2 bad input, 130 interrupted by Ctrl-C (143 by SIGTERM),
-1 anything else.  A file a command writes is written whole or not at all, and
-never over an existing file without ``--force`` or through a symbolic link.
+Exit status: 0 done, 2 bad input, 130 interrupted by Ctrl-C (143 by SIGTERM,
+whichever the command), 1 anything else.  A file a command writes is written
+whole or not at all, and never over an existing file without ``--force`` or
+through a symbolic link.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import importlib
 import sys
 from typing import Any, Sequence
 
-from . import __version__
+from . import __version__, interrupts
 from .commands.arguments import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, CommandParser
 from .errors import GinnyoError, RunError
 
@@ -59,7 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = next((word for word in argv if not word.startswith("-")), None)
     args = build_parser(command if command in COMMANDS else None).parse_args(argv)
     try:
-        return int(args.run(args))
+        with interrupts.raising():   # SIGTERM stops every command as Ctrl-C does
+            return int(args.run(args))
     except GinnyoError as error:
         print(f"ginnyo: error: {_one_line(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
