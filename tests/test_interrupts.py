@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -303,7 +304,9 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 def test_sigterm_stops_a_match_and_ends_its_workers(tmp_path: Path) -> None:
     process = start(tmp_path, "match", "--bots", "greedy,greedy", "--games", "100000", "--workers", "2")
     wait_until(process, lambda: children_of(process.pid) >= 3, "its two workers ran")   # and the resource tracker
-    assert_one_line(*stop(process, signal.SIGTERM, group=False), signal.SIGTERM)
+    code, out, err = stop(process, signal.SIGTERM, group=False)
+    assert_one_line(code, out, err, signal.SIGTERM)
+    assert re.fullmatch(r"ginnyo: interrupted: after \d+ games?\n", err), err
     assert_none_left(process.pid)
 
 

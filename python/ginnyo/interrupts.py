@@ -15,7 +15,7 @@ import signal
 import threading
 from contextlib import contextmanager
 from types import FrameType
-from typing import Iterator
+from typing import Callable, Iterator
 
 #: the signals that stop a run
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -76,6 +76,17 @@ def held() -> Iterator[None]:
             raise Interrupted(signum)
 
 
+@contextmanager
+def reporting(done: Callable[[], str]) -> Iterator[None]:
+    """Within: an :class:`Interrupted` carries ``done()``, what was finished, for
+    the line the command prints (unless an inner block has said already)."""
+    try:
+        yield
+    except Interrupted as stop:
+        stop.done = stop.done or done()
+        raise
+
+
 def worker_signals() -> None:
     """A local worker process's start: Ctrl-C is the main process's to answer,
     and SIGTERM (from the main process, or sent to the whole group) ends the
@@ -106,4 +117,4 @@ def starting_workers() -> Iterator[None]:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)   # a stop that came is delivered here
 
 
-__all__ = ["Interrupted", "raising", "held", "worker_signals", "starting_workers", "STOP_SIGNALS"]
+__all__ = ["Interrupted", "raising", "held", "reporting", "worker_signals", "starting_workers", "STOP_SIGNALS"]
