@@ -4,6 +4,7 @@ writes each game's record as the game ends."""
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
 import re
@@ -11,12 +12,14 @@ import signal
 import subprocess
 import sys
 import time
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
 from ginnyo import interrupts
+from ginnyo.cli import main
 from ginnyo.crazy.game import read_record as read_crazy_record
 from ginnyo.crazy.game import replay as replay_crazy
 from ginnyo.files import write_new
@@ -339,3 +342,47 @@ def test_sigterm_during_train_leaves_leaves_no_file(tmp_path: Path) -> None:
     assert_one_line(*stop(process, signal.SIGTERM, group=False), signal.SIGTERM)
     assert_none_left(process.pid)
     assert list(tmp_path.iterdir()) == []   # no leave file, no part of one
+
+
+# -- a second signal -------------------------------------------------------------------------------
+
+def test_a_second_signal_while_the_workers_are_ended_waits_until_they_all_are(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    joined: list[BaseProcess] = []
+    join = BaseProcess.join
+
+    def pressed_again(process: BaseProcess, timeout: float | None = None) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        join(process, timeout)
+        joined.append(process)
+
+    with interrupts.raising():
+        results = run_batches(abs, list(range(-50, 0)), workers=2)
+        assert next(results) > 0
+        monkeypatch.setattr(BaseProcess, "join", pressed_again)
+        with pytest.raises(interrupts.Interrupted):
+            results.close()
+    assert len(joined) == 2 and not any(process.is_alive() for process in joined)
+
+
+def test_a_second_signal_while_the_last_line_is_written_does_not_break_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ginnyo.commands import engine
+
+    def stopped(args: object) -> int:
+        raise interrupts.Interrupted(signal.SIGTERM)
+
+    class PressedAgain(io.StringIO):
+        def write(self, text: str) -> int:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            return super().write(text)
+
+    monkeypatch.setattr(engine, "cmd_engine", stopped)
+    monkeypatch.setattr(sys, "stderr", PressedAgain())
+    try:
+        status = main(["engine"])
+    except KeyboardInterrupt:   # caught here, so that a regression fails this test, not the whole session
+        pytest.fail("the second signal escaped main() while the line was written")
+    assert status == 143
+    assert sys.stderr.getvalue() == "ginnyo: interrupted\n"

@@ -62,21 +62,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with interrupts.raising():   # SIGTERM stops every command as Ctrl-C does
             return int(args.run(args))
-    except GinnyoError as error:
-        print(f"ginnyo: error: {_one_line(error)}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except RunError as error:
-        print(f"ginnyo: error: {_one_line(error)}", file=sys.stderr)
+    except (Exception, KeyboardInterrupt) as error:
+        with interrupts.ignoring():   # the command is over: a second signal cannot break its last line
+            return _failed(error)
+
+
+def _failed(error: Exception | KeyboardInterrupt) -> int:
+    """The one line for how a command failed or was stopped; the exit status."""
+    if isinstance(error, BrokenPipeError):
         return EXIT_FAILURE
-    except BrokenPipeError:
-        return EXIT_FAILURE
-    except KeyboardInterrupt as stop:   # Ctrl-C; interrupts.Interrupted also for SIGTERM
-        done = getattr(stop, "done", "")
+    if isinstance(error, KeyboardInterrupt):   # Ctrl-C; interrupts.Interrupted also for SIGTERM
+        done = getattr(error, "done", "")
         print(f"ginnyo: interrupted{': ' + done if done else ''}", file=sys.stderr)
-        return int(getattr(stop, "status", EXIT_INTERRUPTED))
-    except Exception as error:  # noqa: BLE001 - the contract is one line, never a traceback
-        print(f"ginnyo: internal error: {type(error).__name__}: {_one_line(error)}", file=sys.stderr)
-        return EXIT_FAILURE
+        return int(getattr(error, "status", EXIT_INTERRUPTED))
+    if isinstance(error, (GinnyoError, RunError)):
+        print(f"ginnyo: error: {_one_line(error)}", file=sys.stderr)
+        return EXIT_BAD_INPUT if isinstance(error, GinnyoError) else EXIT_FAILURE
+    # the contract is one line, never a traceback
+    print(f"ginnyo: internal error: {type(error).__name__}: {_one_line(error)}", file=sys.stderr)
+    return EXIT_FAILURE
 
 
 def _one_line(error: BaseException) -> str:

@@ -117,4 +117,19 @@ def starting_workers() -> Iterator[None]:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)   # a stop that came is delivered here
 
 
-__all__ = ["Interrupted", "raising", "held", "reporting", "worker_signals", "starting_workers", "STOP_SIGNALS"]
+@contextmanager
+def ignoring() -> Iterator[None]:
+    """Within: SIGINT and SIGTERM are ignored (in the main thread's process; elsewhere
+    nothing changes): for a command's last line, once it is stopping anyway."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {signum: signal.signal(signum, signal.SIG_IGN) for signum in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
+__all__ = ["Interrupted", "raising", "held", "reporting", "worker_signals", "starting_workers", "ignoring", "STOP_SIGNALS"]

@@ -74,16 +74,18 @@ def _receive(pipe: Connection, process: BaseProcess) -> tuple[bool, Any]:
 
 
 def _end(workers: dict[Connection, BaseProcess]) -> None:
-    """End every worker (SIGTERM, then SIGKILL if need be), wait for it, close its pipe."""
-    for process in workers.values():
-        if process.is_alive():
-            process.terminate()
-    for pipe, process in workers.items():
-        process.join(JOIN_SECONDS)
-        if process.is_alive():
-            process.kill()
-            process.join()
-        pipe.close()
+    """End every worker (SIGTERM, then SIGKILL if need be), wait for it, close its
+    pipe; a second stop signal (Ctrl-C pressed again) waits until they are all gone."""
+    with interrupts.held():
+        for process in workers.values():
+            if process.is_alive():
+                process.terminate()
+        for pipe, process in workers.items():
+            process.join(JOIN_SECONDS)
+            if process.is_alive():
+                process.kill()
+                process.join()
+            pipe.close()
 
 
 def _serve(pipe: Connection, function: Callable[[Any], Any]) -> None:
