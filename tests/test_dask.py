@@ -250,7 +250,8 @@ class ScriptedClient:
 def test_one_hung_worker_among_working_ones_does_not_end_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cluster, "SILENT_SECONDS", 0.0)
     monkeypatch.setattr(cluster, "WORKERLESS_SECONDS", 0.0)
-    watch = cluster._Watch(ScriptedClient(lambda: {"tcp://a:1": 5.0, "tcp://b:1": time.monotonic()}), "--scheduler x")
+    client: Any = ScriptedClient(lambda: {"tcp://a:1": 5.0, "tcp://b:1": time.monotonic()})
+    watch = cluster._Watch(client, "--scheduler x")
     for _ in range(5):
         watch.check()
         time.sleep(0.01)
@@ -259,7 +260,8 @@ def test_one_hung_worker_among_working_ones_does_not_end_the_run(monkeypatch: py
 def test_workers_whose_heartbeats_all_stopped_end_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cluster, "SILENT_SECONDS", 0.0)
     monkeypatch.setattr(cluster, "WORKERLESS_SECONDS", 0.0)
-    watch = cluster._Watch(ScriptedClient(lambda: {"tcp://a:1": 5.0, "tcp://b:1": 7.0}), "--scheduler tcp://x:1")
+    client: Any = ScriptedClient(lambda: {"tcp://a:1": 5.0, "tcp://b:1": 7.0})
+    watch = cluster._Watch(client, "--scheduler tcp://x:1")
     watch.check()   # the first look: every worker new, so heard from now
     time.sleep(0.01)
     with pytest.raises(cluster.ClusterError, match=r"^--scheduler tcp://x:1: no working worker on the cluster "

@@ -379,10 +379,11 @@ def test_a_second_signal_while_the_last_line_is_written_does_not_break_it(monkey
             return super().write(text)
 
     monkeypatch.setattr(engine, "cmd_engine", stopped)
-    monkeypatch.setattr(sys, "stderr", PressedAgain())
+    stderr = PressedAgain()
+    monkeypatch.setattr(sys, "stderr", stderr)
     try:
         status = main(["engine"])
     except KeyboardInterrupt:   # caught here, so that a regression fails this test, not the whole session
         pytest.fail("the second signal escaped main() while the line was written")
     assert status == 143
-    assert sys.stderr.getvalue() == "ginnyo: interrupted\n"
+    assert stderr.getvalue() == "ginnyo: interrupted\n"
