@@ -13,12 +13,14 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cli_helpers import assert_bad_input
+from ginnyo import cluster
 from helpers import child_environment
 
 pytest.importorskip("distributed")
@@ -34,6 +36,7 @@ import sys, time
 import ginnyo.cluster as cluster
 import ginnyo.workers as workers
 cluster.POLL_SECONDS, cluster.ANSWER_SECONDS, cluster.WORKERLESS_SECONDS = 0.5, 5.0, float(sys.argv[2])
+cluster.SILENT_SECONDS = float(sys.argv[3])
 workers.CONNECT_TIMEOUT = 5
 try:
     for _ in workers.run_batches(time.sleep, [0.25] * 2000, workers=1, scheduler=sys.argv[1]):
@@ -93,8 +96,9 @@ def start_worker(address: str) -> subprocess.Popen[bytes]:
     return start("distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard")
 
 
-def drive(address: str, workerless: float) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", DRIVER, address, str(workerless)], env=child_environment(),
+def drive(address: str, workerless: float, silent: float = 30) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", DRIVER, address, str(workerless), str(silent)],
+                            env=child_environment(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -154,13 +158,13 @@ def test_a_port_that_accepts_and_never_answers_fails_within_the_connect_timeout(
 # -- a cluster lost in the middle of a run --------------------------------------------
 
 def kill_mid_run(address: str, victim: str, scheduler: subprocess.Popen[bytes], workerless: float,
-                 how: signal.Signals = signal.SIGKILL) -> tuple[int, str, str, float]:
+                 how: signal.Signals = signal.SIGKILL, silent: float = 30) -> tuple[int, str, str, float]:
     """Run the driver on a cluster of one worker, send ``victim`` (``"worker"`` or
     ``"scheduler"``) the signal ``how`` after the first result: the driver's
     status, output, errors, and the seconds it took to end after the signal."""
     worker = start_worker(address)
     try:
-        driver = drive(address, workerless)
+        driver = drive(address, workerless, silent)
         first_result(driver)
         (worker if victim == "worker" else scheduler).send_signal(how)
         killed = time.monotonic()
@@ -177,6 +181,19 @@ def test_the_last_worker_killed_mid_run_ends_the_run_with_one_line(
     code, out, err, seconds = kill_mid_run(address, "worker", process, workerless=3)
     assert code == 3 and "no worker on the cluster for 3 s" in out.splitlines()[-1], (code, out[-300:], err)
     assert seconds < 3 + SLACK_SECONDS and err == ""
+
+
+@pytest.mark.slow
+def test_the_last_worker_hung_mid_run_ends_the_run_with_one_line(
+        scheduler: tuple[subprocess.Popen[bytes], str]) -> None:
+    """A stopped worker stays on the scheduler's books for its worker-ttl (5
+    minutes); its silence is what counts."""
+    process, address = scheduler
+    code, out, err, seconds = kill_mid_run(address, "worker", process, workerless=3, how=signal.SIGSTOP, silent=2)
+    assert code == 3, (code, out[-300:], err)
+    assert "no working worker on the cluster for 3 s (1 hung or stopped: no heartbeat for over 2 s)" \
+        in out.splitlines()[-1], out[-300:]
+    assert seconds < 2 + 3 + SLACK_SECONDS and err == ""
 
 
 @pytest.mark.slow
@@ -209,3 +226,44 @@ def test_a_cluster_without_workers_ends_the_command_with_one_line_and_exit_1(
     assert "no worker on the cluster for 3 s" in done.stderr and "Traceback" not in done.stderr
     assert done.stderr.startswith("ginnyo: error: "), done.stderr   # a run error, not an internal one
     assert seconds < 3 + SLACK_SECONDS + START_SECONDS / 4
+
+
+# -- the watch over the workers, on a scripted scheduler ----------------------------------
+
+class ScriptedClient:
+    """A client whose scheduler answers with each worker's heartbeat as ``beats()`` gives it."""
+
+    status = "running"
+
+    def __init__(self, beats: Callable[[], dict[str, float]]) -> None:
+        self.beats = beats
+        self.scheduler = self
+
+    def identity(self) -> None:   # the call the watch names; ``sync`` answers it
+        raise AssertionError("called through sync only")
+
+    def sync(self, call: Callable[..., Any], **_: Any) -> dict[str, Any]:
+        assert call == self.identity
+        return {"workers": {address: {"last_seen": beat} for address, beat in self.beats().items()}}
+
+
+def test_one_hung_worker_among_working_ones_does_not_end_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cluster, "SILENT_SECONDS", 0.0)
+    monkeypatch.setattr(cluster, "WORKERLESS_SECONDS", 0.0)
+    client: Any = ScriptedClient(lambda: {"tcp://a:1": 5.0, "tcp://b:1": time.monotonic()})
+    watch = cluster._Watch(client, "--scheduler x")
+    for _ in range(5):
+        watch.check()
+        time.sleep(0.01)
+
+
+def test_workers_whose_heartbeats_all_stopped_end_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cluster, "SILENT_SECONDS", 0.0)
+    monkeypatch.setattr(cluster, "WORKERLESS_SECONDS", 0.0)
+    client: Any = ScriptedClient(lambda: {"tcp://a:1": 5.0, "tcp://b:1": 7.0})
+    watch = cluster._Watch(client, "--scheduler tcp://x:1")
+    watch.check()   # the first look: every worker new, so heard from now
+    time.sleep(0.01)
+    with pytest.raises(cluster.ClusterError, match=r"^--scheduler tcp://x:1: no working worker on the cluster "
+                                                   r"for 0 s \(2 hung or stopped: no heartbeat for over 0 s\)"):
+        watch.check()

@@ -1,9 +1,10 @@
 """The ``ginnyo`` command line's entry point (docs/FORMAT.md "The command line"):
 the parser, assembled from the commands of :mod:`ginnyo.commands`, and ``main``.
 
-Exit status: 0 done, 2 bad input, 130 interrupted by Ctrl-C (143 by SIGTERM),
-1 anything else.  A file a command writes is written whole or not at all, and
-never over an existing file without ``--force`` or through a symbolic link.
+Exit status: 0 done, 2 bad input, 130 interrupted by Ctrl-C (143 by SIGTERM,
+whichever the command), 1 anything else.  A file a command writes is written
+whole or not at all, and never over an existing file without ``--force`` or
+through a symbolic link.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import importlib
 import sys
 from typing import Any, Sequence
 
-from . import __version__
+from . import __version__, interrupts
 from .commands.arguments import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, CommandParser
 from .errors import GinnyoError, RunError
 
@@ -59,22 +60,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = next((word for word in argv if not word.startswith("-")), None)
     args = build_parser(command if command in COMMANDS else None).parse_args(argv)
     try:
-        return int(args.run(args))
-    except GinnyoError as error:
-        print(f"ginnyo: error: {_one_line(error)}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except RunError as error:
-        print(f"ginnyo: error: {_one_line(error)}", file=sys.stderr)
+        with interrupts.raising():   # SIGTERM stops every command as Ctrl-C does
+            return int(args.run(args))
+    except (Exception, KeyboardInterrupt) as error:
+        with interrupts.ignoring():   # the command is over: a second signal cannot break its last line
+            return _failed(error)
+
+
+def _failed(error: Exception | KeyboardInterrupt) -> int:
+    """The one line for how a command failed or was stopped; the exit status."""
+    if isinstance(error, BrokenPipeError):
         return EXIT_FAILURE
-    except BrokenPipeError:
-        return EXIT_FAILURE
-    except KeyboardInterrupt as stop:   # Ctrl-C; interrupts.Interrupted also for SIGTERM
-        done = getattr(stop, "done", "")
+    if isinstance(error, KeyboardInterrupt):   # Ctrl-C; interrupts.Interrupted also for SIGTERM
+        done = getattr(error, "done", "")
         print(f"ginnyo: interrupted{': ' + done if done else ''}", file=sys.stderr)
-        return int(getattr(stop, "status", EXIT_INTERRUPTED))
-    except Exception as error:  # noqa: BLE001 - the contract is one line, never a traceback
-        print(f"ginnyo: internal error: {type(error).__name__}: {_one_line(error)}", file=sys.stderr)
-        return EXIT_FAILURE
+        return int(getattr(error, "status", EXIT_INTERRUPTED))
+    if isinstance(error, (GinnyoError, RunError)):
+        print(f"ginnyo: error: {_one_line(error)}", file=sys.stderr)
+        return EXIT_BAD_INPUT if isinstance(error, GinnyoError) else EXIT_FAILURE
+    # the contract is one line, never a traceback
+    print(f"ginnyo: internal error: {type(error).__name__}: {_one_line(error)}", file=sys.stderr)
+    return EXIT_FAILURE
 
 
 def _one_line(error: BaseException) -> str:

@@ -9,10 +9,13 @@ the middle of a run.  Here every step has a limit:
 - the whole connection, handshake included, takes at most ``connect_timeout``
   seconds, else :class:`GinnyoError` "cannot connect" (exit 2, as for a wrong
   address);
-- while no result comes, the scheduler is asked every :data:`POLL_SECONDS` how
-  many workers it has: no answer within :data:`ANSWER_SECONDS`, a lost
-  connection, no worker for :data:`WORKERLESS_SECONDS`, or a task whose workers
-  keep dying raise :class:`ClusterError` (exit 1), one line.
+- while no result comes, the scheduler is asked every :data:`POLL_SECONDS` about
+  its workers: no answer within :data:`ANSWER_SECONDS`, a lost connection, no
+  working worker for :data:`WORKERLESS_SECONDS`, or a task whose workers keep
+  dying raise :class:`ClusterError` (exit 1), one line.  A worker whose
+  heartbeat has not reached the scheduler for :data:`SILENT_SECONDS` (hung,
+  stopped, cut off) is not a working worker: the scheduler itself gives it up
+  only after its ``worker-ttl`` (5 minutes by default).
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ Result = TypeVar("Result")
 
 POLL_SECONDS = 2.0          # how long to wait for a result before asking after the workers
 ANSWER_SECONDS = 10.0       # the most the scheduler may take to say how many workers it has
-WORKERLESS_SECONDS = 60.0   # the longest a run waits with no worker on the cluster
+WORKERLESS_SECONDS = 60.0   # the longest a run waits with no working worker on the cluster
+SILENT_SECONDS = 30.0       # a worker with no heartbeat for this long does not count as working
 CLOSE_SECONDS = 5.0         # the most closing the connection may take
 FETCH_SECONDS = 60.0        # the most fetching one finished batch's result may take
 WAKE_SECONDS = 0.05         # how often the waiting loop looks for finished batches
@@ -141,15 +145,16 @@ def _results(client: Client, futures: list[Future[Any]], label: str) -> Iterator
     """The futures' results as they finish, watching the cluster while none comes."""
     from distributed import as_completed
     finished = as_completed(futures, loop=client.loop)
-    workers_seen = next_check = time.monotonic()
+    watch = _Watch(client, label)
+    next_check = time.monotonic()
     while not finished.is_empty():
         if finished.has_ready():
             for future in finished.next_batch(block=False):
                 yield _result(future, label)
-            workers_seen = next_check = time.monotonic() + POLL_SECONDS
+            watch.workers_seen = next_check = time.monotonic() + POLL_SECONDS
             continue
         if time.monotonic() >= next_check:
-            workers_seen = _check_cluster(client, label, workers_seen)
+            watch.check()
             next_check = time.monotonic() + POLL_SECONDS
         time.sleep(WAKE_SECONDS)
 
@@ -166,22 +171,43 @@ def _result(future: Future[Any], label: str) -> Any:
         raise ClusterError(f"{label}: a finished batch could not be fetched within {FETCH_SECONDS:g} s") from None
 
 
-def _check_cluster(client: Client, label: str, workers_seen: float) -> float:
-    """Raise :class:`ClusterError` when the scheduler is gone, mute, or has had no
-    worker for :data:`WORKERLESS_SECONDS`; else the last time it had a worker."""
-    if client.status != "running":
-        raise ClusterError(f"{label}: lost the connection to the scheduler in the middle of the run")
-    try:
-        threads = client.nthreads(callback_timeout=ANSWER_SECONDS)
-    except (OSError, *TIMEOUTS):
-        raise ClusterError(f"{label}: the scheduler did not answer within {ANSWER_SECONDS:g} s") from None
-    now = time.monotonic()
-    if threads:
-        return now
-    if now - workers_seen > WORKERLESS_SECONDS:
-        raise ClusterError(f"{label}: no worker on the cluster for {WORKERLESS_SECONDS:g} s "
-                           "(all lost, or none started); the run is abandoned")
-    return workers_seen
+class _Watch:
+    """The cluster as the checks saw it: when it last had a working worker, and
+    when each worker's last heartbeat (the scheduler's ``last_seen``, compared
+    with itself only, so that the clocks of two machines never are) last moved."""
+
+    def __init__(self, client: Client, label: str) -> None:
+        self.client, self.label = client, label
+        self.workers_seen = time.monotonic()
+        self.heartbeats: dict[str, tuple[object, float]] = {}   # a worker: its last_seen, when that last moved
+
+    def check(self) -> None:
+        """Raise :class:`ClusterError` when the scheduler is gone or mute, or has had
+        no working worker for :data:`WORKERLESS_SECONDS`."""
+        scheduler = self.client.scheduler
+        if self.client.status != "running" or scheduler is None:
+            raise ClusterError(f"{self.label}: lost the connection to the scheduler in the middle of the run")
+        try:
+            workers = self.client.sync(scheduler.identity, n_workers=-1, callback_timeout=ANSWER_SECONDS)["workers"]
+        except (OSError, *TIMEOUTS):
+            raise ClusterError(f"{self.label}: the scheduler did not answer within {ANSWER_SECONDS:g} s") from None
+        now = time.monotonic()
+        before = self.heartbeats
+        self.heartbeats = {}
+        for address, worker in workers.items():
+            beat = worker.get("last_seen")
+            last, moved = before.get(address, (None, now))
+            self.heartbeats[address] = (beat, moved if beat == last and beat is not None else now)
+        silent = sum(1 for _, moved in self.heartbeats.values() if now - moved > SILENT_SECONDS)
+        if len(self.heartbeats) > silent:
+            self.workers_seen = now
+        elif now - self.workers_seen > WORKERLESS_SECONDS:
+            if silent:
+                raise ClusterError(f"{self.label}: no working worker on the cluster for {WORKERLESS_SECONDS:g} s "
+                                   f"({silent} hung or stopped: no heartbeat for over {SILENT_SECONDS:g} s); "
+                                   "the run is abandoned")
+            raise ClusterError(f"{self.label}: no worker on the cluster for {WORKERLESS_SECONDS:g} s "
+                               "(all lost, or none started); the run is abandoned")
 
 
 def _close(client: Client) -> None:
@@ -213,4 +239,4 @@ def one_line(error: BaseException) -> str:
 
 
 __all__ = ["on_dask", "check_address", "probe", "ClusterError", "POLL_SECONDS", "ANSWER_SECONDS",
-           "WORKERLESS_SECONDS"]
+           "WORKERLESS_SECONDS", "SILENT_SECONDS"]

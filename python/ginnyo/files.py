@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO
 
+from . import interrupts
 from .errors import GinnyoError
 
 KIB = 1024
@@ -97,10 +98,17 @@ def write_new(path: str | os.PathLike[str], data: str | bytes, *, force: bool = 
     same folder, then moved into place.  An existing file is kept unless ``force``
     (raising ``error`` naming it), and a symbolic link at ``path`` is never
     written through, forced or not.  ``option`` names the command-line option the
-    path came from, for the error line."""
+    path came from, for the error line.  A stop signal (:mod:`ginnyo.interrupts`)
+    that comes meanwhile is answered once the file is in place."""
     target = Path(path)
     label = check_new(target, force=force, error=error, option=option)
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    with interrupts.held():   # a stop signal meanwhile waits until the file is in place
+        _write(target, payload, force, label, error)
+
+
+def _write(target: Path, payload: bytes, force: bool, label: str, error: type[GinnyoError]) -> None:
+    """:func:`write_new`'s write: the temporary file, then its rename (or link)."""
     folder = target.parent if str(target.parent) else Path(".")
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)

@@ -5,7 +5,8 @@ the main process answers it: within :func:`raising`, SIGINT and SIGTERM raise
 :class:`Interrupted` there; within :func:`held` (a file being written) the
 signal waits until the block is done, so a file is whole or absent; local worker
 processes ignore SIGINT and die quietly on SIGTERM (:func:`worker_signals`), and
-are ended by the main process (see :mod:`ginnyo.process_pool`).
+are ended by the main process (see :mod:`ginnyo.process_pool`); a stop while they
+are being started waits until they all are (:func:`starting_workers`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import signal
 import threading
 from contextlib import contextmanager
 from types import FrameType
-from typing import Iterator
+from typing import Callable, Iterator
 
 #: the signals that stop a run
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -75,27 +76,60 @@ def held() -> Iterator[None]:
             raise Interrupted(signum)
 
 
+@contextmanager
+def reporting(done: Callable[[], str]) -> Iterator[None]:
+    """Within: an :class:`Interrupted` carries ``done()``, what was finished, for
+    the line the command prints (unless an inner block has said already)."""
+    try:
+        yield
+    except Interrupted as stop:
+        stop.done = stop.done or done()
+        raise
+
+
 def worker_signals() -> None:
     """A local worker process's start: Ctrl-C is the main process's to answer,
     and SIGTERM (from the main process, or sent to the whole group) ends the
-    worker at once, quietly."""
+    worker at once, quietly; a SIGTERM that came while the worker was being
+    started (:func:`starting_workers`) ends it now, a SIGINT is dropped."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 @contextmanager
-def sigint_ignored() -> Iterator[None]:
-    """Within: SIGINT is ignored, so that processes started here inherit that
-    from their first instruction (a pool's workers, before their initializer
-    runs).  Keep it short: a Ctrl-C meanwhile is lost."""
+def starting_workers() -> Iterator[None]:
+    """Within: worker processes are started.  SIGINT and SIGTERM are blocked in
+    this thread, and so in the workers it starts, from their first instruction
+    until :func:`worker_signals`; and a stop that reaches this process anyway
+    (through another thread) is held (:func:`held`).  So no stop is lost, none
+    interrupts a start half-done, and a worker sent SIGTERM while starting ends
+    quietly once it can: the stop is answered on leaving, when every worker
+    started is known and can be ended."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with held():
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)   # a stop that came is delivered here
+
+
+@contextmanager
+def ignoring() -> Iterator[None]:
+    """Within: SIGINT and SIGTERM are ignored (in the main thread's process; elsewhere
+    nothing changes): for a command's last line, once it is stopping anyway."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {signum: signal.signal(signum, signal.SIG_IGN) for signum in STOP_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
-__all__ = ["Interrupted", "raising", "held", "worker_signals", "sigint_ignored", "STOP_SIGNALS"]
+__all__ = ["Interrupted", "raising", "held", "reporting", "worker_signals", "starting_workers", "ignoring", "STOP_SIGNALS"]

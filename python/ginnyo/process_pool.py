@@ -12,6 +12,7 @@ SIGTERM, so none prints a traceback.
 from __future__ import annotations
 
 import multiprocessing
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, Callable, Generator, Iterator, Sequence, TypeVar
@@ -31,8 +32,9 @@ def imap_unordered(function: Callable[[Part], Result], parts: Sequence[Part],
     # spawn: a fresh interpreter a worker, safe whatever threads this process runs
     context = multiprocessing.get_context("spawn")
     workers: dict[Connection, BaseProcess] = {}
+    resource_tracker.ensure_running()   # its own start unblocks signals: before ours
     try:
-        with interrupts.sigint_ignored():   # inherited from the workers' first instruction
+        with interrupts.starting_workers():   # a stop meanwhile is answered once all are in ``workers``
             for _ in range(max(1, min(size, len(parts)))):
                 mine, theirs = context.Pipe()
                 process = context.Process(target=_serve, args=(theirs, function), daemon=True)
@@ -72,16 +74,18 @@ def _receive(pipe: Connection, process: BaseProcess) -> tuple[bool, Any]:
 
 
 def _end(workers: dict[Connection, BaseProcess]) -> None:
-    """End every worker (SIGTERM, then SIGKILL if need be), wait for it, close its pipe."""
-    for process in workers.values():
-        if process.is_alive():
-            process.terminate()
-    for pipe, process in workers.items():
-        process.join(JOIN_SECONDS)
-        if process.is_alive():
-            process.kill()
-            process.join()
-        pipe.close()
+    """End every worker (SIGTERM, then SIGKILL if need be), wait for it, close its
+    pipe; a second stop signal (Ctrl-C pressed again) waits until they are all gone."""
+    with interrupts.held():
+        for process in workers.values():
+            if process.is_alive():
+                process.terminate()
+        for pipe, process in workers.items():
+            process.join(JOIN_SECONDS)
+            if process.is_alive():
+                process.kill()
+                process.join()
+            pipe.close()
 
 
 def _serve(pipe: Connection, function: Callable[[Any], Any]) -> None:
@@ -101,6 +105,8 @@ def _serve(pipe: Connection, function: Callable[[Any], Any]) -> None:
             answer = (False, error)
         try:
             pipe.send(answer)
+        except OSError:   # the main process has gone (or closed the pipe): nothing to answer
+            return
         except Exception as error:   # noqa: BLE001 - a result or an exception that does not pickle
             pipe.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
 

@@ -258,11 +258,8 @@ class RecordWriter:
         """The run: within it SIGINT and SIGTERM stop it (:class:`interrupts.Interrupted`
         naming what was done); the progress bar is closed after."""
         try:
-            with interrupts.raising():
+            with interrupts.raising(), interrupts.reporting(self.done):
                 yield
-        except interrupts.Interrupted as stop:
-            stop.done = self.done()
-            raise
         finally:
             self.bar.close()
 

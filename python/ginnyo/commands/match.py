@@ -94,6 +94,7 @@ def leave_models(args: argparse.Namespace, bots: tuple[str, str]) -> tuple[Any, 
 
 def cmd_match(args: argparse.Namespace) -> int:
     """``ginnyo match``: play the deals, print the summary, write the plot."""
+    from .. import interrupts
     from ..files import check_new, write_new
     from ..ladder import LABEL_CHARS, is_label
     from ..progress import progress_bar
@@ -115,10 +116,16 @@ def cmd_match(args: argparse.Namespace) -> int:
         f"{workers} worker process{'es' if workers > 1 else ''}"
     bar = progress_bar(args.games)
     start = time.perf_counter()
+    games = [0]   # played so far
+
+    def count_games(batch: list[Any]) -> None:
+        games[0] += args.players * len(batch)
+        bar.update(args.players * len(batch))
+
     try:
-        results = run(bots, args.games, args.seed, players=args.players, sim=sim, models=models,
-                      workers=workers, scheduler=args.scheduler,
-                      on_results=lambda batch: bar.update(args.players * len(batch)))
+        with interrupts.reporting(lambda: f"after {games[0]} game{'s' if games[0] != 1 else ''}"):
+            results = run(bots, args.games, args.seed, players=args.players, sim=sim, models=models,
+                          workers=workers, scheduler=args.scheduler, on_results=count_games)
     finally:
         bar.close()
     seconds = time.perf_counter() - start
