@@ -408,8 +408,8 @@ cdef class Rollouts:
     zeros; they decide only who wins), ``to_end`` play each rollout on to the
     game's end, ``endgame_nodes`` (2 players) finish a rollout whose box is
     empty with the endgame solver within about that many nodes (0: never).
-    ValueError on anything else.  :meth:`run` plays rollouts; the object is read-only after it is
-    made, so several threads may run it at once.
+    ValueError on anything else.  :meth:`run` plays rollouts; the object is
+    read-only after it is made, so several threads may run it at once.
     """
 
     cdef Sim sim
