@@ -19,8 +19,7 @@ def register(commands: Any) -> None:
     train.add_argument("--games", type=whole_number(1, MAX_GAMES), default=DEFAULT_TRAIN_GAMES, metavar="N",
                        help="games a round, for each player count")
     train.add_argument("--players", type=player_counts, default=(2, 3, 4), metavar="P,..",
-                       help="the player counts to fit, the first one's model also for a count not given "
-                            "(default: 2,3,4)")
+                       help="the player counts to fit, the first one's model also for a count not given")
     train.add_argument("--rounds", type=whole_number(1), default=2, metavar="R",
                        help="rounds: the first explores around greedy play, later ones around equity play")
     train.add_argument("--seed", type=seed_number, default=0, metavar="S", help="the seed of the first game")
