@@ -176,7 +176,7 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     from ..native import core_of
     from ..progress import progress_bar
     from ..context import game_context
-    from ..simulation import setup_for, simulate, top_candidates
+    from ..simulation import Z95, setup_for, simulate, top_candidates
     from ..workers import default_workers
     context = game_context(position)
     ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=args.candidates,
@@ -201,18 +201,36 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
                           "candidates": [dict(candidate_json(position, result.candidate),
                                               mean=round(result.mean, 3), stdev=round(result.stdev, 3),
                                               ci95=[round(result.low, 3), round(result.high, 3)],
-                                              **({} if result.wins is None else {"wins": round(result.wins, 4)}))
+                                              **({} if result.wins is None else {"wins": round(result.wins, 4)}),
+                                              **({} if result.paired is None or rollouts < 2 else {"paired_lead": {
+                                                  "lead": round(result.paired.lead, 4),
+                                                  "se": round(result.paired.error, 4),
+                                                  "by": "wins" if result.paired.by_wins else "outcome"}}))
                                          for result in results]}))
         return 0
     stopped = f" (stopped early of {args.sim})" if rollouts < args.sim else ""
     horizon = "played to the game's end, ranked by wins" if setup.to_end else f"{args.plies} plies after ours"
     print(f"{len(results)} candidates x {rollouts} rollouts{stopped}, {horizon} ({args.policy}), "
           f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)")
+    z = STOP_LEVELS[args.stop] if args.stop else Z95
     for rank, result in enumerate(results, 1):
         wins = "" if result.wins is None else f"  wins {100 * result.wins:5.1f}%"
         print(f"{rank:>2}. {candidate_line(position, result.candidate)} {wins} "
-              f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]")
+              f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]{_lead_text(result.paired, z)}")
+    if len(results) > 1 and rollouts > 1:
+        test = f"; --stop {args.stop} stops once every low end is above 0" if args.stop else " (95%)"
+        print(f"lead: #1's paired lead over each on the same deals (in win share where their wins differ) "
+              f"± {z:.2f} standard errors{test}")
     return 0
+
+
+def _lead_text(paired: Any, z: float) -> str:
+    """A non-leader's column: the leader's paired lead over it and its interval (``z`` standard errors)."""
+    if paired is None or paired.error != paired.error or paired.error == float("inf"):
+        return ""
+    scale, unit = (100, "%") if paired.by_wins else (1, "")
+    lead, half = scale * paired.lead, scale * z * paired.error
+    return f"  lead {lead:+.1f}{unit} [{lead - half:+.1f}{unit}, {lead + half:+.1f}{unit}]"
 
 
 def _best_move_from_solver(args: argparse.Namespace, position: Position) -> bool:
