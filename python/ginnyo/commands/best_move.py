@@ -212,11 +212,13 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     horizon = "played to the game's end, ranked by wins" if setup.to_end else f"{args.plies} plies after ours"
     print(f"{len(results)} candidates x {rollouts} rollouts{stopped}, {horizon} ({args.policy}), "
           f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)")
+    from ..number_text import number
     z = STOP_LEVELS[args.stop] if args.stop else Z95
     for rank, result in enumerate(results, 1):
         wins = "" if result.wins is None else f"  wins {100 * result.wins:5.1f}%"
         print(f"{rank:>2}. {candidate_line(position, result.candidate)} {wins} "
-              f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]{_lead_text(result.paired, z)}")
+              f"sim {number(result.mean, '+7.1f')}  95% CI [{number(result.low, '+.1f')}, {number(result.high, '+.1f')}]"
+              f"{_lead_text(result.paired, z)}")
     if len(results) > 1 and rollouts > 1:
         test = f"; --stop {args.stop} stops once every low end is above 0" if args.stop else " (95%)"
         print(f"lead: #1's paired lead over each on the same deals (in win share where their wins differ) "
@@ -228,9 +230,11 @@ def _lead_text(paired: Any, z: float) -> str:
     """A non-leader's column: the leader's paired lead over it and its interval (``z`` standard errors)."""
     if paired is None or paired.error != paired.error or paired.error == float("inf"):
         return ""
+    from ..number_text import number
     scale, unit = (100, "%") if paired.by_wins else (1, "")
     lead, half = scale * paired.lead, scale * z * paired.error
-    return f"  lead {lead:+.1f}{unit} [{lead - half:+.1f}{unit}, {lead + half:+.1f}{unit}]"
+    low, high = (number(value, "+.1f") + unit for value in (lead - half, lead + half))
+    return f"  lead {number(lead, '+.1f')}{unit} [{low}, {high}]"
 
 
 def _best_move_from_solver(args: argparse.Namespace, position: Position) -> bool:

@@ -49,6 +49,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
     from ..leaves import FEATURES, STAGE_NAMES, STATE_FEATURES, LeaveModel
     from ..rules import RULES_VERSION
     from ..progress import progress_bar
+    from ..number_text import number
     out = Path(args.out)
     if out.is_dir():
         raise GinnyoError(f"--out {str(out)!r}: is a directory (give a file name)")
@@ -83,7 +84,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
         one = model.of(count)
         print(f" {count} players:")
         for name, row, state, returns in zip(STAGE_NAMES, one.weights, one.state_weights, one.returns):
-            print(f"  {name:<10} " + " ".join(f"{feature}={weight:+.2f}" for feature, weight
+            print(f"  {name:<10} " + " ".join(f"{feature}={number(weight, '+.2f')}" for feature, weight
                                               in zip(FEATURES + STATE_FEATURES, row + state))
-                  + f" return={returns:+.2f}")
+                  + f" return={number(returns, '+.2f')}")
     return 0
