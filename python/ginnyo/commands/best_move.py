@@ -167,7 +167,32 @@ def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: Le
     print(f"ranked by equity = score + leave value ({box_size} tiles in the box):")
     for rank, candidate in enumerate(shown, 1):
         print(f"{rank:>2}. {candidate_line(position, candidate)}")
+    why = _why_not_the_top_score(position, shown[0], model, box_size, position_state(position, context))
+    if why:
+        print(why)
     return 0
+
+
+def _why_not_the_top_score(position: Position, first: Any, model: LeaveModel, box_size: int, state: Any) -> str:
+    """Why the first by equity beats the highest-scoring play: what each keeps and
+    what that is worth (empty when the first is that play or an ordering of it, or
+    there is no play)."""
+    from ..number_text import number
+    from ..tiles import rack_code
+    top = position.best_play()
+    if top is None or (first.kind == "play" and first.score == top.score
+                       and tuple(sorted(placed[0] for placed in first.placements)) == top.play.squares):
+        return ""
+    leave = list(position.rack)
+    for tile in top.play.tiles_used:
+        leave.remove(tile)
+    value = model.value(leave, box_size, state)
+    kept = " ".join(rack_code(tile) for tile in leave) or "nothing"
+    first_kept = " ".join(rack_code(tile) for tile in first.leave) or "nothing"
+    how = "returns tiles for new ones and" if first.kind == "return" else f"scores {first.score} and"
+    return (f"#1 beats the highest-scoring play, {position.notation(top)} for {top.score}: that would keep "
+            f"{kept}, worth {number(value, '+.1f')}, equity {number(top.score + value, '+.1f')}; "
+            f"#1 {how} keeps {first_kept}, worth {number(first.leave_value, '+.1f')}")
 
 
 def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
