@@ -46,6 +46,22 @@ class CommandParser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", DefaultsFormatter)
         super().__init__(*args, **kwargs)
 
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """As argparse's, but words left over are the error of the command they were given to."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self._chosen(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+    def _chosen(self, parsed: argparse.Namespace) -> CommandParser:
+        """The innermost command parser that ``parsed`` went through."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(parsed, action.dest, None) or "")
+                if isinstance(chosen, CommandParser):
+                    return chosen._chosen(parsed)
+        return self
+
     def error(self, message: str) -> NoReturn:  # one line, exit 2, naming this command's help
         self.exit(EXIT_BAD_INPUT, f"ginnyo: error: {message} (see '{self.prog} --help')\n")
 
