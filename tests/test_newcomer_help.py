@@ -66,3 +66,13 @@ def test_crazy_commands_usage_errors_name_their_own_help(capsys: pytest.CaptureF
     with pytest.raises(SystemExit):
         crazy_parser().parse_args(["crazy", "selfplay", "--games", "x"])
     assert "(see 'ginnyo crazy selfplay --help')" in capsys.readouterr().err
+
+
+def test_plot_sim_against_help_names_every_player_kind() -> None:
+    shown = _help_of(build_parser("plot-sim"), "plot-sim")
+    assert all(kind in shown for kind in PLAYER_KINDS)
+
+
+def test_words_left_over_are_the_error_of_their_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert_bad_input(capsys, "best-move", "examples/opening.json", "extra",
+                     message="unrecognized arguments: extra (see 'ginnyo best-move --help')")
