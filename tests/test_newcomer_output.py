@@ -73,8 +73,8 @@ def test_stop_shows_the_paired_lead_it_tests(capsys: pytest.CaptureFixture[str])
     rows = lines[1:-1]
     assert "lead" not in rows[0] and all(" lead +" in row for row in rows[1:])
     for row in rows[1:]:   # stopped: every lead's interval at the --stop level lies above 0
-        low = float(re.search(r"lead [+-][\d.]+%? \[([+-][\d.]+)", row).group(1))
-        assert low > 0, row
+        found = re.search(r"lead [+-][\d.]+%? \[([+-][\d.]+)", row)
+        assert found is not None and float(found.group(1)) > 0, row
     assert "--stop 99 stops once every low end is above 0" in lines[-1] and "2.33 standard errors" in lines[-1]
 
 
