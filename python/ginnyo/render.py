@@ -140,8 +140,8 @@ def board_svg(position: PositionFields, *, highlight: Iterable[int] = ()) -> str
 def _svg_legend(top: int, width: int) -> tuple[list[str], int]:
     """The legend: a swatch and what covering it does for each square kind, then
     the joker, in rows that fit ``width``; its parts and its height."""
-    items = [(SVG_SQUARES[kind][0], SVG_SQUARES[kind][1], SVG_SQUARES[kind][2], effect)
-             for kind, (_, effect) in KINDS.items()] + [(JOKER_FILL, "★", JOKER_MARK, "joker (its card in the corner)")]
+    items = [(*SVG_SQUARES[kind], effect) for kind, (_, effect) in KINDS.items()]
+    items.append((JOKER_FILL, "★", JOKER_MARK, "joker (its card in the corner)"))
     parts, x, y = ['<g class="legend">'], MARGIN, top
     for fill, label, label_colour, text in items:
         item_width = 24 + 7 * len(text) + 14

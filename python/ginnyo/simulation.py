@@ -439,4 +439,5 @@ class SimPlayer:
 
 __all__ = ["GameContext", "game_context", "view_context", "Setup", "SimResult", "SimPlayer", "simulate",
            "rollout_outcomes", "rollout_results", "rollouts_of", "ranking", "is_late", "view_setup", "top_candidates",
-           "setup_for", "deal", "Tally", "leader_is_significant", "paired_leads", "PairedLead", "POLICIES", "STOP_LEVELS", "LATE_BOX", "BLOCK"]
+           "setup_for", "deal", "Tally", "leader_is_significant", "paired_leads", "PairedLead", "POLICIES",
+           "STOP_LEVELS", "LATE_BOX", "BLOCK"]

@@ -19,7 +19,9 @@ from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rol
                         worker_count)
 
 if TYPE_CHECKING:
-    from ..leaves import LeaveModel
+    from ..equity import Candidate
+    from ..leaves import LeaveModel, LeaveState
+    from ..simulation import PairedLead
 
 
 def register(commands: Any) -> None:
@@ -173,7 +175,8 @@ def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: Le
     return 0
 
 
-def _why_not_the_top_score(position: Position, first: Any, model: LeaveModel, box_size: int, state: Any) -> str:
+def _why_not_the_top_score(position: Position, first: Candidate, model: LeaveModel, box_size: int,
+                           state: LeaveState) -> str:
     """Why the first by equity beats the highest-scoring play: what each keeps and
     what that is worth (empty when the first is that play or an ordering of it, or
     there is no play)."""
@@ -241,9 +244,9 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     z = STOP_LEVELS[args.stop] if args.stop else Z95
     for rank, result in enumerate(results, 1):
         wins = "" if result.wins is None else f"  wins {100 * result.wins:5.1f}%"
+        interval = f"[{number(result.low, '+.1f')}, {number(result.high, '+.1f')}]"
         print(f"{rank:>2}. {candidate_line(position, result.candidate)} {wins} "
-              f"sim {number(result.mean, '+7.1f')}  95% CI [{number(result.low, '+.1f')}, {number(result.high, '+.1f')}]"
-              f"{_lead_text(result.paired, z)}")
+              f"sim {number(result.mean, '+7.1f')}  95% CI {interval}{_lead_text(result.paired, z)}")
     if len(results) > 1 and rollouts > 1:
         test = f"; --stop {args.stop} stops once every low end is above 0" if args.stop else " (95%)"
         print(f"lead: #1's paired lead over each on the same deals (in win share where their wins differ) "
@@ -251,11 +254,12 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     return 0
 
 
-def _lead_text(paired: Any, z: float) -> str:
+def _lead_text(paired: PairedLead | None, z: float) -> str:
     """A non-leader's column: the leader's paired lead over it and its interval (``z`` standard errors)."""
-    if paired is None or paired.error != paired.error or paired.error == float("inf"):
-        return ""
+    import math
     from ..number_text import number
+    if paired is None or not math.isfinite(paired.error):
+        return ""
     scale, unit = (100, "%") if paired.by_wins else (1, "")
     lead, half = scale * paired.lead, scale * z * paired.error
     low, high = (number(value, "+.1f") + unit for value in (lead - half, lead + half))
