@@ -101,3 +101,18 @@ def test_corpus_leaves_early_positions_without_game_fields(tmp_path: Path,
     out = tmp_path / "early.jsonl"
     cli(capsys, "corpus", "--positions", "4", "--stage", "early", "--seed", "3", "--workers", "1", "--out", str(out))
     assert all("unseen" not in json.loads(line) for line in out.read_text().splitlines())
+
+
+def test_analyze_of_a_corpus_whose_first_line_is_broken_says_what_it_reads(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = tmp_path / "broken.jsonl"
+    corpus.write_text('{"board": {}, "rack": \n' + json.dumps({"board": {}, "rack": "5C"}) + "\n")
+    assert_bad_input(capsys, "analyze", str(corpus),
+                     message="neither JSON lines (one position a line) nor one JSON position")
+
+
+def test_analyze_of_a_corpus_whose_later_line_is_broken_names_the_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = tmp_path / "broken.jsonl"
+    corpus.write_text(json.dumps({"board": {}, "rack": "5C"}) + "\n" + '{"board": \n')
+    assert_bad_input(capsys, "analyze", str(corpus), message=f"{corpus}:2: malformed JSON")

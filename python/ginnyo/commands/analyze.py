@@ -164,11 +164,10 @@ def _as_one_line(source: Any) -> bytes:
     line; else the one-line error saying what ``analyze`` reads."""
     from ..errors import PositionError
     from ..files import POSITION_BYTES
-    data = source.rest(POSITION_BYTES, "position")
+    where = "standard input" if source.name == "-" else source.label
     try:
-        value = json.loads(data)
-    except ValueError as error:
-        where = "standard input" if source.name == "-" else source.label
+        value = json.loads(source.rest(POSITION_BYTES, "position"))
+    except (ValueError, PositionError) as error:   # not JSON, or larger than a position: not one position
         raise PositionError(f"{where}: neither JSON lines (one position a line) nor one JSON position "
                             f"({error})") from None
     line = json.dumps(value).encode() + b"\n"
