@@ -23,7 +23,8 @@ SIM_KINDS = ("sim", "sim-spread")
 def kinds_help(default: str | None = None) -> str:
     """Every kind with its few words, for an option's help: ``greedy (the best-scoring play), ...``;
     ``default`` is marked as such."""
-    return ", ".join(f"{kind} ({'default: ' if kind == default else ''}{words})" for kind, words in KIND_HELP.items())
+    return ", ".join(f"{kind} ({words}{'; the default' if kind == default else ''})"
+                     for kind, words in KIND_HELP.items())
 
 
 __all__ = ["KIND_HELP", "PLAYER_KINDS", "SIM_KINDS", "kinds_help"]
