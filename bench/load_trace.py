@@ -7,7 +7,7 @@ Runs the round of ``test_all_plays_core_batch_one_thread`` (every position of
 call) back to back for ``--seconds``, and prints, for each window of the given lengths, the median and the fastest round
 in ns a generated play.  On a shared machine the windows show the load: bursts
 of slow rounds that last about a second, which decide the median of a short
-benchmark.  The last lines give the spread of the window medians.
+benchmark.  The last lines give the range of the window medians.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import Iterator
 import pytest
 
 from ginnyo.cli import COMMANDS, build_parser
-from ginnyo.commands.arguments import has_default
+from ginnyo.commands.arguments import default_text, has_default
 from ginnyo.commands.crazy import crazy_parser
 
 UNDOCUMENTED = (argparse._HelpAction, argparse._VersionAction, argparse._SubParsersAction)
@@ -70,7 +70,7 @@ def test_every_option_with_a_default_shows_it(name: str, parser: argparse.Argume
                                               action: argparse.Action) -> None:
     shown = _shown_help(parser, action)
     if has_default(action):
-        assert str(action.default) in shown, f"{name}: {shown!r} does not show its default {action.default!r}"
+        assert default_text(action.default) in shown, f"{name}: {shown!r} does not show its default {action.default!r}"
     assert "(default: None)" not in shown and "(default: False)" not in shown, f"{name}: {shown!r}"
 
 

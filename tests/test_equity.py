@@ -240,7 +240,8 @@ def test_best_move_equity_prints_score_leave_and_equity(capsys: pytest.CaptureFi
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert "equity" in lines[0]
-    assert len(lines) == 6 and all("score" in line and "leave" in line and "equity" in line for line in lines[1:])
+    assert len(lines) == 7 and all("score" in line and "leave" in line and "equity" in line for line in lines[1:6])
+    assert lines[6].startswith("#1 beats the highest-scoring play, D2 KCKDKS for 60")
 
 
 def test_best_move_equity_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -327,7 +327,7 @@ def test_cli_refuses_a_huge_worker_count_for_the_c_game_loop() -> None:
                             env=child_environment())
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == ("ginnyo: error: argument --workers: 100000 is out of range (from 0 to 256) "
-                             "(see 'ginnyo --help')\n")
+                             "(see 'ginnyo selfplay --help')\n")
 
 
 @pytest.mark.parametrize("argv, message", [

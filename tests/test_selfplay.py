@@ -63,7 +63,7 @@ def test_selfplay_prints_wins_scores_plays_length_and_speed(capsys: pytest.Captu
     assert "40 games of 3 players, seeds 5..44, 1 process" in out and "games/s" in out
     lines = out.splitlines()
     header = next(index for index, line in enumerate(lines) if line.startswith("player"))
-    assert lines[header].split() == ["player", "kind", "wins", "shared", "mean", "spread", "min", "max"]
+    assert lines[header].split() == ["player", "kind", "wins", "shared", "mean", "sd", "min", "max"]
     assert [line.split()[:2] for line in lines[header + 1:header + 4]] == \
         [["0", "greedy"], ["1", "random"], ["2", "greedy"]]
     assert "plays per game" in out and "game length" in out and "ended: " in out

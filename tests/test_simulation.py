@@ -209,7 +209,8 @@ def test_best_move_sim_prints_each_candidate_with_its_mean_and_ci(capsys: pytest
                        str(EXAMPLES / "extend.json"))
     lines = out.splitlines()
     assert code == 0 and "3 candidates x 8 rollouts" in lines[0]
-    assert len(lines) == 4 and all("equity" in line and "sim" in line and "95% CI" in line for line in lines[1:])
+    assert len(lines) == 5 and all("equity" in line and "sim" in line and "95% CI" in line for line in lines[1:4])
+    assert lines[4].startswith("lead: ")
 
 
 def test_best_move_sim_json_is_the_same_for_one_and_two_workers(capsys: pytest.CaptureFixture[str]) -> None:

@@ -167,7 +167,7 @@ def test_the_stopping_rule_needs_the_lead_over_every_other_to_pass_its_level() -
     assert not leader_is_significant(close, STOP_LEVELS[95])
 
 
-def test_a_tally_made_a_block_at_a_time_gives_the_means_and_spreads() -> None:
+def test_a_tally_made_a_block_at_a_time_gives_the_means_and_standard_deviations() -> None:
     values = np.random.default_rng(1).normal(3, 7, (1000, 2))
     tally = Tally(2)
     for start in range(0, 1000, BLOCK):

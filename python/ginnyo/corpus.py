@@ -6,7 +6,7 @@ import random
 from functools import partial
 from typing import Iterator
 
-from .game import Game, play_game
+from .game import Game, View, play_game
 from .players import RandomOrBestPlayer
 from .position import Position
 from .workers import cut, run_batches
@@ -20,16 +20,30 @@ def stage_of(tiles_on_board: int, sets: int) -> str:
     return "early" if per_set < 15 else "late" if per_set >= 35 else "mid"
 
 
-def game_positions(seed: int, players: int | None = None) -> Iterator[Position]:
+def game_positions(seed: int, players: int | None = None, *, late_fields: bool = False) -> Iterator[Position]:
     """Every decision position of one seeded game (2-4 players, chosen by the seed
-    unless given), in turn order."""
+    unless given), in turn order; with ``late_fields``, a late one carries the game
+    fields that ``endgame``, ``--equity`` and ``--sim`` read (``players``, ``scores``,
+    ``to_move``, ``unseen``: what its player sees)."""
+    from .context import view_context
+    from .tiles import rack_code
     rng = random.Random(seed)
     players = players or rng.choice((2, 2, 3, 4))
     positions: list[Position] = []
+
+    def keep(view: View) -> None:
+        position = view.position
+        if late_fields and stage_of(len(position.board), position.sets) == "late":
+            context = view_context(view)
+            position = Position(position.layout, position.sets, position.board, position.rack,
+                                {"players": context.players, "scores": list(context.scores),
+                                 "to_move": context.to_move, "unseen": " ".join(map(rack_code, context.unseen))},
+                                validate=False)
+        positions.append(position)
     # a long stall limit lets games run on to the late stage that corpora need
     game = Game.deal(players, seed, stall_rounds=50)
     player = RandomOrBestPlayer(game.rng)
-    play_game(game, [player] * players, on_decision=lambda view: positions.append(view.position))
+    play_game(game, [player] * players, on_decision=keep)
     return iter(positions)
 
 
@@ -37,7 +51,8 @@ def game_sample(seed: int, stage: str | None = None) -> list[str]:
     """Up to 4 positions of the game of ``seed`` (of ``stage`` only, if given),
     chosen by the seed, as JSON text."""
     rng = random.Random(seed * 7919 + 1)
-    candidates = [p for p in game_positions(seed) if stage is None or stage_of(len(p.board), p.sets) == stage]
+    candidates = [p for p in game_positions(seed, late_fields=True)
+                  if stage is None or stage_of(len(p.board), p.sets) == stage]
     rng.shuffle(candidates)
     return [position.to_json() for position in candidates[:4]]
 

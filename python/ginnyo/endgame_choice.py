@@ -48,7 +48,8 @@ def go_endgame(position: Position, argument: str) -> list[str]:
     if move is None:
         return ["info string not an endgame or pre-endgame: the highest-scoring play"]
     status = "proven" if move.proven else "not-proven"
-    lines = [f"info string {move.source} spread {move.spread:+g} {status}"]
+    from .number_text import number
+    lines = [f"info string {move.source} spread {number(move.spread, '+g')} {status}"]
     if isinstance(move.action, Place):
         lines.append(f"bestmove {move.notation}")
     elif isinstance(move.action, Return):

@@ -41,10 +41,11 @@ class SolverMove:
 
     def lines(self) -> list[str]:
         """For people: the move, the spread and where the choice came from."""
+        from .number_text import number
         what = "spread" if self.source == ENDGAME else "expected spread"
         status = "proven" if self.proven else "NOT proven: the time ran out"
         lines = [f"{self.notation}  score {self.score}",
-                 f"chosen by the {self.source} solver: {what} {self.spread:+g} for the player to move ({status})"]
+                 f"chosen by the {self.source} solver: {what} {number(self.spread, '+g')} for the player to move ({status})"]
         if self.source == ENDGAME:
             lines.append("line: " + " | ".join(self.details["line"]))
         else:
@@ -52,7 +53,7 @@ class SolverMove:
                          f"{self.details['solves']} endgame solves, {self.details['seconds']:.2f} s")
             for rank, choice in enumerate(self.details["candidates"], 1):
                 value = ("not evaluated" if choice["expected_spread"] is None
-                         else f"{choice['expected_spread']:+9.3f}")
+                         else number(choice['expected_spread'], "+9.3f"))
                 lines.append(f"{rank:>2}. {choice['notation']:<28} score {choice['score']:>4}  {value}"
                              f"{'' if choice['proven'] else '  (not proven)'}")
         return lines

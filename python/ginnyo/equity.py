@@ -247,10 +247,11 @@ def _tile_code(card: int, joker: bool) -> str:
 
 def candidate_line(position: Position, candidate: Candidate) -> str:
     """One candidate for people: notation, score, leave, leave value, equity."""
+    from .number_text import number
     from .tiles import rack_code
     leave = " ".join(rack_code(tile) for tile in candidate.leave) or "-"
     return (f"{candidate_notation(position, candidate):<28} score {candidate.score:>4}  "
-            f"leave {leave:<24} {candidate.leave_value:+6.1f}  equity {candidate.equity:+7.1f}")
+            f"leave {leave:<24} {number(candidate.leave_value, '+6.1f')}  equity {number(candidate.equity, '+7.1f')}")
 
 
 __all__ = ["Candidate", "EquityPlayer", "rank_actions", "best_action", "compiled_model", "candidate_of",

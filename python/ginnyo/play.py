@@ -50,13 +50,52 @@ class MeldScore:
     score: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, repr=False)
 class ScoredPlay:
-    """A legal play with its total score and the per-meld breakdown."""
+    """A legal play with its total score and the per-meld breakdown.  One that a
+    :class:`~ginnyo.position.Position` method hands back (``best_play``,
+    ``top_plays``, ``score``) knows where it was found, and its ``str`` is its move
+    notation (``D2 KCKDKS``) and its ``repr`` ``ScoredPlay('D2 KCKDKS', score=60)``;
+    one from elsewhere (a core, a batch) shows its squares by number."""
+
+    # "found_in" is no field: it takes no part in equality, hashing or fields(); the
+    # core builds these objects without it (docs/API.md, "The core's objects")
+    __slots__ = ("play", "score", "melds", "found_in")
 
     play: Play
     score: int
     melds: tuple[MeldScore, ...]
+
+    def __getstate__(self) -> tuple[Play, int, tuple[MeldScore, ...]]:   # pickled without found_in
+        return self.play, self.score, self.melds
+
+    def __setstate__(self, state: tuple[Play, int, tuple[MeldScore, ...]]) -> None:
+        for name, value in zip(("play", "score", "melds"), state):
+            object.__setattr__(self, name, value)
+
+    def at(self, position: object) -> "ScoredPlay":
+        """This play, told the position it was found in (for its ``str`` and ``repr``)."""
+        object.__setattr__(self, "found_in", position)
+        return self
+
+    def _notation(self) -> str | None:
+        position = getattr(self, "found_in", None)
+        if position is None:
+            return None
+        try:
+            return str(position.notation(self.play))
+        except Exception:   # never a failing repr
+            return None
+
+    def __str__(self) -> str:
+        notation = self._notation()
+        return repr(self) if notation is None else notation
+
+    def __repr__(self) -> str:
+        notation = self._notation()
+        if notation is not None:
+            return f"ScoredPlay({notation!r}, score={self.score})"
+        return f"ScoredPlay(play={self.play!r}, score={self.score!r}, melds={self.melds!r})"
 
     def sort_key(self) -> tuple[int, int, int, tuple[tuple[int, bool, int], ...]]:
         """Best first, by :func:`ginnyo.rules.play_rank_key`: higher score, then

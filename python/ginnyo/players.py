@@ -17,6 +17,7 @@ from typing import Protocol
 from .actions import PASS, Action, Place, Return
 from .game import View
 from .native import to_play
+from .player_kinds import PLAYER_KINDS, SIM_KINDS   # the one list, re-exported here
 from .rules import tile_to_return
 
 
@@ -92,11 +93,6 @@ class RandomOrBestPlayer:
         return Place(to_play(best[1]))
 
 
-PLAYER_KINDS = ("greedy", "random", "equity", "endgame", "sim", "sim-spread")
-#: The simulating kinds: ``sim`` plays late rollouts to the game's end, ranks them
-#: by wins and finishes a 2-player rollout's endgame with the solver;
-#: ``sim-spread`` is the simulation without these (a fixed horizon, the mean spread).
-SIM_KINDS = ("sim", "sim-spread")
 
 
 def make_player(kind: str, seed: int, seat: int) -> Player:

@@ -223,7 +223,7 @@ class Position:
     def score(self, move: scoring.Move) -> ScoredPlay:
         """The play scored, melds and all; raises :class:`IllegalMoveError` naming
         the rule an illegal play breaks (:class:`InvalidMoveError` for bad notation)."""
-        return scoring.score_play(self, move)
+        return scoring.score_play(self, move).at(self)
 
     def apply(self, move: scoring.Move) -> Position:
         """The position after a legal play: its tiles moved from the rack to the
@@ -244,12 +244,13 @@ class Position:
 
     def best_play(self) -> ScoredPlay | None:
         """The best legal play (highest score, ties as :meth:`ScoredPlay.sort_key`), or None."""
-        return native.best_play(self)
+        best = native.best_play(self)
+        return None if best is None else best.at(self)
 
     def top_plays(self, n: int) -> list[ScoredPlay]:
         """The ``n`` best legal plays, best first (fewer when there are fewer), kept
         during generation in a heap of ``n`` in C; ``n`` < 1 raises ValueError."""
-        return native.top_plays(self, n)
+        return [play.at(self) for play in native.top_plays(self, n)]
 
     def tile_to_return(self) -> int | None:
         """With no legal play, the rack tile to return to the box (docs/RULES.md §6,

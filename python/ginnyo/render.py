@@ -80,6 +80,8 @@ def _rack_cell(tile: int, color: bool) -> str:
 
 SQUARE = 40  # side of a square, in pixels
 MARGIN = 20  # room for the coordinates
+LEGEND_ROW = 22  # a row of the legend
+LEGEND_WIDTH = 280  # the narrowest image: room for the legend's longest item
 # Square kind -> (fill, label on an empty square, label colour).
 SVG_SQUARES = {".": ("#e8dfc8", "", ""), "Y": ("#f4cf3a", "Y", "#6b5500"),
                "G": ("#5cb85c", "G", "#ffffff"), "R": ("#d9534f", "R", "#ffffff"),
@@ -90,14 +92,16 @@ SVG_RED, SVG_BLACK, HIGHLIGHT = "#c62828", "#212121", "#d500f9"
 
 
 def board_svg(position: PositionFields, *, highlight: Iterable[int] = ()) -> str:
-    """A standalone SVG image of the board with the rack beneath it.
+    """A standalone SVG image of the board with the rack beneath it, and a legend
+    of the squares (as the terminal view has) beneath that.
 
     ``highlight`` squares (ints, e.g. those of a play) are outlined.
     """
     layout = position.layout
     rack_top = MARGIN + layout.height * SQUARE + 16
-    width = MARGIN + max(layout.width, len(position.rack)) * SQUARE + MARGIN // 2
-    height = rack_top + SQUARE + 24
+    width = max(MARGIN + max(layout.width, len(position.rack)) * SQUARE + MARGIN // 2, LEGEND_WIDTH)
+    legend, legend_height = _svg_legend(rack_top + SQUARE + 44, width)
+    height = rack_top + SQUARE + 36 + legend_height
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}"'
              f' viewBox="0 0 {width} {height}" font-family="sans-serif" text-anchor="middle">',
              f'<rect width="{width}" height="{height}" fill="#ffffff"/>']
@@ -128,8 +132,28 @@ def board_svg(position: PositionFields, *, highlight: Iterable[int] = ()) -> str
         x = MARGIN + index * SQUARE
         joker = rack_tile == JOKER
         parts.append(_svg_tile(x, rack_top, None if joker else rack_tile, joker))
+    parts += legend
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def _svg_legend(top: int, width: int) -> tuple[list[str], int]:
+    """The legend: a swatch and what covering it does for each square kind, then
+    the joker, in rows that fit ``width``; its parts and its height."""
+    items = [(*SVG_SQUARES[kind], effect) for kind, (_, effect) in KINDS.items()]
+    items.append((JOKER_FILL, "★", JOKER_MARK, "joker (its card in the corner)"))
+    parts, x, y = ['<g class="legend">'], MARGIN, top
+    for fill, label, label_colour, text in items:
+        item_width = 24 + 7 * len(text) + 14
+        if x + item_width > width and x > MARGIN:
+            x, y = MARGIN, y + LEGEND_ROW
+        parts.append(f'<rect x="{x}" y="{y - 13}" width="18" height="18" fill="{fill}" stroke="#555555"/>')
+        if label:
+            parts.append(f'<text x="{x + 9}" y="{y + 1}" font-size="11" fill="{label_colour}">{label}</text>')
+        parts.append(f'<text x="{x + 24}" y="{y + 1}" font-size="12" text-anchor="start">{text}</text>')
+        x += item_width
+    parts.append("</g>")
+    return parts, y - top + LEGEND_ROW
 
 
 def _square_origin(width: int, square: int) -> tuple[int, int]:

@@ -145,13 +145,13 @@ class SeatSummary:
     wins: int        # outright
     shared: int      # first place shared with others
     mean: float
-    spread: float    # standard deviation of the final score
+    sd: float        # standard deviation of the final score ("spread" is only ever a score difference)
     low: int
     high: int
 
 
 def seat_summaries(results: Sequence[GameResult]) -> list[SeatSummary]:
-    """Per seat: wins, shared first places, and the final scores' mean, spread and range."""
+    """Per seat: wins, shared first places, and the final scores' mean, standard deviation and range."""
     rows = []
     for seat, name in enumerate(results[0].names):
         scores = [result.scores[seat] for result in results]
@@ -169,16 +169,16 @@ def summary_text(results: Sequence[GameResult], seconds: float, workers: str) ->
     first, last = results[0].seed, results[-1].seed
     lines = [f"{len(results)} games of {len(results[0].names)} players, seeds {first}..{last}, "
              f"{workers}: {seconds:.2f} s, {len(results) / seconds:,.1f} games/s", "",
-             f"{'player':<7} {'kind':<8} {'wins':>6} {'shared':>6} {'mean':>8} {'spread':>7} "
+             f"{'player':<7} {'kind':<8} {'wins':>6} {'shared':>6} {'mean':>8} {'sd':>7} "
              f"{'min':>5} {'max':>5}"]
     for row in seat_summaries(results):
         lines.append(f"{row.seat:<7} {row.name:<8} {row.wins:>6} {row.shared:>6} {row.mean:>8.1f} "
-                     f"{row.spread:>7.1f} {row.low:>5} {row.high:>5}")
+                     f"{row.sd:>7.1f} {row.low:>5} {row.high:>5}")
     plays = [result.plays for result in results]
     turns = [result.turns for result in results]
     lines += ["",
-              f"plays per game  {statistics.fmean(plays):6.1f}  (spread {statistics.pstdev(plays):.1f})",
-              f"game length     {statistics.fmean(turns):6.1f} turns  (spread {statistics.pstdev(turns):.1f})"]
+              f"plays per game  {statistics.fmean(plays):6.1f}  (sd {statistics.pstdev(plays):.1f})",
+              f"game length     {statistics.fmean(turns):6.1f} turns  (sd {statistics.pstdev(turns):.1f})"]
     ends: dict[str, int] = {}
     for result in results:
         ends[result.end_reason] = ends.get(result.end_reason, 0) + 1

@@ -103,15 +103,32 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class PairedLead:
+    """The leader's lead over one other candidate on the same deals: its mean
+    ``lead`` and that mean's standard ``error``, in win share when ``by_wins``
+    (the two differ in wins), else in points of outcome: what ``--stop`` tests."""
+
+    lead: float
+    error: float
+    by_wins: bool
+
+    def clear_at(self, z: float) -> bool:
+        """Whether the lead is above ``z`` standard errors (one-sided)."""
+        return self.lead > z * self.error
+
+
+@dataclass(frozen=True)
 class SimResult:
-    """A candidate's simulated outcome: mean, spread and its 95% confidence
-    interval, and its share of wins when the rollouts played to the game's end."""
+    """A candidate's simulated outcome: mean, standard deviation (sd) and the
+    mean's 95% confidence interval, its share of wins when the rollouts played
+    to the game's end, and the leader's paired lead over it (None for the leader)."""
 
     candidate: Candidate
     rollouts: int
     mean: float
     stdev: float
     wins: float | None = None
+    paired: PairedLead | None = None
 
     @property
     def half_width(self) -> float:
@@ -201,7 +218,7 @@ def _outcome_part(part: tuple[int, int], setup: Setup
 class Tally:
     """The running sums of every candidate's outcomes, made a block at a time
     (so the same whatever ran the blocks), shifted by the first rollout's
-    outcomes for accuracy: means, spreads and the paired leads."""
+    outcomes for accuracy: means, standard deviations and the paired leads."""
 
     def __init__(self, candidates: int) -> None:
         self.count = 0
@@ -243,16 +260,23 @@ def leader_is_significant(tally: Tally, z: float, wins: Tally | None = None) -> 
     above ``z`` standard errors: one-sided at the level of ``z``, each pair.
     With ``wins`` (ranked by wins first), a lead in wins is tested on the
     wins, a tie in wins on the outcomes."""
+    return all(lead.clear_at(z) for lead in paired_leads(tally, wins).values())
+
+
+def paired_leads(tally: Tally, wins: Tally | None = None) -> dict[int, PairedLead]:
+    """The leader's paired lead over every other candidate, by row: in wins
+    when the two differ in wins (``wins`` given), else in outcome."""
     best = ranking(tally, wins)[0]
+    leads = {}
     for other in range(len(tally.sums)):
         if other == best:
             continue
-        judged = wins if wins is not None and _rounded(wins, best) != _rounded(wins, other) else tally
+        by_wins = wins is not None and _rounded(wins, best) != _rounded(wins, other)
+        judged = wins if by_wins and wins is not None else tally
         lead = judged.mean(best) - judged.mean(other)
-        spread = math.sqrt(judged.variance_of_difference(best, other) / judged.count)
-        if not lead > z * spread:
-            return False
-    return True
+        error = math.sqrt(judged.variance_of_difference(best, other) / judged.count) if judged.count else math.inf
+        leads[other] = PairedLead(lead, error, by_wins)
+    return leads
 
 
 def _rounded(tally: Tally, row: int) -> float:
@@ -297,8 +321,9 @@ def simulate(setup: Setup, rollouts: int, *, threads: int = 1, scheduler: str | 
                 (stop is not None and leader_is_significant(tally, STOP_LEVELS[stop], wins))
                 or (deadline is not None and time.monotonic() >= deadline)):
             break
+    leads = paired_leads(tally, wins)
     return [SimResult(setup.candidates[row], tally.count, tally.mean(row), tally.stdev(row),
-                      None if wins is None else wins.mean(row))
+                      None if wins is None else wins.mean(row), leads.get(row))
             for row in ranking(tally, wins)]
 
 
@@ -414,4 +439,5 @@ class SimPlayer:
 
 __all__ = ["GameContext", "game_context", "view_context", "Setup", "SimResult", "SimPlayer", "simulate",
            "rollout_outcomes", "rollout_results", "rollouts_of", "ranking", "is_late", "view_setup", "top_candidates",
-           "setup_for", "deal", "Tally", "leader_is_significant", "POLICIES", "STOP_LEVELS", "LATE_BOX", "BLOCK"]
+           "setup_for", "deal", "Tally", "leader_is_significant", "paired_leads", "PairedLead", "POLICIES",
+           "STOP_LEVELS", "LATE_BOX", "BLOCK"]

@@ -205,6 +205,7 @@ class MatchSummary:
 
     def lines(self, seconds: float, where: str, played: int | None = None) -> list[str]:
         """The summary for people; ``played``, the games played when only some are summarised."""
+        from .number_text import number
         a, b = self.bots
         if self.players == 2:
             dealt, ties, rate, field = "seats swapped", "ties", f"win rate of {a}", b
@@ -221,7 +222,7 @@ class MatchSummary:
             f"{a} wins {self.wins}, {ties} {self.ties}, loses {self.losses}",
             f"{rate}: {100 * self.win_rate:.2f}%  95% CI [{100 * self.low:.2f}%, {100 * self.high:.2f}%] "
             f"({how})",
-            f"mean score: {a} {self.a_mean:.1f}, {field} {self.b_mean:.1f}; difference {self.mean_difference:+.2f} "
+            f"mean score: {a} {self.a_mean:.1f}, {field} {self.b_mean:.1f}; difference {number(self.mean_difference, '+.2f')} "
             f"+/- {self.difference_half_width:.2f} (95%, over deals)",
             f"95% lower bound of the win {'rate' if self.players == 2 else 'share'} {bound}",
         ]
@@ -273,6 +274,7 @@ PLOT_COLOURS = ("#1f6fb4", "#d9622b")
 def scores_svg(summary: MatchSummary, results: Sequence[DealResult], bins: int = 40) -> str:
     """An SVG picture: the distributions of A's and the field's final scores
     (left) and of the score difference A - the field's mean (right), with their means."""
+    from .number_text import number
     a, b = summary.bots   # escaped as they go into the picture
     a_scores = [score for result in results for score in result.a_scores]
     b_scores = [score for result in results for field in result.field_scores for score in field]
@@ -293,7 +295,7 @@ def scores_svg(summary: MatchSummary, results: Sequence[DealResult], bins: int =
                          f"{field} (mean {statistics.fmean(b_scores):.1f})"],
                         "final score")
     parts += _histogram(2 * margin + panel, 40, panel, height - 90, [differences], bins,
-                        [f"{a} - {versus} (mean {statistics.fmean(differences):+.1f})"],
+                        [f"{a} - {versus} (mean {number(statistics.fmean(differences), '+.1f')})"],
                         "score difference")
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

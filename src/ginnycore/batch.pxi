@@ -48,8 +48,10 @@ def best_plays_batch(Core layout not None, const unsigned char[:, ::1] boards no
     cdef Py_ssize_t n = boards.shape[0], row
     cdef int i, size = layout.board.size, bad, workers = thread_count(threads)
     cdef const unsigned char* cells
-    cdef Board* local
-    cdef PlayRecord* best
+    # each thread's own, set first thing in the parallel block: NULL here so that the
+    # copy OpenMP makes of them (firstprivate) is of a set value
+    cdef Board* local = NULL
+    cdef PlayRecord* best = NULL
     cdef long long found
     cdef int timed = seconds is not None, with_melds = melds is not None
     cdef double started = 0

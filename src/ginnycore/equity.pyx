@@ -497,11 +497,13 @@ def rank_batch(Core layout not None, LeaveModel model not None, const unsigned c
     cdef int i, size = layout.board.size, bad, workers = thread_count(threads), with_returns = bool(returns)
     cdef long long found, a
     cdef const unsigned char* cells
-    cdef Board* local
-    cdef PlayRecord* plays
-    cdef size_t capacity
-    cdef Ranked* ranked
-    cdef size_t ranked_capacity
+    # each thread's own, set again first thing in the parallel block: NULL here so that
+    # the copy OpenMP makes of them (firstprivate) is of a set value
+    cdef Board* local = NULL
+    cdef PlayRecord* plays = NULL
+    cdef size_t capacity = 0
+    cdef Ranked* ranked = NULL
+    cdef size_t ranked_capacity = 0
     cdef Ranked* action
     cdef GameState* row_states = NULL
     cdef GameState* row_state

@@ -55,7 +55,7 @@ cdef void leave_row(LeaveRow* row, const LeaveTable* table, int box_size, const 
 cdef inline double _dot(const int* f, const LeaveRow* row) noexcept nogil:
     """The leave value: the features by the decision's weights, summed in a fixed
     order (the same features give the same value, bit for bit)."""
-    cdef const double* w = row.weight
+    cdef const double* w = &row.weight[0]   # not row.weight: Cython's temporary for the array drops const
     return ((((<double>f[0] * w[0] + <double>f[1] * w[1]) + (<double>f[2] * w[2] + <double>f[3] * w[3]))
              + ((<double>f[4] * w[4] + <double>f[5] * w[5]) + (<double>f[6] * w[6] + <double>f[7] * w[7])))
             + ((<double>f[8] * w[8] + <double>f[9] * w[9]) + <double>f[10] * w[10]))

@@ -371,10 +371,12 @@ def play_games(Core layout not None, long long games, int players, unsigned long
     cdef int player, over, sets = sets_for(players), workers = thread_count(threads)
     cdef unsigned char equity_at[MAX_PLAYERS]
     cdef const LeaveTable* table = NULL
-    cdef Board* board
-    cdef Game* game
-    cdef Turn* turn
-    cdef EquityScratch* scratch
+    # each thread's own, set first thing in the parallel block: NULL here so that the
+    # copy OpenMP makes of them (firstprivate) is of a set value
+    cdef Board* board = NULL
+    cdef Game* game = NULL
+    cdef Turn* turn = NULL
+    cdef EquityScratch* scratch = NULL
     _check_game(layout, players, stall_rounds)
     if games < 0:
         raise ValueError(f"games must be 0 or more, not {games}")

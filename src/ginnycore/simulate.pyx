@@ -349,6 +349,7 @@ cdef double _play_out(const Sim* sim, const Candidate* candidate, const Deal* de
         for seat in range(players):
             for tile in range(RACK_KINDS):
                 points[seat] -= rack_penalty(tile) * racks[seat][tile]
+    totals[0] = 0   # set again just below (players >= 2); the compiler cannot know the loop runs
     for seat in range(players):
         totals[seat] = <double>points[seat]
         if not ended and has_leave[seat]:
@@ -370,7 +371,7 @@ cdef int _rollout(const Sim* sim, long long index, double* row, double* wins, Sc
     out, else 0."""
     cdef Deal deal
     cdef int c, failed = 0
-    cdef double win
+    cdef double win = 0   # _play_out sets it; 0 for the compiler, which cannot see that
     _deal(sim, index, &deal)
     for c in range(sim.n_candidates):
         row[c] = _play_out(sim, &sim.candidates[c], &deal, scratch, &win, &failed)
@@ -494,7 +495,7 @@ cdef class Rollouts:
         one a core)."""
         cdef long long count = out.shape[0], r
         cdef int workers = thread_count(threads), out_of_memory = 0, solver
-        cdef Scratch* scratch
+        cdef Scratch* scratch = NULL   # each thread's own, set in the parallel block (NULL: no unset copy)
         cdef double* win_rows = NULL
         if out.shape[1] != self.sim.n_candidates:
             raise ValueError(f"out needs a column a candidate ({self.sim.n_candidates}), not {out.shape[1]}")

@@ -26,8 +26,10 @@ def register(commands: Any) -> None:
     from ..analysis import WANTS
     analyze = commands.add_parser(
         "analyze", help="best plays of a corpus's positions, or a game record's moves against the best")
-    analyze.add_argument("file", metavar="FILE",
-                         help="a corpus (.jsonl, one position a line) or a game record; - reads stdin")
+    analyze.add_argument("file", metavar="FILE", nargs="+",
+                         help="a corpus (.jsonl, one position a line), a position (.json, also pretty-printed), "
+                              "a game record, or a folder of them (its .json and .jsonl files); - reads stdin; "
+                              "with several, each row names its file")
     analyze.add_argument("--kind", choices=KINDS, default="auto",
                          help="what FILE is: auto (a record when its first line is a record's header), "
                               "corpus or records")
@@ -57,6 +59,7 @@ class Output:
         self.table = args.table or (not args.json and sys.stdout.isatty())
         self.json_to_stdout = self.out is None and not self.table
         self.kept: list[str] = []
+        self.named: str | None = None   # with several files, the one whose rows come now
 
     @property
     def wants_json(self) -> bool:
@@ -64,6 +67,8 @@ class Output:
 
     def rows(self, rows: list[dict[str, Any]], table_line: Format | None) -> None:
         """Rows as JSON lines (stdout or ``--out``) and, with ``table_line``, as lines of the table."""
+        if self.named is not None:
+            rows = [{"file": self.named, **row} for row in rows]
         self.write(*formatted(rows, json.dumps if self.wants_json else None, table_line if self.table else None))
 
     def write(self, json_text: str, table_text: str) -> None:
@@ -105,14 +110,69 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         check_new(args.out, force=args.force, option="--out")      # before the work, not after
     output = Output(args)
     workers = args.workers or default_workers()
-    with interrupts.raising(), LineFile(args.file) as source:
-        kind = args.kind if args.kind != "auto" else detect_kind(source.first_object_line())
-        if kind == "records":
-            _records(source, args, output, workers)
-        else:
-            _corpus(source, args, output, workers)
+    inputs = input_files(args.file)
+    with interrupts.raising():
+        for name in inputs:
+            with LineFile(name) as source:
+                if len(inputs) > 1:
+                    output.named = source.name
+                    output.text(f"== {source.name}")
+                first = source.first_object_line()
+                if args.kind != "records" and _one_object_over_lines(first):
+                    first = _as_one_line(source)
+                kind = args.kind if args.kind != "auto" else detect_kind(first)
+                if kind == "records":
+                    _records(source, args, output, workers)
+                else:
+                    _corpus(source, args, output, workers)
         output.finish(args.force)
     return EXIT_OK
+
+
+def input_files(names: Sequence[str]) -> list[str]:
+    """The files named, a folder standing for its ``.json`` and ``.jsonl`` files
+    in name order; standard input (``-``) once at most."""
+    import os
+    from ..errors import PositionError
+    from ..files import PATH_CHARS, quote
+    found: list[str] = []
+    for name in names:
+        if name != "-" and os.path.isdir(name):
+            inside = sorted(entry for entry in os.listdir(name) if entry.endswith((".json", ".jsonl")))
+            if not inside:
+                raise PositionError(f"{quote(name, PATH_CHARS)}: a folder without .json or .jsonl files")
+            found += [os.path.join(name, entry) for entry in inside if os.path.isfile(os.path.join(name, entry))]
+        else:
+            found.append(name)
+    if found.count("-") > 1:
+        raise PositionError("'-' (standard input) given more than once")
+    return found
+
+
+def _one_object_over_lines(first: bytes) -> bool:
+    """Whether a file's first line opens a JSON object that it does not close:
+    a pretty-printed position, not JSON lines."""
+    try:
+        json.loads(first)
+    except ValueError:
+        return first.strip().startswith(b"{")
+    return False
+
+
+def _as_one_line(source: Any) -> bytes:
+    """The one JSON position of a pretty-printed file, put back as its single
+    line; else the one-line error saying what ``analyze`` reads."""
+    from ..errors import PositionError
+    from ..files import POSITION_BYTES
+    where = "standard input" if source.name == "-" else source.label
+    try:
+        value = json.loads(source.rest(POSITION_BYTES, "position"))
+    except (ValueError, PositionError) as error:   # not JSON, or larger than a position: not one position
+        raise PositionError(f"{where}: neither JSON lines (one position a line) nor one JSON position "
+                            f"({error})") from None
+    line = json.dumps(value).encode() + b"\n"
+    source.pending = [line]
+    return line
 
 
 def detect_kind(first_line: bytes) -> str:
@@ -155,6 +215,7 @@ class Piece:
     as_json: bool
     as_table: bool
     threads: int = 1
+    named: bool = False     # each JSON row begins with "file": where
 
 
 def analyze_piece(piece: Piece) -> tuple[str, str]:
@@ -164,7 +225,15 @@ def analyze_piece(piece: Piece) -> tuple[str, str]:
     from ..bulk import load_jsonl
     rows = analyze_arrays(load_jsonl(piece.data, first_line=piece.first, where=piece.where),
                           want=piece.want, threads=piece.threads)
-    return formatted(rows, row_json if piece.as_json else None, position_line if piece.as_table else None)
+    as_json = (partial(_named_row, json.dumps({"file": piece.where})[:-1]) if piece.named else row_json) \
+        if piece.as_json else None
+    return formatted(rows, as_json, position_line if piece.as_table else None)
+
+
+def _named_row(head: str, row: dict[str, Any]) -> str:
+    """A row's JSON line beginning with its file (``head``: ``{"file": "..."``)."""
+    from ..analysis import row_json
+    return head + ", " + row_json(row)[1:]
 
 
 def _corpus(source: Any, args: argparse.Namespace, output: Output, workers: int) -> None:
@@ -174,7 +243,8 @@ def _corpus(source: Any, args: argparse.Namespace, output: Output, workers: int)
     lines = source.lines_left()
 
     def piece(first: int, data: bytes, threads: int) -> Piece:
-        return Piece(first, data, source.name, args.by, output.wants_json, output.table, threads)
+        return Piece(first, data, source.name, args.by, output.wants_json, output.table, threads,
+                     output.named is not None)
 
     bar = _bar(lines, "line", args.quiet)
     try:

@@ -24,8 +24,13 @@ class DefaultsFormatter(argparse.HelpFormatter):
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
         if "%(default)" not in text and has_default(action):
-            text += " (default: %(default)s)"
+            text += " (default: " + default_text(action.default).replace("%", "%%") + ")"
         return text
+
+
+def default_text(default: Any) -> str:
+    """A default as it would be typed: ``2,3,4`` for a tuple, not ``(2, 3, 4)``."""
+    return ",".join(map(str, default)) if isinstance(default, (tuple, list)) else str(default)
 
 
 def has_default(action: argparse.Action) -> bool:
@@ -41,8 +46,24 @@ class CommandParser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", DefaultsFormatter)
         super().__init__(*args, **kwargs)
 
-    def error(self, message: str) -> NoReturn:  # one line, exit 2
-        self.exit(EXIT_BAD_INPUT, f"ginnyo: error: {message} (see 'ginnyo --help')\n")
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """As argparse's, but words left over are the error of the command they were given to."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self._chosen(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+    def _chosen(self, parsed: argparse.Namespace) -> CommandParser:
+        """The innermost command parser that ``parsed`` went through."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(parsed, action.dest, None) or "")
+                if isinstance(chosen, CommandParser):
+                    return chosen._chosen(parsed)
+        return self
+
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, naming this command's help
+        self.exit(EXIT_BAD_INPUT, f"ginnyo: error: {message} (see '{self.prog} --help')\n")
 
 
 def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
@@ -91,7 +112,7 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-__all__ = ["positive_seconds", "CommandParser", "DefaultsFormatter", "has_default", "whole_number", "worker_count", "game_count",
+__all__ = ["positive_seconds", "CommandParser", "DefaultsFormatter", "default_text", "has_default", "whole_number", "worker_count", "game_count",
            "seed_number", "rollout_count", "ply_count", "color_wanted", "POSITION_HELP", "FORCE_HELP", "COLOR_CHOICES", "COLOR_HELP",
            "EXIT_OK", "EXIT_FAILURE", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "MAX_WORKERS", "MAX_GAMES",
            "MAX_POSITIONS", "MAX_ROLLOUTS", "MAX_PLIES", "MAX_SEED"]

@@ -19,7 +19,9 @@ from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rol
                         worker_count)
 
 if TYPE_CHECKING:
-    from ..leaves import LeaveModel
+    from ..equity import Candidate
+    from ..leaves import LeaveModel, LeaveState
+    from ..simulation import PairedLead
 
 
 def register(commands: Any) -> None:
@@ -167,7 +169,33 @@ def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: Le
     print(f"ranked by equity = score + leave value ({box_size} tiles in the box):")
     for rank, candidate in enumerate(shown, 1):
         print(f"{rank:>2}. {candidate_line(position, candidate)}")
+    why = _why_not_the_top_score(position, shown[0], model, box_size, position_state(position, context))
+    if why:
+        print(why)
     return 0
+
+
+def _why_not_the_top_score(position: Position, first: Candidate, model: LeaveModel, box_size: int,
+                           state: LeaveState) -> str:
+    """Why the first by equity beats the highest-scoring play: what each keeps and
+    what that is worth (empty when the first is that play or an ordering of it, or
+    there is no play)."""
+    from ..number_text import number
+    from ..tiles import rack_code
+    top = position.best_play()
+    if top is None or (first.kind == "play" and first.score == top.score
+                       and tuple(sorted(placed[0] for placed in first.placements)) == top.play.squares):
+        return ""
+    leave = list(position.rack)
+    for tile in top.play.tiles_used:
+        leave.remove(tile)
+    value = model.value(leave, box_size, state)
+    kept = " ".join(rack_code(tile) for tile in leave) or "nothing"
+    first_kept = " ".join(rack_code(tile) for tile in first.leave) or "nothing"
+    how = "returns tiles for new ones and" if first.kind == "return" else f"scores {first.score} and"
+    return (f"#1 beats the highest-scoring play, {position.notation(top)} for {top.score}: that would keep "
+            f"{kept}, worth {number(value, '+.1f')}, equity {number(top.score + value, '+.1f')}; "
+            f"#1 {how} keeps {first_kept}, worth {number(first.leave_value, '+.1f')}")
 
 
 def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
@@ -176,7 +204,7 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     from ..native import core_of
     from ..progress import progress_bar
     from ..context import game_context
-    from ..simulation import setup_for, simulate, top_candidates
+    from ..simulation import Z95, setup_for, simulate, top_candidates
     from ..workers import default_workers
     context = game_context(position)
     ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=args.candidates,
@@ -201,18 +229,41 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
                           "candidates": [dict(candidate_json(position, result.candidate),
                                               mean=round(result.mean, 3), stdev=round(result.stdev, 3),
                                               ci95=[round(result.low, 3), round(result.high, 3)],
-                                              **({} if result.wins is None else {"wins": round(result.wins, 4)}))
+                                              **({} if result.wins is None else {"wins": round(result.wins, 4)}),
+                                              **({} if result.paired is None or rollouts < 2 else {"paired_lead": {
+                                                  "lead": round(result.paired.lead, 4),
+                                                  "se": round(result.paired.error, 4),
+                                                  "by": "wins" if result.paired.by_wins else "outcome"}}))
                                          for result in results]}))
         return 0
     stopped = f" (stopped early of {args.sim})" if rollouts < args.sim else ""
     horizon = "played to the game's end, ranked by wins" if setup.to_end else f"{args.plies} plies after ours"
     print(f"{len(results)} candidates x {rollouts} rollouts{stopped}, {horizon} ({args.policy}), "
           f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)")
+    from ..number_text import number
+    z = STOP_LEVELS[args.stop] if args.stop else Z95
     for rank, result in enumerate(results, 1):
         wins = "" if result.wins is None else f"  wins {100 * result.wins:5.1f}%"
+        interval = f"[{number(result.low, '+.1f')}, {number(result.high, '+.1f')}]"
         print(f"{rank:>2}. {candidate_line(position, result.candidate)} {wins} "
-              f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]")
+              f"sim {number(result.mean, '+7.1f')}  95% CI {interval}{_lead_text(result.paired, z)}")
+    if len(results) > 1 and rollouts > 1:
+        test = f"; --stop {args.stop} stops once every low end is above 0" if args.stop else " (95%)"
+        print(f"lead: #1's paired lead over each on the same deals (in win share where their wins differ) "
+              f"± {z:.2f} standard errors{test}")
     return 0
+
+
+def _lead_text(paired: PairedLead | None, z: float) -> str:
+    """A non-leader's column: the leader's paired lead over it and its interval (``z`` standard errors)."""
+    import math
+    from ..number_text import number
+    if paired is None or not math.isfinite(paired.error):
+        return ""
+    scale, unit = (100, "%") if paired.by_wins else (1, "")
+    lead, half = scale * paired.lead, scale * z * paired.error
+    low, high = (number(value, "+.1f") + unit for value in (lead - half, lead + half))
+    return f"  lead {number(lead, '+.1f')}{unit} [{low}, {high}]"
 
 
 def _best_move_from_solver(args: argparse.Namespace, position: Position) -> bool:

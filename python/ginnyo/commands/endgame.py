@@ -50,7 +50,8 @@ def describe(result: EndgameResult) -> list[str]:
         score = f"{move.score:>4}" if move.notation != PASS else ""
         lines.append(f"{number:>{width}}. {SIDES[move.player]:<8} {move.notation:<28} {score}".rstrip())
     ending = "end of game" if result.proven else "horizon"
-    lines.append(f"{ending}: racks left cost -{result.penalties[0]} (to move), -{result.penalties[1]} (opponent)")
+    cost = [f"-{penalty}" if penalty else "0" for penalty in result.penalties]   # never -0
+    lines.append(f"{ending}: racks left cost {cost[0]} (to move), {cost[1]} (opponent)")
     return lines
 
 

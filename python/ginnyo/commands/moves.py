@@ -22,6 +22,9 @@ def register(commands: Any) -> None:
     moves.add_argument("--limit", type=whole_number(1), metavar="N",
                        help="print at most N plays (N >= 1; default: all)")
     moves.add_argument("--json", action="store_true", help="print a JSON array")
+    moves.add_argument("--group", action="store_true",
+                       help="one line for the plays that put the same tiles on the same squares for the same "
+                            "score in another order, with their count (--limit then counts lines)")
     moves.set_defaults(run=cmd_moves)
 
 
@@ -30,6 +33,8 @@ def cmd_moves(args: argparse.Namespace) -> int:
     printed as they come: memory stays bounded however many there are."""
     from .. import native
     position = load_position(args.position)
+    if args.group:
+        return _grouped_moves(args, position)
     if args.json:
         _write_lines(_json_array(play_to_json(position, scored)
                                  for scored in native.ranked_plays(position, args.limit)))
@@ -47,6 +52,26 @@ def cmd_moves(args: argparse.Namespace) -> int:
     width = len(str(total))
     _write_lines(f"{index:>{width}}. {play_notation(position, play):<28} {score:>4}\n"
                  for index, (score, play) in enumerate(itertools.chain(first, moves), 1))
+    return EXIT_OK
+
+
+def _grouped_moves(args: argparse.Namespace, position: Any) -> int:
+    """``moves --group``: a line (or JSON object, with ``orderings``) a group of orderings."""
+    from .. import native
+    from ..play_groups import grouped
+    groups = grouped(native.ranked_moves(position), args.limit)
+    if args.json:
+        _write_lines(_json_array(dict(play_to_json(position, position.score(play)), orderings=count)
+                                 for _, play, count in groups))
+        return EXIT_OK
+    first = list(groups)
+    if not first:
+        print(return_line(position))
+        return EXIT_OK
+    width = len(str(len(first)))
+    _write_lines(f"{index:>{width}}. {play_notation(position, play):<28} {score:>4}"
+                 f"{f'  ({count} orderings)' if count > 1 else ''}\n"
+                 for index, (score, play, count) in enumerate(first, 1))
     return EXIT_OK
 
 

@@ -15,10 +15,12 @@ from .match import add_deal_options, parse_bots
 
 def register(commands: Any) -> None:
     """Add ``plot-sim`` to the main parser's commands."""
+    from ..player_kinds import PLAYER_KINDS
     plot_sim = commands.add_parser("plot-sim", help="the sim player's win rate against its rollouts, as an SVG")
     plot_sim.add_argument("--rollouts", default="2,4,8,16,32", metavar="N,N,...",
                           help="rollout counts, increasing")
-    plot_sim.add_argument("--against", default="equity", metavar="KIND", help="the opponent")
+    plot_sim.add_argument("--against", default="equity", metavar="KIND",
+                          help=f"the opponent: {', '.join(PLAYER_KINDS)} (as in match --bots)")
     plot_sim.add_argument("--games", type=game_count, default=800, metavar="N", help="games a point, even")
     add_deal_options(plot_sim, "the sim player's")
     plot_sim.add_argument("--out", required=True, metavar="FILE", help="the SVG to write")

@@ -19,8 +19,7 @@ def register(commands: Any) -> None:
     train.add_argument("--games", type=whole_number(1, MAX_GAMES), default=DEFAULT_TRAIN_GAMES, metavar="N",
                        help="games a round, for each player count")
     train.add_argument("--players", type=player_counts, default=(2, 3, 4), metavar="P,..",
-                       help="the player counts to fit, the first one's model also for a count not given "
-                            "(default: 2,3,4)")
+                       help="the player counts to fit, the first one's model also for a count not given")
     train.add_argument("--rounds", type=whole_number(1), default=2, metavar="R",
                        help="rounds: the first explores around greedy play, later ones around equity play")
     train.add_argument("--seed", type=seed_number, default=0, metavar="S", help="the seed of the first game")
@@ -50,6 +49,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
     from ..leaves import FEATURES, STAGE_NAMES, STATE_FEATURES, LeaveModel
     from ..rules import RULES_VERSION
     from ..progress import progress_bar
+    from ..number_text import number
     out = Path(args.out)
     if out.is_dir():
         raise GinnyoError(f"--out {str(out)!r}: is a directory (give a file name)")
@@ -84,7 +84,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
         one = model.of(count)
         print(f" {count} players:")
         for name, row, state, returns in zip(STAGE_NAMES, one.weights, one.state_weights, one.returns):
-            print(f"  {name:<10} " + " ".join(f"{feature}={weight:+.2f}" for feature, weight
+            print(f"  {name:<10} " + " ".join(f"{feature}={number(weight, '+.2f')}" for feature, weight
                                               in zip(FEATURES + STATE_FEATURES, row + state))
-                  + f" return={returns:+.2f}")
+                  + f" return={number(returns, '+.2f')}")
     return 0

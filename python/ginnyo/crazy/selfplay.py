@@ -71,14 +71,15 @@ def summary_text(results: Sequence[GameSummary], seconds: float, where: str) -> 
     players = len(results[0].names)
     lines = [f"{len(results)} games of {players} players, seeds {results[0].seed}..{results[-1].seed}, "
              f"{where}: {seconds:.2f} s, {len(results) / max(seconds, 1e-9):,.2f} games/s", "",
-             f"{'player':<7} {'kind':<8} {'wins':>6} {'shared':>6} {'mean':>8} {'spread':>7} {'min':>5} {'max':>5}"]
+             "the lowest total wins: mean, sd, min and max are of each player's points held, summed over the 13 rounds", "",
+             f"{'player':<7} {'kind':<8} {'wins':>6} {'shared':>6} {'mean':>8} {'sd':>7} {'min':>5} {'max':>5}"]
     finals = [GameResult(r.seed, r.names, r.scores, r.winners, 0, r.turns, "") for r in results]
     for row in seat_summaries(finals):
         lines.append(f"{row.seat:<7} {row.name:<8} {row.wins:>6} {row.shared:>6} {row.mean:>8.1f} "
-                     f"{row.spread:>7.1f} {row.low:>5} {row.high:>5}")
+                     f"{row.sd:>7.1f} {row.low:>5} {row.high:>5}")
     ends = [end for result in results for end in result.round_ends]
     turns = [result.turns / len(result.round_ends) for result in results]
-    lines += ["", f"turns per round  {statistics.fmean(turns):6.1f}  (spread {statistics.pstdev(turns):.1f})"]
+    lines += ["", f"turns per round  {statistics.fmean(turns):6.1f}  (sd {statistics.pstdev(turns):.1f})"]
     for end in (END_OUT, END_STOCK, END_LIMIT):
         count = ends.count(end)
         if count:
