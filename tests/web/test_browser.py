@@ -96,6 +96,9 @@ def test_a_whole_game_against_greedy_is_played_to_its_end(server: Server, page: 
     download.value.save_as(record)
     replayed = subprocess.run([sys.executable, "-m", "ginnyo", "replay", str(record)], capture_output=True, text=True)
     assert replayed.returncode == 0, replayed.stderr
+    page.click("#rematch")
+    page.wait_for_url(re.compile(r"/play/(?!" + re.escape(game_id) + r")[^#]+#seat=0&token="))
+    assert wait_turn(page) == "mine"
 
 
 def test_an_illegal_placement_shows_its_reason_in_words(server: Server, page: Any) -> None:
@@ -160,9 +163,78 @@ def test_a_reload_mid_game_resumes_the_seat(server: Server, page: Any) -> None:
     assert shown == before["position"]["rack"].split()
     board = page.eval_on_selector_all("#board .sq .tile", "tiles => tiles.length")
     assert board == len(before["position"]["board"])
-    take_turn(page, best_choice(before))
+    _type_the_move(page, before)
     assert wait_turn(page, before["version"]) in ("mine", "over")
     assert server.view(game_id, token)["version"] > before["version"]
+
+
+def _type_the_move(page: Any, view: dict[str, Any]) -> None:
+    """Plays the view's best action by typing it in the notation box."""
+    choice = best_choice(view)
+    if choice.kind == "play":
+        position = Position.load(view["position"])
+        words = position.notation(position.best_play())
+    else:
+        words = "pass" if choice.kind == "pass" else "return " + " ".join(choice.tiles)
+    page.fill("#notation-text", words)
+    page.press("#notation-text", "Enter")
+
+
+def test_a_move_typed_in_notation_that_breaks_a_rule_is_refused_in_words(server: Server, page: Any) -> None:
+    created = server.create(["human", "greedy"], seed=5)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    page.goto(server.page_url(created))
+    wait_turn(page)
+    view = server.view(game_id, token)
+    tile = next(code for code in view["position"]["rack"].split() if code != "*")
+    page.fill("#notation-text", f"8H {tile}")
+    page.press("#notation-text", "Enter")
+    page.wait_for_selector("#status.error")
+    with pytest.raises(IllegalMoveError) as rule:
+        Position.load(view["position"]).score(f"8H {tile}")
+    assert page.inner_text("#status") == f"Not played: {rule.value}"
+    assert server.view(game_id, token)["version"] == view["version"]
+
+
+def test_a_tile_is_placed_from_the_keyboard_and_recalled_with_escape(server: Server, page: Any) -> None:
+    created = server.create(["human", "greedy"], seed=5)
+    page.goto(server.page_url(created))
+    wait_turn(page)
+    first = page.locator("#rack .slot").first
+    code = first.get_attribute("data-code")
+    first.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.square") == "H8"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.square") == "I9"
+    page.keyboard.press("Enter")
+    assert page.locator('[data-square="I9"].pending').count() == 1
+    assert page.locator(f'#rack .slot.used[data-code="{code}"]').count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator("#board .sq.pending").count() == 0
+    assert page.locator("#rack .slot.used").count() == 0
+
+
+def test_a_tile_dragged_from_the_rack_lands_on_the_square(server: Server, page: Any) -> None:
+    created = server.create(["human", "greedy"], seed=5)
+    page.goto(server.page_url(created))
+    wait_turn(page)
+    tile = page.locator("#rack .slot").nth(1)
+    code = tile.get_attribute("data-code")
+    start, target = tile.bounding_box(), page.locator('[data-square="G8"]').bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + 5, target["y"] + 5, steps=8)
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=4)
+    page.mouse.up()
+    placed = page.locator('[data-square="G8"].pending')
+    assert placed.count() == 1
+    assert placed.get_attribute("aria-label").startswith("G8, ")
+    assert page.locator(f'#rack .slot.used[data-code="{code}"]').count() == 1
+    page.wait_for_selector("#preview.illegal")
+    page.click('[data-square="G8"]')
+    assert page.locator("#board .sq.pending").count() == 0
 
 
 def _without_unseen(value: Any) -> Any:

@@ -138,7 +138,7 @@ function buildBoard(grid) {
       square.dataset.col = col;
       square.tabIndex = -1;
       square.setAttribute("role", "gridcell");
-      square.addEventListener("click", () => squareClicked(name));
+      square.addEventListener("click", (event) => squareClicked(name, event.detail === 0));
       square.addEventListener("pointerdown", (event) => startDrag(event, { square: name }));
       board.append(square);
       state.squares.set(name, square);
@@ -175,7 +175,9 @@ function drawBoard(current) {
   }
 }
 
-function squareClicked(name) {
+/** A square clicked (or Enter on it): take back the tile placed there, or put the picked rack
+ *  tile on it; from the keyboard, Enter with nothing to do plays a legal placement. */
+function squareClicked(name, byKeyboard) {
   if (state.suppressClick) { state.suppressClick = false; return; }
   state.cursor = name;
   const current = view();
@@ -185,14 +187,15 @@ function squareClicked(name) {
     return;
   }
   if (!myTurn()) { say(current.finished ? "The game is over." : `Wait for ${nameOf(current.to_move)} to move.`); render(); return; }
+  const playable = byKeyboard && state.selected === null && state.preview && state.preview.legal;
   if ((current.position.board || {})[name]) {
-    if (state.selected === null && state.preview && state.preview.legal) { play(); return; }
+    if (playable) { play(); return; }
     say(`${name} is taken.`);
     render();
     return;
   }
   if (state.selected === null) {
-    if (state.preview && state.preview.legal) { play(); return; }
+    if (playable) { play(); return; }
     say("Pick a tile on your rack first, then a square.");
     render();
     return;
@@ -592,8 +595,12 @@ function render() {
   document.body.dataset.seat = String(state.shown);
   document.body.dataset.turn = current.finished ? "over" : myTurn() ? "mine" : "other";
   const cover = $("cover");
+  const wasHidden = cover.classList.contains("hidden");
   cover.classList.toggle("hidden", !state.covered);
-  if (state.covered) $("cover-title").textContent = `Pass the device to ${current.names[state.shown]}`;
+  if (state.covered) {
+    $("cover-title").textContent = `Pass the device to ${current.names[state.shown]}`;
+    if (wasHidden) $("cover-show").focus();
+  }
 }
 
 // -- keyboard --------------------------------------------------------------------------------
@@ -646,7 +653,12 @@ $("notation").addEventListener("submit", (event) => {
   if (!myTurn()) { say("It is not your turn."); return; }
   send(words);
 });
-$("cover-show").addEventListener("click", () => { state.covered = false; render(); });
+$("cover-show").addEventListener("click", () => {
+  state.covered = false;
+  render();
+  const first = $("rack").querySelector(".slot");
+  if (first) first.focus();
+});
 $("rematch").addEventListener("click", rematch);
 
 // -- start -------------------------------------------------------------------------------

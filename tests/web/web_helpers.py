@@ -1,0 +1,98 @@
+"""Helpers of the web server's tests: an app on a fresh data directory, games made and played through the API."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+with warnings.catch_warnings():   # starlette 1.x would rather have httpx2, which is not packaged here
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
+
+from ginnyo import Position
+from ginnyo.web.app import create_app
+
+WAIT_SECONDS = 60.0   # how long a test waits for the bots before failing (not a timing assert)
+
+
+@contextmanager
+def client_of(data: Path) -> Iterator[TestClient]:
+    """A client of the app whose games live in ``data`` (started and stopped around the block)."""
+    with TestClient(create_app(data), raise_server_exceptions=True) as client:
+        yield client
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: TestClient, seats: list[str], seed: int | None = 7, **fields: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"seats": seats, **fields}
+    if seed is not None:
+        body["seed"] = seed
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def view(client: TestClient, game: str, token: str) -> dict[str, Any]:
+    answer = client.get(f"/api/games/{game}", headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def wait_for(client: TestClient, game: str, token: str, *, turn: bool = True) -> dict[str, Any]:
+    """The seat's view once it is its turn (or the game is over); bots move meanwhile."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        seen = view(client, game, token)
+        if seen["finished"] or (seen["your_turn"] if turn else True):
+            return seen
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the bots did not move within {WAIT_SECONDS} s: {seen['version']}")
+        time.sleep(0.02)
+
+
+def position_of(seen: dict[str, Any]) -> Position:
+    """The seat's position as an engine reads it from the view."""
+    return Position.from_dict(seen["position"])
+
+
+def best_action(seen: dict[str, Any]) -> str:
+    """What a greedy player in the seat does: the best play, else return a tile, else pass."""
+    position = position_of(seen)
+    best = position.best_play()
+    if best is not None:
+        return position.notation(best)
+    if seen["can_return"]:
+        return f"return {seen['position']['rack'].split()[0]}"
+    return "pass"
+
+
+def act(client: TestClient, game: str, token: str, action: str, version: int | None = None) -> Any:
+    body: dict[str, Any] = {"action": action}
+    if version is not None:
+        body["version"] = version
+    return client.post(f"/api/games/{game}/actions", headers=bearer(token), json=body)
+
+
+def play_to_end(client: TestClient, game: str, tokens: list[str]) -> dict[str, Any]:
+    """Play every human seat greedily through the API until the game is over; the last view."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        for token in tokens:
+            seen = view(client, game, token)
+            if seen["finished"]:
+                return seen
+            if seen["your_turn"]:
+                answer = act(client, game, token, best_action(seen), seen["version"])
+                assert answer.status_code == 200, answer.text
+                deadline = time.monotonic() + WAIT_SECONDS
+                break
+        else:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the bots did not move within {WAIT_SECONDS} s")
+            time.sleep(0.01)
