@@ -216,6 +216,26 @@ def test_a_tile_is_placed_from_the_keyboard_and_recalled_with_escape(server: Ser
     assert page.locator("#rack .slot.used").count() == 0
 
 
+def test_enter_plays_a_legal_placement_made_with_the_mouse(server: Server, page: Any) -> None:
+    created = server.create(["human", "greedy"], seed=3)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    page.goto(server.page_url(created))
+    wait_turn(page)
+    view = server.view(game_id, token)
+    choice = best_choice(view)
+    while choice.kind != "play":
+        take_turn(page, choice)
+        wait_turn(page, view["version"])
+        view = server.view(game_id, token)
+        choice = best_choice(view)
+    place_tiles(page, choice.placements)
+    page.wait_for_selector("#play:enabled")
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=view["version"])
+    board = server.view(game_id, token)["position"]["board"]
+    assert all(board[square] == code for square, code in choice.placements.items())
+
+
 def test_a_tile_dragged_from_the_rack_lands_on_the_square(server: Server, page: Any) -> None:
     created = server.create(["human", "greedy"], seed=5)
     page.goto(server.page_url(created))

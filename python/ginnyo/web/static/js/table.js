@@ -53,7 +53,10 @@ function onView(seat, incoming) {
   const before = state.views.get(seat);
   if (before && incoming.version < before.version) return;   // an older view overtaken by a newer one
   state.views.set(seat, incoming);
-  if (state.shown === null) state.shown = hotseat && tokens.has(incoming.to_move) ? incoming.to_move : seat;
+  if (state.shown === null) {
+    state.shown = hotseat && tokens.has(incoming.to_move) ? incoming.to_move : seat;
+    state.covered = hotseat && !incoming.finished;   // a hot-seat table starts with the rack hidden
+  }
   if (hotseat) {
     if (incoming.finished) {
       state.covered = false;
@@ -61,8 +64,6 @@ function onView(seat, incoming) {
       state.shown = incoming.to_move;
       state.covered = true;
       clearTurn();
-    } else if (!before && seat === state.shown && state.views.size === 1) {
-      state.covered = true;   // a hot-seat table starts with the rack hidden
     }
   }
   if (seat === state.shown && (!before || before.version !== incoming.version)) clearTurn();
@@ -629,7 +630,17 @@ document.addEventListener("keydown", (event) => {
   const target = event.target;
   const typing = target.closest && target.closest("input, textarea, select");
   if (event.key === "Escape") { if (!typing) { recall(); event.preventDefault(); } return; }
-  if (event.key === "Enter" && !typing && !(target.closest && target.closest("button, a"))) {
+  if (typing || !target.closest) return;
+  const square = target.closest(".sq");
+  if ((event.key === "Delete" || event.key === "Backspace") && square && state.placements.has(square.dataset.square)) {
+    event.preventDefault();
+    takeBack(square.dataset.square);
+    return;
+  }
+  // Enter plays a legal placement from anywhere but a control of its own (a square with a
+  // tile picked to place on it acts as a square)
+  const control = target.closest("button, a") && !(square && state.selected === null);
+  if (event.key === "Enter" && !control && state.preview && state.preview.legal && state.selected === null) {
     event.preventDefault();
     play();
   }
