@@ -39,8 +39,9 @@ class Server:
         command = [sys.executable, "-m", "ginnyo", "serve", "--port", str(self.port), "--data", str(self.data)]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        assert self.process.stdout is not None
         ready, _, _ = select.select([self.process.stdout], [], [], START_TIMEOUT)
-        line = self.process.stdout.readline() if ready else ""   # type: ignore[union-attr]
+        line = self.process.stdout.readline() if ready else ""
         if "serving on http://" not in line:
             self.stop()
             raise RuntimeError(f"ginnyo serve did not start: {line!r}")
@@ -76,13 +77,15 @@ class Server:
         body: dict[str, Any] = {"seats": seats, "seed": seed}
         if names:
             body["names"] = names
-        return self.call("POST", "api/games", body)
+        created: dict[str, Any] = self.call("POST", "api/games", body)
+        return created
 
     def view(self, game_id: str, token: str) -> dict[str, Any]:
-        return self.call("GET", f"api/games/{game_id}", token=token)
+        seen: dict[str, Any] = self.call("GET", f"api/games/{game_id}", token=token)
+        return seen
 
     def page_url(self, created: dict[str, Any], seat: int = 0) -> str:
-        return self.url.rstrip("/") + created["seats"][seat]["url"]
+        return self.url.rstrip("/") + str(created["seats"][seat]["url"])
 
 
 @dataclass
@@ -144,7 +147,7 @@ def wait_turn(page: Any, after_version: int = -1) -> str:
     page.wait_for_function(
         "v => Number(document.body.dataset.version) > v && ['mine', 'over'].includes(document.body.dataset.turn)",
         arg=after_version, timeout=WAIT_MS)
-    return page.evaluate("document.body.dataset.turn")
+    return str(page.evaluate("document.body.dataset.turn"))
 
 
 def page_version(page: Any) -> int:

@@ -173,7 +173,9 @@ def _type_the_move(page: Any, view: dict[str, Any]) -> None:
     choice = best_choice(view)
     if choice.kind == "play":
         position = Position.load(view["position"])
-        words = position.notation(position.best_play())
+        best = position.best_play()
+        assert best is not None
+        words = position.notation(best)
     else:
         words = "pass" if choice.kind == "pass" else "return " + " ".join(choice.tiles)
     page.fill("#notation-text", words)
