@@ -138,7 +138,6 @@ function buildBoard(grid) {
       square.dataset.row = row;
       square.dataset.col = col;
       square.tabIndex = -1;
-      square.setAttribute("role", "gridcell");
       square.addEventListener("click", (event) => squareClicked(name, event.detail === 0));
       square.addEventListener("pointerdown", (event) => startDrag(event, { square: name }));
       board.append(square);
@@ -188,7 +187,8 @@ function squareClicked(name, byKeyboard) {
     return;
   }
   if (!myTurn()) { say(current.finished ? "The game is over." : `Wait for ${nameOf(current.to_move)} to move.`); render(); return; }
-  const playable = byKeyboard && state.selected === null && state.preview && state.preview.legal;
+  const playable = byKeyboard && state.selected === null && state.preview && state.preview.legal
+    && !state.preview.pending;
   if ((current.position.board || {})[name]) {
     if (playable) { play(); return; }
     say(`${name} is taken.`);
@@ -331,6 +331,7 @@ function rackClicked(slot, byKeyboard) {
 async function preview() {
   const seq = ++state.previewSeq;
   if (!state.placements.size) { state.preview = null; render(); return; }
+  if (state.preview) state.preview.pending = true;
   render();
   const placements = Object.fromEntries([...state.placements].map(([name, placed]) => [name, placed.code]));
   let result;
@@ -389,7 +390,9 @@ function drawJokerChoice() {
   const box = $("joker-options");
   box.replaceChildren();
   if (options === undefined) {
-    $("joker-title").textContent = `Joker on ${name}: finding the cards it can stand for…`;
+    const waiting = !state.preview || state.preview.pending;
+    $("joker-title").textContent = waiting ? `Joker on ${name}: finding the cards it can stand for…`
+      : `Joker on ${name}: ${state.preview.reason}`;
     return;
   }
   $("joker-title").textContent = options.length
@@ -432,7 +435,7 @@ async function send(action) {
 
 function play() {
   const result = state.preview;
-  if (!myTurn() || !result || !result.legal || unnamedJoker()) return;
+  if (!myTurn() || !result || !result.legal || result.pending || unnamedJoker()) return;
   send(result.notation);
 }
 
@@ -580,7 +583,7 @@ function render() {
   drawEnd(current);
   const turn = myTurn() && !state.sending;
   const result = state.preview;
-  $("play").disabled = !(turn && !state.returning && result && result.legal && !unnamedJoker());
+  $("play").disabled = !(turn && !state.returning && result && result.legal && !result.pending && !unnamedJoker());
   $("recall").disabled = !(state.placements.size || state.returning);
   $("return").disabled = !(turn && current.can_return && !state.placements.size);
   $("return").classList.toggle("hidden", state.returning);
@@ -640,7 +643,8 @@ document.addEventListener("keydown", (event) => {
   // Enter plays a legal placement from anywhere but a control of its own (a square with a
   // tile picked to place on it acts as a square)
   const control = target.closest("button, a") && !(square && state.selected === null);
-  if (event.key === "Enter" && !control && state.preview && state.preview.legal && state.selected === null) {
+  if (event.key === "Enter" && !control && state.preview && state.preview.legal && !state.preview.pending
+      && state.selected === null) {
     event.preventDefault();
     play();
   }
