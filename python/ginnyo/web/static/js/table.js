@@ -570,6 +570,24 @@ async function rematch() {
   }
 }
 
+// -- links to the analysis board and the game review (issue 28), when this server has them --
+let toolsServed = false;
+
+async function probeTools() {
+  try { toolsServed = (await fetch("/analysis", { method: "HEAD" })).ok; } catch (error) { toolsServed = false; }
+  render();
+}
+
+function drawTools(current) {
+  $("tools").classList.toggle("hidden", !toolsServed);
+  if (!toolsServed) return;
+  const fragment = `seat=${state.shown}&token=${encodeURIComponent(token())}`;
+  $("analyse").href = `/analysis#game=${encodeURIComponent(gameId)}&${fragment}`;
+  $("review").href = `/review/${encodeURIComponent(gameId)}#${fragment}`;
+  $("review").classList.toggle("hidden", !current.finished);
+  $("analyse").classList.toggle("hidden", state.covered);
+}
+
 // -- drawing it all --------------------------------------------------------------------------
 function render() {
   const current = view();
@@ -581,6 +599,7 @@ function render() {
   drawPreview();
   drawJokerChoice();
   drawEnd(current);
+  drawTools(current);
   const turn = myTurn() && !state.sending;
   const result = state.preview;
   $("play").disabled = !(turn && !state.returning && result && result.legal && !result.pending && !unnamedJoker());
@@ -685,4 +704,5 @@ if (!tokens.size) {
     join(seat, seatToken);
     connect(seat, seatToken);
   }
+  probeTools();
 }
