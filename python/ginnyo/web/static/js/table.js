@@ -23,6 +23,7 @@ const state = {
   squares: new Map(),      // square name -> its element
   grid: null,
   live: new Map(),         // seat -> socket open
+  suppressClick: false,    // a drag just ended: the click that follows it is not a click
 };
 
 // -- status line ---------------------------------------------------------------------------
@@ -88,6 +89,7 @@ function connect(seat, seatToken) {
   function open() {
     const socket = new WebSocket(address);
     socket.addEventListener("open", () => {
+      if (attempt > 0) say("Connected to the server again.");
       attempt = 0;
       state.live.set(seat, true);
       showConnection();
@@ -105,6 +107,7 @@ function connect(seat, seatToken) {
         return;
       }
       showConnection();
+      if (attempt === 0) say("Lost the connection to the server: reconnecting…", true);
       const delay = Math.min(10000, 500 * 2 ** attempt);
       attempt += 1;
       setTimeout(open, delay);
@@ -217,7 +220,7 @@ function place(slot, name) {
 function takeBack(name) {
   const placed = state.placements.get(name);
   state.placements.delete(name);
-  say(`${tileWords(placed.code === "*" ? "*" : rack()[placed.slot])} back on the rack.`);
+  say(`${tileWords(rack()[placed.slot])} back on the rack.`);
   preview();
 }
 
