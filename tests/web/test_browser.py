@@ -338,8 +338,10 @@ def test_a_server_killed_mid_game_comes_back_and_the_page_resumes(browser: Any, 
         before = killed.view(game_id, token)
         killed.kill()
         page.wait_for_selector('#conn[data-live="no"]')
+        assert page.inner_text("#status") == "Lost the connection to the server: reconnecting…"
         killed.start()   # the same port and data directory
         page.wait_for_selector('#conn[data-live="yes"]')
+        assert page.inner_text("#status") == "Connected to the server again."
         assert killed.view(game_id, token) == before
         assert page_version(page) == before["version"]
         take_turn(page, best_choice(before))
