@@ -373,7 +373,7 @@ function drawPreview() {
   }
   if (result.legal) {
     section.classList.add("legal");
-    words.textContent = `Legal: ${result.notation} scores ${result.score}.`;
+    words.textContent = `Legal: ${result.score} point${result.score === 1 ? "" : "s"} (${result.notation}).`;
   } else {
     section.classList.add("illegal");
     words.textContent = `Not legal: ${result.reason}`;
