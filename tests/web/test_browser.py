@@ -366,6 +366,32 @@ def test_the_lobby_creates_a_game_and_goes_to_the_table(server: Server, page: An
     assert page.locator("#games li a").count() >= 1
 
 
+def test_the_lobby_gives_each_person_their_own_secret_link(server: Server, page: Any) -> None:
+    page.goto(server.url)
+    page.select_option("#players", "3")
+    page.select_option("#kind-1", "human")
+    page.select_option("#kind-2", "equity")
+    page.fill("#name-0", "Ann")
+    page.fill("#name-1", "Bob")
+    page.click("#create-button")
+    page.wait_for_selector("#created:not(.hidden)")
+    links = page.eval_on_selector_all("#share-links input", "inputs => inputs.map(i => i.value)")
+    assert len(links) == 2
+    assert all(re.fullmatch(re.escape(server.url) + r"play/[^#]+#seat=[01]&token=[A-Za-z0-9_-]{32,}", link)
+               for link in links)
+    assert links[0] != links[1]
+    assert "#hotseat=0:" in (page.get_attribute("#hotseat-link", "href") or "")
+
+
+def test_the_table_never_shows_the_token_in_its_text(server: Server, page: Any) -> None:
+    created = server.create(["human", "greedy"], seed=5)
+    token = created["seats"][0]["token"]
+    page.goto(server.page_url(created))
+    wait_turn(page)
+    assert token not in page.evaluate("document.body.innerText")
+    assert token not in page.title()
+
+
 def test_two_people_on_one_screen_see_the_rack_only_after_passing_the_device(server: Server, page: Any) -> None:
     created = server.create(["human", "human"], seed=41, names=["Ann", "Bob"])
     game_id = created["id"]
