@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from websockets.sync.client import connect
 
 from ginnyo import rack_code
 from ginnyo.web.store import DATABASE_NAME
 from ginnyo.web.tables import Table
 from ginnyo.web.views import seat_view
-from web_helpers import TestClient, act, bearer, best_action, client_of, create, view
+from web_helpers import LiveServer, TestClient, act, bearer, best_action, client_of, create, live_server, view
 
 SEED = 48_151_623_427   # long enough that its digits appear nowhere by chance
 
@@ -130,75 +131,95 @@ def test_the_view_names_no_seed_or_box(client: TestClient) -> None:
 # -- two people and bots through the API and the sockets ----------------------------------------
 
 class Listener(threading.Thread):
-    """Reads every socket message of one seat until the game is over."""
+    """Reads every socket message of one seat until the game is over (or :meth:`stop`)."""
 
-    def __init__(self, client: TestClient, game: str, token: str) -> None:
+    def __init__(self, url: str) -> None:
         super().__init__(daemon=True)
-        self.client, self.game, self.token = client, game, token
+        self.url = url
         self.messages: list[str] = []
         self.ready = threading.Event()
+        self.stopping = threading.Event()
 
     def run(self) -> None:
-        with self.client.websocket_connect(f"/api/games/{self.game}/events?token={self.token}") as socket:
+        with connect(self.url) as socket:
             self.ready.set()
-            while True:
-                text = socket.receive_text()
+            while not self.stopping.is_set():
+                try:
+                    text = socket.recv(timeout=0.2)
+                except TimeoutError:
+                    continue
+                assert isinstance(text, str)
                 self.messages.append(text)
                 if json.loads(text)["view"]["finished"]:
                     return
 
+    def stop(self) -> None:
+        self.stopping.set()
+        self.join(10)
 
-def test_two_people_and_bots_never_read_each_others_racks(client: TestClient) -> None:
+
+def test_two_people_and_bots_never_read_each_others_racks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    secrets: dict[str, dict[int, dict[int, list[str]]]] = {}   # game -> version -> seat -> what it must not read
+    apply = Table.apply
+
+    def recording_apply(table: Table, action: Any) -> str:
+        text = apply(table, action)
+        secrets.setdefault(table.id, {})[table.version] = {seat: secrets_of(table, seat)
+                                                          for seat in range(table.game.players)}
+        return text
+
+    monkeypatch.setattr(Table, "apply", recording_apply)
+    with live_server(tmp_path) as server:
+        _play_and_listen(server, secrets)
+
+
+def _play_and_listen(server: LiveServer, secrets: dict[str, dict[int, dict[int, list[str]]]]) -> None:
+    client = server.client
     made = create(client, ["human", "greedy", "human", "random"], seed=SEED)
     game = made["id"]
+    table: Table = server.app.state.tables.tables[game]
+    with table.lock:
+        secrets.setdefault(game, {})[0] = {seat: secrets_of(table, seat) for seat in range(4)}
     tokens = {0: made["seats"][0]["token"], 2: made["seats"][2]["token"]}
-    table = table_of(client, game)
-    listeners = {seat: Listener(client, game, token) for seat, token in tokens.items()}
-    for listener in listeners.values():
-        listener.start()
-        listener.ready.wait(10)
-    checked = {seat: 0 for seat in tokens}
-
-    def check_sockets() -> None:
-        # the socket messages so far, each against the secrets at its version
+    listeners = {seat: Listener(server.socket_url(game, token)) for seat, token in tokens.items()}
+    try:
+        for listener in listeners.values():
+            listener.start()
+            assert listener.ready.wait(10)
+        answers = 0
+        while True:
+            finished = False
+            for seat, token in tokens.items():
+                answer = client.get(f"/api/games/{game}", headers=bearer(token))
+                seen = answer.json()
+                finished = seen["finished"]
+                if finished:
+                    break
+                assert_hides(answer.text, secrets[game][seen["version"]][seat])
+                if seen["your_turn"]:
+                    rack = seen["position"]["rack"].split()
+                    preview = client.post(f"/api/games/{game}/preview", headers=bearer(token),
+                                          json={"placements": {"H8": rack[0]}})
+                    assert_hides(preview.text, secrets[game][seen["version"]][seat])
+                    moved = act(client, game, token, best_action(seen), seen["version"])
+                    assert moved.status_code == 200
+                    assert_hides(moved.text, secrets[game][moved.json()["version"]][seat])
+                    answers += 1
+            if finished:
+                break
+            assert answers < 500
+        for listener in listeners.values():
+            listener.join(30)
         for seat, listener in listeners.items():
-            for text in listener.messages[checked[seat]:]:
+            assert listener.messages
+            for text in listener.messages:
                 message = json.loads(text)
+                assert message["view"]["seat"] == seat
                 if not message["view"]["finished"]:
-                    assert_hides(text, versions[message["view"]["version"]][seat])
-                    assert message["view"]["seat"] == seat
-            checked[seat] = len(listener.messages)
-
-    versions: dict[int, dict[int, list[str]]] = {}
-    turns = 0
-    while True:
-        with table.lock:
-            version, over = table.version, table.game.over
-            versions[version] = {seat: secrets_of(table, seat) for seat in tokens}
-        if over:
-            break
-        for seat, token in tokens.items():
-            answer = client.get(f"/api/games/{game}", headers=bearer(token))
-            if answer.json()["version"] == version:
-                assert_hides(answer.text, versions[version][seat])
-            seen = answer.json()
-            if seen["your_turn"] and seen["version"] == version:
-                rack = seen["position"]["rack"].split()
-                preview = client.post(f"/api/games/{game}/preview", headers=bearer(token),
-                                      json={"placements": {"H8": rack[0] if rack[0] != "*" else "*"}})
-                assert_hides(preview.text, versions[version][seat])
-                moved = act(client, game, token, best_action(seen), seen["version"])
-                assert moved.status_code == 200
-                turns += 1
-        # a moving game's view may be at a later version than the secrets read: record them as they pass
-        with table.lock:
-            versions.setdefault(table.version, {seat: secrets_of(table, seat) for seat in tokens})
-        check_sockets()
-        assert turns < 400
-    for listener in listeners.values():
-        listener.join(30)
-    check_sockets()
-    assert all(listener.messages for listener in listeners.values())
+                    assert_hides(text, secrets[game][message["view"]["version"]][seat])
+    finally:
+        for listener in listeners.values():
+            listener.stop()
 
 
 # -- tokens -------------------------------------------------------------------------------------

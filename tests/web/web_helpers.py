@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import warnings
 from contextlib import contextmanager
@@ -9,7 +10,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 with warnings.catch_warnings():   # starlette 1.x would rather have httpx2, which is not packaged here
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from ginnyo import Position
@@ -96,3 +97,48 @@ def play_to_end(client: TestClient, game: str, tokens: list[str]) -> dict[str, A
             if time.monotonic() > deadline:
                 raise AssertionError(f"the bots did not move within {WAIT_SECONDS} s")
             time.sleep(0.01)
+
+
+class LiveServer:
+    """The app on a real uvicorn server on a free loopback port, in a thread: ``url``, ``app``, ``client``."""
+
+    def __init__(self, data: Path) -> None:
+        import socket
+
+        import httpx
+        import uvicorn
+        self.app = create_app(data)
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(128)
+        self.port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(self.app, log_level="warning", access_log=False, ws="websockets-sansio",
+                                lifespan="on", timeout_graceful_shutdown=2)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise AssertionError("the server did not start")
+            time.sleep(0.01)
+        self.client = httpx.Client(base_url=self.url, timeout=WAIT_SECONDS)
+
+    def socket_url(self, game: str, token: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/api/games/{game}/events?token={token}"
+
+    def close(self) -> None:
+        self.client.close()
+        self.server.should_exit = True
+        self.thread.join(WAIT_SECONDS)
+        self.sock.close()
+
+
+@contextmanager
+def live_server(data: Path) -> Iterator[LiveServer]:
+    server = LiveServer(data)
+    try:
+        yield server
+    finally:
+        server.close()
