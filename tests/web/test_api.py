@@ -311,3 +311,43 @@ def test_a_preview_of_the_wrong_type_is_a_400(client: TestClient, duel: tuple[st
     wait_for(client, game, token)
     for body in ({"placements": ["H8", "7C"]}, {"placements": {"H8": 7}}, {}):
         assert client.post(f"/api/games/{game}/preview", headers=bearer(token), json=body).status_code == 400
+
+
+# -- rematches ---------------------------------------------------------------------------------
+
+def _rematch(client: TestClient, game: str, token: str) -> Any:
+    return client.post(f"/api/games/{game}/rematch", headers=bearer(token))
+
+
+def test_a_rematch_is_refused_before_the_end(client: TestClient, duel: tuple[str, str]) -> None:
+    game, token = duel
+    assert _rematch(client, game, token).status_code == 409
+
+
+def test_a_rematch_has_the_same_seats_and_every_persons_token(client: TestClient) -> None:
+    made = create(client, ["human", "greedy", "human"], names=["Ann", "Bot", "Cy"], seed=21)
+    tokens = [made["seats"][0]["token"], made["seats"][2]["token"]]
+    play_to_end(client, made["id"], tokens)
+    answer = _rematch(client, made["id"], tokens[0])
+    assert answer.status_code == 201
+    again = answer.json()
+    assert again["id"] != made["id"]
+    assert [(seat["kind"], seat["name"]) for seat in again["seats"]] == [("human", "Ann"), ("greedy", "Bot"),
+                                                                          ("human", "Cy")]
+    for seat in (0, 2):
+        assert view(client, again["id"], again["seats"][seat]["token"])["seat"] == seat
+    assert "hotseat_url" in again
+
+
+def test_each_person_finds_their_rematch_seat_in_their_view(client: TestClient) -> None:
+    made = create(client, ["human", "human"], seed=22)
+    tokens = [seat["token"] for seat in made["seats"]]
+    finished = play_to_end(client, made["id"], tokens)
+    assert finished["rematch"] is None
+    made_again = _rematch(client, made["id"], tokens[0]).json()
+    other = view(client, made["id"], tokens[1])["rematch"]
+    assert other["id"] == made_again["id"] and other["seat"] == 1
+    assert view(client, other["id"], other["token"])["seat"] == 1
+    asked_again = _rematch(client, made["id"], tokens[1]).json()
+    assert asked_again["id"] == made_again["id"]
+    assert [seat.get("token") for seat in asked_again["seats"]] == [None, other["token"]]

@@ -108,7 +108,7 @@ class LiveServer:
         import httpx
         import uvicorn
         self.app = create_app(data)
-        self.sock = socket.socket()
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)   # TCP_NODELAY
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(128)
         self.port = self.sock.getsockname()[1]

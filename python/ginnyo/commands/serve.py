@@ -46,7 +46,9 @@ def listening_socket(host: str, port: int | None) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     tries = [DEFAULT_PORT, 0] if port is None else [port]
     for number in tries:
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # proto named: asyncio sets TCP_NODELAY only on sockets that say IPPROTO_TCP, and without it
+        # every answer after the first on a kept-alive connection waits 40 ms for a delayed ACK
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((host, number))
