@@ -7,6 +7,7 @@ this module only reads the placements and lays out the answer.
 
 from __future__ import annotations
 
+import re
 from itertools import product
 from typing import Any
 
@@ -52,11 +53,14 @@ def preview(position: Position, placements: dict[str, str]) -> dict[str, Any]:
         return _judged(position, Play.of(known))
     if len(open_jokers) > MAX_OPEN_JOKERS:
         return _illegal(f"at most {MAX_OPEN_JOKERS} jokers without an identity at a time: choose what the others stand for")
-    options = _joker_options(position, known, open_jokers)
     names = [layout.square_name(square) for square in open_jokers]
-    answer = _illegal(f"choose what the joker on {names[0]} stands for" if any(options.values()) else
-                      f"no identity of the joker{'s' if len(names) > 1 else ''} on {' and '.join(names)} "
-                      "makes the play legal")
+    broken = _reason_whatever_the_jokers(position, known, open_jokers)   # then no identity can help
+    options = {square: [] for square in open_jokers} if broken else _joker_options(position, known, open_jokers)
+    if any(options.values()):
+        answer = _illegal(f"choose what the joker on {names[0]} stands for")
+    else:
+        answer = _illegal(broken or f"no identity of the joker{'s' if len(names) > 1 else ''} on "
+                          f"{' and '.join(names)} makes the play legal")
     answer["joker_options"] = {layout.square_name(square): [card_code_lower(card) for card in cards]
                                for square, cards in options.items()}
     return answer
@@ -84,6 +88,20 @@ def _joker_options(position: Position, known: dict[int, PlacedTile], open_jokers
                 for square, identity in zip(rest, others):
                     options[square].add(identity)
     return {square: sorted(cards) for square, cards in options.items()}
+
+
+def _reason_whatever_the_jokers(position: Position, known: dict[int, PlacedTile],
+                                open_jokers: list[int]) -> str | None:
+    """The rule the placement breaks whatever the open jokers stand for (the rack, the shape, a
+    covered square...), or None when the rule broken names a joker's line (an identity's fault)."""
+    placed = dict(known)
+    placed.update((square, PlacedTile(0, True)) for square in open_jokers)
+    stand_in = card_code_lower(0)
+    try:
+        position.score(Play.of(placed))
+    except GinnyoError as error:
+        return None if re.search(rf"\b{stand_in}\b", str(error)) else str(error)
+    return None   # legal as it stands
 
 
 def _judged(position: Position, play: Play) -> dict[str, Any]:

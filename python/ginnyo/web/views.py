@@ -11,18 +11,23 @@ here.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, Sequence
 
 from ginnyo import rack_code
 from ginnyo.actions import Place, Return
-from ginnyo.game import quiet_turn_limit, tile_set
-
-if TYPE_CHECKING:
-    from ginnyo.game import Game, Turn
-
-    from .tables import Table
+from ginnyo.game import Game, Turn, quiet_turn_limit, tile_set
 
 HUMAN = "human"
+
+
+class Table(Protocol):
+    """What a view is made from (a :class:`ginnyo.web.tables.Table`): the game, its seats, its actions' notation."""
+
+    id: str
+    kinds: Sequence[str]
+    names: Sequence[str]
+    game: Game
+    actions: list[str]
 
 
 def seat_view(table: Table, seat: int, rematch: dict[str, Any] | None = None) -> dict[str, Any]:
