@@ -28,7 +28,7 @@ class Served:
         assert self.process.stdout is not None
         self.line = self.process.stdout.readline().rstrip("\n")
         match = LINE.match(self.line)
-        assert match, (self.line, self.process.stderr.read() if self.process.poll() is not None else "")
+        assert match, self.line
         self.url = match.group(1)
         self.client = httpx.Client(base_url=self.url, timeout=WAIT_SECONDS)
 
@@ -63,11 +63,11 @@ def serve(started: list[Served], data: Path, *args: str) -> Served:
 def play_person(client: httpx.Client, game: str, token: str, turns: int) -> dict[str, Any]:
     """The person's ``turns`` moves (greedy), each after the bot's; the view after the last."""
     for _ in range(turns):
-        seen = wait_for(client, game, token)   # type: ignore[arg-type]
+        seen = wait_for(client, game, token)
         if seen["finished"]:
             return seen
-        assert act(client, game, token, best_action(seen), seen["version"]).status_code == 200   # type: ignore[arg-type]
-    return wait_for(client, game, token)   # type: ignore[arg-type]
+        assert act(client, game, token, best_action(seen), seen["version"]).status_code == 200
+    return wait_for(client, game, token)
 
 
 def test_serve_prints_the_address_it_listens_on(served: list[Served], tmp_path: Path) -> None:
@@ -102,41 +102,41 @@ def test_a_bad_port_is_refused(tmp_path: Path) -> None:
 
 def test_a_killed_server_resumes_every_game_exactly(served: list[Served], tmp_path: Path) -> None:
     first = serve(served, tmp_path / "killed")
-    made = create(first.client, ["human", "greedy"], seed=11)   # type: ignore[arg-type]
+    made = create(first.client, ["human", "greedy"], seed=11)
     game, token = made["id"], made["seats"][0]["token"]
     before = play_person(first.client, game, token, 4)
     first.kill()
 
     second = serve(served, tmp_path / "killed")
-    assert view(second.client, game, token) == before   # type: ignore[arg-type]
+    assert view(second.client, game, token) == before
     after = play_person(second.client, game, token, 3)
 
     # the same game never killed, move for move
     calm = serve(served, tmp_path / "calm")
-    twin = create(calm.client, ["human", "greedy"], seed=11)   # type: ignore[arg-type]
+    twin = create(calm.client, ["human", "greedy"], seed=11)
     unbroken = play_person(calm.client, twin["id"], twin["seats"][0]["token"], 7)
     assert after["history"] == unbroken["history"] and after["position"] == unbroken["position"]
 
 
 def test_a_bot_killed_while_it_is_to_move_moves_after_the_restart(served: list[Served], tmp_path: Path) -> None:
     first = serve(served, tmp_path)
-    made = create(first.client, ["human", "equity"], seed=5)   # type: ignore[arg-type]
+    made = create(first.client, ["human", "equity"], seed=5)
     game, token = made["id"], made["seats"][0]["token"]
     seen = play_person(first.client, game, token, 2)
-    answer = act(first.client, game, token, best_action(seen), seen["version"])   # type: ignore[arg-type]
+    answer = act(first.client, game, token, best_action(seen), seen["version"])
     assert answer.status_code == 200
     committed = answer.json()["version"]
     first.kill()   # the bot is to move, or has just moved
 
     second = serve(served, tmp_path)
-    resumed = wait_for(second.client, game, token)   # type: ignore[arg-type]
+    resumed = wait_for(second.client, game, token)
     assert resumed["version"] > committed and resumed["your_turn"]
     assert resumed["history"][:committed] == answer.json()["history"]
 
 
 def test_the_data_directory_holds_a_wal_database(served: list[Served], tmp_path: Path) -> None:
     server = serve(served, tmp_path)
-    create(server.client, ["human", "greedy"])   # type: ignore[arg-type]
+    create(server.client, ["human", "greedy"])
     import sqlite3
     database = sqlite3.connect(tmp_path / "games.sqlite3")
     assert database.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

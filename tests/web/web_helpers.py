@@ -7,7 +7,9 @@ import time
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Union
+
+import httpx
 
 with warnings.catch_warnings():   # starlette 1.x would rather have httpx2, which is not packaged here
     warnings.simplefilter("ignore")
@@ -16,6 +18,7 @@ with warnings.catch_warnings():   # starlette 1.x would rather have httpx2, whic
 from ginnyo import Position
 from ginnyo.web.app import create_app
 
+Client = Union[TestClient, httpx.Client]   # the in-process client or one of a real server
 WAIT_SECONDS = 60.0   # how long a test waits for the bots before failing (not a timing assert)
 
 
@@ -30,7 +33,7 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(client: TestClient, seats: list[str], seed: int | None = 7, **fields: Any) -> dict[str, Any]:
+def create(client: Client, seats: list[str], seed: int | None = 7, **fields: Any) -> dict[str, Any]:
     body: dict[str, Any] = {"seats": seats, **fields}
     if seed is not None:
         body["seed"] = seed
@@ -39,13 +42,13 @@ def create(client: TestClient, seats: list[str], seed: int | None = 7, **fields:
     return dict(answer.json())
 
 
-def view(client: TestClient, game: str, token: str) -> dict[str, Any]:
+def view(client: Client, game: str, token: str) -> dict[str, Any]:
     answer = client.get(f"/api/games/{game}", headers=bearer(token))
     assert answer.status_code == 200, answer.text
     return dict(answer.json())
 
 
-def wait_for(client: TestClient, game: str, token: str, *, turn: bool = True) -> dict[str, Any]:
+def wait_for(client: Client, game: str, token: str, *, turn: bool = True) -> dict[str, Any]:
     """The seat's view once it is its turn (or the game is over); bots move meanwhile."""
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
@@ -73,14 +76,14 @@ def best_action(seen: dict[str, Any]) -> str:
     return "pass"
 
 
-def act(client: TestClient, game: str, token: str, action: str, version: int | None = None) -> Any:
+def act(client: Client, game: str, token: str, action: str, version: int | None = None) -> Any:
     body: dict[str, Any] = {"action": action}
     if version is not None:
         body["version"] = version
     return client.post(f"/api/games/{game}/actions", headers=bearer(token), json=body)
 
 
-def play_to_end(client: TestClient, game: str, tokens: list[str]) -> dict[str, Any]:
+def play_to_end(client: Client, game: str, tokens: list[str]) -> dict[str, Any]:
     """Play every human seat greedily through the API until the game is over; the last view."""
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
@@ -105,7 +108,6 @@ class LiveServer:
     def __init__(self, data: Path) -> None:
         import socket
 
-        import httpx
         import uvicorn
         self.app = create_app(data)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)   # TCP_NODELAY
@@ -142,3 +144,7 @@ def live_server(data: Path) -> Iterator[LiveServer]:
         yield server
     finally:
         server.close()
+
+
+__all__ = ["Client", "TestClient", "LiveServer", "live_server", "client_of", "bearer", "create", "view", "wait_for",
+           "position_of", "best_action", "act", "play_to_end", "WAIT_SECONDS"]

@@ -42,12 +42,12 @@ def data_directory(given: str | None) -> str:
 
 
 def listening_socket(host: str, port: int | None) -> socket.socket:
-    """A socket bound to ``host``: ``port``, or :data:`DEFAULT_PORT` when free else any free port."""
+    """A socket bound to ``host``: ``port``, or :data:`DEFAULT_PORT` when free else any free port.
+    It names IPPROTO_TCP: asyncio sets TCP_NODELAY only on such sockets, and without it every answer
+    after the first on a kept-alive connection waits 40 ms for the client's delayed ACK."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     tries = [DEFAULT_PORT, 0] if port is None else [port]
     for number in tries:
-        # proto named: asyncio sets TCP_NODELAY only on sockets that say IPPROTO_TCP, and without it
-        # every answer after the first on a kept-alive connection waits 40 ms for a delayed ACK
         sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:

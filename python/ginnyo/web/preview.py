@@ -52,7 +52,8 @@ def preview(position: Position, placements: dict[str, str]) -> dict[str, Any]:
     if not open_jokers:
         return _judged(position, Play.of(known))
     if len(open_jokers) > MAX_OPEN_JOKERS:
-        return _illegal(f"at most {MAX_OPEN_JOKERS} jokers without an identity at a time: choose what the others stand for")
+        return _illegal(f"at most {MAX_OPEN_JOKERS} jokers without an identity at a time: "
+                        "choose what the others stand for")
     names = [layout.square_name(square) for square in open_jokers]
     broken = _reason_whatever_the_jokers(position, known, open_jokers)   # then no identity can help
     options = {square: [] for square in open_jokers} if broken else _joker_options(position, known, open_jokers)

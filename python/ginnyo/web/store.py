@@ -128,7 +128,8 @@ class Store:
     def tokens(self) -> list[tuple[str, str, int]]:
         """Every ``(token hash, game, seat)``."""
         with self._lock:
-            return [tuple(row) for row in self._db.execute("SELECT hash, game, seat FROM tokens")]  # type: ignore[misc]
+            rows = self._db.execute("SELECT hash, game, seat FROM tokens").fetchall()
+        return [(digest, game, seat) for digest, game, seat in rows]
 
 
 __all__ = ["Store", "GameRow", "DATABASE_NAME"]

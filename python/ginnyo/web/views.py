@@ -11,7 +11,7 @@ here.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 from ginnyo import rack_code
 from ginnyo.actions import Place, Return
@@ -24,8 +24,8 @@ class Table(Protocol):
     """What a view is made from (a :class:`ginnyo.web.tables.Table`): the game, its seats, its actions' notation."""
 
     id: str
-    kinds: Sequence[str]
-    names: Sequence[str]
+    kinds: tuple[str, ...]
+    names: tuple[str, ...]
     game: Game
     actions: list[str]
 
