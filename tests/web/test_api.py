@@ -351,3 +351,26 @@ def test_each_person_finds_their_rematch_seat_in_their_view(client: TestClient) 
     asked_again = _rematch(client, made["id"], tokens[1]).json()
     assert asked_again["id"] == made_again["id"]
     assert [seat.get("token") for seat in asked_again["seats"]] == [None, other["token"]]
+
+
+def test_with_the_box_empty_a_return_is_refused_and_a_pass_only_without_a_play(client: TestClient) -> None:
+    made = create(client, ["human", "human"], seed=31)
+    tokens = [seat["token"] for seat in made["seats"]]
+    while True:
+        seen = next(s for s in (view(client, made["id"], t) for t in tokens) if s["your_turn"] or s["finished"])
+        if seen["finished"] or seen["box"] == 0:
+            break
+        assert act(client, made["id"], tokens[seen["seat"]], best_action(seen), seen["version"]).status_code == 200
+    assert not seen["finished"], "seed 31 should reach an empty box before the end"
+    token = tokens[seen["seat"]]
+    assert not seen["can_return"]
+    code = seen["position"]["rack"].split()[0]
+    answer = act(client, made["id"], token, f"return {code}", seen["version"])
+    assert answer.status_code == 422 and "the box is empty" in answer.json()["error"]
+    has_play = position_of(seen).best_play() is not None
+    assert seen["can_pass"] == (not has_play)
+    passed = act(client, made["id"], token, "pass", seen["version"])
+    assert passed.status_code == (422 if has_play else 200)
+    if has_play:
+        assert "a legal play exists" in passed.json()["error"]
+        assert view(client, made["id"], token) == seen

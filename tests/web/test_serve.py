@@ -150,3 +150,34 @@ def test_xdg_data_home_is_the_default_data_directory(served: list[Served], tmp_p
     if sys.platform.startswith("linux"):
         assert data_directory(None) == os.path.join(str(tmp_path), "ginnyo")
     assert data_directory("elsewhere") == "elsewhere"
+
+
+def test_an_unusable_data_directory_is_refused_with_one_line(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    done = subprocess.run([sys.executable, "-m", "ginnyo", "serve", "--port", "0", "--data", str(blocked / "sub")],
+                          capture_output=True, text=True, timeout=WAIT_SECONDS)
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"ginnyo: error: --data: {blocked / 'sub'}")
+
+
+def test_a_stored_game_that_no_longer_replays_is_left_out_with_one_line(served: list[Served], tmp_path: Path) -> None:
+    import sqlite3
+    first = serve(served, tmp_path)
+    good = create(first.client, ["human", "human"], seed=3)
+    bad = create(first.client, ["human", "human"], seed=4)
+    seen = view(first.client, bad["id"], bad["seats"][0]["token"])
+    mover = bad["seats"][seen["to_move"]]["token"]
+    assert act(first.client, bad["id"], mover, "return " + view(first.client, bad["id"], mover)["position"]["rack"]
+               .split()[0]).status_code == 200
+    first.kill()
+    database = sqlite3.connect(tmp_path / "games.sqlite3")
+    with database:
+        database.execute("UPDATE actions SET text = 'return 2C 2C 2C' WHERE game = ?", (bad["id"],))
+    database.close()
+    second = serve(served, tmp_path)
+    assert view(second.client, good["id"], good["seats"][0]["token"])["version"] == 0
+    assert second.client.get(f"/api/games/{bad['id']}").status_code == 404
+    status, err = second.stop()
+    assert f"ginnyo: game {bad['id']} left out: " in err

@@ -63,6 +63,17 @@ def listening_socket(host: str, port: int | None) -> socket.socket:
     raise AssertionError("unreachable")   # pragma: no cover
 
 
+def check_data(data: str) -> None:
+    """Open (or make) the games' database once, so that an unusable ``--data`` is one line, not a traceback."""
+    import sqlite3
+
+    from ..web.store import Store
+    try:
+        Store(data).close()
+    except (OSError, sqlite3.Error) as error:
+        raise RunError(f"--data: {data}: cannot hold the games' database ({error})") from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -71,6 +82,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as error:
         raise RunError(f"ginnyo serve needs the web extra: pip install 'ginnyo[web]' ({error})") from None
     data = data_directory(args.data)
+    check_data(data)
     sock = listening_socket(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

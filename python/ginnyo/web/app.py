@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import mimetypes
+import sys
 from pathlib import Path
 from typing import Any, AsyncIterator
 
@@ -216,6 +217,10 @@ async def internal_error(request: Request, error: Exception) -> Response:
     return JSONResponse({"error": f"internal error: {type(error).__name__}"}, status_code=500)
 
 
+def _warn(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def create_app(data_dir: str | Path) -> Starlette:
     """The web app of the games in ``data_dir`` (its SQLite file, made if need be)."""
 
@@ -223,7 +228,7 @@ def create_app(data_dir: str | Path) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(data_dir)
         tables = Tables(store)
-        await run_in_threadpool(tables.load)
+        await run_in_threadpool(tables.load, _warn)
         app.state.tables = tables
         try:
             yield

@@ -17,7 +17,7 @@ import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ginnyo import GinnyoError
 from ginnyo.actions import Action, action_notation, parse_action
@@ -129,13 +129,18 @@ class Tables:
         self._closing = False
 
     # -- starting and stopping ------------------------------------------------------
-    def load(self) -> None:
-        """Rebuild every stored game and set its bots going where a bot is to move."""
+    def load(self, warn: Callable[[str], None] = print) -> None:
+        """Rebuild every stored game and set its bots going where a bot is to move; a
+        game that no longer replays (a database changed by hand) is left out, with one line to ``warn``."""
         for row in self.store.games():
-            self.tables[row.id] = _rebuilt(row, self.store.actions(row.id))
+            try:
+                self.tables[row.id] = _rebuilt(row, self.store.actions(row.id))
+            except (RuntimeError, ValueError) as error:
+                warn(f"ginnyo: game {row.id} left out: {error}")
         for digest, game_id, seat in self.store.tokens():
             self.tokens[digest] = (game_id, seat)
-            self.tables[game_id].token_hashes[digest] = seat
+            if game_id in self.tables:
+                self.tables[game_id].token_hashes[digest] = seat
         for table in list(self.tables.values()):
             self.schedule_bot(table)
 
