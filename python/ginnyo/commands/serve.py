@@ -93,7 +93,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             if self.started:
                 print(f"ginnyo: serving on http://{shown}:{port}/  (Ctrl-C to stop)", flush=True)
 
-    config = uvicorn.Config(create_app(data), log_level="warning", access_log=False, ws="websockets-sansio",
+    def warn(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    config = uvicorn.Config(create_app(data, warn), log_level="warning", access_log=False, ws="websockets-sansio",
                             lifespan="on", timeout_graceful_shutdown=5)
     Server(config).run(sockets=[sock])
     sys.stdout.flush()

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import mimetypes
-import sys
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -217,18 +217,16 @@ async def internal_error(request: Request, error: Exception) -> Response:
     return JSONResponse({"error": f"internal error: {type(error).__name__}"}, status_code=500)
 
 
-def _warn(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
-def create_app(data_dir: str | Path) -> Starlette:
-    """The web app of the games in ``data_dir`` (its SQLite file, made if need be)."""
+def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLogger(__name__).warning,
+               ) -> Starlette:
+    """The web app of the games in ``data_dir`` (its SQLite file, made if need be); ``warn``
+    hears of a stored game left out because it no longer replays."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(data_dir)
         tables = Tables(store)
-        await run_in_threadpool(tables.load, _warn)
+        await run_in_threadpool(tables.load, warn)
         app.state.tables = tables
         try:
             yield

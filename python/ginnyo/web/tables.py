@@ -129,7 +129,7 @@ class Tables:
         self._closing = False
 
     # -- starting and stopping ------------------------------------------------------
-    def load(self, warn: Callable[[str], None] = print) -> None:
+    def load(self, warn: Callable[[str], None]) -> None:
         """Rebuild every stored game and set its bots going where a bot is to move; a
         game that no longer replays (a database changed by hand) is left out, with one line to ``warn``."""
         for row in self.store.games():
