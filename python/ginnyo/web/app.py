@@ -26,8 +26,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ginnyo.game import sets_for
 
 from . import requests as fields
-from .errors import BadRequest, Conflict, WebError
-from .preview import preview, read_placements
+from .errors import BadRequest, WebError
+from .preview import read_placements
 from .store import Store
 from .tables import SEAT_KINDS, MAX_SEED, Subscriber, Tables
 from .views import HUMAN, created_answer
@@ -124,11 +124,7 @@ async def game_preview(request: Request) -> Response:
     body = await fields.json_body(request)
     fields.only_fields(body, ("placements",))
     placements = read_placements(body.get("placements"))
-    with table.lock:
-        if table.game.over or table.game.to_move != seat:
-            raise Conflict("a preview is for the seat to move" if not table.game.over else "the game is over")
-        position = table.game.position(seat)
-    return JSONResponse(await run_in_threadpool(preview, position, placements))
+    return JSONResponse(await run_in_threadpool(tables.preview, table, seat, placements))
 
 
 async def game_action(request: Request) -> Response:

@@ -26,6 +26,7 @@ from ginnyo.players import PLAYER_KINDS, Player, make_player
 from ginnyo.records import record_text
 
 from .errors import Conflict, Forbidden, Illegal, NotFound, Unauthorized
+from .preview import preview
 from .store import GameRow, Store
 from .views import HUMAN, created_answer, seat_url, seat_view
 
@@ -84,6 +85,7 @@ class Table:
     token_hashes: dict[str, int] = field(default_factory=dict)   # sha256 of a token -> its seat
     lock: threading.RLock = field(default_factory=threading.RLock)
     subscribers: set[Subscriber] = field(default_factory=set)
+    subscribers_lock: threading.Lock = field(default_factory=threading.Lock)   # held for no I/O: the loop takes it
     bots: dict[int, Player] = field(default_factory=dict)
     bot_running: bool = False
 
@@ -268,7 +270,9 @@ class Tables:
     def broadcast(self, table: Table) -> None:
         """Send every socket of ``table`` its seat's view (the caller holds the lock)."""
         views: dict[tuple[int, str], dict[str, Any]] = {}
-        for subscriber in list(table.subscribers):
+        with table.subscribers_lock:
+            subscribers = list(table.subscribers)
+        for subscriber in subscribers:
             key = (subscriber.seat, subscriber.token)
             if key not in views:
                 views[key] = {"type": "view", "view": seat_view(
@@ -304,6 +308,16 @@ class Tables:
             table.bot_running = False
         self.schedule_bot(table)
 
+    def preview(self, table: Table, seat: int, placements: dict[str, str]) -> dict[str, Any]:
+        """The preview of ``placements`` on the seat's board and rack (409 unless it is to move)."""
+        with table.lock:
+            if table.game.over:
+                raise Conflict("the game is over")
+            if table.game.to_move != seat:
+                raise Conflict("a preview is for the seat to move")
+            position = table.game.position(seat)
+        return preview(position, placements)
+
     def record(self, table: Table) -> str:
         """The record of a finished game (409 before the end: its seed would reveal the box)."""
         with table.lock:
@@ -312,11 +326,11 @@ class Tables:
             return record_text(table.game, list(table.names))
 
     def subscribe(self, table: Table, subscriber: Subscriber) -> None:
-        with table.lock:
+        with table.subscribers_lock:
             table.subscribers.add(subscriber)
 
     def unsubscribe(self, table: Table, subscriber: Subscriber) -> None:
-        with table.lock:
+        with table.subscribers_lock:
             table.subscribers.discard(subscriber)
 
 
