@@ -70,3 +70,20 @@ def test_a_game_of_bots_alone_plays_to_its_end(tmp_path: Path) -> None:
             time.sleep(0.05)
         with table.lock:   # the end is stored before the lock is let go
             assert client.app.state.tables.store.games()[0].status == "finished"   # type: ignore[attr-defined]
+
+
+def test_a_sim_bot_thinks_for_the_games_think_time(tmp_path: Path) -> None:
+    from ginnyo.players import THINK_ROLLOUTS
+    with client_of(tmp_path) as client:
+        made = create(client, ["human", "sim", "sim-spread"], think=0.25)
+        table: Table = client.app.state.tables.tables[made["id"]]   # type: ignore[attr-defined]
+        for seat in (1, 2):
+            player = table.bot(seat)
+            assert getattr(player, "seconds") == 0.25 and getattr(player, "rollouts") == THINK_ROLLOUTS
+
+
+def test_make_player_without_a_budget_keeps_the_sims_fixed_rollouts() -> None:
+    from ginnyo.players import make_player
+    from ginnyo.simulation import DEFAULT_ROLLOUTS
+    player = make_player("sim", 1, 0)
+    assert getattr(player, "seconds") is None and getattr(player, "rollouts") == DEFAULT_ROLLOUTS
