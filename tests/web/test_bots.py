@@ -87,3 +87,28 @@ def test_make_player_without_a_budget_keeps_the_sims_fixed_rollouts() -> None:
     from ginnyo.simulation import DEFAULT_ROLLOUTS
     player = make_player("sim", 1, 0)
     assert getattr(player, "seconds") is None and getattr(player, "rollouts") == DEFAULT_ROLLOUTS
+
+
+def test_a_bot_that_fails_stops_its_game_with_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken:
+        name = "broken"
+        calls = 0
+
+        def choose(self, view: View) -> Any:
+            Broken.calls += 1
+            raise ValueError("no idea")
+
+    monkeypatch.setattr(Table, "bot", lambda table, seat: Broken())
+    heard: list[str] = []
+    from ginnyo.web.app import create_app
+    from web_helpers import TestClient
+    with TestClient(create_app(tmp_path, heard.append)) as client:
+        made = create(client, ["greedy", "greedy"], seed=3)
+        table: Table = client.app.state.tables.tables[made["id"]]
+        deadline = time.monotonic() + 30
+        while table.bot_failure is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        time.sleep(0.2)
+        assert Broken.calls == 1 and table.version == 0
+    assert heard == [f"ginnyo: game {made['id']}: the greedy bot failed: ValueError: no idea"]

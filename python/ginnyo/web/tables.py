@@ -66,7 +66,10 @@ class Subscriber:
     queue: asyncio.Queue[dict[str, Any]]
 
     def send(self, message: dict[str, Any]) -> None:
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+        except RuntimeError:   # its loop is closed: the socket is gone, and unsubscribes itself
+            pass
 
 
 @dataclass(eq=False)
@@ -88,6 +91,7 @@ class Table:
     subscribers_lock: threading.Lock = field(default_factory=threading.Lock)   # held for no I/O: the loop takes it
     bots: dict[int, Player] = field(default_factory=dict)
     bot_running: bool = False
+    bot_failure: str | None = None     # why the bot to move stopped, if it failed
 
     @property
     def version(self) -> int:
@@ -129,11 +133,14 @@ class Tables:
         self._lock = threading.RLock()                     # the two dicts and rematches
         self._workers = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ginnyo-bot")
         self._closing = False
+        self.warn: Callable[[str], None] = lambda line: None   # set by load()
 
     # -- starting and stopping ------------------------------------------------------
     def load(self, warn: Callable[[str], None]) -> None:
         """Rebuild every stored game and set its bots going where a bot is to move; a
-        game that no longer replays (a database changed by hand) is left out, with one line to ``warn``."""
+        game that no longer replays (a database changed by hand) is left out, with one line to ``warn``
+        (which also hears of a bot that fails)."""
+        self.warn = warn
         for row in self.store.games():
             try:
                 self.tables[row.id] = _rebuilt(row, self.store.actions(row.id))
@@ -191,10 +198,8 @@ class Tables:
     def rematch_entry(self, table: Table, seat: int, token: str) -> dict[str, Any] | None:
         """Seat ``seat``'s place in the rematch of ``table``, once there is one (its
         token derived from the seat's token here, and stored hashed when first given)."""
-        if table.rematch is None:
-            return None
-        new = self.tables[table.rematch]
-        if new.kinds[seat] != HUMAN:   # pragma: no cover - a rematch has the same seats
+        new = None if table.rematch is None else self.tables.get(table.rematch)
+        if new is None or new.kinds[seat] != HUMAN:   # none yet (or it was left out on loading)
             return None
         derived = rematch_token(token, table.id)
         digest = token_hash(derived)
@@ -304,6 +309,10 @@ class Tables:
                 if self._closing or table.version != version:
                     return
                 self._commit(table, action)
+        except Exception as error:   # a bot that fails: the game waits (asking again would fail again)
+            table.bot_failure = f"the {table.kinds[table.game.to_move]} bot failed: {type(error).__name__}: {error}"
+            self.warn(f"ginnyo: game {table.id}: {table.bot_failure}")
+            return
         finally:
             table.bot_running = False
         self.schedule_bot(table)
