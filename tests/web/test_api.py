@@ -374,3 +374,15 @@ def test_with_the_box_empty_a_return_is_refused_and_a_pass_only_without_a_play(c
     if has_play:
         assert "a legal play exists" in passed.json()["error"]
         assert view(client, made["id"], token) == seen
+
+
+def test_the_openapi_document_lists_every_api_path(client: TestClient) -> None:
+    document = client.get("/api/openapi.json").json()
+    assert document["openapi"].startswith("3.")
+    paths = document["paths"]
+    assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/preview", "/api/games/{game_id}/actions",
+            "/api/games/{game_id}/rematch", "/api/games/{game_id}/record", "/api/health"} <= set(paths)
+    assert "post" in paths["/api/games/{game_id}/actions"] and "get" in paths["/api/games/{game_id}"]
+    assert paths["/api/games/{game_id}"]["get"]["security"] == [{"seat": []}]
+    assert "security" not in paths["/api/games"]["post"]
+    assert "/api/games/{game_id}/events" in document["info"]["description"]

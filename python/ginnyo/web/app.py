@@ -27,6 +27,7 @@ from ginnyo.game import sets_for
 
 from . import requests as fields
 from .errors import BadRequest, WebError
+from .openapi import openapi_document
 from .preview import read_placements
 from .store import Store
 from .tables import SEAT_KINDS, MAX_SEED, Subscriber, Tables
@@ -48,20 +49,29 @@ def _tables(request: Request | WebSocket) -> Tables:
 # -- pages ------------------------------------------------------------------------------
 
 async def lobby(request: Request) -> Response:
+    """The lobby: make a game."""
     return FileResponse(STATIC / "index.html")
 
 
 async def table_page(request: Request) -> Response:
+    """The table of a game (the seat's token in the URL's fragment)."""
     return FileResponse(STATIC / "play.html")
 
 
 async def health(request: Request) -> Response:
+    """Whether the server answers: {"ok": true}."""
     return JSONResponse({"ok": True})
+
+
+async def openapi(request: Request) -> Response:
+    """This API as an OpenAPI 3 document (docs/WEB.md says the rest)."""
+    return JSONResponse(openapi_document(request.app.routes))
 
 
 # -- the API ----------------------------------------------------------------------------
 
 async def create_game(request: Request) -> Response:
+    """Make a game: {"seats": [...], "seed", "names", "think"}; 201 with each person's token."""
     body = await fields.json_body(request)
     fields.only_fields(body, ("seats", "seed", "names", "think"))
     kinds = _seat_kinds(body.get("seats"))
@@ -115,11 +125,13 @@ async def _seat(request: Request) -> tuple[Tables, Any, int, str]:
 
 
 async def game_view(request: Request) -> Response:
+    """The seat's view: its position (docs/FORMAT.md) and the game's state."""
     tables, table, seat, token = await _seat(request)
     return JSONResponse(await run_in_threadpool(tables.view, table, seat, token))
 
 
 async def game_preview(request: Request) -> Response:
+    """Judge a placement for the seat to move: legality, the reason, the score meld by meld, joker options."""
     tables, table, seat, token = await _seat(request)
     body = await fields.json_body(request)
     fields.only_fields(body, ("placements",))
@@ -128,6 +140,7 @@ async def game_preview(request: Request) -> Response:
 
 
 async def game_action(request: Request) -> Response:
+    """Make the seat's move: {"action": "<notation> | return <tiles> | pass", "version"}; the new view."""
     tables, table, seat, token = await _seat(request)
     body = await fields.json_body(request)
     fields.only_fields(body, ("action", "version"))
@@ -137,12 +150,14 @@ async def game_action(request: Request) -> Response:
 
 
 async def game_rematch(request: Request) -> Response:
+    """The rematch of a finished game (made by the first to ask); 201."""
     tables, table, seat, token = await _seat(request)
     await fields.json_body(request, empty_ok=True)
     return JSONResponse(await run_in_threadpool(tables.rematch, table, seat, token), status_code=201)
 
 
 async def game_record(request: Request) -> Response:
+    """The finished game's record (JSON lines, as ginnyo replay reads it); 409 before the end."""
     tables, table, seat, token = await _seat(request)
     text = await run_in_threadpool(tables.record, table)
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="ginnyo-{table.id}.jsonl"'})
@@ -234,6 +249,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         Route("/", lobby),
         Route("/play/{game_id}", table_page),
         Route("/api/health", health),
+        Route("/api/openapi.json", openapi),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game_id}", game_view),
         Route("/api/games/{game_id}/preview", game_preview, methods=["POST"]),
