@@ -386,3 +386,12 @@ def test_the_openapi_document_lists_every_api_path(client: TestClient) -> None:
     assert paths["/api/games/{game_id}"]["get"]["security"] == [{"seat": []}]
     assert "security" not in paths["/api/games"]["post"]
     assert "/api/games/{game_id}/events" in document["info"]["description"]
+
+
+def test_a_huge_body_without_a_length_is_a_413_too(client: TestClient, duel: tuple[str, str]) -> None:
+    game, token = duel
+    before = view(client, game, token)
+    chunks = (b'{"action": "' + b"x" * 1000 if n == 0 else b"x" * 1000 for n in range(80))
+    answer = client.post(f"/api/games/{game}/actions", headers=bearer(token), content=chunks)
+    assert answer.status_code == 413
+    assert view(client, game, token) == before
