@@ -9,6 +9,7 @@ import pytest
 
 from ginnyo import rack_code
 from ginnyo.cli import main
+from ginnyo.web.app import create_app
 from web_helpers import (TestClient, act, bearer, best_action, client_of, create, play_to_end, position_of, view,
                          wait_for)
 
@@ -395,3 +396,29 @@ def test_a_huge_body_without_a_length_is_a_413_too(client: TestClient, duel: tup
     answer = client.post(f"/api/games/{game}/actions", headers=bearer(token), content=chunks)
     assert answer.status_code == 413
     assert view(client, game, token) == before
+
+
+def test_a_move_the_database_cannot_store_is_not_acknowledged_and_not_made(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    with TestClient(create_app(tmp_path), raise_server_exceptions=False) as client:   # answers a 500 as a server does
+        _refused_when_not_stored(client, monkeypatch)
+
+
+def _refused_when_not_stored(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+    made = create(client, ["human", "human"], seed=7)
+    tokens = [seat["token"] for seat in made["seats"]]
+    seen = view(client, made["id"], tokens[0])
+    mover = tokens[seen["to_move"]]
+    seen = view(client, made["id"], mover)
+    store = client.app.state.tables.store   # type: ignore[attr-defined]
+
+    def full_disk(*args: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "append_action", full_disk)
+    answer = act(client, made["id"], mover, best_action(seen), seen["version"])
+    assert answer.status_code == 500 and answer.json() == {"error": "internal error: OperationalError"}
+    monkeypatch.undo()
+    assert view(client, made["id"], mover) == seen
+    assert act(client, made["id"], mover, best_action(seen), seen["version"]).status_code == 200
