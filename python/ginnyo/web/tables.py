@@ -267,8 +267,8 @@ class Tables:
             # the game ran ahead of its file: rebuild it from what is stored
             with self._lock:
                 self.tables[table.id] = rebuilt = _rebuilt(_row_of(table), self.store.actions(table.id))
-                rebuilt.subscribers = table.subscribers
-                rebuilt.token_hashes = table.token_hashes
+                rebuilt.subscribers, rebuilt.subscribers_lock = table.subscribers, table.subscribers_lock
+                rebuilt.token_hashes, rebuilt.rematch = table.token_hashes, table.rematch
             raise
         self.broadcast(table)
 
