@@ -181,3 +181,21 @@ def test_a_stored_game_that_no_longer_replays_is_left_out_with_one_line(served: 
     assert second.client.get(f"/api/games/{bad['id']}").status_code == 404
     status, err = second.stop()
     assert f"ginnyo: game {bad['id']} left out: " in err
+
+
+def test_the_default_port_taken_gives_a_free_one() -> None:
+    from ginnyo.commands.serve import DEFAULT_PORT, listening_socket
+    holder = socket.socket()
+    try:
+        try:
+            holder.bind(("127.0.0.1", DEFAULT_PORT))
+            holder.listen(1)
+        except OSError:
+            pass   # someone else holds it: taken all the same
+        chosen = listening_socket("127.0.0.1", None)
+        try:
+            assert chosen.getsockname()[1] not in (DEFAULT_PORT, 0)
+        finally:
+            chosen.close()
+    finally:
+        holder.close()
