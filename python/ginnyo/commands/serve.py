@@ -79,6 +79,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web.app import create_app
+        from ..web.requests import MAX_BODY
     except ImportError as error:
         raise RunError(f"ginnyo serve needs the web extra: pip install 'ginnyo[web]' ({error})") from None
     data = data_directory(args.data)
@@ -97,7 +98,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(line, file=sys.stderr, flush=True)
 
     config = uvicorn.Config(create_app(data, warn), log_level="warning", access_log=False, ws="websockets-sansio",
-                            lifespan="on", timeout_graceful_shutdown=5)
+                            lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY)
     Server(config).run(sockets=[sock])
     sys.stdout.flush()
     return EXIT_OK
