@@ -154,7 +154,16 @@ function drawGames() {
   }
 }
 
+/** Shows the links to the analysis board and the game review when this server has them (issue 28). */
+async function probeTools() {
+  try {
+    const served = (await fetch("/analysis", { method: "HEAD" })).ok;
+    document.getElementById("tools").classList.toggle("hidden", !served);
+  } catch (error) { /* not served: no links */ }
+}
+
 document.getElementById("players").addEventListener("change", drawSeats);
 document.getElementById("create").addEventListener("submit", create);
 drawSeats();
 drawGames();
+probeTools();
