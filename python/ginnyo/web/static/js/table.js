@@ -529,7 +529,8 @@ function drawEnd(current) {
   const joined = rematchUrl();
   $("rematch").textContent = joined ? "Join the rematch" : "Rematch";
   const winners = (result.winners || []).map((seat) => current.names[seat]);
-  $("end-winners").textContent = winners.length > 1 ? `Shared win: ${winners.join(" and ")}` : `Winner: ${winners[0]}`;
+  $("end-winners").textContent = winners.length > 1 ? `Shared win: ${winners.join(" and ")}`
+    : winners.length ? `Winner: ${winners[0]}` : "";
   if (state.recordFor !== current.id) {
     state.recordFor = current.id;
     fetchRecord();
