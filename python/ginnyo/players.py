@@ -95,9 +95,15 @@ class RandomOrBestPlayer:
 
 
 
-def make_player(kind: str, seed: int, seat: int) -> Player:
+#: The rollouts a sim kind given a think-time budget runs at most: as many as the budget allows.
+THINK_ROLLOUTS = 1 << 16
+
+
+def make_player(kind: str, seed: int, seat: int, *, seconds: float | None = None) -> Player:
     """A player of ``kind`` (one of :data:`PLAYER_KINDS`) for ``seat`` of the game
-    dealt from ``seed``; a random player's choices are seeded from both."""
+    dealt from ``seed``; a random player's choices are seeded from both.  With
+    ``seconds``, a sim kind thinks that long a decision (up to
+    :data:`THINK_ROLLOUTS` rollouts) instead of its fixed number of rollouts."""
     if kind == "greedy":
         return GreedyPlayer()
     if kind == "random":
@@ -108,7 +114,11 @@ def make_player(kind: str, seed: int, seat: int) -> Player:
     if kind in SIM_KINDS:  # Monte Carlo simulation of the top equity candidates (ginnyo.simulation)
         from .simulation import SimPlayer
         late_box, endgame_nodes = sim_options(kind)
-        return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), late_box=late_box, endgame_nodes=endgame_nodes)
+        if seconds is None:
+            return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), late_box=late_box,
+                             endgame_nodes=endgame_nodes)
+        return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), late_box=late_box, endgame_nodes=endgame_nodes,
+                         rollouts=THINK_ROLLOUTS, seconds=seconds)
     raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
 
 
@@ -124,5 +134,5 @@ def hash_seed(text: str) -> int:
 
 
 __all__ = ["Player", "GreedyPlayer", "RandomPlayer", "RandomOrBestPlayer", "make_player",
-           "no_play_action", "PLAYER_KINDS", "SIM_KINDS",
+           "no_play_action", "PLAYER_KINDS", "SIM_KINDS", "THINK_ROLLOUTS",
            "sim_options"]

@@ -401,14 +401,15 @@ class SimPlayer:
     within ``endgame_nodes`` nodes (0: played on by the policy).  Once a
     2-player game's box is empty it plays the endgame solver's move instead.
     Decision ``t`` of a game is seeded from ``(seed, t)``, so a game is
-    reproducible."""
+    reproducible; with ``seconds`` (a think-time budget) the rollouts also stop
+    once it is spent, after a block, and where they stop depends on the machine."""
 
     name = "sim"
 
     def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, candidates: int = DEFAULT_CANDIDATES,
                  plies: int = DEFAULT_PLIES, margin: float = DEFAULT_MARGIN, model: LeaveModel | None = None,
                  policy: str = DEFAULT_POLICY, late_box: int = LATE_BOX,
-                 endgame_nodes: int = ROLLOUT_ENDGAME_NODES) -> None:
+                 endgame_nodes: int = ROLLOUT_ENDGAME_NODES, seconds: float | None = None) -> None:
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         self.seed = seed
@@ -420,6 +421,7 @@ class SimPlayer:
         self.policy = policy
         self.late_box = late_box
         self.endgame_nodes = endgame_nodes
+        self.seconds = seconds
 
     def choose(self, view: View) -> Action:
         from .endgame_move import endgame_action   # the exact endgame once the box is empty
@@ -434,7 +436,7 @@ class SimPlayer:
             return ranked[0].action()
         setup = view_setup(view, chosen, self.plies, self.seed * 1000 + view.turn, self.model, self.policy,
                            self.late_box, self.endgame_nodes)
-        return simulate(setup, self.rollouts)[0].candidate.action()
+        return simulate(setup, self.rollouts, seconds=self.seconds)[0].candidate.action()
 
 
 __all__ = ["GameContext", "game_context", "view_context", "Setup", "SimResult", "SimPlayer", "simulate",

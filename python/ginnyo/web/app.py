@@ -1,0 +1,266 @@
+"""The routes of ``ginnyo serve``: the pages, the JSON API of docs/WEB.md and the event sockets.
+
+Handlers read and check the request (:mod:`.requests`), then hand the work to
+:mod:`.tables` in a worker thread; every refusal is a :class:`~.errors.WebError`
+answered as ``{"error": "one line"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import mimetypes
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ginnyo.game import sets_for
+
+from . import requests as fields
+from .errors import BadRequest, WebError
+from .openapi import openapi_document
+from .preview import read_placements
+from .store import Store
+from .tables import SEAT_KINDS, MAX_SEED, Subscriber, Tables
+from .views import HUMAN, created_answer
+
+STATIC = Path(__file__).parent / "static"
+MAX_NAME = 40
+DEFAULT_THINK, MAX_THINK = 1.0, 10.0
+MAX_ACTION = 200            # characters of an action's notation
+WS_CLOSE = {401: 4401, 403: 4403, 404: 4404}
+mimetypes.add_type("text/javascript", ".js")   # ES modules need a JavaScript type
+
+
+def _tables(request: Request | WebSocket) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
+
+
+# -- pages ------------------------------------------------------------------------------
+
+async def lobby(request: Request) -> Response:
+    """The lobby: make a game."""
+    return FileResponse(STATIC / "index.html")
+
+
+async def table_page(request: Request) -> Response:
+    """The table of a game (the seat's token in the URL's fragment)."""
+    return FileResponse(STATIC / "play.html")
+
+
+async def health(request: Request) -> Response:
+    """Whether the server answers: {"ok": true}."""
+    return JSONResponse({"ok": True})
+
+
+async def openapi(request: Request) -> Response:
+    """This API as an OpenAPI 3 document (docs/WEB.md says the rest)."""
+    return JSONResponse(openapi_document(request.app.routes))
+
+
+# -- the API ----------------------------------------------------------------------------
+
+async def create_game(request: Request) -> Response:
+    """Make a game: {"seats": [...], "seed", "names", "think"}; 201 with each person's token."""
+    body = await fields.json_body(request)
+    fields.only_fields(body, ("seats", "seed", "names", "think"))
+    kinds = _seat_kinds(body.get("seats"))
+    names = _names(body.get("names"), kinds)
+    seed = fields.whole_number(body, "seed", 0, MAX_SEED - 1)
+    think = fields.seconds(body, "think", DEFAULT_THINK, 0, MAX_THINK)
+    tables = _tables(request)
+    table, tokens = await run_in_threadpool(tables.create, kinds, names, seed, think)
+    return JSONResponse(created_answer(table, tokens), status_code=201)
+
+
+def _seat_kinds(value: object) -> list[str]:
+    if not isinstance(value, list):
+        raise BadRequest(f"field 'seats': must be a list of seat kinds ({', '.join(SEAT_KINDS)})")
+    try:
+        sets_for(len(value))   # the rules' own player count (RULES §1)
+    except ValueError as error:
+        raise BadRequest(f"field 'seats': {error}") from None
+    for seat, kind in enumerate(value):
+        if kind not in SEAT_KINDS or not isinstance(kind, str):
+            shown = kind if isinstance(kind, str) and len(kind) <= 20 else type(kind).__name__
+            raise BadRequest(f"field 'seats': seat {seat} is {shown!r}, not a seat kind ({', '.join(SEAT_KINDS)})")
+    return list(value)
+
+
+def _names(value: object, kinds: list[str]) -> list[str]:
+    default = [f"Player {seat + 1}" if kind == HUMAN else kind for seat, kind in enumerate(kinds)]
+    if value is None:
+        return default
+    if not isinstance(value, list) or len(value) != len(kinds):
+        raise BadRequest(f"field 'names': must be a list of {len(kinds)} names, one a seat")
+    names = []
+    for seat, name in enumerate(value):
+        if not isinstance(name, str):
+            raise BadRequest(f"field 'names': seat {seat}'s name must be a string")
+        name = " ".join(name.split())
+        if len(name) > MAX_NAME or not name.isprintable():
+            raise BadRequest(f"field 'names': seat {seat}'s name must be printable, at most {MAX_NAME} characters")
+        names.append(name or default[seat])
+    return names
+
+
+async def _seat(request: Request) -> tuple[Tables, Any, int, str]:
+    """The tables, the game of the path and the seat the bearer token holds in it."""
+    tables = _tables(request)
+    table = tables.get(request.path_params["game_id"])
+    token = fields.bearer_token(request)
+    seat = tables.seat_of(table, token)
+    assert token is not None
+    return tables, table, seat, token
+
+
+async def game_view(request: Request) -> Response:
+    """The seat's view: its position (docs/FORMAT.md) and the game's state."""
+    tables, table, seat, token = await _seat(request)
+    return JSONResponse(await run_in_threadpool(tables.view, table, seat, token))
+
+
+async def game_preview(request: Request) -> Response:
+    """Judge a placement for the seat to move: legality, the reason, the score meld by meld, joker options."""
+    tables, table, seat, token = await _seat(request)
+    body = await fields.json_body(request)
+    fields.only_fields(body, ("placements",))
+    placements = read_placements(body.get("placements"))
+    return JSONResponse(await run_in_threadpool(tables.preview, table, seat, placements))
+
+
+async def game_action(request: Request) -> Response:
+    """Make the seat's move: {"action": "<notation> | return <tiles> | pass", "version"}; the new view."""
+    tables, table, seat, token = await _seat(request)
+    body = await fields.json_body(request)
+    fields.only_fields(body, ("action", "version"))
+    action = fields.text(body, "action", MAX_ACTION)
+    version = fields.whole_number(body, "version", 0, 1 << 31)
+    return JSONResponse(await run_in_threadpool(tables.act, table, seat, token, action, version))
+
+
+async def game_rematch(request: Request) -> Response:
+    """The rematch of a finished game (made by the first to ask); 201."""
+    tables, table, seat, token = await _seat(request)
+    await fields.json_body(request, empty_ok=True)
+    return JSONResponse(await run_in_threadpool(tables.rematch, table, seat, token), status_code=201)
+
+
+async def game_record(request: Request) -> Response:
+    """The finished game's record (JSON lines, as ginnyo replay reads it); 409 before the end."""
+    tables, table, seat, token = await _seat(request)
+    text = await run_in_threadpool(tables.record, table)
+    return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="ginnyo-{table.id}.jsonl"'})
+
+
+async def game_events(websocket: WebSocket) -> None:
+    """The seat's views, one message each change, the first on connect."""
+    await websocket.accept()
+    tables = _tables(websocket)
+    try:
+        table = tables.get(websocket.path_params["game_id"])
+        token = websocket.query_params.get("token")
+        seat = tables.seat_of(table, token)
+    except WebError as error:
+        await websocket.send_json({"type": "error", "error": error.message})
+        await websocket.close(code=WS_CLOSE.get(error.status, 4400))
+        return
+    assert token is not None
+    subscriber = Subscriber(seat, token, asyncio.get_running_loop(), asyncio.Queue())
+    tables.subscribe(table, subscriber)
+    try:
+        view = await run_in_threadpool(tables.view, table, seat, token)
+        subscriber.queue.put_nowait({"type": "view", "view": view})
+        await _pump(websocket, subscriber)
+    finally:
+        tables.unsubscribe(table, subscriber)
+
+
+async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
+    """Send the subscriber's messages until the socket closes (what the page sends is not read)."""
+    async def send() -> None:
+        while True:
+            message = await subscriber.queue.get()
+            await websocket.send_json(message)
+
+    async def receive() -> None:
+        with contextlib.suppress(WebSocketDisconnect):
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+
+    tasks = [asyncio.create_task(send()), asyncio.create_task(receive())]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+
+# -- errors -----------------------------------------------------------------------------
+
+async def web_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, WebError)
+    return JSONResponse({"error": error.message}, status_code=error.status)
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    return JSONResponse({"error": str(error.detail)}, status_code=error.status_code)
+
+
+async def internal_error(request: Request, error: Exception) -> Response:
+    """A failure of the server itself: 500, one line, never a traceback."""
+    return JSONResponse({"error": f"internal error: {type(error).__name__}"}, status_code=500)
+
+
+def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLogger(__name__).warning,
+               ) -> Starlette:
+    """The web app of the games in ``data_dir`` (its SQLite file, made if need be); ``warn``
+    hears of a stored game left out because it no longer replays."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = Store(data_dir)
+        tables = Tables(store)
+        await run_in_threadpool(tables.load, warn)
+        app.state.tables = tables
+        try:
+            yield
+        finally:
+            tables.close()
+            store.close()
+
+    routes = [
+        Route("/", lobby),
+        Route("/play/{game_id}", table_page),
+        Route("/api/health", health),
+        Route("/api/openapi.json", openapi),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games/{game_id}", game_view),
+        Route("/api/games/{game_id}/preview", game_preview, methods=["POST"]),
+        Route("/api/games/{game_id}/actions", game_action, methods=["POST"]),
+        Route("/api/games/{game_id}/rematch", game_rematch, methods=["POST"]),
+        Route("/api/games/{game_id}/record", game_record),
+        WebSocketRoute("/api/games/{game_id}/events", game_events),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    handlers: dict[Any, Any] = {WebError: web_error, HTTPException: http_error, Exception: internal_error}
+    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+
+
+__all__ = ["create_app", "STATIC"]

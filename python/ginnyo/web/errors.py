@@ -1,0 +1,8 @@
+"""The web's refusals (defined with every other error in :mod:`ginnyo.errors`): an HTTP status
+and one line of reason, answered as ``{"error": line}``."""
+
+from __future__ import annotations
+
+from ..errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, TooLarge, Unauthorized, WebError
+
+__all__ = ["WebError", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "TooLarge", "Illegal"]

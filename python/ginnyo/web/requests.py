@@ -1,0 +1,110 @@
+"""Reading a request: a bearer token, and a JSON body of at most :data:`MAX_BODY` bytes whose
+fields are checked one by one (each refusal a 400 or 413 naming the field)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from starlette.requests import Request
+
+from .errors import BadRequest, TooLarge
+
+MAX_BODY = 64 * 1024
+BEARER = "bearer "
+
+
+def bearer_token(request: Request) -> str | None:
+    """The token of ``Authorization: Bearer TOKEN`` (None without one)."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    if header[:len(BEARER)].lower() != BEARER:
+        return ""
+    return header[len(BEARER):].strip()
+
+
+async def json_body(request: Request, *, empty_ok: bool = False) -> dict[str, Any]:
+    """The body as a JSON object: 413 over :data:`MAX_BODY` bytes (read no further),
+    400 for malformed JSON, a key given twice or no object."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > MAX_BODY:
+        raise TooLarge(f"the body holds {length} bytes, more than {MAX_BODY}")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TooLarge(f"the body holds more than {MAX_BODY} bytes")
+        chunks.append(chunk)
+    data = b"".join(chunks)
+    if not data.strip() and empty_ok:
+        return {}
+    try:
+        value = json.loads(data, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
+    except BadRequest:
+        raise
+    except RecursionError:
+        raise BadRequest("malformed JSON: nested too deeply") from None
+    except UnicodeDecodeError:
+        raise BadRequest("malformed JSON: not UTF-8") from None
+    except json.JSONDecodeError as error:
+        raise BadRequest(f"malformed JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    if not isinstance(value, dict):
+        raise BadRequest("the body must be a JSON object")
+    return value
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise BadRequest(f"malformed JSON: key {json.dumps(key)[:40]} appears twice")
+        result[key] = value
+    return result
+
+
+def _no_constant(name: str) -> None:
+    raise BadRequest(f"malformed JSON: {name} is no JSON number")
+
+
+def only_fields(body: dict[str, Any], known: tuple[str, ...]) -> None:
+    """400 for a field not in ``known``."""
+    for key in body:
+        if key not in known:
+            raise BadRequest(f"field {json.dumps(key)[:40]}: unknown field (known: {', '.join(known)})")
+
+
+def whole_number(body: dict[str, Any], key: str, low: int, high: int) -> int | None:
+    """An optional whole-number field within ``low`` .. ``high`` (not a bool, not 3.0)."""
+    value = body.get(key)
+    if value is None:
+        return None
+    if type(value) is not int or not low <= value <= high:
+        raise BadRequest(f"field '{key}': must be a whole number from {low} to {high}")
+    return value
+
+
+def seconds(body: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
+    """An optional number of seconds, more than ``low`` and at most ``high``."""
+    value = body.get(key)
+    if value is None:
+        return default
+    if type(value) not in (int, float) or not math.isfinite(value) or not low < value <= high:
+        raise BadRequest(f"field '{key}': must be a number of seconds more than {low:g} and at most {high:g}")
+    return float(value)
+
+
+def text(body: dict[str, Any], key: str, limit: int) -> str:
+    """A required string field of at most ``limit`` characters."""
+    value = body.get(key)
+    if value is None:
+        raise BadRequest(f"field '{key}': missing")
+    if not isinstance(value, str):
+        raise BadRequest(f"field '{key}': must be a string")
+    if len(value) > limit:
+        raise BadRequest(f"field '{key}': longer than {limit} characters")
+    return value
+
+
+__all__ = ["MAX_BODY", "bearer_token", "json_body", "only_fields", "whole_number", "seconds", "text"]

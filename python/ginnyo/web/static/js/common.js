@@ -1,0 +1,127 @@
+// What the lobby and the table share: the HTTP API, tile pictures, the games kept in localStorage.
+
+export const RANKS = "A23456789TJQK";
+export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+export const KIND_NAMES = { ".": "plain", Y: "yellow, tile ×2", G: "green, tile ×3", R: "red, start, meld ×2",
+  B: "blue, meld ×3", S: "centre" };
+export const KIND_LABELS = { ".": "", Y: "Y", G: "G", R: "R", B: "B", S: "★" };
+
+/** An API error: the server's one-line reason and the HTTP status. */
+export class ApiError extends Error {
+  constructor(message, status) { super(message); this.status = status; }
+}
+
+/** Calls the API with JSON in and out; throws ApiError with the server's reason in words. */
+export async function api(method, path, { token, body } = {}) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (error) {
+    throw new ApiError("the server cannot be reached", 0);
+  }
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (error) { data = null; }
+  if (!response.ok) {
+    const reason = data && typeof data.error === "string" ? data.error : `${response.status} ${response.statusText}`;
+    throw new ApiError(reason, response.status);
+  }
+  return data;
+}
+
+/** The seats and tokens a table URL's fragment carries: `#seat=1&token=T` or `#hotseat=0:T0,2:T2`. */
+export function readFragment(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  const seats = new Map();
+  if (params.has("hotseat")) {
+    for (const part of params.get("hotseat").split(",")) {
+      const at = part.indexOf(":");
+      const seat = Number(part.slice(0, at));
+      if (at > 0 && Number.isInteger(seat) && part.length > at + 1) seats.set(seat, part.slice(at + 1));
+    }
+  } else if (params.has("seat") && params.has("token")) {
+    const seat = Number(params.get("seat"));
+    if (Number.isInteger(seat)) seats.set(seat, params.get("token"));
+  }
+  return seats;
+}
+
+/** A tile code's parts: a rack joker `*`, a board joker `7h` (lower case) or a card `7H`. */
+export function parseCode(code) {
+  if (code === "*") return { joker: true, rank: null, suit: null };
+  const rank = code[0].toUpperCase() === "1" ? "T" : code[0].toUpperCase();
+  const suit = code[code.length - 1];
+  return { joker: suit === suit.toLowerCase(), rank, suit: suit.toUpperCase() };
+}
+
+/** The tile in words, for screen readers and lists: "7 of hearts", "joker as 7 of hearts". */
+export function tileWords(code) {
+  const { joker, rank, suit } = parseCode(code);
+  if (rank === null) return "joker";
+  const card = `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`;
+  return joker ? `joker as ${card}` : card;
+}
+
+/** A card-like tile element, as ginnyo show --svg draws one. */
+export function tileElement(code) {
+  const { joker, rank, suit } = parseCode(code);
+  const tile = document.createElement("span");
+  tile.className = "tile";
+  if (joker) tile.classList.add("joker");
+  if (rank === null) {
+    tile.classList.add("blank");
+    tile.innerHTML = '<span class="star" aria-hidden="true">★</span>';
+    return tile;
+  }
+  if (suit === "D" || suit === "H") tile.classList.add("red");
+  const rankText = rank === "T" ? "10" : rank;
+  tile.innerHTML = `<span class="rank">${rankText}</span><span class="suit" aria-hidden="true">${SUITS[suit]}</span>`
+    + (joker ? '<span class="mark" aria-hidden="true">★</span>' : "");
+  return tile;
+}
+
+/** The codes of a rack, given as "5C * KD" or as a list. */
+export function rackCodes(rack) {
+  if (Array.isArray(rack)) return rack.slice();
+  return String(rack || "").split(/\s+/).filter(Boolean);
+}
+
+export function columnLetter(col) {
+  return String.fromCharCode(65 + col);
+}
+
+// -- this browser's games (localStorage) ----------------------------------------------
+const STORE = "ginnyo.games";
+
+export function storedGames() {
+  try {
+    const games = JSON.parse(localStorage.getItem(STORE) || "[]");
+    return Array.isArray(games) ? games : [];
+  } catch (error) {
+    return [];
+  }
+}
+
+/** Keeps a created game (the POST /api/games answer) for the lobby's list. */
+export function storeGame(created) {
+  const games = storedGames().filter((game) => game.id !== created.id);
+  games.unshift({ id: created.id, created: new Date().toISOString(), seats: created.seats,
+    hotseat_url: created.hotseat_url || null });
+  try { localStorage.setItem(STORE, JSON.stringify(games.slice(0, 50))); } catch (error) { /* full: not kept */ }
+}
+
+export function forgetGame(id) {
+  localStorage.setItem(STORE, JSON.stringify(storedGames().filter((game) => game.id !== id)));
+}
+
+export function text(tag, content, className) {
+  const element = document.createElement(tag);
+  element.textContent = content;
+  if (className) element.className = className;
+  return element;
+}

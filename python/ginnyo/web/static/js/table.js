@@ -1,0 +1,712 @@
+// The table: the board, the seat's rack, live legality and scores, actions, live updates, the end.
+import { KIND_LABELS, KIND_NAMES, api, columnLetter, rackCodes, readFragment, storeGame, text, tileElement,
+  tileWords } from "./common.js";
+
+const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
+const tokens = readFragment(location.hash);
+const hotseat = tokens.size > 1;
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  views: new Map(),        // seat -> its latest view
+  shown: null,             // the seat whose rack is on screen
+  covered: false,          // hot-seat: the rack hidden until its player shows it
+  placements: new Map(),   // square name -> {slot, code}; code "*" is a joker without identity yet
+  selected: null,          // the rack slot picked to place next
+  returning: false,
+  picked: new Set(),       // rack slots picked to return
+  preview: null,
+  previewSeq: 0,
+  cursor: null,            // the board square keyboard focus is on
+  sending: false,
+  recordFor: null,
+  squares: new Map(),      // square name -> its element
+  grid: null,
+  live: new Map(),         // seat -> socket open
+  suppressClick: false,    // a drag just ended: the click that follows it is not a click
+};
+
+// -- status line ---------------------------------------------------------------------------
+function say(message, error = false) {
+  const status = $("status");
+  status.textContent = message;
+  status.classList.toggle("error", error);
+}
+
+function view() { return state.views.get(state.shown) || null; }
+function token() { return tokens.get(state.shown); }
+function nameOf(seat) { const current = view(); return current ? current.names[seat] : `seat ${seat + 1}`; }
+function myTurn() { const current = view(); return Boolean(current && current.your_turn && !current.finished && !state.covered); }
+function rack() { const current = view(); return current ? rackCodes(current.position.rack) : []; }
+function usedSlots() { return new Set([...state.placements.values()].map((placed) => placed.slot)); }
+
+// -- views arriving ----------------------------------------------------------------------
+function clearTurn() {
+  state.placements.clear();
+  state.selected = null;
+  state.returning = false;
+  state.picked.clear();
+  state.preview = null;
+  state.previewSeq += 1;
+}
+
+function onView(seat, incoming) {
+  const before = state.views.get(seat);
+  if (before && incoming.version < before.version) return;   // an older view overtaken by a newer one
+  state.views.set(seat, incoming);
+  if (state.shown === null) {
+    state.shown = hotseat && tokens.has(incoming.to_move) ? incoming.to_move : seat;
+    state.covered = hotseat && !incoming.finished;   // a hot-seat table starts with the rack hidden
+  }
+  if (hotseat) {
+    if (incoming.finished) {
+      state.covered = false;
+    } else if (tokens.has(incoming.to_move) && incoming.to_move !== state.shown) {
+      state.shown = incoming.to_move;
+      state.covered = true;
+      clearTurn();
+    }
+  }
+  if (seat === state.shown && (!before || before.version !== incoming.version)) clearTurn();
+  render();
+}
+
+async function join(seat, seatToken) {
+  try {
+    onView(seat, await api("GET", `/api/games/${encodeURIComponent(gameId)}`, { token: seatToken }));
+  } catch (error) {
+    say(`Cannot join seat ${seat + 1}: ${error.message}`, true);
+  }
+}
+
+/** One live socket a seat; reconnects with backoff (0.5 s doubling to 10 s) until told the token is bad. */
+function connect(seat, seatToken) {
+  let attempt = 0;
+  let refused = false;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const address = `${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/events?token=`
+    + encodeURIComponent(seatToken);
+  function open() {
+    const socket = new WebSocket(address);
+    socket.addEventListener("open", () => {
+      if (attempt > 0) say("Connected to the server again.");
+      attempt = 0;
+      state.live.set(seat, true);
+      showConnection();
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch (error) { return; }
+      if (message.type === "view") onView(seat, message.view);
+      else if (message.type === "error") { refused = true; say(`Seat ${seat + 1}: ${message.error}`, true); }
+    });
+    socket.addEventListener("close", (event) => {
+      state.live.set(seat, false);
+      if (refused || event.code === 4401 || event.code === 4403 || event.code === 4404) {
+        showConnection("not connected");
+        return;
+      }
+      showConnection();
+      if (attempt === 0) say("Lost the connection to the server: reconnecting…", true);
+      const delay = Math.min(10000, 500 * 2 ** attempt);
+      attempt += 1;
+      setTimeout(open, delay);
+    });
+  }
+  open();
+}
+
+function showConnection(words) {
+  const all = [...tokens.keys()].every((seat) => state.live.get(seat));
+  $("conn").textContent = words || (all ? "live" : "reconnecting…");
+  $("conn").dataset.live = all ? "yes" : "no";
+}
+
+// -- the board -----------------------------------------------------------------------------
+function buildBoard(grid) {
+  const board = $("board");
+  board.replaceChildren();
+  board.style.setProperty("--cols", grid[0].length);
+  board.append(text("span", "", "corner"));
+  for (let col = 0; col < grid[0].length; col += 1) board.append(text("span", columnLetter(col), "coord col"));
+  grid.forEach((line, row) => {
+    board.append(text("span", String(row + 1), "coord"));
+    [...line].forEach((kind, col) => {
+      const name = `${columnLetter(col)}${row + 1}`;
+      const square = document.createElement("button");
+      square.type = "button";
+      square.className = `sq k-${kind === "." ? "plain" : kind}`;
+      square.dataset.square = name;
+      square.dataset.kind = kind;
+      square.dataset.row = row;
+      square.dataset.col = col;
+      square.tabIndex = -1;
+      square.addEventListener("click", (event) => squareClicked(name, event.detail === 0));
+      square.addEventListener("pointerdown", (event) => startDrag(event, { square: name }));
+      board.append(square);
+      state.squares.set(name, square);
+    });
+  });
+  state.grid = grid;
+  const centre = [...state.squares.values()].find((square) => square.dataset.kind === "S");
+  state.cursor = centre ? centre.dataset.square : "A1";
+}
+
+function drawBoard(current) {
+  const grid = current.layout_grid;
+  if (!state.grid || state.grid.join("/") !== grid.join("/")) buildBoard(grid);
+  const board = current.position.board || {};
+  const last = new Set(current.last && current.last.squares ? current.last.squares : []);
+  for (const [name, square] of state.squares) {
+    const kind = square.dataset.kind;
+    const placed = state.placements.get(name);
+    const code = board[name] || (placed && placed.code);
+    square.replaceChildren();
+    square.classList.toggle("last", last.has(name));
+    square.classList.toggle("pending", Boolean(placed));
+    square.classList.toggle("cursor", name === state.cursor);
+    square.tabIndex = name === state.cursor ? 0 : -1;
+    if (code) {
+      const tile = tileElement(code);
+      if (placed) tile.classList.add("pending");
+      square.append(tile);
+      square.setAttribute("aria-label", `${name}, ${tileWords(code)}${placed ? ", placed this turn" : ""}`);
+    } else {
+      square.textContent = KIND_LABELS[kind];
+      square.setAttribute("aria-label", `${name}, ${KIND_NAMES[kind]}`);
+    }
+  }
+}
+
+/** A square clicked (or Enter on it): take back the tile placed there, or put the picked rack
+ *  tile on it; from the keyboard, Enter with nothing to do plays a legal placement. */
+function squareClicked(name, byKeyboard) {
+  if (state.suppressClick) { state.suppressClick = false; return; }
+  state.cursor = name;
+  const current = view();
+  if (!current) return;
+  if (state.placements.has(name)) {
+    takeBack(name);
+    return;
+  }
+  if (!myTurn()) { say(current.finished ? "The game is over." : `Wait for ${nameOf(current.to_move)} to move.`); render(); return; }
+  const playable = byKeyboard && state.selected === null && state.preview && state.preview.legal
+    && !state.preview.pending;
+  if ((current.position.board || {})[name]) {
+    if (playable) { play(); return; }
+    say(`${name} is taken.`);
+    render();
+    return;
+  }
+  if (state.selected === null) {
+    if (playable) { play(); return; }
+    say("Pick a tile on your rack first, then a square.");
+    render();
+    return;
+  }
+  place(state.selected, name);
+}
+
+function place(slot, name) {
+  if (state.returning) return;
+  const code = rack()[slot];
+  if (code === undefined || usedSlots().has(slot)) return;
+  state.placements.set(name, { slot, code: code === "*" ? "*" : code });
+  state.selected = null;
+  say(code === "*" ? `Joker on ${name}: choose the card it stands for.` : `${tileWords(code)} on ${name}.`);
+  preview();
+}
+
+function takeBack(name) {
+  const placed = state.placements.get(name);
+  state.placements.delete(name);
+  say(`${tileWords(rack()[placed.slot])} back on the rack.`);
+  preview();
+}
+
+function recall() {
+  if (state.returning) { state.returning = false; state.picked.clear(); render(); return; }
+  if (!state.placements.size) return;
+  clearTurn();
+  say("Tiles back on the rack.");
+  render();
+}
+
+// -- dragging (pointer events): rack -> square, square -> square, square -> rack ------------
+function startDrag(event, from) {
+  if (event.button !== 0 || !myTurn() || state.returning) return;
+  if (from.square && !state.placements.has(from.square)) return;
+  const code = from.square ? state.placements.get(from.square).code : rack()[from.slot];
+  const origin = { x: event.clientX, y: event.clientY };
+  let ghost = null;
+  let over = null;
+  const element = event.currentTarget;
+  element.setPointerCapture(event.pointerId);
+  const move = (moved) => {
+    if (!ghost && Math.hypot(moved.clientX - origin.x, moved.clientY - origin.y) < 6) return;
+    if (!ghost) {
+      ghost = tileElement(code);
+      ghost.classList.add("drag-ghost");
+      document.body.append(ghost);
+    }
+    ghost.style.left = `${moved.clientX}px`;
+    ghost.style.top = `${moved.clientY}px`;
+    const target = document.elementFromPoint(moved.clientX, moved.clientY);
+    const square = target && target.closest(".sq");
+    if (over && over !== square) over.classList.remove("drop");
+    over = square;
+    if (over) over.classList.add("drop");
+  };
+  const end = (ended) => {
+    element.removeEventListener("pointermove", move);
+    element.removeEventListener("pointerup", end);
+    element.removeEventListener("pointercancel", end);
+    if (over) over.classList.remove("drop");
+    if (!ghost) return;   // no movement: a click, handled by the click listener
+    ghost.remove();
+    state.suppressClick = true;
+    setTimeout(() => { state.suppressClick = false; }, 0);
+    const target = document.elementFromPoint(ended.clientX, ended.clientY);
+    const square = target && target.closest(".sq");
+    const name = square && square.dataset.square;
+    if (from.square) {
+      const placed = state.placements.get(from.square);
+      if (name && name !== from.square && !state.placements.has(name) && !(view().position.board || {})[name]) {
+        state.placements.delete(from.square);
+        state.placements.set(name, placed);
+        preview();
+      } else if (target && target.closest("#rack")) {
+        takeBack(from.square);
+      }
+    } else if (name && !state.placements.has(name) && !(view().position.board || {})[name]) {
+      place(from.slot, name);
+    }
+  };
+  element.addEventListener("pointermove", move);
+  element.addEventListener("pointerup", end);
+  element.addEventListener("pointercancel", end);
+}
+
+// -- the rack ------------------------------------------------------------------------------
+function drawRack(current) {
+  const box = $("rack");
+  box.replaceChildren();
+  if (state.covered) {
+    box.append(text("span", "rack hidden", "rack-hidden"));
+    return;
+  }
+  const used = usedSlots();
+  rack().forEach((code, slot) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "slot";
+    button.dataset.slot = slot;
+    button.dataset.code = code;
+    button.append(tileElement(code));
+    button.classList.toggle("used", used.has(slot));
+    button.classList.toggle("selected", state.selected === slot);
+    button.classList.toggle("picked", state.picked.has(slot));
+    button.setAttribute("aria-label", tileWords(code));
+    button.setAttribute("aria-pressed", String(state.selected === slot || state.picked.has(slot)));
+    button.disabled = used.has(slot);
+    button.addEventListener("click", (event) => rackClicked(slot, event.detail === 0));
+    button.addEventListener("pointerdown", (event) => startDrag(event, { slot }));
+    box.append(button);
+  });
+  if (!rack().length) box.append(text("span", current.finished ? "" : "empty", "rack-hidden"));
+}
+
+function rackClicked(slot, byKeyboard) {
+  if (state.suppressClick) { state.suppressClick = false; return; }
+  if (!myTurn()) { say("It is not your turn."); return; }
+  if (state.returning) {
+    if (state.picked.has(slot)) state.picked.delete(slot); else state.picked.add(slot);
+    render();
+    return;
+  }
+  state.selected = state.selected === slot ? null : slot;
+  if (state.selected !== null) say(`${tileWords(rack()[slot])} picked: now a square${byKeyboard ? " (arrows, then Enter)" : ""}.`);
+  render();
+  if (byKeyboard && state.selected !== null) state.squares.get(state.cursor).focus();
+}
+
+// -- preview: legality and score as tiles are placed ---------------------------------------
+async function preview() {
+  const seq = ++state.previewSeq;
+  if (!state.placements.size) { state.preview = null; render(); return; }
+  if (state.preview) state.preview.pending = true;
+  render();
+  const placements = Object.fromEntries([...state.placements].map(([name, placed]) => [name, placed.code]));
+  let result;
+  try {
+    result = await api("POST", `/api/games/${encodeURIComponent(gameId)}/preview`, { token: token(), body: { placements } });
+  } catch (error) {
+    result = { legal: false, reason: error.message, melds: [], score: 0, joker_options: {} };
+  }
+  if (seq !== state.previewSeq) return;
+  state.preview = result;
+  render();
+}
+
+function unnamedJoker() {
+  for (const [name, placed] of state.placements) if (placed.code === "*") return name;
+  return null;
+}
+
+function drawPreview() {
+  const words = $("preview-text");
+  const melds = $("preview-melds");
+  const section = $("preview");
+  melds.replaceChildren();
+  section.classList.remove("legal", "illegal");
+  const result = state.preview;
+  if (state.returning) {
+    words.textContent = state.picked.size
+      ? `Return ${[...state.picked].map((slot) => tileWords(rack()[slot])).join(", ")} to the box, then draw up to 7.`
+      : "Pick the tiles to return on your rack, then Return.";
+    return;
+  }
+  if (!state.placements.size || !result) {
+    words.textContent = state.placements.size ? "Checking…"
+      : "Place tiles from your rack: drag them, or click a tile and then a square.";
+    return;
+  }
+  if (result.legal) {
+    section.classList.add("legal");
+    words.textContent = `Legal: ${result.score} point${result.score === 1 ? "" : "s"} (${result.notation}).`;
+  } else {
+    section.classList.add("illegal");
+    words.textContent = `Not legal: ${result.reason}`;
+  }
+  for (const meld of result.melds || []) {
+    const squares = meld.squares.length > 1 ? `${meld.squares[0]}–${meld.squares[meld.squares.length - 1]}` : meld.squares[0];
+    melds.append(text("li", `${meld.kind} ${squares} (${meld.tiles.join(" ")}): ${meld.score}`));
+  }
+}
+
+function drawJokerChoice() {
+  const panel = $("joker");
+  const name = myTurn() ? unnamedJoker() : null;
+  panel.classList.toggle("hidden", name === null);
+  if (name === null) return;
+  const options = state.preview && state.preview.joker_options ? state.preview.joker_options[name] : undefined;
+  const box = $("joker-options");
+  box.replaceChildren();
+  if (options === undefined) {
+    const waiting = !state.preview || state.preview.pending;
+    $("joker-title").textContent = waiting ? `Joker on ${name}: finding the cards it can stand for…`
+      : `Joker on ${name}: ${state.preview.reason}`;
+    return;
+  }
+  $("joker-title").textContent = options.length
+    ? `Joker on ${name}: choose the card it stands for (${options.length} fit).`
+    : `Joker on ${name}: no card makes this placement legal. Move it or take it back.`;
+  for (const option of options) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.identity = option;
+    button.setAttribute("aria-label", tileWords(option));
+    button.append(tileElement(option));
+    button.addEventListener("click", () => {
+      state.placements.get(name).code = option;
+      say(`Joker on ${name} stands for the ${tileWords(option).replace("joker as ", "")}.`);
+      preview();
+    });
+    box.append(button);
+  }
+}
+
+// -- actions -------------------------------------------------------------------------------
+async function send(action) {
+  const current = view();
+  if (!current || state.sending) return;
+  state.sending = true;
+  render();
+  try {
+    const next = await api("POST", `/api/games/${encodeURIComponent(gameId)}/actions`,
+      { token: token(), body: { action, version: current.version } });
+    say(`Played: ${action}.`);
+    $("notation-text").value = "";
+    onView(state.shown, next);
+  } catch (error) {
+    say(`Not played: ${error.message}`, true);
+  } finally {
+    state.sending = false;
+    render();
+  }
+}
+
+function play() {
+  const result = state.preview;
+  if (!myTurn() || !result || !result.legal || result.pending || unnamedJoker()) return;
+  send(result.notation);
+}
+
+function confirmReturn() {
+  if (!state.picked.size) return;
+  const codes = [...state.picked].map((slot) => rack()[slot]);
+  send(`return ${codes.join(" ")}`);
+}
+
+// -- the side: players, turn, box, stall clock, history, the end ---------------------------
+function drawPlayers(current) {
+  const table = $("players");
+  table.replaceChildren();
+  const head = table.insertRow();
+  for (const [words, numeric] of [["", false], ["player", false], ["score", true], ["tiles", true]]) {
+    const cell = text("th", words, numeric ? "num" : "");
+    cell.scope = "col";
+    head.append(cell);
+  }
+  const winners = new Set(current.result ? current.result.winners : []);
+  current.names.forEach((name, seat) => {
+    const row = table.insertRow();
+    row.dataset.seat = seat;
+    row.classList.toggle("to-move", !current.finished && seat === current.to_move);
+    row.classList.toggle("winner", winners.has(seat));
+    row.insertCell().textContent = !current.finished && seat === current.to_move ? "▶" : "";
+    const bot = current.kinds[seat];
+    const kind = bot === "human" || bot === name ? "" : ` (${bot})`;
+    row.insertCell().textContent = `${name}${kind}${seat === state.shown ? " — you" : ""}`;
+    const score = row.insertCell();
+    score.className = "num";
+    score.textContent = String(current.scores[seat]);
+    const size = row.insertCell();
+    size.className = "num";
+    size.textContent = String(current.rack_sizes[seat]);
+  });
+  $("box").textContent = `Box: ${current.box} tile${current.box === 1 ? "" : "s"} left.`;
+  const stall = current.opened && current.stall ? current.stall : null;
+  $("stall").textContent = stall
+    ? `Stall clock: ${stall.turns_without_play} of ${stall.limit} turns without a play.` : "";
+  let turn;
+  if (current.finished) turn = "Game over";
+  else if (current.your_turn && !state.covered) turn = `Your turn, ${current.names[current.to_move]}`;
+  else if (current.kinds[current.to_move] !== "human") turn = `${current.names[current.to_move]} is thinking…`;
+  else turn = `${current.names[current.to_move]} to move`;
+  $("turn").textContent = turn;
+  document.title = `Ginny-O — ${turn}`;
+}
+
+function drawHistory(current) {
+  const list = $("history");
+  list.replaceChildren();
+  (current.history || []).forEach((entry, index, all) => {
+    const score = entry.score ? ` — ${entry.score}` : "";
+    const item = text("li", `${current.names[entry.seat]}: ${entry.action}${score}`);
+    if (index === all.length - 1) item.className = "last";
+    list.append(item);
+  });
+  list.scrollTop = list.scrollHeight;
+}
+
+function drawEnd(current) {
+  const section = $("end");
+  section.classList.toggle("hidden", !current.finished);
+  if (!current.finished || !current.result) return;
+  const result = current.result;
+  $("end-reason").textContent = result.reason ? `The game ended: ${result.reason}.` : "";
+  const table = $("end-table");
+  table.replaceChildren();
+  const head = table.insertRow();
+  for (const [words, numeric] of [["player", false], ["rack left", false], ["penalty", true], ["final", true]]) {
+    head.append(text("th", words, numeric ? "num" : ""));
+  }
+  current.names.forEach((name, seat) => {
+    const row = table.insertRow();
+    row.dataset.seat = seat;
+    row.insertCell().textContent = name;
+    const left = result.racks ? rackCodes(result.racks[seat]) : [];
+    row.insertCell().textContent = left.length ? left.join(" ") : "—";
+    const penalty = row.insertCell();
+    penalty.className = "num";
+    const lost = Math.abs(Number(result.penalties ? result.penalties[seat] : 0));
+    penalty.textContent = lost ? `−${lost}` : "0";
+    const final = row.insertCell();
+    final.className = "num";
+    final.textContent = String(result.final_scores ? result.final_scores[seat] : current.scores[seat]);
+  });
+  const joined = rematchUrl();
+  $("rematch").textContent = joined ? "Join the rematch" : "Rematch";
+  const winners = (result.winners || []).map((seat) => current.names[seat]);
+  $("end-winners").textContent = winners.length > 1 ? `Shared win: ${winners.join(" and ")}`
+    : winners.length ? `Winner: ${winners[0]}` : "";
+  if (state.recordFor !== current.id) {
+    state.recordFor = current.id;
+    fetchRecord();
+  }
+}
+
+async function fetchRecord() {
+  const link = $("record");
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/record`,
+      { headers: { Authorization: `Bearer ${token()}` } });
+    if (!response.ok) throw new Error(`${response.status}`);
+    const blob = new Blob([await response.text()], { type: "application/x-ndjson" });
+    link.href = URL.createObjectURL(blob);
+    link.download = `ginnyo-${gameId}.jsonl`;
+  } catch (error) {
+    state.recordFor = null;
+    say(`The record cannot be fetched yet (${error.message}).`, true);
+  }
+}
+
+/** The rematch's page for this screen's seats, once every one of them knows its new token. */
+function rematchUrl() {
+  const entries = [...tokens.keys()].map((seat) => state.views.get(seat)).map((seen) => seen && seen.rematch);
+  if (!entries.length || entries.some((entry) => !entry || !entry.url)) return null;
+  if (entries.length === 1) return entries[0].url;
+  return `/play/${entries[0].id}#hotseat=${entries.map((entry) => `${entry.seat}:${entry.token}`).join(",")}`;
+}
+
+async function rematch() {
+  const known = rematchUrl();
+  if (known) { location.assign(known); return; }
+  try {
+    const created = await api("POST", `/api/games/${encodeURIComponent(gameId)}/rematch`, { token: token() });
+    storeGame(created);
+    const mine = created.seats.find((seat) => seat.seat === state.shown && seat.url)
+      || created.seats.find((seat) => seat.url);
+    location.assign(hotseat && created.hotseat_url ? created.hotseat_url : mine.url);
+  } catch (error) {
+    say(`No rematch: ${error.message}`, true);
+  }
+}
+
+// -- links to the analysis board and the game review (issue 28), when this server has them --
+let toolsServed = false;
+
+async function probeTools() {
+  try { toolsServed = (await fetch("/analysis", { method: "HEAD" })).ok; } catch (error) { toolsServed = false; }
+  render();
+}
+
+function drawTools(current) {
+  $("tools").classList.toggle("hidden", !toolsServed);
+  if (!toolsServed) return;
+  const fragment = `seat=${state.shown}&token=${encodeURIComponent(token())}`;
+  $("analyse").href = `/analysis#game=${encodeURIComponent(gameId)}&${fragment}`;
+  $("review").href = `/review/${encodeURIComponent(gameId)}#${fragment}`;
+  $("review").classList.toggle("hidden", !current.finished);
+  $("analyse").classList.toggle("hidden", state.covered);
+}
+
+// -- drawing it all --------------------------------------------------------------------------
+function render() {
+  const current = view();
+  if (!current) return;
+  drawBoard(current);
+  drawRack(current);
+  drawPlayers(current);
+  drawHistory(current);
+  drawPreview();
+  drawJokerChoice();
+  drawEnd(current);
+  drawTools(current);
+  const turn = myTurn() && !state.sending;
+  const result = state.preview;
+  $("play").disabled = !(turn && !state.returning && result && result.legal && !result.pending && !unnamedJoker());
+  $("recall").disabled = !(state.placements.size || state.returning);
+  $("return").disabled = !(turn && current.can_return && !state.placements.size);
+  $("return").classList.toggle("hidden", state.returning);
+  $("return-confirm").classList.toggle("hidden", !state.returning);
+  $("return-cancel").classList.toggle("hidden", !state.returning);
+  $("return-confirm").disabled = !(turn && state.picked.size);
+  $("return-confirm").textContent = `Return ${state.picked.size || ""}`.trim();
+  $("pass").disabled = !(turn && current.can_pass);
+  $("notation-send").disabled = !turn;
+  $("controls").classList.toggle("hidden", current.finished);
+  $("preview").classList.toggle("hidden", current.finished);
+  document.body.dataset.version = String(current.version);
+  document.body.dataset.seat = String(state.shown);
+  document.body.dataset.turn = current.finished ? "over" : myTurn() ? "mine" : "other";
+  const cover = $("cover");
+  const wasHidden = cover.classList.contains("hidden");
+  cover.classList.toggle("hidden", !state.covered);
+  if (state.covered) {
+    $("cover-title").textContent = `Pass the device to ${current.names[state.shown]}`;
+    if (wasHidden) $("cover-show").focus();
+  }
+}
+
+// -- keyboard --------------------------------------------------------------------------------
+function moveCursor(rows, cols) {
+  const square = state.squares.get(state.cursor);
+  const row = Math.max(0, Math.min(state.grid.length - 1, Number(square.dataset.row) + rows));
+  const col = Math.max(0, Math.min(state.grid[0].length - 1, Number(square.dataset.col) + cols));
+  state.cursor = `${columnLetter(col)}${row + 1}`;
+  render();
+  state.squares.get(state.cursor).focus();
+}
+
+const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+$("board").addEventListener("keydown", (event) => {
+  if (ARROWS[event.key] && state.grid) { event.preventDefault(); moveCursor(...ARROWS[event.key]); }
+});
+$("rack").addEventListener("keydown", (event) => {
+  if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+  const slots = [...$("rack").querySelectorAll(".slot:not(:disabled)")];
+  const at = slots.indexOf(document.activeElement);
+  const next = slots[Math.max(0, Math.min(slots.length - 1, at + (event.key === "ArrowLeft" ? -1 : 1)))];
+  if (next) { event.preventDefault(); next.focus(); }
+});
+document.addEventListener("keydown", (event) => {
+  const target = event.target;
+  const typing = target.closest && target.closest("input, textarea, select");
+  if (event.key === "Escape") { if (!typing) { recall(); event.preventDefault(); } return; }
+  if (typing || !target.closest) return;
+  const square = target.closest(".sq");
+  if ((event.key === "Delete" || event.key === "Backspace") && square && state.placements.has(square.dataset.square)) {
+    event.preventDefault();
+    takeBack(square.dataset.square);
+    return;
+  }
+  // Enter plays a legal placement from anywhere but a control of its own (a square with a
+  // tile picked to place on it acts as a square)
+  const control = target.closest("button, a") && !(square && state.selected === null);
+  if (event.key === "Enter" && !control && state.preview && state.preview.legal && !state.preview.pending
+      && state.selected === null) {
+    event.preventDefault();
+    play();
+  }
+});
+
+$("play").addEventListener("click", play);
+$("recall").addEventListener("click", recall);
+$("pass").addEventListener("click", () => send("pass"));
+$("return").addEventListener("click", () => {
+  state.returning = true;
+  state.selected = null;
+  say("Pick the tiles to return on your rack, then Return.");
+  render();
+});
+$("return-confirm").addEventListener("click", confirmReturn);
+$("return-cancel").addEventListener("click", recall);
+$("notation").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const words = $("notation-text").value.trim();
+  if (!words) { say("Type a move, e.g. 8G 7C7H7S, return KD or pass."); return; }
+  if (!myTurn()) { say("It is not your turn."); return; }
+  send(words);
+});
+$("cover-show").addEventListener("click", () => {
+  state.covered = false;
+  render();
+  const first = $("rack").querySelector(".slot");
+  if (first) first.focus();
+});
+$("rematch").addEventListener("click", rematch);
+
+// -- start -------------------------------------------------------------------------------
+if (!tokens.size) {
+  say("This link holds no seat: open the secret link your game gave you (it ends in #seat=…&token=…).", true);
+  $("conn").textContent = "not connected";
+} else {
+  for (const [seat, seatToken] of tokens) {
+    join(seat, seatToken);
+    connect(seat, seatToken);
+  }
+  probeTools();
+}

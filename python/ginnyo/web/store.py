@@ -1,0 +1,135 @@
+"""The SQLite file every web game lives in (DATA/games.sqlite3): the deal, the seat tokens' hashes, the actions.
+
+A game is its seats, names, seed and think time plus the actions applied in
+order (their notation); :mod:`.tables` rebuilds it by dealing from the seed
+and applying them.  The file is in WAL mode with ``synchronous=FULL``: an
+action is on disk when :meth:`Store.append_action` returns, before the move is
+acknowledged.  Seat tokens are never stored, only their SHA-256.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+DATABASE_NAME = "games.sqlite3"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    seats TEXT NOT NULL,          -- JSON list of seat kinds: "human" or a bot kind
+    names TEXT NOT NULL,          -- JSON list of names
+    seed INTEGER NOT NULL,
+    think REAL NOT NULL,          -- the sim bots' seconds a move
+    status TEXT NOT NULL,         -- "playing" or "finished"
+    rematch_of TEXT,              -- the finished game this one is the rematch of
+    rematch TEXT                  -- the rematch of this game, once made
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    hash TEXT PRIMARY KEY,        -- sha256 hex of the seat's token
+    game TEXT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game TEXT NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,           -- 1 for the first action
+    text TEXT NOT NULL,           -- the action in the project's notation
+    created REAL NOT NULL,
+    PRIMARY KEY (game, n)
+);
+"""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as stored: what deals it (its actions are read apart)."""
+
+    id: str
+    seats: tuple[str, ...]
+    names: tuple[str, ...]
+    seed: int
+    think: float
+    status: str
+    rematch_of: str | None
+    rematch: str | None
+
+
+class Store:
+    """The database of ``data_dir`` (created if need be); its methods may be called
+    from any thread (one connection, one lock)."""
+
+    def __init__(self, data_dir: str | Path) -> None:
+        self.path = Path(data_dir) / DATABASE_NAME
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def create_game(self, row: GameRow, token_hashes: dict[int, str]) -> None:
+        """Store a new game and its seats' token hashes in one transaction (and mark
+        the game it is the rematch of)."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT INTO games (id, created, seats, names, seed, think, status, rematch_of, rematch)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                (row.id, time.time(), json.dumps(row.seats), json.dumps(row.names), row.seed, row.think,
+                 row.status, row.rematch_of))
+            self._db.executemany("INSERT INTO tokens (hash, game, seat) VALUES (?, ?, ?)",
+                                 [(digest, row.id, seat) for seat, digest in token_hashes.items()])
+            if row.rematch_of is not None:
+                self._db.execute("UPDATE games SET rematch = ? WHERE id = ?", (row.id, row.rematch_of))
+
+    def add_token(self, digest: str, game: str, seat: int) -> None:
+        """Store a seat's token hash (a rematch seat's, made when first asked for); once."""
+        with self._lock, self._db:
+            self._db.execute("INSERT OR IGNORE INTO tokens (hash, game, seat) VALUES (?, ?, ?)",
+                             (digest, game, seat))
+
+    def append_action(self, game: str, number: int, text: str, finished: bool) -> None:
+        """Store action ``number`` of ``game`` (and the game's end), on disk when this returns."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("INSERT INTO actions (game, n, text, created) VALUES (?, ?, ?, ?)",
+                             (game, number, text, time.time()))
+            if finished:
+                self._db.execute("UPDATE games SET status = 'finished' WHERE id = ?", (game,))
+
+    def games(self) -> list[GameRow]:
+        """Every stored game, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, seats, names, seed, think, status, rematch_of, rematch FROM games"
+                " ORDER BY created, rowid").fetchall()
+        return [GameRow(id, tuple(json.loads(seats)), tuple(json.loads(names)), seed, think, status, rematch_of,
+                        rematch) for id, seats, names, seed, think, status, rematch_of, rematch in rows]
+
+    def actions(self, game: str) -> list[str]:
+        """The actions of ``game`` in the order they were applied."""
+        with self._lock:
+            rows = self._db.execute("SELECT n, text FROM actions WHERE game = ? ORDER BY n", (game,)).fetchall()
+        for expected, (number, _) in enumerate(rows, 1):
+            if number != expected:
+                raise RuntimeError(f"game {game}: action {expected} is missing from the database")
+        return [text for _, text in rows]
+
+    def tokens(self) -> list[tuple[str, str, int]]:
+        """Every ``(token hash, game, seat)``."""
+        with self._lock:
+            rows = self._db.execute("SELECT hash, game, seat FROM tokens").fetchall()
+        return [(digest, game, seat) for digest, game, seat in rows]
+
+
+__all__ = ["Store", "GameRow", "DATABASE_NAME"]

@@ -1,0 +1,363 @@
+"""The live games: each a :class:`Table` (the Game, its seats, its sockets), rebuilt from the store,
+moved by people's requests and by bots in worker threads, and broadcast to every seat's sockets.
+
+Every change of a game happens under its table's lock, in a worker thread
+(never on the event loop), and is committed to the store before anyone hears
+of it.  A bot decides outside the lock on the game's own :class:`~ginnyo.game.View`
+of its turn, the view self-play gives a player: what a player in its seat sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import secrets
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ginnyo import GinnyoError
+from ginnyo.actions import Action, action_notation, parse_action
+from ginnyo.game import Game
+from ginnyo.players import PLAYER_KINDS, Player, make_player
+from ginnyo.records import record_text
+
+from .errors import Conflict, Forbidden, Illegal, NotFound, Unauthorized
+from .preview import preview
+from .store import GameRow, Store
+from .views import HUMAN, created_answer, seat_url, seat_view
+
+SEAT_KINDS = (HUMAN, *PLAYER_KINDS)
+TOKEN_BYTES = 32          # secrets.token_urlsafe(32): 43 url-safe characters
+TOKEN_CHARS = 43
+GAME_ID_BYTES = 9         # 12 url-safe characters
+MAX_SEED = 2 ** 63        # seeds are 0 .. 2**63 - 1 (SQLite's INTEGER)
+BOT_WORKERS = 2           # threads deciding bot moves, for every game
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a token: its SHA-256, hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def rematch_token(token: str, game_id: str) -> str:
+    """The token of a rematch seat, derived from the seat's token in the finished game:
+    only its holder can work it out, and nobody need store it."""
+    digest = hmac.new(token.encode("utf-8"), f"ginnyo rematch {game_id}".encode("utf-8"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def well_formed_token(token: object) -> bool:
+    """Whether ``token`` has a seat token's shape (43 url-safe characters)."""
+    return (isinstance(token, str) and len(token) == TOKEN_CHARS
+            and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in token))
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """A socket of ``seat``: views are put on ``queue`` from any thread through ``loop``."""
+
+    seat: int
+    token: str
+    loop: asyncio.AbstractEventLoop
+    queue: asyncio.Queue[dict[str, Any]]
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+        except RuntimeError:   # its loop is closed: the socket is gone, and unsubscribes itself
+            pass
+
+
+@dataclass(eq=False)
+class Table:
+    """A game being played (or over): the :class:`Game`, dealt from ``seed`` with the
+    ``actions`` applied; the seat to move has drawn (``Game.begin_turn``)."""
+
+    id: str
+    kinds: tuple[str, ...]
+    names: tuple[str, ...]
+    seed: int
+    think: float
+    game: Game
+    actions: list[str] = field(default_factory=list)
+    rematch: str | None = None
+    token_hashes: dict[str, int] = field(default_factory=dict)   # sha256 of a token -> its seat
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    subscribers: set[Subscriber] = field(default_factory=set)
+    subscribers_lock: threading.Lock = field(default_factory=threading.Lock)   # held for no I/O: the loop takes it
+    bots: dict[int, Player] = field(default_factory=dict)
+    bot_running: bool = False
+    bot_failure: str | None = None     # why the bot to move stopped, if it failed
+
+    @property
+    def version(self) -> int:
+        return self.game.turns_played
+
+    def bot_to_move(self) -> bool:
+        return not self.game.over and self.kinds[self.game.to_move] != HUMAN
+
+    def apply(self, action: Action) -> str:
+        """Apply ``action`` for the seat to move (``IllegalMoveError`` leaves the game
+        unchanged); its notation, as stored."""
+        game = self.game
+        before = game.position()
+        game.apply(action)   # raises before changing anything when the rules forbid it
+        text = action_notation(before, action)
+        self.actions.append(text)
+        if not game.over:
+            game.begin_turn()   # the next seat draws: its view holds its tiles for the decision
+        return text
+
+    def bot(self, seat: int) -> Player:
+        """The bot of ``seat``; a random bot is seeded from the turn too, so that a game
+        rebuilt after a restart goes on as it would have."""
+        kind = self.kinds[seat]
+        if kind == "random":
+            return make_player(kind, self.seed * 1000 + self.version, seat)
+        if seat not in self.bots:
+            self.bots[seat] = make_player(kind, self.seed, seat, seconds=self.think)
+        return self.bots[seat]
+
+
+class Tables:
+    """Every game of the store, live: made, found, moved and watched here."""
+
+    def __init__(self, store: Store, workers: int = BOT_WORKERS) -> None:
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self.tokens: dict[str, tuple[str, int]] = {}      # token hash -> (game, seat)
+        self._lock = threading.RLock()                     # the two dicts and rematches
+        self._workers = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ginnyo-bot")
+        self._closing = False
+        self.warn: Callable[[str], None] = lambda line: None   # set by load()
+
+    # -- starting and stopping ------------------------------------------------------
+    def load(self, warn: Callable[[str], None]) -> None:
+        """Rebuild every stored game and set its bots going where a bot is to move; a
+        game that no longer replays (a database changed by hand) is left out, with one line to ``warn``
+        (which also hears of a bot that fails)."""
+        self.warn = warn
+        for row in self.store.games():
+            try:
+                self.tables[row.id] = _rebuilt(row, self.store.actions(row.id))
+            except (RuntimeError, ValueError) as error:
+                warn(f"ginnyo: game {row.id} left out: {error}")
+        for digest, game_id, seat in self.store.tokens():
+            self.tokens[digest] = (game_id, seat)
+            if game_id in self.tables:
+                self.tables[game_id].token_hashes[digest] = seat
+        for table in list(self.tables.values()):
+            self.schedule_bot(table)
+
+    def close(self) -> None:
+        self._closing = True
+        self._workers.shutdown(wait=False, cancel_futures=True)
+
+    # -- making games ---------------------------------------------------------------
+    def create(self, kinds: list[str], names: list[str], seed: int | None, think: float,
+               rematch_of: Table | None = None, tokens: dict[int, str] | None = None) -> tuple[Table, dict[int, str]]:
+        """A new game of ``kinds`` (seed: a random one when None); its human seats'
+        tokens (given ones for a rematch, else new)."""
+        game_id = secrets.token_urlsafe(GAME_ID_BYTES)
+        seed = secrets.randbelow(MAX_SEED) if seed is None else seed
+        if tokens is None:
+            tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat, kind in enumerate(kinds) if kind == HUMAN}
+        row = GameRow(game_id, tuple(kinds), tuple(names), seed, think, "playing",
+                      None if rematch_of is None else rematch_of.id, None)
+        table = _rebuilt(row, [])
+        hashes = {seat: token_hash(token) for seat, token in tokens.items()}
+        table.token_hashes.update((digest, seat) for seat, digest in hashes.items())
+        self.store.create_game(row, hashes)
+        with self._lock:
+            self.tables[game_id] = table
+            self.tokens.update((digest, (game_id, seat)) for seat, digest in hashes.items())
+        self.schedule_bot(table)
+        return table, tokens
+
+    def rematch(self, table: Table, seat: int, token: str) -> dict[str, Any]:
+        """The rematch of a finished game, made by the first seat to ask: the same
+        seats, names and think time, a new seed.  That answer carries every human
+        seat's token (the caller's table: hot-seat, or links to pass on); a later
+        caller gets only its own.  Every seat also finds its own in its view."""
+        if not table.game.over:
+            raise Conflict("the game is not over: a rematch follows a finished game")
+        with self._lock:
+            if table.rematch is None:
+                new, tokens = self.create(list(table.kinds), list(table.names), None, table.think,
+                                          rematch_of=table)
+                table.rematch = new.id
+                return created_answer(new, tokens)
+        entry = self.rematch_entry(table, seat, token)
+        assert entry is not None
+        return created_answer(self.tables[entry["id"]], {seat: entry["token"]})
+
+    def rematch_entry(self, table: Table, seat: int, token: str) -> dict[str, Any] | None:
+        """Seat ``seat``'s place in the rematch of ``table``, once there is one (its
+        token derived from the seat's token here, and stored hashed when first given)."""
+        new = None if table.rematch is None else self.tables.get(table.rematch)
+        if new is None or new.kinds[seat] != HUMAN:   # none yet (or it was left out on loading)
+            return None
+        derived = rematch_token(token, table.id)
+        digest = token_hash(derived)
+        if digest not in self.tokens:
+            self.store.add_token(digest, new.id, seat)
+            with self._lock:
+                self.tokens[digest] = (new.id, seat)
+                new.token_hashes[digest] = seat
+        return {"id": new.id, "seat": seat, "token": derived, "url": seat_url(new.id, seat, derived)}
+
+    # -- finding games and seats ------------------------------------------------------
+    def get(self, game_id: str) -> Table:
+        table = self.tables.get(game_id)
+        if table is None:
+            raise NotFound(f"no game {game_id!r}" if len(game_id) <= 40 else "no such game")
+        return table
+
+    def seat_of(self, table: Table, token: str | None) -> int:
+        """The seat ``token`` holds in ``table``: 401 without a token of any game, 403 for another game's."""
+        if not token:
+            raise Unauthorized("a seat token is needed: Authorization: Bearer TOKEN")
+        if not well_formed_token(token):
+            raise Unauthorized("the seat token is malformed")
+        digest = token_hash(token)
+        for stored, seat in list(table.token_hashes.items()):
+            if hmac.compare_digest(stored, digest):
+                return seat
+        if digest in self.tokens:   # a hash looked up: it tells nothing of the tokens
+            raise Forbidden("the seat token is not for this game")
+        raise Unauthorized("the seat token is no token of a game here")
+
+    def view(self, table: Table, seat: int, token: str) -> dict[str, Any]:
+        with table.lock:
+            return seat_view(table, seat, self.rematch_entry(table, seat, token))
+
+    # -- moving -------------------------------------------------------------------------
+    def act(self, table: Table, seat: int, token: str, text: str, version: int | None) -> dict[str, Any]:
+        """Carry out a person's action (notation) for ``seat``: committed, broadcast,
+        then the new view; 409 out of turn or stale, 422 when the rules refuse it."""
+        with table.lock:
+            game = table.game
+            if game.over:
+                raise Conflict("the game is over")
+            if version is not None and version != table.version:
+                raise Conflict(f"stale: version {version} given, the game is at version {table.version}")
+            if game.to_move != seat:
+                raise Conflict(f"it is seat {game.to_move}'s turn, not seat {seat}'s")
+            if table.kinds[seat] != HUMAN:   # pragma: no cover - bots have no tokens
+                raise Conflict("a bot's seat")
+            try:
+                action = parse_action(game.position(), text)
+                self._commit(table, action)
+            except GinnyoError as error:
+                raise Illegal(str(error)) from None
+            answer = seat_view(table, seat, None)
+        self.schedule_bot(table)
+        return answer
+
+    def _commit(self, table: Table, action: Action) -> None:
+        """Apply and store an action (the caller holds the lock), then tell every socket."""
+        text = table.apply(action)
+        try:
+            self.store.append_action(table.id, table.version, text, table.game.over)
+        except BaseException:
+            # the game ran ahead of its file: rebuild it from what is stored
+            with self._lock:
+                self.tables[table.id] = rebuilt = _rebuilt(_row_of(table), self.store.actions(table.id))
+                rebuilt.subscribers, rebuilt.subscribers_lock = table.subscribers, table.subscribers_lock
+                rebuilt.token_hashes, rebuilt.rematch = table.token_hashes, table.rematch
+            raise
+        self.broadcast(table)
+
+    def broadcast(self, table: Table) -> None:
+        """Send every socket of ``table`` its seat's view (the caller holds the lock)."""
+        views: dict[tuple[int, str], dict[str, Any]] = {}
+        with table.subscribers_lock:
+            subscribers = list(table.subscribers)
+        for subscriber in subscribers:
+            key = (subscriber.seat, subscriber.token)
+            if key not in views:
+                views[key] = {"type": "view", "view": seat_view(
+                    table, subscriber.seat, self.rematch_entry(table, subscriber.seat, subscriber.token))}
+            subscriber.send(views[key])
+
+    def schedule_bot(self, table: Table) -> None:
+        """Set a worker deciding for the bot to move, unless one is already."""
+        with table.lock:
+            if self._closing or table.bot_running or not table.bot_to_move():
+                return
+            table.bot_running = True
+        try:
+            self._workers.submit(self._bot_turn, table)
+        except RuntimeError:   # the pool is shut down: the server is stopping
+            table.bot_running = False
+
+    def _bot_turn(self, table: Table) -> None:
+        """One bot move (in a worker thread): decide on the seat's view, then commit."""
+        try:
+            with table.lock:
+                if not table.bot_to_move():
+                    return
+                seat, version = table.game.to_move, table.version
+                view = table.game.begin_turn()
+                player = table.bot(seat)
+            action = player.choose(view)   # outside the lock: nobody else may move meanwhile
+            with table.lock:
+                if self._closing or table.version != version:
+                    return
+                self._commit(table, action)
+        except Exception as error:   # a bot that fails: the game waits (asking again would fail again)
+            table.bot_failure = f"the {table.kinds[table.game.to_move]} bot failed: {type(error).__name__}: {error}"
+            self.warn(f"ginnyo: game {table.id}: {table.bot_failure}")
+            return
+        finally:
+            table.bot_running = False
+        self.schedule_bot(table)
+
+    def preview(self, table: Table, seat: int, placements: dict[str, str]) -> dict[str, Any]:
+        """The preview of ``placements`` on the seat's board and rack (409 unless it is to move)."""
+        with table.lock:
+            if table.game.over:
+                raise Conflict("the game is over")
+            if table.game.to_move != seat:
+                raise Conflict("a preview is for the seat to move")
+            position = table.game.position(seat)
+        return preview(position, placements)
+
+    def record(self, table: Table) -> str:
+        """The record of a finished game (409 before the end: its seed would reveal the box)."""
+        with table.lock:
+            if not table.game.over:
+                raise Conflict("the record is given once the game is over (its seed would reveal the box)")
+            return record_text(table.game, list(table.names))
+
+    def subscribe(self, table: Table, subscriber: Subscriber) -> None:
+        with table.subscribers_lock:
+            table.subscribers.add(subscriber)
+
+    def unsubscribe(self, table: Table, subscriber: Subscriber) -> None:
+        with table.subscribers_lock:
+            table.subscribers.discard(subscriber)
+
+
+def _row_of(table: Table) -> GameRow:
+    return GameRow(table.id, table.kinds, table.names, table.seed, table.think, "playing", None, table.rematch)
+
+
+def _rebuilt(row: GameRow, actions: list[str]) -> Table:
+    """A table dealt from ``row``'s seed with ``actions`` applied in order."""
+    game = Game.deal(len(row.seats), row.seed)
+    table = Table(row.id, row.seats, row.names, row.seed, row.think, game, rematch=row.rematch)
+    game.begin_turn()
+    for number, text in enumerate(actions, 1):
+        try:
+            table.apply(parse_action(game.position(), text))
+        except GinnyoError as error:
+            raise RuntimeError(f"game {row.id}: stored action {number} ({text!r}) no longer replays: {error}") from None
+    return table
+
+
+__all__ = ["Tables", "Table", "Subscriber", "SEAT_KINDS", "token_hash", "well_formed_token", "MAX_SEED"]
