@@ -117,8 +117,8 @@ def analysis(position: Position, context: GameContext, limit: int) -> dict[str, 
 async def analyse(request: Request) -> Response:
     body = await fields.json_body(request)
     fields.only_fields(body, ("position", "limit"))
+    limit = _number(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)   # the request's fields before the position's
     position, context = read_position(body.get("position"))
-    limit = _number(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
     return JSONResponse(await run_in_threadpool(analysis, position, context, limit))
 
 
@@ -307,7 +307,6 @@ _MADE = threading.Lock()
 
 def simulation_setup(body: dict[str, Any]) -> tuple[Position, Setup, int, int | None]:
     """The position, rollout setup, rollouts asked and stopping level of a request, checked."""
-    position, context = read_position(body.get("position"))
     rollouts = _number(body, "rollouts", DEFAULT_ROLLOUTS, 1, MAX_ROLLOUTS)
     count = _number(body, "candidates", DEFAULT_CANDIDATES, 1, MAX_CANDIDATES)
     plies = _number(body, "plies", DEFAULT_PLIES, 0, MAX_PLIES)
@@ -318,6 +317,7 @@ def simulation_setup(body: dict[str, Any]) -> tuple[Position, Setup, int, int | 
     stop = body.get("stop")
     if stop is not None and (type(stop) is not int or stop not in STOP_LEVELS):
         raise BadRequest(f"field 'stop': must be one of {', '.join(map(str, STOP_LEVELS))}")
+    position, context = read_position(body.get("position"))
     model = default_model()
     ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=count,
                           state=position_state(position, context))
