@@ -41,7 +41,7 @@ BIG_LOSS = 10.0
 def turn_boards(lines: list[tuple[int, dict[str, Any]]]) -> tuple[Game, list[dict[str, Any]]]:
     """The replayed game and, a turn, what the review draws: the board before the move (square
     name -> tile code), the mover's rack after the draw, the squares the move covered, the scores
-    after it, and the decision as a docs/FORMAT.md position (for the analysis board)."""
+    after it (before the penalties of the end), and the decision as a docs/FORMAT.md position (for the analysis board)."""
     turns: list[dict[str, Any]] = []
     board: dict[str, str] = {}
     scores: list[int] = []
@@ -57,7 +57,7 @@ def turn_boards(lines: list[tuple[int, dict[str, Any]]]) -> tuple[Game, list[dic
         decision.update(players=game.players, scores=list(scores), to_move=turn.player)
         squares = ([layout.square_name(square) for square, _ in turn.action.play.placements]
                    if isinstance(turn.action, Place) else [])
-        scores = list(game.scores)
+        scores[turn.player] += turn.score    # the game's own scores lose the penalties at the end
         turns.append({"board": dict(board), "rack": decision["rack"], "squares": squares,
                       "scores": list(scores), "position": decision})
         board = {layout.square_name(square): tile.code for square, tile in sorted(game.board.items())}
