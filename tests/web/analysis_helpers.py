@@ -87,3 +87,49 @@ def play_to_end(client: TestClient, game: str, token: str) -> dict[str, Any]:
         else:
             time.sleep(0.02)
         assert time.monotonic() < deadline, "the game did not end"
+
+
+# -- the browser tests ----------------------------------------------------------------------------
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def unavailable(reason: str) -> None:
+    """Skip a browser test, or fail it when CI is set (the browser tests must run there)."""
+    import os
+
+    import pytest
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason}, and CI is set: the browser tests must run")
+    pytest.skip(reason)
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's chromium under Playwright's sync API."""
+    if not CHROMIUM.exists():
+        unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("playwright is not installed (pip install '.[test]')")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def served_game_to_end(server: Any, game: str, token: str) -> dict[str, Any]:
+    """Plays the token's seat of a ``ginnyo serve`` game by best score until it is over."""
+    deadline = time.monotonic() + WAIT_SECONDS * 5
+    while True:
+        seen = server.view(game, token)
+        if seen["finished"]:
+            return dict(seen)
+        if seen["your_turn"]:
+            server.call("POST", f"api/games/{game}/actions", {"action": best_action(seen), "version": seen["version"]},
+                        token=token)
+        else:
+            time.sleep(0.02)
+        assert time.monotonic() < deadline, "the game did not end"
