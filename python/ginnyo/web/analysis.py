@@ -5,7 +5,8 @@ A position is read from FORMAT.md's JSON object or from a position line (never f
 checked as ``ginnyo best-move --equity`` checks a file: a refusal is a 422 whose reason is the line
 the CLI prints after ``ginnyo: error:``.  Simulations share :data:`SIM_THREADS` threads, a block
 of :data:`ginnyo.simulation.BLOCK` rollouts of one job at a time in turn, so that many jobs all
-move on while the work stays bounded; at most :data:`MAX_ACTIVE` jobs wait or run and at most
+move on while the work stays bounded (the threads run at niceness :data:`SIM_NICENESS`, so requests
+are answered first); at most :data:`MAX_ACTIVE` jobs wait or run and at most
 :data:`MAX_KEPT` finished ones are kept (each for :data:`KEEP_SECONDS`).  The blocks are the
 ones ``best-move --sim`` runs, so a finished job's ranking is the CLI's for the same settings.
 """
@@ -13,8 +14,10 @@ ones ``best-move --sim`` runs, so a finished job's ranking is the CLI's for the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
+import os
 import secrets
 import threading
 import time
@@ -48,6 +51,7 @@ DEFAULT_CANDIDATES, MAX_CANDIDATES = 5, 10
 DEFAULT_PLIES, MAX_PLIES = 2, 8
 MAX_SEED = 2 ** 63 - 1
 SIM_THREADS = 2            # threads running every job's rollouts (the machine's cores, not one a job)
+SIM_NICENESS = 10          # their niceness (Linux): the answers to requests go first
 MAX_ACTIVE = 32            # jobs waiting or running at once; one more is refused (429)
 MAX_KEPT = 64              # finished jobs kept for their answers
 KEEP_SECONDS = 600.0       # how long a finished job is kept
@@ -84,17 +88,18 @@ def _number(body: dict[str, Any], key: str, default: int, low: int, high: int) -
 
 # -- the rankings -------------------------------------------------------------------------------
 
-def melds_json(position: Position, candidate: Candidate) -> list[dict[str, Any]]:
-    """The melds a candidate play makes, with their tiles and scores (none for a return or pass)."""
+def melds_json(position: Position, candidate: Candidate, board: dict[str, str] | None = None
+               ) -> list[dict[str, Any]]:
+    """The melds a candidate play makes, with their tiles and scores (none for a return or pass);
+    ``board``: the position's board as JSON, when already made."""
     if candidate.kind != PLAY:
         return []
     scored = position.score(candidate.action().play)   # type: ignore[attr-defined]
-    return _with_tiles(position, play_to_json(position, scored))["melds"]
+    return _with_tiles(play_to_json(position, scored), board if board is not None else position.to_dict()["board"])["melds"]
 
 
-def _with_tiles(position: Position, play: dict[str, Any]) -> dict[str, Any]:
+def _with_tiles(play: dict[str, Any], board: dict[str, str]) -> dict[str, Any]:
     """``play`` (as best-move --json writes it) with each meld's tiles, board and placed alike."""
-    board = position.to_dict()["board"]
     for meld in play["melds"]:
         meld["tiles"] = [play["placements"].get(square) or board.get(square) for square in meld["squares"]]
     return play
@@ -103,12 +108,13 @@ def _with_tiles(position: Position, play: dict[str, Any]) -> dict[str, Any]:
 def analysis(position: Position, context: GameContext, limit: int) -> dict[str, Any]:
     """The answer of POST /api/analysis: the position as JSON and as a line, the premium
     squares, and the first ``limit`` plays by score and actions by equity."""
-    by_score = [_with_tiles(position, play_to_json(position, scored)) for scored in position.top_plays(limit)]
+    data = position.to_dict()
+    by_score = [_with_tiles(play_to_json(position, scored), data["board"]) for scored in position.top_plays(limit)]
     ranked = rank_actions(core_of(position), position.rack, context.box_size, default_model(), limit=limit,
                           state=position_state(position, context))
-    by_equity = [dict(candidate_json(position, candidate), melds=melds_json(position, candidate))
+    by_equity = [dict(candidate_json(position, candidate), melds=melds_json(position, candidate, data["board"]))
                  for candidate in ranked]
-    return {"position": position.to_dict(), "line": position.to_line(), "layout_grid": list(position.layout.rows),
+    return {"position": data, "line": position.to_line(), "layout_grid": list(position.layout.rows),
             "players": context.players, "to_move": context.to_move, "scores": list(context.scores),
             "box": context.box_size, "unseen": len(context.unseen),
             "by_score": by_score, "no_play": None if by_score else no_play_json(position), "by_equity": by_equity}
@@ -140,6 +146,13 @@ class Job:
     finished_at: float | None = None
     changed: int = 0                  # bumped at every change, for the watchers
     watchers: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = field(default_factory=set)
+    described: dict[Candidate, dict[str, Any]] = field(default_factory=dict)   # each candidate's JSON, made once
+
+    def __post_init__(self) -> None:
+        board = self.position.to_dict()["board"]
+        for candidate in self.setup.candidates:
+            self.described[candidate] = dict(candidate_json(self.position, candidate),
+                                             melds=melds_json(self.position, candidate, board))
 
     @property
     def finished(self) -> bool:
@@ -157,8 +170,7 @@ class Job:
         setup = self.setup
         candidates = []
         for result in self.results():
-            entry = dict(candidate_json(self.position, result.candidate),
-                         melds=melds_json(self.position, result.candidate),
+            entry = dict(self.described[result.candidate],
                          mean=round(result.mean, DIGITS) if result.rollouts else None,
                          stdev=round(result.stdev, DIGITS) if result.rollouts else None,
                          ci95=[round(result.low, DIGITS), round(result.high, DIGITS)]
@@ -257,6 +269,8 @@ class Simulations:
 
     # -- the threads ------------------------------------------------------------------------
     def _work(self) -> None:
+        with contextlib.suppress(AttributeError, OSError):   # Linux: a thread's own niceness
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SIM_NICENESS)
         while True:
             with self.lock:
                 while not self.turns and not self.closing:
