@@ -133,3 +133,7 @@ def served_game_to_end(server: Any, game: str, token: str) -> dict[str, Any]:
         else:
             time.sleep(0.02)
         assert time.monotonic() < deadline, "the game did not end"
+
+
+__all__ = ["TestClient", "EXAMPLES", "SHIPPED", "WAIT_SECONDS", "CHROMIUM", "client_of", "cli", "cli_json", "cli_error",
+           "bearer", "view", "best_action", "play_to_end", "unavailable", "chromium", "served_game_to_end"]

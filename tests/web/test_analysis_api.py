@@ -125,7 +125,8 @@ def start(client: TestClient, **fields: Any) -> dict[str, Any]:
 
 def events(client: TestClient, job: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """Every event of a job's stream until it closes."""
-    seen, kind = [], None
+    seen: list[tuple[str, dict[str, Any]]] = []
+    kind = ""
     with client.stream("GET", job["events"]) as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
         for line in stream.iter_lines():

@@ -58,7 +58,7 @@ def upload(page: Any, server: Server, record: Path) -> int:
 
 
 def where(page: Any) -> str:
-    return page.locator("#where").text_content()
+    return str(page.locator("#where").text_content())
 
 
 def test_a_record_is_stepped_through_to_the_end_with_the_arrow_keys(page: Any, server: Server, record: Path) -> None:

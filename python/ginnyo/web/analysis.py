@@ -32,6 +32,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from ginnyo import GinnyoError, Position
+from ginnyo.actions import Place
 from ginnyo.commands.best_move import no_play_json, play_to_json
 from ginnyo.context import GameContext, game_context
 from ginnyo.equity import PLAY, Candidate, candidate_json, position_state, rank_actions
@@ -94,8 +95,12 @@ def melds_json(position: Position, candidate: Candidate, board: dict[str, str] |
     ``board``: the position's board as JSON, when already made."""
     if candidate.kind != PLAY:
         return []
-    scored = position.score(candidate.action().play)   # type: ignore[attr-defined]
-    return _with_tiles(play_to_json(position, scored), board if board is not None else position.to_dict()["board"])["melds"]
+    action = candidate.action()
+    assert isinstance(action, Place)
+    play = _with_tiles(play_to_json(position, position.score(action.play)),
+                       board if board is not None else position.to_dict()["board"])
+    melds: list[dict[str, Any]] = play["melds"]
+    return melds
 
 
 def _with_tiles(play: dict[str, Any], board: dict[str, str]) -> dict[str, Any]:
