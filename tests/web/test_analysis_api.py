@@ -12,6 +12,7 @@ import pytest
 
 from analysis_helpers import SHIPPED, WAIT_SECONDS, TestClient, bearer, cli_error, cli_json, client_of, view
 from ginnyo import Position
+from ginnyo.web import analysis as analysis_module
 from ginnyo.web.analysis import MAX_ACTIVE, Busy, Simulations, simulation_setup
 
 MIDGAME = next(path for path in SHIPPED if path.name == "midgame.json")
@@ -102,6 +103,19 @@ def test_a_refused_position_says_what_best_move_says(client: TestClient, tmp_pat
 def test_a_refused_position_line_says_what_best_move_says(client: TestClient) -> None:
     line = "15/15/15/15/15/15/15/7X7/15/15/15/15/15/15/15 7H"
     assert refusal(client, line) == (422, cli_error("best-move", "--equity", line))
+
+
+@pytest.mark.parametrize("text", ['{"board": {}, "rack": "7H"', '{"board": {}, "rack": "7H", "rack": "7S"}',
+                                  '{"board": {"H8": "7C"}, "rack": "7H"}'])
+def test_position_json_as_text_is_refused_in_best_moves_words(client: TestClient, tmp_path: Path, text: str) -> None:
+    path = tmp_path / "position.json"
+    path.write_text(text)
+    assert refusal(client, text) == (422, cli_error("best-move", "--equity", str(path)))
+
+
+def test_position_json_as_text_is_read_as_best_move_reads_a_file(client: TestClient) -> None:
+    answer = analyse(client, MIDGAME.read_text())
+    assert without_tiles(answer["by_score"][0]) == cli_json("best-move", "--json", str(MIDGAME))
 
 
 def test_a_path_is_never_read_as_a_file(client: TestClient) -> None:
@@ -208,3 +222,16 @@ def test_the_other_seat_analyses_its_own_rack_only(client: TestClient) -> None:
 def test_the_analysis_page_is_served(client: TestClient) -> None:
     answer = client.get("/analysis")
     assert answer.status_code == 200 and "/static/js/analysis.js" in answer.text
+
+
+def test_the_simulation_threads_are_bounded_and_end_when_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis_module, "IDLE_SECONDS", 0.05)
+    simulations = Simulations(threads=2)
+    position, setup, _, _ = simulation_setup({"position": json.loads(MIDGAME.read_text())})
+    jobs = [simulations.start(position, setup, 512, None) for _ in range(6)]
+    assert simulations.threads == 2
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not all(job.finished for job in jobs) or simulations.threads:
+        assert time.monotonic() < deadline, "the jobs did not end, or their threads did not"
+        time.sleep(0.01)
+    assert all(job.state == "done" and job.tally.count == 512 for job in jobs)

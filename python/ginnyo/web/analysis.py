@@ -1,7 +1,8 @@
 """The analysis board's API (docs/WEB.md "Analysis"): a position's plays ranked by score and by
 equity, and its simulation run as a background job whose progress streams as server-sent events.
 
-A position is read from FORMAT.md's JSON object or from a position line (never from a file), and
+A position is read from FORMAT.md's JSON object, or from text holding JSON or a position line (never
+from a file), and
 checked as ``ginnyo best-move --equity`` checks a file: a refusal is a 422 whose reason is the line
 the CLI prints after ``ginnyo: error:``.  Simulations share :data:`SIM_THREADS` threads, a block
 of :data:`ginnyo.simulation.BLOCK` rollouts of one job at a time in turn, so that many jobs all
@@ -53,6 +54,7 @@ DEFAULT_PLIES, MAX_PLIES = 2, 8
 MAX_SEED = 2 ** 63 - 1
 SIM_THREADS = 2            # threads running every job's rollouts (the machine's cores, not one a job)
 SIM_NICENESS = 10          # their niceness (Linux): the answers to requests go first
+IDLE_SECONDS = 30.0        # a simulation thread with nothing to do this long ends (one starts with work)
 MAX_ACTIVE = 32            # jobs waiting or running at once; one more is refused (429)
 MAX_KEPT = 64              # finished jobs kept for their answers
 KEEP_SECONDS = 600.0       # how long a finished job is kept
@@ -68,15 +70,16 @@ class Busy(WebError):
 # -- reading a position -------------------------------------------------------------------------
 
 def read_position(value: object) -> tuple[Position, GameContext]:
-    """The position of a request's ``position`` field and its game context, checked as
-    ``best-move --equity`` checks a file: 400 for a field of the wrong type, 422 with the
-    CLI's line for a position the format or the rules refuse."""
+    """The position of a request's ``position`` field (an object, or text: JSON or a position
+    line, read as ``best-move`` reads a file's content, never as a file name) and its game
+    context, checked as ``best-move --equity`` checks a file: 400 for a field of the wrong type,
+    422 with the CLI's line for a position the format or the rules refuse."""
     if value is None:
         raise BadRequest("field 'position': missing")
     if not isinstance(value, (dict, str)):
-        raise BadRequest("field 'position': must be a position object (docs/FORMAT.md) or a position line")
+        raise BadRequest("field 'position': must be a position object (docs/FORMAT.md), JSON text or a position line")
     try:
-        position = Position.from_dict(value) if isinstance(value, dict) else Position.from_line(value)
+        position = Position.from_dict(value) if isinstance(value, dict) else Position.from_text(value)
         return position, game_context(position)
     except GinnyoError as error:
         raise Illegal(" ".join(str(error).split("\n"))) from None
@@ -189,17 +192,22 @@ class Job:
 
 
 class Simulations:
-    """Every simulation job of the server, run a block at a time by :data:`SIM_THREADS` threads."""
+    """Every simulation job of the server, run a block at a time by at most :data:`SIM_THREADS`
+    threads, started as jobs come and ended after :data:`IDLE_SECONDS` without work."""
 
     def __init__(self, threads: int = SIM_THREADS) -> None:
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self.turns: deque[Job] = deque()          # the jobs waiting for their next block, in turn
         self.lock = threading.Condition()
         self.closing = False
-        self.threads = [threading.Thread(target=self._work, name=f"ginnyo-sim-{n}", daemon=True)
-                        for n in range(threads)]
-        for thread in self.threads:
-            thread.start()
+        self.most_threads = threads
+        self.threads = 0                          # running now: started with work, ended when idle
+
+    def _more_threads(self) -> None:
+        """Under the lock: a thread more while jobs wait and fewer than the most run."""
+        if self.threads < min(self.most_threads, len(self.turns)):
+            self.threads += 1
+            threading.Thread(target=self._work, name=f"ginnyo-sim-{self.threads}", daemon=True).start()
 
     def start(self, position: Position, setup: Setup, asked: int, stop_level: int | None) -> Job:
         n = len(setup.candidates)
@@ -214,6 +222,7 @@ class Simulations:
             if n:
                 self.turns.append(job)
                 self.lock.notify()
+                self._more_threads()
             else:
                 self._finish(job, "done")
         return job
@@ -278,9 +287,11 @@ class Simulations:
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SIM_NICENESS)
         while True:
             with self.lock:
-                while not self.turns and not self.closing:
-                    self.lock.wait()
-                if self.closing:
+                idle_since = time.monotonic()
+                while not self.turns and not self.closing and time.monotonic() - idle_since < IDLE_SECONDS:
+                    self.lock.wait(IDLE_SECONDS)
+                if self.closing or not self.turns:
+                    self.threads -= 1
                     return
                 job = self.turns.popleft()
                 if job.finished:
@@ -309,6 +320,7 @@ class Simulations:
                     self._changed(job)
                     self.turns.append(job)
                     self.lock.notify()
+                    self._more_threads()
 
 
 def simulations_of(request: Request) -> Simulations:

@@ -150,12 +150,10 @@ function setFields(event) {
 }
 
 // -- the position as text ---------------------------------------------------------------------
+/** The text box's position: sent as text (JSON or a line), read by the server as best-move reads a file. */
 function sourceValue() {
   const source = $("source").value.trim();
-  if (!source) return null;
-  if (source.startsWith("{")) {
-    try { return JSON.parse(source); } catch (error) { say(`Refused: the JSON does not read (${error.message})`, true); return undefined; }
-  }
+  if (!source) { say("Paste a position first (JSON or a line).", true); return null; }
   return source;
 }
 
@@ -254,10 +252,7 @@ async function fromFragment() {
     return;
   }
   if (params.has("position")) {
-    const value = params.get("position");
-    let position = value;
-    try { position = value.trim().startsWith("{") ? JSON.parse(value) : value; } catch (error) { /* the server says */ }
-    await analyse(position, { note: "The position from the review." });
+    await analyse(params.get("position"), { note: "The position from the review." });
     return;
   }
   await analyse({ board: {}, rack: "" }, { note: "An empty board: paste a position, open a file, or place tiles." });
