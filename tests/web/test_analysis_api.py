@@ -13,7 +13,8 @@ import pytest
 from analysis_helpers import SHIPPED, WAIT_SECONDS, TestClient, bearer, cli_error, cli_json, client_of, view
 from ginnyo import Position
 from ginnyo.web import analysis as analysis_module
-from ginnyo.web.analysis import MAX_ACTIVE, Busy, Simulations, simulation_setup
+from ginnyo.web.analysis import MAX_ACTIVE, Simulations, simulation_setup
+from ginnyo.web.errors import Conflict
 
 MIDGAME = next(path for path in SHIPPED if path.name == "midgame.json")
 SET_OF_THREE = {"board": {"H7": "7C", "H8": "7D", "H9": "7S"}, "rack": "7H"}
@@ -203,7 +204,7 @@ def test_more_simulations_than_the_bound_are_refused() -> None:
     position, setup, rollouts, stop = simulation_setup({"position": json.loads(MIDGAME.read_text())})
     for _ in range(MAX_ACTIVE):
         simulations.start(position, setup, rollouts, stop)
-    with pytest.raises(Busy):
+    with pytest.raises(Conflict, match="too many simulations"):
         simulations.start(position, setup, rollouts, stop)
     simulations.stop(next(iter(simulations.jobs.values())))
     simulations.start(position, setup, rollouts, stop)   # a stopped one makes room

@@ -34,17 +34,19 @@ from starlette.routing import Route
 
 from ginnyo import GinnyoError, Position
 from ginnyo.actions import Place
-from ginnyo.commands.best_move import no_play_json, play_to_json
+from ginnyo.play import ScoredPlay
+from ginnyo.tiles import rack_code
 from ginnyo.context import GameContext, game_context
 from ginnyo.equity import PLAY, Candidate, candidate_json, position_state, rank_actions
 from ginnyo.leaves import default_model
 from ginnyo.native import core_of
 from ginnyo.simulation import (BLOCK, SimResult, Setup, Tally, leader_is_significant, ranking, rollout_results,
                                setup_for, top_candidates)
+from ginnyo.solver import tiles_to_return
 from ginnyo.sim_choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 
 from . import requests as fields
-from .errors import BadRequest, Illegal, NotFound, WebError
+from .errors import BadRequest, Conflict, Illegal, NotFound
 
 STATIC = Path(__file__).parent / "static"
 DEFAULT_LIMIT, MAX_LIMIT = 10, 50          # plays shown in each ranking
@@ -55,16 +57,11 @@ MAX_SEED = 2 ** 63 - 1
 SIM_THREADS = 2            # threads running every job's rollouts (the machine's cores, not one a job)
 SIM_NICENESS = 10          # their niceness (Linux): the answers to requests go first
 IDLE_SECONDS = 30.0        # a simulation thread with nothing to do this long ends (one starts with work)
-MAX_ACTIVE = 32            # jobs waiting or running at once; one more is refused (429)
+MAX_ACTIVE = 32            # jobs waiting or running at once; one more is refused (409: not now)
 MAX_KEPT = 64              # finished jobs kept for their answers
 KEEP_SECONDS = 600.0       # how long a finished job is kept
 KEEPALIVE_SECONDS = 15.0   # a comment line on a quiet event stream
 DIGITS = 3
-
-
-class Busy(WebError):
-    """Too many simulations at once."""
-    status = 429
 
 
 # -- reading a position -------------------------------------------------------------------------
@@ -91,6 +88,23 @@ def _number(body: dict[str, Any], key: str, default: int, low: int, high: int) -
 
 
 # -- the rankings -------------------------------------------------------------------------------
+
+def play_to_json(position: Position, scored: ScoredPlay) -> dict[str, Any]:
+    """A play as ``best-move --json`` prints it (the commands' ``play_to_json``, which a domain
+    module may not import: tests/test_layering.py; tests/web/test_analysis_api.py checks they agree)."""
+    name = position.layout.square_name
+    return {"notation": position.notation(scored), "score": scored.score,
+            "placements": {name(square): tile.code for square, tile in scored.play.placements},
+            "melds": [{"kind": meld.kind, "squares": [name(square) for square in meld.squares], "score": meld.score}
+                      for meld in scored.melds]}
+
+
+def no_play_json(position: Position) -> dict[str, Any]:
+    """What ``best-move --json`` prints for a position without a legal play: the tile to return and why."""
+    tiles, reason = tiles_to_return(position)   # best-move's own choice and words
+    return {"notation": None, "score": 0, "placements": {}, "melds": [],
+            "return": [rack_code(tile) for tile in tiles], "reason": reason}
+
 
 def melds_json(position: Position, candidate: Candidate, board: dict[str, str] | None = None
                ) -> list[dict[str, Any]]:
@@ -217,7 +231,7 @@ class Simulations:
             self._forget_old()
             active = sum(not other.finished for other in self.jobs.values())
             if active >= MAX_ACTIVE:
-                raise Busy(f"too many simulations at once (at most {MAX_ACTIVE}): stop one or wait")
+                raise Conflict(f"too many simulations at once (at most {MAX_ACTIVE}): stop one or wait")
             self.jobs[job.id] = job
             if n:
                 self.turns.append(job)
@@ -424,5 +438,5 @@ routes = [
     Route("/api/analysis/simulations/{job_id}/events", simulation_events),
 ]
 
-__all__ = ["routes", "read_position", "analysis", "Simulations", "Job", "simulation_setup", "MAX_ACTIVE",
+__all__ = ["routes", "read_position", "analysis", "Simulations", "Job", "play_to_json", "no_play_json", "simulation_setup", "MAX_ACTIVE",
            "SIM_THREADS", "MAX_ROLLOUTS"]
