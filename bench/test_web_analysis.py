@@ -22,7 +22,7 @@ from typing import Any
 from conftest import FACTS, HERE
 from ginnyo.web.analysis import MAX_ROLLOUTS, SIM_THREADS
 
-REQUESTS = 300          # analyses timed in each phase
+REQUESTS = 1000         # analyses timed in each phase
 POSITIONS = 30          # distinct corpus positions, in turn
 SIMULATIONS = 20
 START_TIMEOUT = 60.0    # seconds for the server to print its address (a guard)
