@@ -32,6 +32,7 @@ from .preview import read_placements
 from .store import Store
 from .tables import SEAT_KINDS, MAX_SEED, Subscriber, Tables
 from .views import HUMAN, created_answer
+from . import analysis, review   # the analysis board and the game review (issue 28)
 
 STATIC = Path(__file__).parent / "static"
 MAX_NAME = 40
@@ -258,7 +259,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         Route("/api/games/{game_id}/record", game_record),
         WebSocketRoute("/api/games/{game_id}/events", game_events),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-    ]
+    ] + analysis.routes + review.routes
     handlers: dict[Any, Any] = {WebError: web_error, HTTPException: http_error, Exception: internal_error}
     return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
 

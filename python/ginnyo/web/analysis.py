@@ -1,0 +1,442 @@
+"""The analysis board's API (docs/WEB.md "Analysis"): a position's plays ranked by score and by
+equity, and its simulation run as a background job whose progress streams as server-sent events.
+
+A position is read from FORMAT.md's JSON object, or from text holding JSON or a position line (never
+from a file), and
+checked as ``ginnyo best-move --equity`` checks a file: a refusal is a 422 whose reason is the line
+the CLI prints after ``ginnyo: error:``.  Simulations share :data:`SIM_THREADS` threads, a block
+of :data:`ginnyo.simulation.BLOCK` rollouts of one job at a time in turn, so that many jobs all
+move on while the work stays bounded (the threads run at niceness :data:`SIM_NICENESS`, so requests
+are answered first); at most :data:`MAX_ACTIVE` jobs wait or run and at most
+:data:`MAX_KEPT` finished ones are kept (each for :data:`KEEP_SECONDS`).  The blocks are the
+ones ``best-move --sim`` runs, so a finished job's ranking is the CLI's for the same settings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import os
+import secrets
+import threading
+import time
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from ginnyo import GinnyoError, Position
+from ginnyo.actions import Place
+from ginnyo.play import ScoredPlay
+from ginnyo.tiles import rack_code
+from ginnyo.context import GameContext, game_context
+from ginnyo.equity import PLAY, Candidate, candidate_json, position_state, rank_actions
+from ginnyo.leaves import default_model
+from ginnyo.native import core_of
+from ginnyo.simulation import (BLOCK, SimResult, Setup, Tally, leader_is_significant, ranking, rollout_results,
+                               setup_for, top_candidates)
+from ginnyo.solver import tiles_to_return
+from ginnyo.sim_choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
+
+from . import requests as fields
+from .errors import BadRequest, Conflict, Illegal, NotFound
+
+STATIC = Path(__file__).parent / "static"
+DEFAULT_LIMIT, MAX_LIMIT = 10, 50          # plays shown in each ranking
+DEFAULT_ROLLOUTS, MAX_ROLLOUTS = 1000, 100_000
+DEFAULT_CANDIDATES, MAX_CANDIDATES = 5, 10
+DEFAULT_PLIES, MAX_PLIES = 2, 8
+MAX_SEED = 2 ** 63 - 1
+SIM_THREADS = 2            # threads running every job's rollouts (the machine's cores, not one a job)
+SIM_NICENESS = 10          # their niceness (Linux): the answers to requests go first
+IDLE_SECONDS = 30.0        # a simulation thread with nothing to do this long ends (one starts with work)
+MAX_ACTIVE = 32            # jobs waiting or running at once; one more is refused (409: not now)
+MAX_KEPT = 64              # finished jobs kept for their answers
+KEEP_SECONDS = 600.0       # how long a finished job is kept
+KEEPALIVE_SECONDS = 15.0   # a comment line on a quiet event stream
+DIGITS = 3
+
+
+# -- reading a position -------------------------------------------------------------------------
+
+def read_position(value: object) -> tuple[Position, GameContext]:
+    """The position of a request's ``position`` field (an object, or text: JSON or a position
+    line, read as ``best-move`` reads a file's content, never as a file name) and its game
+    context, checked as ``best-move --equity`` checks a file: 400 for a field of the wrong type,
+    422 with the CLI's line for a position the format or the rules refuse."""
+    if value is None:
+        raise BadRequest("field 'position': missing")
+    if not isinstance(value, (dict, str)):
+        raise BadRequest("field 'position': must be a position object (docs/FORMAT.md), JSON text or a position line")
+    try:
+        position = Position.from_dict(value) if isinstance(value, dict) else Position.from_text(value)
+        return position, game_context(position)
+    except GinnyoError as error:
+        raise Illegal(" ".join(str(error).split("\n"))) from None
+
+
+def _number(body: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = fields.whole_number(body, key, low, high)
+    return default if value is None else value
+
+
+# -- the rankings -------------------------------------------------------------------------------
+
+def play_to_json(position: Position, scored: ScoredPlay) -> dict[str, Any]:
+    """A play as ``best-move --json`` prints it (the commands' ``play_to_json``, which a domain
+    module may not import: tests/test_layering.py; tests/web/test_analysis_api.py checks they agree)."""
+    name = position.layout.square_name
+    return {"notation": position.notation(scored), "score": scored.score,
+            "placements": {name(square): tile.code for square, tile in scored.play.placements},
+            "melds": [{"kind": meld.kind, "squares": [name(square) for square in meld.squares], "score": meld.score}
+                      for meld in scored.melds]}
+
+
+def no_play_json(position: Position) -> dict[str, Any]:
+    """What ``best-move --json`` prints for a position without a legal play: the tile to return and why."""
+    tiles, reason = tiles_to_return(position)   # best-move's own choice and words
+    return {"notation": None, "score": 0, "placements": {}, "melds": [],
+            "return": [rack_code(tile) for tile in tiles], "reason": reason}
+
+
+def melds_json(position: Position, candidate: Candidate, board: dict[str, str] | None = None
+               ) -> list[dict[str, Any]]:
+    """The melds a candidate play makes, with their tiles and scores (none for a return or pass);
+    ``board``: the position's board as JSON, when already made."""
+    if candidate.kind != PLAY:
+        return []
+    action = candidate.action()
+    assert isinstance(action, Place)
+    play = _with_tiles(play_to_json(position, position.score(action.play)),
+                       board if board is not None else position.to_dict()["board"])
+    melds: list[dict[str, Any]] = play["melds"]
+    return melds
+
+
+def _with_tiles(play: dict[str, Any], board: dict[str, str]) -> dict[str, Any]:
+    """``play`` (as best-move --json writes it) with each meld's tiles, board and placed alike."""
+    for meld in play["melds"]:
+        meld["tiles"] = [play["placements"].get(square) or board.get(square) for square in meld["squares"]]
+    return play
+
+
+def analysis(position: Position, context: GameContext, limit: int) -> dict[str, Any]:
+    """The answer of POST /api/analysis: the position as JSON and as a line, the premium
+    squares, and the first ``limit`` plays by score and actions by equity."""
+    data = position.to_dict()
+    by_score = [_with_tiles(play_to_json(position, scored), data["board"]) for scored in position.top_plays(limit)]
+    ranked = rank_actions(core_of(position), position.rack, context.box_size, default_model(), limit=limit,
+                          state=position_state(position, context))
+    by_equity = [dict(candidate_json(position, candidate), melds=melds_json(position, candidate, data["board"]))
+                 for candidate in ranked]
+    return {"position": data, "line": position.to_line(), "layout_grid": list(position.layout.rows),
+            "players": context.players, "to_move": context.to_move, "scores": list(context.scores),
+            "box": context.box_size, "unseen": len(context.unseen),
+            "by_score": by_score, "no_play": None if by_score else no_play_json(position), "by_equity": by_equity}
+
+
+async def analyse(request: Request) -> Response:
+    body = await fields.json_body(request)
+    fields.only_fields(body, ("position", "limit"))
+    limit = _number(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)   # the request's fields before the position's
+    position, context = read_position(body.get("position"))
+    return JSONResponse(await run_in_threadpool(analysis, position, context, limit))
+
+
+# -- simulations --------------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class Job:
+    """One simulation: its setup, the sums so far, and who is watching."""
+
+    id: str
+    position: Position
+    setup: Setup
+    asked: int
+    stop_level: int | None
+    tally: Tally
+    wins: Tally | None
+    state: str = "waiting"            # waiting, running, done, stopped, failed
+    error: str | None = None
+    finished_at: float | None = None
+    changed: int = 0                  # bumped at every change, for the watchers
+    watchers: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = field(default_factory=set)
+    described: dict[Candidate, dict[str, Any]] = field(default_factory=dict)   # each candidate's JSON, made once
+
+    def __post_init__(self) -> None:
+        board = self.position.to_dict()["board"]
+        for candidate in self.setup.candidates:
+            self.described[candidate] = dict(candidate_json(self.position, candidate),
+                                             melds=melds_json(self.position, candidate, board))
+
+    @property
+    def finished(self) -> bool:
+        return self.state in ("done", "stopped", "failed")
+
+    def results(self) -> list[SimResult]:
+        tally, wins = self.tally, self.wins
+        if not tally.count:
+            return [SimResult(candidate, 0, 0.0, 0.0) for candidate in self.setup.candidates]
+        return [SimResult(self.setup.candidates[row], tally.count, tally.mean(row), tally.stdev(row),
+                          None if wins is None else wins.mean(row)) for row in ranking(tally, wins)]
+
+    def snapshot(self) -> dict[str, Any]:
+        """The job as the API shows it: progress and every candidate's mean, 95% interval and wins."""
+        setup = self.setup
+        candidates = []
+        for result in self.results():
+            entry = dict(self.described[result.candidate],
+                         mean=round(result.mean, DIGITS) if result.rollouts else None,
+                         stdev=round(result.stdev, DIGITS) if result.rollouts else None,
+                         ci95=[round(result.low, DIGITS), round(result.high, DIGITS)]
+                         if math.isfinite(result.half_width) else None)
+            if result.wins is not None:
+                entry["wins"] = round(result.wins, 4)
+            candidates.append(entry)
+        return {"id": self.id, "state": self.state, "error": self.error, "rollouts": self.tally.count,
+                "asked": self.asked, "plies": setup.plies, "seed": setup.seed, "policy": setup.policy,
+                "to_end": setup.to_end, "box": setup.context.box_size, "candidates": candidates}
+
+
+class Simulations:
+    """Every simulation job of the server, run a block at a time by at most :data:`SIM_THREADS`
+    threads, started as jobs come and ended after :data:`IDLE_SECONDS` without work."""
+
+    def __init__(self, threads: int = SIM_THREADS) -> None:
+        self.jobs: OrderedDict[str, Job] = OrderedDict()
+        self.turns: deque[Job] = deque()          # the jobs waiting for their next block, in turn
+        self.lock = threading.Condition()
+        self.closing = False
+        self.most_threads = threads
+        self.threads = 0                          # running now: started with work, ended when idle
+
+    def _more_threads(self) -> None:
+        """Under the lock: a thread more while jobs wait and fewer than the most run."""
+        if self.threads < min(self.most_threads, len(self.turns)):
+            self.threads += 1
+            threading.Thread(target=self._work, name=f"ginnyo-sim-{self.threads}", daemon=True).start()
+
+    def start(self, position: Position, setup: Setup, asked: int, stop_level: int | None) -> Job:
+        n = len(setup.candidates)
+        job = Job(secrets.token_urlsafe(12), position, setup, asked, stop_level, Tally(n),
+                  Tally(n) if setup.to_end else None)
+        with self.lock:
+            self._forget_old()
+            active = sum(not other.finished for other in self.jobs.values())
+            if active >= MAX_ACTIVE:
+                raise Conflict(f"too many simulations at once (at most {MAX_ACTIVE}): stop one or wait")
+            self.jobs[job.id] = job
+            if n:
+                self.turns.append(job)
+                self.lock.notify()
+                self._more_threads()
+            else:
+                self._finish(job, "done")
+        return job
+
+    def get(self, job_id: str) -> Job:
+        with self.lock:
+            job = self.jobs.get(job_id)
+        if job is None:
+            raise NotFound("no simulation of that id (finished ones are kept for "
+                           f"{KEEP_SECONDS / 60:g} minutes)")
+        return job
+
+    def stop(self, job: Job) -> None:
+        with self.lock:
+            if not job.finished:
+                self._finish(job, "stopped")   # a block under way is thrown away when it ends
+
+    def close(self) -> None:
+        with self.lock:
+            self.closing = True
+            for job in self.jobs.values():
+                if not job.finished:
+                    self._finish(job, "stopped")
+            self.lock.notify_all()
+
+    def watch(self, job: Job, loop: asyncio.AbstractEventLoop, event: asyncio.Event) -> None:
+        with self.lock:
+            job.watchers.add((loop, event))
+
+    def unwatch(self, job: Job, loop: asyncio.AbstractEventLoop, event: asyncio.Event) -> None:
+        with self.lock:
+            job.watchers.discard((loop, event))
+
+    def snapshot(self, job: Job) -> tuple[int, dict[str, Any]]:
+        with self.lock:
+            return job.changed, job.snapshot()
+
+    # -- under the lock ---------------------------------------------------------------------
+    def _changed(self, job: Job) -> None:
+        job.changed += 1
+        for loop, event in list(job.watchers):
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:      # the watcher's loop has closed
+                job.watchers.discard((loop, event))
+
+    def _finish(self, job: Job, state: str, error: str | None = None) -> None:
+        job.state, job.error, job.finished_at = state, error, time.monotonic()
+        self._changed(job)
+
+    def _forget_old(self) -> None:
+        now = time.monotonic()
+        done = [job for job in self.jobs.values() if job.finished]
+        for index, job in enumerate(done):
+            assert job.finished_at is not None
+            if now - job.finished_at > KEEP_SECONDS or index < len(done) - MAX_KEPT:
+                del self.jobs[job.id]
+
+    # -- the threads ------------------------------------------------------------------------
+    def _work(self) -> None:
+        with contextlib.suppress(AttributeError, OSError):   # Linux: a thread's own niceness
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SIM_NICENESS)
+        while True:
+            with self.lock:
+                idle_since = time.monotonic()
+                while not self.turns and not self.closing and time.monotonic() - idle_since < IDLE_SECONDS:
+                    self.lock.wait(IDLE_SECONDS)
+                if self.closing or not self.turns:
+                    self.threads -= 1
+                    return
+                job = self.turns.popleft()
+                if job.finished:
+                    continue
+                if job.state == "waiting":
+                    job.state = "running"
+                start = job.tally.count
+            count = min(BLOCK, job.asked - start)
+            try:
+                outcomes, won = rollout_results(job.setup, start, count)
+            except Exception as error:   # a failure of the core: the job fails, the server goes on
+                with self.lock:
+                    self._finish(job, "failed", f"the simulation failed: {type(error).__name__}")
+                continue
+            with self.lock:
+                if job.finished:
+                    continue
+                job.tally.add(outcomes)
+                if job.wins is not None:
+                    job.wins.add(won)
+                if job.tally.count >= job.asked or (
+                        job.stop_level is not None
+                        and leader_is_significant(job.tally, STOP_LEVELS[job.stop_level], job.wins)):
+                    self._finish(job, "done")
+                else:
+                    self._changed(job)
+                    self.turns.append(job)
+                    self.lock.notify()
+                    self._more_threads()
+
+
+def simulations_of(request: Request) -> Simulations:
+    """The app's simulations, made on the first request that needs them."""
+    state = request.app.state
+    with _MADE:
+        made: Simulations | None = getattr(state, "simulations", None)
+        if made is None:
+            made = state.simulations = Simulations()
+    return made
+
+
+_MADE = threading.Lock()
+
+
+def simulation_setup(body: dict[str, Any]) -> tuple[Position, Setup, int, int | None]:
+    """The position, rollout setup, rollouts asked and stopping level of a request, checked."""
+    rollouts = _number(body, "rollouts", DEFAULT_ROLLOUTS, 1, MAX_ROLLOUTS)
+    count = _number(body, "candidates", DEFAULT_CANDIDATES, 1, MAX_CANDIDATES)
+    plies = _number(body, "plies", DEFAULT_PLIES, 0, MAX_PLIES)
+    seed = _number(body, "seed", 0, 0, MAX_SEED)
+    policy = body.get("policy", DEFAULT_POLICY)
+    if policy not in POLICIES or not isinstance(policy, str):
+        raise BadRequest(f"field 'policy': must be one of {', '.join(POLICIES)}")
+    stop = body.get("stop")
+    if stop is not None and (type(stop) is not int or stop not in STOP_LEVELS):
+        raise BadRequest(f"field 'stop': must be one of {', '.join(map(str, STOP_LEVELS))}")
+    position, context = read_position(body.get("position"))
+    model = default_model()
+    ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=count,
+                          state=position_state(position, context))
+    setup = setup_for(position, top_candidates(ranked, count), plies, seed, model, context, policy)
+    return position, setup, rollouts, stop
+
+
+async def start_simulation(request: Request) -> Response:
+    body = await fields.json_body(request)
+    fields.only_fields(body, ("position", "rollouts", "candidates", "plies", "seed", "policy", "stop"))
+    position, setup, rollouts, stop = await run_in_threadpool(simulation_setup, body)
+    simulations = simulations_of(request)
+    job = simulations.start(position, setup, rollouts, stop)
+    answer = simulations.snapshot(job)[1]
+    answer["events"] = f"/api/analysis/simulations/{job.id}/events"
+    return JSONResponse(answer, status_code=201)
+
+
+async def simulation_status(request: Request) -> Response:
+    simulations = simulations_of(request)
+    job = simulations.get(request.path_params["job_id"])
+    return JSONResponse(await run_in_threadpool(lambda: simulations.snapshot(job)[1]))
+
+
+async def stop_simulation(request: Request) -> Response:
+    simulations = simulations_of(request)
+    job = simulations.get(request.path_params["job_id"])
+    simulations.stop(job)
+    return JSONResponse(await run_in_threadpool(lambda: simulations.snapshot(job)[1]))
+
+
+async def simulation_events(request: Request) -> Response:
+    """Server-sent events: ``progress`` with the job's snapshot after every block, then one
+    ``end`` (done, stopped or failed) and the stream closes."""
+    simulations = simulations_of(request)
+    job = simulations.get(request.path_params["job_id"])
+
+    async def stream() -> AsyncIterator[str]:
+        loop, event = asyncio.get_running_loop(), asyncio.Event()
+        simulations.watch(job, loop, event)
+        try:
+            seen = -1
+            while True:
+                event.clear()
+                changed, snapshot = await run_in_threadpool(simulations.snapshot, job)
+                if changed != seen:
+                    seen = changed
+                    kind = "end" if snapshot["state"] in ("done", "stopped", "failed") else "progress"
+                    yield f"event: {kind}\ndata: {json.dumps(snapshot)}\n\n"
+                    if kind == "end":
+                        return
+                try:
+                    await asyncio.wait_for(event.wait(), KEEPALIVE_SECONDS)
+                except asyncio.TimeoutError:
+                    yield ": still running\n\n"
+        finally:
+            simulations.unwatch(job, loop, event)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+async def analysis_page(request: Request) -> Response:
+    return FileResponse(STATIC / "analysis.html")
+
+
+routes = [
+    Route("/analysis", analysis_page),
+    Route("/api/analysis", analyse, methods=["POST"]),
+    Route("/api/analysis/simulations", start_simulation, methods=["POST"]),
+    Route("/api/analysis/simulations/{job_id}", simulation_status),
+    Route("/api/analysis/simulations/{job_id}/stop", stop_simulation, methods=["POST"]),
+    Route("/api/analysis/simulations/{job_id}/events", simulation_events),
+]
+
+__all__ = ["routes", "read_position", "analysis", "Simulations", "Job", "play_to_json", "no_play_json", "simulation_setup", "MAX_ACTIVE",
+           "SIM_THREADS", "MAX_ROLLOUTS"]

@@ -1,0 +1,280 @@
+// The analysis board: a position's plays by score, by equity and by simulation (POST /api/analysis and
+// the simulation jobs of docs/WEB-ANALYSIS.md); every edit is checked by the server before it is kept.
+import { api, rackCodes, text } from "./common.js";
+import { BoardView, tileRow } from "./board-view.js";
+
+const $ = (id) => document.getElementById(id);
+const LIMIT = 10;
+const state = { answer: null, cursor: null, shown: null, job: null, events: null };
+const board = new BoardView($("board"), squareClicked);
+
+function say(message, error = false) {
+  $("status").textContent = message;
+  $("status").classList.toggle("error", error);
+}
+
+/** Analyses `position` (a FORMAT.md object or a position line); kept only when the server accepts it. */
+async function analyse(position, { edit = false, note = null } = {}) {
+  let answer;
+  try {
+    answer = await api("POST", "/api/analysis", { body: { position, limit: LIMIT } });
+  } catch (error) {
+    say(edit ? `Edit refused: ${error.message}` : `Refused: ${error.message}`, true);
+    return false;
+  }
+  stopSimulation();
+  state.answer = answer;
+  state.shown = null;
+  say(note || (edit ? "Edit accepted." : "Position analysed."));
+  $("source").value = JSON.stringify(answer.position);
+  render();
+  return true;
+}
+
+/** A copy of the position shown, to edit. */
+function edited() {
+  return JSON.parse(JSON.stringify(state.answer ? state.answer.position : { board: {}, rack: "" }));
+}
+
+function render() {
+  const answer = state.answer;
+  const shown = state.shown;
+  board.draw(answer.layout_grid, answer.position.board, {
+    placed: shown ? shown.placements : {},
+    marked: shown ? shown.melds.flatMap((meld) => meld.squares) : [],
+    cursor: state.cursor,
+  });
+  $("rack").replaceChildren(tileRow(rackCodes(answer.position.rack)));
+  $("facts").textContent = `${answer.players} players, seat ${answer.to_move} to move, scores ${answer.scores.join(" – ")}; `
+    + `${answer.box} tiles in the box, ${answer.unseen} unseen.`;
+  drawPlays($("by-score"), answer.by_score, (play) => `${play.notation}  ${play.score} pts`);
+  if (!answer.by_score.length && answer.no_play) {
+    const reason = answer.no_play.reason;
+    $("by-score").replaceChildren(text("li", `No legal play${reason ? `: ${reason}` : ""}.`, "note"));
+  }
+  drawPlays($("by-equity"), answer.by_equity,
+    (play) => `${play.notation}  ${play.score} pts, equity ${play.equity.toFixed(1)}`);
+  fillForms(answer.position);
+}
+
+function drawPlays(list, plays, words) {
+  list.replaceChildren();
+  for (const play of plays) {
+    const item = document.createElement("li");
+    const button = text("button", words(play));
+    button.type = "button";
+    button.dataset.notation = play.notation;
+    button.addEventListener("click", () => showPlay(play));
+    if (state.shown && state.shown.notation === play.notation) item.classList.add("shown");
+    item.append(button);
+    list.append(item);
+  }
+}
+
+/** A play on the board with its melds and their scores. */
+function showPlay(play) {
+  state.shown = { notation: play.notation, placements: play.placements || {}, melds: play.melds || [] };
+  const parts = [`${play.notation}: ${play.score} points`];
+  if (play.equity !== undefined) parts.push(`leave ${(play.leave || []).join(" ") || "—"} (${play.leave_value >= 0 ? "+" : ""}${play.leave_value}), equity ${play.equity}`);
+  if (play.mean !== undefined && play.mean !== null) parts.push(`simulated ${play.mean}`);
+  $("detail-text").textContent = parts.join("; ");
+  $("detail-melds").replaceChildren(...state.shown.melds.map((meld) => text("li",
+    `${meld.kind} ${meld.squares[0]}–${meld.squares[meld.squares.length - 1]}: ${(meld.tiles || []).join(" ")} = ${meld.score}`)));
+  if (!state.shown.melds.length) $("detail-melds").replaceChildren(text("li", "no meld: nothing is placed", "note"));
+  render();
+}
+
+function fillForms(position) {
+  $("rack-text").value = position.rack;
+  $("sets").value = String(position.sets || 1);
+  $("players").value = position.players ?? "";
+  $("to-move").value = position.to_move ?? "";
+  $("scores").value = Array.isArray(position.scores) ? position.scores.join(" ") : "";
+  $("unseen").value = position.unseen ?? "";
+  $("layout").value = Array.isArray(position.layout) ? position.layout.join("\n") : (position.layout || "standard");
+}
+
+// -- edits --------------------------------------------------------------------------------
+function squareClicked(name) {
+  state.cursor = name;
+  $("square-name").textContent = name;
+  const code = state.answer && state.answer.position.board[name];
+  $("tile-code").value = code || "";
+  $("tile-code").focus();
+  if (state.answer) render();
+}
+
+function placeTile(event) {
+  event.preventDefault();
+  if (!state.cursor) { say("Click a square of the board first.", true); return; }
+  const code = $("tile-code").value.trim();
+  const position = edited();
+  if (code) position.board[state.cursor] = code; else delete position.board[state.cursor];
+  analyse(position, { edit: true });
+}
+
+function removeTile() {
+  if (!state.cursor) { say("Click a square of the board first.", true); return; }
+  const position = edited();
+  delete position.board[state.cursor];
+  analyse(position, { edit: true });
+}
+
+function setRack(event) {
+  event.preventDefault();
+  const position = edited();
+  position.rack = $("rack-text").value.trim();
+  analyse(position, { edit: true });
+}
+
+/** A whole number typed, or the text itself (so that the server names what is wrong). */
+function number(value) {
+  return /^-?\d+$/.test(value.trim()) ? Number(value) : value.trim();
+}
+
+function setFields(event) {
+  event.preventDefault();
+  const position = edited();
+  position.sets = number($("sets").value);
+  for (const [id, key] of [["players", "players"], ["to-move", "to_move"]]) {
+    const value = $(id).value.trim();
+    if (value) position[key] = number(value); else delete position[key];
+  }
+  const scores = $("scores").value.trim();
+  if (scores) position.scores = scores.split(/[\s,]+/).map(number); else delete position.scores;
+  const unseen = $("unseen").value.trim();
+  if (unseen) position.unseen = unseen; else delete position.unseen;
+  const layout = $("layout").value.trim();
+  position.layout = !layout || layout === "standard" ? "standard" : layout.split(/\s*\n\s*/);
+  analyse(position, { edit: true });
+}
+
+// -- the position as text ---------------------------------------------------------------------
+/** The text box's position: sent as text (JSON or a line), read by the server as best-move reads a file. */
+function sourceValue() {
+  const source = $("source").value.trim();
+  if (!source) { say("Paste a position first (JSON or a line).", true); return null; }
+  return source;
+}
+
+async function copy(what) {
+  if (!state.answer) { say("Analyse a position first.", true); return; }
+  const content = what === "json" ? JSON.stringify(state.answer.position) : state.answer.line;
+  $("source").value = content;
+  $("source").select();
+  try {
+    await navigator.clipboard.writeText(content);
+    say(`Copied the position as ${what === "json" ? "JSON" : "a line"}.`);
+  } catch (error) {
+    say(`The position as ${what === "json" ? "JSON" : "a line"} is selected in the box: press Ctrl-C to copy it.`);
+  }
+}
+
+// -- the simulation -----------------------------------------------------------------------------
+async function startSimulation(event) {
+  event.preventDefault();
+  if (!state.answer) { say("Analyse a position first.", true); return; }
+  stopSimulation();
+  const body = { position: state.answer.position };
+  for (const key of ["rollouts", "candidates", "plies", "seed"]) body[key] = number($(`sim-${key}`).value);
+  let job;
+  try {
+    job = await api("POST", "/api/analysis/simulations", { body });
+  } catch (error) {
+    say(`Simulation refused: ${error.message}`, true);
+    return;
+  }
+  state.job = job;
+  drawSimulation(job);
+  const events = new EventSource(job.events);
+  state.events = events;
+  const update = (message) => {
+    const snapshot = JSON.parse(message.data);
+    if (state.job && snapshot.id === state.job.id) { state.job = snapshot; drawSimulation(snapshot); }
+  };
+  events.addEventListener("progress", update);
+  events.addEventListener("end", (message) => { update(message); events.close(); if (state.events === events) state.events = null; });
+  events.onerror = () => {
+    if (state.events === events && state.job && !finished(state.job)) say("The simulation's progress stream broke off.", true);
+    events.close();
+  };
+}
+
+function finished(job) { return ["done", "stopped", "failed"].includes(job.state); }
+
+async function stopClicked() {
+  const job = state.job;
+  if (!job || finished(job)) return;
+  try {
+    const stopped = await api("POST", `/api/analysis/simulations/${job.id}/stop`);
+    if (state.job && state.job.id === stopped.id) { state.job = stopped; drawSimulation(stopped); }
+  } catch (error) {
+    say(`Stop refused: ${error.message}`, true);
+  }
+}
+
+/** Stops the job under way (its position is no longer the one shown). */
+function stopSimulation() {
+  if (state.events) { state.events.close(); state.events = null; }
+  const job = state.job;
+  if (job && !finished(job)) api("POST", `/api/analysis/simulations/${job.id}/stop`).catch(() => {});
+  state.job = null;
+  $("sim-stop").disabled = true;
+}
+
+function drawSimulation(job) {
+  const words = { waiting: "waiting for a thread", running: "running", done: "done", stopped: "stopped", failed: job.error || "failed" };
+  $("sim-progress").textContent = `${job.rollouts} of ${job.asked} rollouts — ${words[job.state]}`
+    + (job.to_end ? " (played to the game's end, ranked by wins)" : `, ${job.plies} plies after ours`);
+  $("sim-progress").dataset.state = job.state;
+  $("sim-bar").max = job.asked;
+  $("sim-bar").value = job.rollouts;
+  $("sim-stop").disabled = finished(job);
+  drawPlays($("by-sim"), job.candidates, (play) => {
+    if (play.mean === null) return `${play.notation}  …`;
+    const ci = play.ci95 ? ` [${play.ci95[0].toFixed(1)}, ${play.ci95[1].toFixed(1)}]` : "";
+    const wins = play.wins !== undefined ? `, wins ${(100 * play.wins).toFixed(1)}%` : "";
+    return `${play.notation}  ${play.mean >= 0 ? "+" : ""}${play.mean.toFixed(1)}${ci}${wins}`;
+  });
+}
+
+// -- where the position comes from ------------------------------------------------------------
+async function fromFragment() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  if (params.has("game") && params.has("token")) {
+    const game = params.get("game");
+    try {
+      const view = await api("GET", `/api/games/${encodeURIComponent(game)}`, { token: params.get("token") });
+      await analyse(view.position, { note: `The position seat ${view.seat + 1} (${view.names[view.seat]}) sees in game ${game}${view.finished ? " (finished)" : ""}.` });
+    } catch (error) {
+      say(`The game's position cannot be had: ${error.message}`, true);
+    }
+    return;
+  }
+  if (params.has("position")) {
+    await analyse(params.get("position"), { note: "The position from the review." });
+    return;
+  }
+  await analyse({ board: {}, rack: "" }, { note: "An empty board: paste a position, open a file, or place tiles." });
+}
+
+$("analyse").addEventListener("click", () => { const value = sourceValue(); if (value) analyse(value); });
+$("file").addEventListener("change", async () => {
+  const file = $("file").files[0];
+  if (!file) return;
+  if (file.size > 64 * 1024) { say(`Refused: ${file.name} is larger than 64 KiB`, true); return; }
+  $("source").value = await file.text();
+  const value = sourceValue();
+  if (value) analyse(value, { note: `Analysed ${file.name}.` });
+  $("file").value = "";
+});
+$("square-form").addEventListener("submit", placeTile);
+$("remove").addEventListener("click", removeTile);
+$("rack-form").addEventListener("submit", setRack);
+$("state-form").addEventListener("submit", setFields);
+$("copy-json").addEventListener("click", () => copy("json"));
+$("copy-line").addEventListener("click", () => copy("line"));
+$("sim-form").addEventListener("submit", startSimulation);
+$("sim-stop").addEventListener("click", stopClicked);
+window.addEventListener("hashchange", fromFragment);
+fromFragment();

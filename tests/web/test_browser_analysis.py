@@ -1,0 +1,160 @@
+"""The analysis board in a real browser (Playwright driving Debian's chromium) against a real
+``ginnyo serve``: the shipped examples ranked as ``ginnyo best-move`` ranks them, a simulation
+started and stopped, edits refused in best-move's words or kept, and a table seat's own view."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from analysis_helpers import SHIPPED, chromium, cli_error, cli_json
+from browser_table import WAIT_MS, Server
+from ginnyo import Position
+
+MIDGAME = next(path for path in SHIPPED if path.name == "midgame.json")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("data"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    opened = context.new_page()
+    opened.set_default_timeout(WAIT_MS)
+    try:
+        yield opened
+    finally:
+        context.close()
+
+
+def open_file(page: Any, server: Server, path: Path) -> None:
+    """The analysis page with ``path`` opened through its file button."""
+    page.goto(server.url + "analysis")
+    page.wait_for_selector("#by-score li")   # the empty board's analysis
+    page.set_input_files("#file", str(path))
+    page.wait_for_function("name => document.getElementById('status').textContent === `Analysed ${name}.`",
+                           arg=path.name)
+
+
+def first_play(page: Any, ranking: str) -> str | None:
+    button = page.query_selector(f"#{ranking} li:first-child button")
+    return None if button is None else button.get_attribute("data-notation")
+
+
+def status(page: Any) -> tuple[str, bool]:
+    element = page.locator("#status")
+    return element.text_content(), "error" in (element.get_attribute("class") or "")
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[path.name for path in SHIPPED])
+def test_a_shipped_example_tops_as_best_move_says(page: Any, server: Server, path: Path) -> None:
+    open_file(page, server, path)
+    assert first_play(page, "by-score") == cli_json("best-move", "--json", str(path))["notation"]
+    assert first_play(page, "by-equity") == cli_json("best-move", "--equity", "--json", str(path))["best"]["notation"]
+
+
+def test_a_play_clicked_is_shown_on_the_board_with_its_melds(page: Any, server: Server) -> None:
+    open_file(page, server, MIDGAME)
+    best = cli_json("best-move", "--json", str(MIDGAME))
+    page.click("#by-score li:first-child button")
+    placed = page.eval_on_selector_all("#board .sq.last", "squares => squares.map(s => s.dataset.square)")
+    assert sorted(placed) == sorted(best["placements"])
+    melds = page.locator("#detail-melds li").all_text_contents()
+    assert [meld.rsplit("= ", 1)[1] for meld in melds] == [str(meld["score"]) for meld in best["melds"]]
+
+
+def test_a_simulation_started_in_the_page_runs_and_stops(page: Any, server: Server) -> None:
+    open_file(page, server, MIDGAME)
+    page.fill("#sim-rollouts", "100000")
+    page.click("#sim-start")
+    page.wait_for_function("() => /^[1-9][0-9]* of 100000 rollouts — running/.test("
+                           "document.getElementById('sim-progress').textContent)")
+    assert page.locator("#by-sim li").count() == 5
+    page.click("#sim-stop")
+    page.wait_for_function("() => document.getElementById('sim-progress').dataset.state === 'stopped'")
+    stopped = page.locator("#sim-progress").text_content()
+    done = int(stopped.split(" of ")[0])
+    assert 0 < done < 100000 and page.locator("#sim-stop").is_disabled()
+    page.wait_for_timeout(500)   # nothing more arrives once stopped
+    assert page.locator("#sim-progress").text_content() == stopped
+    assert re.search(r"[+-]\d+\.\d \[", page.locator("#by-sim li").first.text_content())
+
+
+def test_a_rack_edit_the_rules_refuse_is_refused_in_words(page: Any, server: Server, tmp_path: Path) -> None:
+    open_file(page, server, MIDGAME)
+    page.fill("#rack-text", "3C ZZ")
+    page.click("#rack-set")
+    edited = dict(json.loads(MIDGAME.read_text()), rack="3C ZZ")
+    (tmp_path / "edited.json").write_text(json.dumps(edited))
+    expected = f"Edit refused: {cli_error('best-move', '--equity', str(tmp_path / 'edited.json'))}"
+    page.wait_for_function("text => document.getElementById('status').textContent === text", arg=expected)
+    assert status(page) == (expected, True)
+    assert page.locator("#rack .tile").count() == 8   # the position shown is still the one before
+
+
+def test_a_tile_placed_out_of_any_meld_is_refused_in_words(page: Any, server: Server, tmp_path: Path) -> None:
+    open_file(page, server, MIDGAME)
+    page.click('#board [data-square="O15"]')
+    page.fill("#tile-code", "7C")
+    page.click("#place")
+    edited = json.loads(MIDGAME.read_text())
+    edited["board"]["O15"] = "7C"
+    (tmp_path / "edited.json").write_text(json.dumps(edited))
+    expected = f"Edit refused: {cli_error('best-move', '--equity', str(tmp_path / 'edited.json'))}"
+    page.wait_for_function("text => document.getElementById('status').textContent === text", arg=expected)
+    assert page.locator('#board [data-square="O15"] .tile').count() == 0
+
+
+def test_an_edit_the_rules_allow_is_kept_and_copied_as_a_line(page: Any, server: Server) -> None:
+    open_file(page, server, MIDGAME)
+    page.fill("#rack-text", "KS KS *")
+    page.click("#rack-set")
+    page.wait_for_function("() => document.getElementById('status').textContent === 'Edit accepted.'")
+    page.click("#copy-line")
+    line = page.locator("#source").input_value()
+    expected = Position.from_dict(dict(json.loads(MIDGAME.read_text()), rack="KS KS *"))
+    assert Position.from_line(line) == expected
+    assert first_play(page, "by-score") == cli_json("best-move", "--json", expected.to_line())["notation"]
+
+
+def test_game_fields_edited_are_checked_as_best_move_checks_them(page: Any, server: Server, tmp_path: Path) -> None:
+    open_file(page, server, MIDGAME)
+    page.fill("#players", "2")
+    page.click("#state-set")
+    edited = dict(json.loads(MIDGAME.read_text()), players=2)
+    (tmp_path / "edited.json").write_text(json.dumps(edited))
+    expected = f"Edit refused: {cli_error('best-move', '--equity', str(tmp_path / 'edited.json'))}"
+    page.wait_for_function("text => document.getElementById('status').textContent === text", arg=expected)
+
+
+def test_a_seat_analyses_its_own_view_and_never_sees_the_other_rack(page: Any, server: Server) -> None:
+    made = server.create(["human", "human"], seed=11)
+    game, first, second = made["id"], made["seats"][0]["token"], made["seats"][1]["token"]
+    mover, other = server.view(game, first), server.view(game, second)
+    assert mover["your_turn"] and not other["your_turn"]
+    bodies: list[Any] = []
+    page.on("response", lambda response: bodies.append(response))
+    page.goto(f"{server.url}analysis#game={game}&seat=1&token={second}")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('The position seat 2')")
+    shown = page.eval_on_selector_all("#rack .tile", "tiles => tiles.length")
+    assert shown == len(other["position"]["rack"].split())
+    assert page.locator("#rack-text").input_value() == other["position"]["rack"]
+    texts = [response.text() for response in bodies if response.request.resource_type in ("fetch", "xhr")]
+    assert texts and not any(mover["position"]["rack"] in text for text in texts)

@@ -1,0 +1,119 @@
+"""The game review in a real browser (Playwright driving Debian's chromium) against a real
+``ginnyo serve``: a record from ``ginnyo selfplay --records`` stepped through to the end with the
+arrow keys, its big losses marked, and a finished table game reviewed from its link."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from analysis_helpers import chromium, cli, served_game_to_end
+from browser_table import WAIT_MS, Server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("data"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("records")
+    status, _, err = cli("selfplay", "--games", "1", "--seed", "2", "--workers", "1", "--bots", "greedy,equity",
+                         "--records", str(folder))
+    assert status == 0, err
+    return next(folder.glob("*.jsonl"))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    opened = context.new_page()
+    opened.set_default_timeout(WAIT_MS)
+    try:
+        yield opened
+    finally:
+        context.close()
+
+
+def upload(page: Any, server: Server, record: Path) -> int:
+    """The review page with ``record`` opened; the number of turns it holds."""
+    page.goto(server.url + "review")
+    page.set_input_files("#file", str(record))
+    page.wait_for_function("() => document.getElementById('where').textContent.startsWith('Turn 1 of')")
+    return sum(1 for line in record.read_text().splitlines() if '"turn"' in line)
+
+
+def where(page: Any) -> str:
+    return str(page.locator("#where").text_content())
+
+
+def test_a_record_is_stepped_through_to_the_end_with_the_arrow_keys(page: Any, server: Server, record: Path) -> None:
+    turns = upload(page, server, record)
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    names = lines[0]["names"]
+    for turn in lines[1:-1]:
+        assert where(page) == f"Turn {turn['turn']} of {turns}: {names[turn['player']]}"
+        assert page.locator("#compare code").first.text_content() == turn["action"]
+        page.keyboard.press("ArrowRight")
+    assert where(page) == f"End of the game ({turns} turns)"
+    page.keyboard.press("ArrowRight")
+    assert where(page) == f"End of the game ({turns} turns)"
+    page.keyboard.press("ArrowLeft")
+    assert where(page).startswith(f"Turn {turns} of {turns}")
+    page.keyboard.press("Home")
+    assert where(page).startswith(f"Turn 1 of {turns}")
+
+
+def test_the_end_shows_the_final_board_and_scores(page: Any, server: Server, record: Path) -> None:
+    upload(page, server, record)
+    page.keyboard.press("End")
+    end = json.loads(record.read_text().splitlines()[-1])
+    cells = page.locator("#compare td").all_text_contents()
+    assert [f"final {score}" for score in end["scores"]] == [cell for cell in cells if cell.startswith("final")]
+    final = page.locator("#board .tile").count()
+    assert final == sum(len(json.loads(line)["action"].replace(".", "").split()[1]) // 2
+                        for line in record.read_text().splitlines()[1:-1]
+                        if '"action"' in line and not json.loads(line)["action"].startswith(("return", "pass")))
+
+
+def test_the_big_losses_are_marked_in_the_list_and_the_chart(page: Any, server: Server, record: Path) -> None:
+    upload(page, server, record)
+    status, out, err = cli("analyze", str(record))
+    assert status == 0, err
+    rows = [json.loads(line) for line in out.splitlines() if '"turn"' in line]
+    cut_off = float(page.locator("#cutoff").text_content().split("lost ")[1].split(" points")[0])
+    big = [row["turn"] for row in rows if row["equity_lost"] >= cut_off]
+    marked = page.eval_on_selector_all("#turns li.big-loss", "items => items.map(item => Number(item.dataset.turn))")
+    assert marked == big and big
+    assert page.locator("#chart svg circle.big-loss").count() == len(big)
+    assert page.locator("#chart svg polyline").count() == 2
+
+
+def test_a_finished_table_game_is_reviewed_from_its_link(page: Any, server: Server) -> None:
+    made = server.create(["human", "greedy"], seed=5)
+    game, token = made["id"], made["seats"][0]["token"]
+    finished = served_game_to_end(server, game, token)
+    page.goto(f"{server.url}review/{game}#seat=0&token={token}")
+    page.wait_for_function("() => document.getElementById('where').textContent.startsWith('Turn 1 of')")
+    assert where(page).startswith(f"Turn 1 of {finished['version']}")
+    page.click("#next")
+    page.click("#next")
+    assert where(page).startswith(f"Turn 3 of {finished['version']}")
+    rack = page.locator("#rack .tile").count()
+    page.click("#analyse")
+    page.wait_for_function("() => document.getElementById('status').textContent === 'The position from the review.'")
+    assert page.locator("#rack .tile").count() == rack

@@ -1,0 +1,142 @@
+"""The review API (docs/WEB-ANALYSIS.md): a record's turns as ``ginnyo analyze`` rates them, the
+board of every turn, the scores over the game, refusals in analyze's words, and a finished table
+game's review for its seats only once it is over."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from analysis_helpers import TestClient, bearer, cli, cli_error, client_of, play_to_end
+from ginnyo import Position
+from ginnyo.web.review import BIG_LOSS, MAX_RECORD
+
+ROW_FIELDS = ("turn", "player", "name", "played", "best", "equity", "points_lost", "equity_lost")
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A game of greedy against equity, as ``ginnyo selfplay --records`` writes it."""
+    folder = tmp_path_factory.mktemp("records")
+    status, _, err = cli("selfplay", "--games", "1", "--seed", "4", "--workers", "1", "--bots", "greedy,equity",
+                         "--records", str(folder))
+    assert status == 0, err
+    return next(folder.glob("*.jsonl"))
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with client_of(tmp_path) as client:
+        yield client
+
+
+def review(client: TestClient, text: str | bytes) -> dict[str, Any]:
+    answer = client.post("/api/review", content=text, headers={"Content-Type": "text/plain"})
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def analyze_rows(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    status, out, err = cli("analyze", str(path))
+    assert status == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    return [line for line in lines if "turn" in line], [line["summary"] for line in lines if "summary" in line]
+
+
+def test_every_turn_is_rated_as_analyze_rates_it(client: TestClient, record: Path) -> None:
+    answer = review(client, record.read_text())
+    rows, summary = analyze_rows(record)
+    assert [{key: row[key] for key in ROW_FIELDS} for row in answer["turns"]] == rows
+    assert answer["summary"] == summary
+
+
+def test_each_turn_is_drawn_on_the_board_the_last_one_left(client: TestClient, record: Path) -> None:
+    turns = review(client, record.read_text())["turns"]
+    assert turns[0]["board"] == {}
+    for turn, following in zip(turns, turns[1:]):
+        assert set(following["board"]) == set(turn["board"]) | set(turn["squares"])
+        assert all(following["board"][square] == code for square, code in turn["board"].items())
+
+
+def test_each_turn_is_the_position_its_player_decided_on(client: TestClient, record: Path) -> None:
+    for turn in review(client, record.read_text())["turns"]:
+        position = Position.from_dict(turn["position"])
+        best = position.best_play()
+        assert (None if best is None else position.notation(best)) == (turn["best"] and turn["best"]["notation"])
+        assert turn["position"]["to_move"] == turn["player"] and turn["position"]["rack"] == turn["rack"]
+
+
+def test_the_scores_run_with_the_moves_to_the_final_scores(client: TestClient, record: Path) -> None:
+    answer = review(client, record.read_text())
+    running = [0] * answer["players"]
+    for turn in answer["turns"]:
+        running[turn["player"]] += turn["played"]["score"]
+        assert turn["scores"] == running
+    end = json.loads(record.read_text().splitlines()[-1])
+    assert answer["final"]["scores"] == end["scores"] == [score - penalty for score, penalty
+                                                          in zip(running, end["penalties"])]
+
+
+def test_a_move_is_marked_a_big_loss_from_the_cut_off_on(client: TestClient, record: Path) -> None:
+    turns = review(client, record.read_text())["turns"]
+    assert all(turn["big_loss"] == (turn["equity_lost"] >= BIG_LOSS) for turn in turns)
+    assert any(turn["big_loss"] for turn in turns) and not all(turn["big_loss"] for turn in turns)
+
+
+def test_a_record_that_breaks_the_rules_is_refused_in_analyzes_words(client: TestClient, record: Path,
+                                                                     tmp_path: Path) -> None:
+    lines = record.read_text().splitlines()
+    turn = json.loads(lines[3])
+    turn["score"] += 1
+    broken = "\n".join([*lines[:3], json.dumps(turn), *lines[4:]]) + "\n"
+    path = tmp_path / "broken.jsonl"
+    path.write_text(broken)
+    answer = client.post("/api/review", content=broken)
+    assert answer.status_code == 422
+    assert answer.json()["error"] == cli_error("analyze", str(path)).replace(str(path), "record")
+
+
+@pytest.mark.parametrize("text", ["", "not json\n", '{"turn": 1}\n'])
+def test_what_is_no_record_is_refused_in_words(client: TestClient, text: str) -> None:
+    answer = client.post("/api/review", content=text)
+    assert answer.status_code == 422 and answer.json()["error"].startswith("record")
+
+
+def test_a_record_not_in_utf8_is_a_bad_request(client: TestClient) -> None:
+    assert client.post("/api/review", content=b"\xff\xfe{}").status_code == 400
+
+
+def test_a_record_over_the_limit_is_too_large(client: TestClient) -> None:
+    assert client.post("/api/review", content=b" " * (MAX_RECORD + 1)).status_code == 413
+
+
+def test_a_finished_table_game_is_reviewed_for_its_seats(client: TestClient) -> None:
+    made = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 5}).json()
+    game, token = made["id"], made["seats"][0]["token"]
+    assert client.get(f"/api/games/{game}/review", headers=bearer(token)).status_code == 409
+    finished = play_to_end(client, game, token)
+    answer = client.get(f"/api/games/{game}/review", headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert len(body["turns"]) == finished["version"] and body["game"] == game
+    assert body["final"]["scores"] == finished["result"]["final_scores"]
+    record = client.get(f"/api/games/{game}/record", headers=bearer(token)).text
+    assert review(client, record)["turns"] == body["turns"]
+
+
+def test_a_table_game_is_reviewed_for_nobody_without_its_token(client: TestClient) -> None:
+    made = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 5}).json()
+    other = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 6}).json()
+    assert client.get(f"/api/games/{made['id']}/review").status_code == 401
+    assert client.get(f"/api/games/{made['id']}/review",
+                      headers=bearer(other["seats"][0]["token"])).status_code == 403
+    assert client.get("/api/games/nothing/review", headers=bearer(made["seats"][0]["token"])).status_code == 404
+
+
+def test_the_review_page_is_served(client: TestClient) -> None:
+    for path in ("/review", "/review/someid"):
+        answer = client.get(path)
+        assert answer.status_code == 200 and "/static/js/review.js" in answer.text
