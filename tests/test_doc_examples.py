@@ -35,7 +35,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "examp
 FENCE = re.compile(r"^```([\w-]*)\n(.*?)^```", re.S | re.M)
 MARKER = re.compile(r"<!-- (illustrative|checked by (tests/[\w/]+\.py))[^>]*-->\s*$")
 # the first word of a line of a sh block: a command, or an environment variable set for one
-COMMAND_WORDS = ("ginnyo", "pip", "python", "python3", "cd", "bash", "cat", "git", "sudo", "apt-get")
+COMMAND_WORDS = ("ginnyo", "pip", "python", "python3", "cd", "bash", "cat", "git", "sudo", "apt-get", "curl")
 SECONDS = re.compile(r"\b\d+(\.\d+)? s\b")
 
 

@@ -21,6 +21,10 @@ from ginnyo.web.app import create_app
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SHIPPED = sorted(EXAMPLES.glob("*.json"))
+# best-move --equity hands a 2-player endgame or pre-endgame to its solver, where the analysis
+# board's equity column stays the static ranking (docs/WEB-ANALYSIS.md): these are the others
+SOLVED = ("endgame", "preendgame", "endgame-short")
+RANKED_STATICALLY = [path for path in SHIPPED if path.stem not in SOLVED]
 WAIT_SECONDS = 60.0   # how long a test waits for bots or a simulation before failing (a guard, not a timing)
 
 
@@ -135,5 +139,5 @@ def served_game_to_end(server: Any, game: str, token: str) -> dict[str, Any]:
         assert time.monotonic() < deadline, "the game did not end"
 
 
-__all__ = ["TestClient", "EXAMPLES", "SHIPPED", "WAIT_SECONDS", "CHROMIUM", "client_of", "cli", "cli_json", "cli_error",
+__all__ = ["TestClient", "EXAMPLES", "SHIPPED", "RANKED_STATICALLY", "WAIT_SECONDS", "CHROMIUM", "client_of", "cli", "cli_json", "cli_error",
            "bearer", "view", "best_action", "play_to_end", "unavailable", "chromium", "served_game_to_end"]

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from analysis_helpers import SHIPPED, WAIT_SECONDS, TestClient, bearer, cli_error, cli_json, client_of, view
+from analysis_helpers import RANKED_STATICALLY, SHIPPED, WAIT_SECONDS, TestClient, bearer, cli_error, cli_json, client_of, view
 from ginnyo import Position
 from ginnyo.web import analysis as analysis_module
 from ginnyo.web.analysis import MAX_ACTIVE, Simulations, simulation_setup
@@ -52,7 +52,7 @@ def test_the_best_play_by_score_is_best_moves(client: TestClient, path: Path) ->
         assert without_tiles(answer["by_score"][0]) == expected
 
 
-@pytest.mark.parametrize("path", SHIPPED, ids=[path.name for path in SHIPPED])
+@pytest.mark.parametrize("path", RANKED_STATICALLY, ids=[path.name for path in RANKED_STATICALLY])
 def test_the_ranking_by_equity_is_best_move_equitys(client: TestClient, path: Path) -> None:
     expected = cli_json("best-move", "--equity", "--json", "--candidates", "10", str(path))
     answer = analyse(client, json.loads(path.read_text()))

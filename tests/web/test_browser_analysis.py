@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from analysis_helpers import SHIPPED, chromium, cli_error, cli_json
+from analysis_helpers import RANKED_STATICALLY, SHIPPED, chromium, cli_error, cli_json
 from browser_table import WAIT_MS, Server
 from ginnyo import Position
 
@@ -63,7 +63,7 @@ def status(page: Any) -> tuple[str, bool]:
     return element.text_content(), "error" in (element.get_attribute("class") or "")
 
 
-@pytest.mark.parametrize("path", SHIPPED, ids=[path.name for path in SHIPPED])
+@pytest.mark.parametrize("path", RANKED_STATICALLY, ids=[path.name for path in RANKED_STATICALLY])
 def test_a_shipped_example_tops_as_best_move_says(page: Any, server: Server, path: Path) -> None:
     open_file(page, server, path)
     assert first_play(page, "by-score") == cli_json("best-move", "--json", str(path))["notation"]
