@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import child_environment
+
 ROOT = Path(__file__).resolve().parent.parent
 PROBE_TIMEOUT = 120     # seconds; each probe takes well under 5 on an idle machine
 
@@ -47,7 +49,7 @@ def run_probe(body: str) -> dict[str, object]:
     """Run ``THREADED_CALLS`` then ``body`` (which prints one JSON line) in a fresh interpreter."""
     script = THREADED_CALLS + textwrap.dedent(body)
     try:
-        done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+        done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=child_environment(), capture_output=True, text=True,
                               timeout=PROBE_TIMEOUT)
     except subprocess.TimeoutExpired:
         pytest.fail(f"the forked probe did not finish within {PROBE_TIMEOUT} s (a hang)")
