@@ -61,12 +61,20 @@ _SHORT_REPR = reprlib.Repr()
 _SHORT_REPR.maxstring = _SHORT_REPR.maxother = _SHORT_REPR.maxlong = QUOTE_CHARS
 
 
+def path_name(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> str:
+    """``path`` (a str, bytes or os.PathLike) as a str, else TypeError: an int
+    would open a file descriptor the caller owns, and closing the file would close it."""
+    if isinstance(path, (str, bytes, os.PathLike)):
+        return os.fsdecode(path)
+    raise TypeError(f"path must be a str, bytes or os.PathLike, not {type(path).__name__}")
+
+
 def read_bounded(path: str | os.PathLike[str], limit: int, *, what: str = "file",
                  error: type[GinnyoError] = GinnyoError,
                  stdin: BinaryIO | None = None) -> bytes:
     """The bytes of ``path`` (``'-'``: standard input), refusing with ``error`` to
     read more than ``limit`` bytes: a device or a huge file never fills memory."""
-    name = str(path)
+    name = path_name(path)
     try:
         if name == "-":
             source = stdin if stdin is not None else sys.stdin.buffer
