@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import reprlib
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -127,12 +128,16 @@ def _write(target: Path, payload: bytes, force: bool, label: str, error: type[Gi
             stream.write(payload)
         os.chmod(temporary, 0o644 & ~_umask())
         if force:
+            _check_replaceable(target, label, error)     # again: it may have changed since check_new
             os.replace(temporary, target)
         else:
             _link_new(temporary, target)
     except FileExistsError:
         _discard(temporary)
         raise error(f"{label}: exists; give --force to overwrite it") from None
+    except GinnyoError:
+        _discard(temporary)
+        raise
     except OSError as problem:
         _discard(temporary)
         raise error(f"{label}: cannot write ({problem.strerror or problem})") from None
@@ -152,7 +157,31 @@ def check_new(path: str | os.PathLike[str], *, force: bool = False,
         raise error(f"{label}: is a symbolic link; ginnyo does not write through links")
     if target.exists() and not force:
         raise error(f"{label}: exists; give --force to overwrite it")
+    _check_replaceable(target, label, error)
     return label
+
+
+def _check_replaceable(target: Path, label: str, error: type[GinnyoError]) -> None:
+    """Refuse a ``target`` that exists and is not a regular file (a device, a
+    folder, a pipe, a socket): ``--force`` overwrites regular files only."""
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as problem:
+        raise error(f"{label}: cannot write ({problem.strerror or problem})") from None
+    if not stat.S_ISREG(mode):
+        raise error(f"{label}: is {_file_kind(mode)}, not a regular file; ginnyo writes regular files only")
+
+
+def _file_kind(mode: int) -> str:
+    """What a non-regular file of ``mode`` is, in words."""
+    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a symbolic link")):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 def _link_new(temporary: str, target: Path) -> None:
