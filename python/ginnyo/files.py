@@ -36,6 +36,7 @@ RECORD_BYTES = 64 * MIB
 QUOTE_CHARS = 40
 #: the most characters of a file name quoted in an error line
 PATH_CHARS = 240
+BYTE_ORDER_MARK = "\ufeff"  # some editors begin UTF-8 files with it: read files skip it at their start
 
 
 def quote(value: object, limit: int = QUOTE_CHARS) -> str:
@@ -89,6 +90,17 @@ def read_bounded(path: str | os.PathLike[str], limit: int, *, what: str = "file"
         where = "standard input" if name == "-" else quote(name, PATH_CHARS)
         raise error(f"{where}: larger than a {what} may be ({_size(limit)} at most)")
     return data
+
+
+def text_of(data: bytes, source: str, error: type[GinnyoError] = GinnyoError) -> str:
+    """A text file's bytes (a record's) as text: UTF-8, a byte-order mark at its
+    start dropped (docs/FORMAT.md); else ``error`` naming the line of the first bad byte."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        line = data.count(b"\n", 0, problem.start) + 1
+        raise error(f"{quote(source, PATH_CHARS)} line {line}: not a text file (not UTF-8)") from None
+    return text[len(BYTE_ORDER_MARK):] if text.startswith(BYTE_ORDER_MARK) else text
 
 
 def check_length(text: str | bytes, limit: int, *, what: str = "file",
@@ -218,5 +230,5 @@ def _size(count: int) -> str:
     return f"{count // MIB} MiB" if count % MIB == 0 else f"{count} bytes"
 
 
-__all__ = ["read_bounded", "check_length", "write_new", "check_new", "quote", "POSITION_BYTES", "STATE_BYTES",
-           "LEAVES_BYTES", "RECORD_BYTES", "QUOTE_CHARS"]
+__all__ = ["read_bounded", "check_length", "write_new", "check_new", "quote", "path_name", "text_of",
+           "BYTE_ORDER_MARK", "POSITION_BYTES", "STATE_BYTES", "LEAVES_BYTES", "RECORD_BYTES", "QUOTE_CHARS"]

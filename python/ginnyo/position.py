@@ -20,12 +20,12 @@ from ginnycore.parse import PositionReader
 from . import board as board_lines
 from . import native, notation, rules, scoring, strict_json
 from .errors import PositionError, TileError
-from .files import POSITION_BYTES, check_length, quote, read_bounded
+from .files import BYTE_ORDER_MARK, POSITION_BYTES, check_length, quote, read_bounded
 from .layout import Layout
 from .legal import LegalPlays
 from .melds import meld_kind
 from .play import Play, ScoredPlay
-from .position_line import BYTE_ORDER_MARK, line_data, looks_like_json, to_line
+from .position_line import line_data, looks_like_json, to_line
 from .render import board_svg
 from .rules import JOKERS_PER_SET
 from .tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, parse_rack_tile, rack_code
