@@ -151,6 +151,8 @@ class Position:
         if not isinstance(text, (str, bytes)):
             raise PositionError(f"position: JSON must be text, not {type(text).__name__}")
         check_length(text, POSITION_BYTES, what="position", error=PositionError)
+        if isinstance(text, str) and text.startswith(BYTE_ORDER_MARK):    # as json.loads skips it in bytes
+            text = text[len(BYTE_ORDER_MARK):]
         return cls.from_dict(strict_json.loads(text, PositionError))
 
     @classmethod
@@ -161,7 +163,10 @@ class Position:
 
     @classmethod
     def checked_line(cls, line: str) -> Position:
-        """:meth:`from_line` read in Python: the position, or the error line."""
+        """:meth:`from_line` read in Python: the position, or the error line (a
+        byte-order mark before it skipped, as before a file's)."""
+        if isinstance(line, str) and line.startswith(BYTE_ORDER_MARK):
+            line = line[len(BYTE_ORDER_MARK):]
         return cls.from_dict(line_data(line))
 
     @classmethod
