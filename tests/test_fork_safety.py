@@ -54,7 +54,8 @@ def run_probe(body: str) -> dict[str, object]:
     except subprocess.TimeoutExpired:
         pytest.fail(f"the forked probe did not finish within {PROBE_TIMEOUT} s (a hang)")
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def test_a_child_forked_after_threaded_calls_runs_them_again_and_gets_the_same_answers() -> None:

@@ -192,7 +192,8 @@ def load_jsonl(data: bytes, *, first_line: int = 1, where: str = "<corpus>") -> 
     return rows.arrays()
 
 
-def iter_jsonl(path: str | os.PathLike[str], chunk_positions: int = CHUNK_POSITIONS) -> Iterator[PositionArrays]:
+def iter_jsonl(path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
+               chunk_positions: int = CHUNK_POSITIONS) -> Iterator[PositionArrays]:
     """The positions of a .jsonl file in chunks of at most ``chunk_positions``,
     read :data:`BLOCK_BYTES` at a time: memory stays bounded by the chunk
     whatever the file's size.  Errors as :func:`load_jsonl`, ``<where>`` being the path."""
