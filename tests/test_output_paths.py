@@ -117,3 +117,11 @@ def test_write_new_refuses_a_device_that_appears_after_the_check(tmp_path: Path)
         write_new(path, "data", force=True)
     assert stat.S_ISFIFO(os.lstat(path).st_mode)
     assert [entry.name for entry in tmp_path.iterdir()] == ["late"]    # no temporary file left
+
+
+def test_crazy_selfplay_force_refuses_a_record_name_that_is_a_named_pipe(capsys: pytest.CaptureFixture[str],
+                                                                        tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "crazy-5.jsonl")
+    assert_bad_input(capsys, "crazy", "selfplay", "--games", "1", "--seed", "5", "--records", str(tmp_path),
+                     "--force", message="is a named pipe")
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "crazy-5.jsonl").st_mode)
