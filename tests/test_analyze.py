@@ -355,7 +355,8 @@ def test_a_record_that_is_not_utf8_is_refused(tmp_path: Path, record_of_seed_11:
                                               capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "game.jsonl"
     path.write_bytes(record_of_seed_11.encode() + b'{"turn": \xff}\n')
-    assert_bad_input(capsys, "analyze", str(path), message="game.jsonl': not a text file (not UTF-8)")
+    line = record_of_seed_11.count("\n") + 1
+    assert_bad_input(capsys, "analyze", str(path), message=f"game.jsonl' line {line}: not a text file (not UTF-8)")
 
 
 def test_kind_forces_how_the_file_is_read(tmp_path: Path, record_of_seed_11: str,

@@ -13,8 +13,10 @@ from typing import Any, Callable
 
 import pytest
 
+from ginnyo.context import game_context
 from ginnyo.errors import PositionError
 from ginnyo.position import READER, Position
+from ginnyo.tiles import rack_code
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = (ROOT / "bench" / "corpus-mid.jsonl").read_text(encoding="utf-8").splitlines()
@@ -62,8 +64,9 @@ def test_the_reader_takes_every_committed_positions_line_and_builds_the_checked_
 
 def test_the_game_fields_are_kept_as_the_checked_path_keeps_them() -> None:
     data = json.loads(CORPUS[0])
-    text = json.dumps({"unseen": "5C 5D", "players": 2, "rack": data["rack"], "to_move": 1,
-                       "board": data["board"], "scores": [1e400, -3]})
+    unseen = " ".join(rack_code(tile) for tile in game_context(Position.from_json(CORPUS[0])).unseen[:2])
+    text = json.dumps({"unseen": unseen, "players": 2, "rack": data["rack"], "to_move": 1,
+                       "board": data["board"], "scores": [1_000_000_000, -3]})
     fast = READER.read_json(text)
     assert fast is not None and list(fast.context) == ["players", "scores", "to_move", "unseen"]
     _same(fast, Position.checked_json(text))
@@ -174,9 +177,10 @@ def test_threads_sharing_the_reader_get_each_their_own_position() -> None:
     where another thread may read: each keeps its own parse."""
     from concurrent.futures import ThreadPoolExecutor
     small = json.loads((ROOT / "examples" / "small-board.json").read_text(encoding="utf-8"))
-    texts = [json.dumps({**json.loads(text), "scores": [n, n + 1], "unseen": ["5C"] * (n % 3)})
-             for n, text in enumerate(CORPUS[:60])]
-    texts += [json.dumps({**small, "scores": [n, 0]}) for n in range(60)]
+    texts = [json.dumps({**data, "scores": [n + seat for seat in range(3 if data.get("sets") == 2 else 2)],
+                         "to_move": n % 2})
+             for n, data in enumerate(json.loads(text) for text in CORPUS[:60])]
+    texts += [json.dumps({**small, "to_move": n % 2}) for n in range(60)]
     expected = [Position.checked_json(text) for text in texts]
     with ThreadPoolExecutor(4) as pool:
         for _ in range(5):

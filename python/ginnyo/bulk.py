@@ -21,7 +21,7 @@ from ginnycore.parse import DONE, FULL, MORE, OTHER_LAYOUT, SLOW
 from . import native
 from .context import default_players, game_context
 from .errors import PositionError
-from .files import MIB, PATH_CHARS, POSITION_BYTES, check_length, quote
+from .files import MIB, PATH_CHARS, POSITION_BYTES, check_length, path_name, quote
 from .layout import Layout
 from .position import READER, Position
 from .tiles import PlacedTile
@@ -192,14 +192,15 @@ def load_jsonl(data: bytes, *, first_line: int = 1, where: str = "<corpus>") -> 
     return rows.arrays()
 
 
-def iter_jsonl(path: str | os.PathLike[str], chunk_positions: int = CHUNK_POSITIONS) -> Iterator[PositionArrays]:
+def iter_jsonl(path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
+               chunk_positions: int = CHUNK_POSITIONS) -> Iterator[PositionArrays]:
     """The positions of a .jsonl file in chunks of at most ``chunk_positions``,
     read :data:`BLOCK_BYTES` at a time: memory stays bounded by the chunk
     whatever the file's size.  Errors as :func:`load_jsonl`, ``<where>`` being the path."""
     chunk = _whole_number(chunk_positions, "chunk_positions", 1)
-    where = str(path)
+    where = path_name(path)      # never a file descriptor: closing the file would close the caller's
     try:
-        handle = open(path, "rb")
+        handle = open(where, "rb")
     except OSError as problem:
         raise PositionError(f"{quote(where, PATH_CHARS)}: cannot read ({problem.strerror or problem})") from None
     return _chunks(handle, chunk, where)

@@ -8,11 +8,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import PositionError
-from .files import quote
-from .position import parse_tile_codes
-from .rules import JOKERS_PER_SET, MAX_PLAYERS, MIN_PLAYERS, RACK_SIZE, RULES_VERSION, STALL_ROUNDS, sets_for, tile_set
-from .tiles import JOKER, NUM_CARDS, rack_code
+from .position import checked_game_fields
+from .rules import RACK_SIZE, RULES_VERSION, STALL_ROUNDS, default_players, tile_set
 
 if TYPE_CHECKING:
     from .game import View
@@ -40,38 +37,7 @@ def game_context(position: Position) -> GameContext:
     ``players`` defaults to 2 with one set and 3 with two, ``scores`` to zeros,
     ``to_move`` to 0, ``unseen`` to every tile not on the board or the rack.
     Raises :class:`PositionError` naming the field."""
-    context = position.context
-    players = context.get("players", default_players(position.sets))
-    try:
-        sets = sets_for(players)
-    except ValueError:
-        raise PositionError(f"field 'players': must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                            f"not {quote(players)}") from None
-    if sets != position.sets:
-        raise PositionError(f"field 'players': {players} players play with {sets} set(s), "
-                            f"the position has {position.sets}")
-    scores = context.get("scores", [0] * players)
-    if not isinstance(scores, list) or len(scores) != players or not all(type(s) is int for s in scores):
-        raise PositionError(f"field 'scores': must be a list of {players} whole numbers")
-    to_move = context.get("to_move", 0)
-    if type(to_move) is not int or not 0 <= to_move < players:
-        raise PositionError(f"field 'to_move': must be a seat from 0 to {players - 1}, not {quote(to_move)}")
-    seen = Counter(tile.rack_tile for tile in position.board.values())
-    seen.update(position.rack)
-    if "unseen" in context:
-        unseen = parse_tile_codes(context["unseen"], "unseen", "field 'unseen'")
-        total = seen + Counter(unseen)
-        for tile in sorted(total):
-            held = JOKERS_PER_SET * position.sets if tile == JOKER else position.sets
-            if total[tile] > held:
-                what = "jokers" if tile == JOKER else f"copies of {rack_code(tile)}"
-                raise PositionError(f"field 'unseen': {total[tile]} {what} with the board and rack, "
-                                    f"but {position.sets} set(s) hold {held}")
-    else:
-        unseen = []
-        for tile in range(NUM_CARDS + 1):
-            held = JOKERS_PER_SET * position.sets if tile == JOKER else position.sets
-            unseen += [tile] * (held - seen[tile])
+    players, scores, to_move, unseen = checked_game_fields(position)
     left = len(unseen)
     racks = []
     for _ in range(players - 1):
@@ -79,11 +45,6 @@ def game_context(position: Position) -> GameContext:
         racks.append(size)
         left -= size
     return GameContext(players, to_move, tuple(scores), tuple(sorted(unseen)), tuple(racks), left)
-
-
-def default_players(sets: int) -> int:
-    """The players of a position without a ``players`` field: 2 with one set, 3 with two."""
-    return 2 if sets == 1 else 3
 
 
 def view_context(view: View) -> GameContext:

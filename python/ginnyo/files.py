@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import reprlib
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -35,6 +36,7 @@ RECORD_BYTES = 64 * MIB
 QUOTE_CHARS = 40
 #: the most characters of a file name quoted in an error line
 PATH_CHARS = 240
+BYTE_ORDER_MARK = "\ufeff"  # some editors begin UTF-8 files with it: read files skip it at their start
 
 
 def quote(value: object, limit: int = QUOTE_CHARS) -> str:
@@ -61,12 +63,20 @@ _SHORT_REPR = reprlib.Repr()
 _SHORT_REPR.maxstring = _SHORT_REPR.maxother = _SHORT_REPR.maxlong = QUOTE_CHARS
 
 
+def path_name(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> str:
+    """``path`` (a str, bytes or os.PathLike) as a str, else TypeError: an int
+    would open a file descriptor the caller owns, and closing the file would close it."""
+    if isinstance(path, (str, bytes, os.PathLike)):
+        return os.fsdecode(path)
+    raise TypeError(f"path must be a str, bytes or os.PathLike, not {type(path).__name__}")
+
+
 def read_bounded(path: str | os.PathLike[str], limit: int, *, what: str = "file",
                  error: type[GinnyoError] = GinnyoError,
                  stdin: BinaryIO | None = None) -> bytes:
     """The bytes of ``path`` (``'-'``: standard input), refusing with ``error`` to
     read more than ``limit`` bytes: a device or a huge file never fills memory."""
-    name = str(path)
+    name = path_name(path)
     try:
         if name == "-":
             source = stdin if stdin is not None else sys.stdin.buffer
@@ -80,6 +90,17 @@ def read_bounded(path: str | os.PathLike[str], limit: int, *, what: str = "file"
         where = "standard input" if name == "-" else quote(name, PATH_CHARS)
         raise error(f"{where}: larger than a {what} may be ({_size(limit)} at most)")
     return data
+
+
+def text_of(data: bytes, source: str, error: type[GinnyoError] = GinnyoError) -> str:
+    """A text file's bytes (a record's) as text: UTF-8, a byte-order mark at its
+    start dropped (docs/FORMAT.md); else ``error`` naming the line of the first bad byte."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        line = data.count(b"\n", 0, problem.start) + 1
+        raise error(f"{quote(source, PATH_CHARS)} line {line}: not a text file (not UTF-8)") from None
+    return text[len(BYTE_ORDER_MARK):] if text.startswith(BYTE_ORDER_MARK) else text
 
 
 def check_length(text: str | bytes, limit: int, *, what: str = "file",
@@ -119,12 +140,16 @@ def _write(target: Path, payload: bytes, force: bool, label: str, error: type[Gi
             stream.write(payload)
         os.chmod(temporary, 0o644 & ~_umask())
         if force:
+            _check_replaceable(target, label, error)     # again: it may have changed since check_new
             os.replace(temporary, target)
         else:
             _link_new(temporary, target)
     except FileExistsError:
         _discard(temporary)
         raise error(f"{label}: exists; give --force to overwrite it") from None
+    except GinnyoError:
+        _discard(temporary)
+        raise
     except OSError as problem:
         _discard(temporary)
         raise error(f"{label}: cannot write ({problem.strerror or problem})") from None
@@ -144,7 +169,31 @@ def check_new(path: str | os.PathLike[str], *, force: bool = False,
         raise error(f"{label}: is a symbolic link; ginnyo does not write through links")
     if target.exists() and not force:
         raise error(f"{label}: exists; give --force to overwrite it")
+    _check_replaceable(target, label, error)
     return label
+
+
+def _check_replaceable(target: Path, label: str, error: type[GinnyoError]) -> None:
+    """Refuse a ``target`` that exists and is not a regular file (a device, a
+    folder, a pipe, a socket): ``--force`` overwrites regular files only."""
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as problem:
+        raise error(f"{label}: cannot write ({problem.strerror or problem})") from None
+    if not stat.S_ISREG(mode):
+        raise error(f"{label}: is {_file_kind(mode)}, not a regular file; ginnyo writes regular files only")
+
+
+def _file_kind(mode: int) -> str:
+    """What a non-regular file of ``mode`` is, in words."""
+    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a symbolic link")):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 def _link_new(temporary: str, target: Path) -> None:
@@ -181,5 +230,5 @@ def _size(count: int) -> str:
     return f"{count // MIB} MiB" if count % MIB == 0 else f"{count} bytes"
 
 
-__all__ = ["read_bounded", "check_length", "write_new", "check_new", "quote", "POSITION_BYTES", "STATE_BYTES",
-           "LEAVES_BYTES", "RECORD_BYTES", "QUOTE_CHARS"]
+__all__ = ["read_bounded", "check_length", "write_new", "check_new", "quote", "path_name", "text_of",
+           "BYTE_ORDER_MARK", "POSITION_BYTES", "STATE_BYTES", "LEAVES_BYTES", "RECORD_BYTES", "QUOTE_CHARS"]

@@ -10,7 +10,7 @@ import sys
 from typing import BinaryIO, Iterator
 
 from .errors import GinnyoError, PositionError
-from .files import PATH_CHARS, POSITION_BYTES, quote
+from .files import PATH_CHARS, POSITION_BYTES, path_name, quote
 
 COUNT_BYTES = 1 << 20       # read this much at a time when counting lines
 
@@ -22,7 +22,7 @@ class LineFile:
     manager: leaving it closes the file (never standard input)."""
 
     def __init__(self, path: str, error: type[GinnyoError] = PositionError) -> None:
-        self.name, self.error = str(path), error
+        self.name, self.error = path_name(path), error
         self.label = quote(self.name, PATH_CHARS)
         try:
             self.handle: BinaryIO = sys.stdin.buffer if self.name == "-" else open(self.name, "rb")

@@ -20,12 +20,12 @@ from ginnycore.parse import PositionReader
 from . import board as board_lines
 from . import native, notation, rules, scoring, strict_json
 from .errors import PositionError, TileError
-from .files import POSITION_BYTES, check_length, quote, read_bounded
+from .files import BYTE_ORDER_MARK, POSITION_BYTES, check_length, quote, read_bounded
 from .layout import Layout
 from .legal import LegalPlays
 from .melds import meld_kind
 from .play import Play, ScoredPlay
-from .position_line import BYTE_ORDER_MARK, line_data, looks_like_json, to_line
+from .position_line import line_data, looks_like_json, to_line
 from .render import board_svg
 from .rules import JOKERS_PER_SET
 from .tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, parse_rack_tile, rack_code
@@ -151,6 +151,8 @@ class Position:
         if not isinstance(text, (str, bytes)):
             raise PositionError(f"position: JSON must be text, not {type(text).__name__}")
         check_length(text, POSITION_BYTES, what="position", error=PositionError)
+        if isinstance(text, str) and text.startswith(BYTE_ORDER_MARK):    # as json.loads skips it in bytes
+            text = text[len(BYTE_ORDER_MARK):]
         return cls.from_dict(strict_json.loads(text, PositionError))
 
     @classmethod
@@ -161,7 +163,10 @@ class Position:
 
     @classmethod
     def checked_line(cls, line: str) -> Position:
-        """:meth:`from_line` read in Python: the position, or the error line."""
+        """:meth:`from_line` read in Python: the position, or the error line (a
+        byte-order mark before it skipped, as before a file's)."""
+        if isinstance(line, str) and line.startswith(BYTE_ORDER_MARK):
+            line = line[len(BYTE_ORDER_MARK):]
         return cls.from_dict(line_data(line))
 
     @classmethod
@@ -285,7 +290,11 @@ def _read(cls: type[Position], fast: Callable[[Any], Position | None], checked: 
           text: object) -> Position:
     """``fast(text)`` (the C reader) for a plain Position it takes, else ``checked(text)``."""
     read = fast(text) if cls is Position else None
-    return read if read is not None else checked(text)
+    if read is None:
+        return checked(text)
+    if read.context:     # the C reader keeps the game fields as given: check them as __init__ does
+        checked_game_fields(read)
+    return read
 
 
 def _checked_layout(rows: list[str]) -> Layout:
@@ -389,6 +398,50 @@ def parse_tile_codes(value: object, field: str, tile_prefix: str, limit: int | N
     return tiles
 
 
+def checked_game_fields(position: Position) -> tuple[int, list[int], int, list[int]]:
+    """A position's game fields (docs/FORMAT.md) checked: ``(players, scores,
+    to_move, unseen)``, each at its default when absent: ``players`` 2 with one
+    set and 3 with two, ``scores`` zeros, ``to_move`` 0, ``unseen`` every tile not
+    on the board or the rack.  Raises :class:`PositionError` naming the field."""
+    context = position.context
+    players = context.get("players", rules.default_players(position.sets))
+    try:
+        sets = rules.sets_for(players)
+    except ValueError:
+        raise PositionError(f"field 'players': must be a whole number from {rules.MIN_PLAYERS} to "
+                            f"{rules.MAX_PLAYERS}, not {quote(players)}") from None
+    if sets != position.sets:
+        raise PositionError(f"field 'players': {players} players play with {sets} set(s), "
+                            f"the position has {position.sets}")
+    scores = context.get("scores", [0] * players)
+    if not isinstance(scores, list) or len(scores) != players or not all(type(s) is int for s in scores):
+        raise PositionError(f"field 'scores': must be a list of {players} whole numbers")
+    for seat, score in enumerate(scores):
+        if not -rules.MAX_SCORE <= score <= rules.MAX_SCORE:
+            raise PositionError(f"field 'scores': seat {seat}'s score must be from {-rules.MAX_SCORE} to "
+                                f"{rules.MAX_SCORE}, not {quote(score)}")
+    to_move = context.get("to_move", 0)
+    if type(to_move) is not int or not 0 <= to_move < players:
+        raise PositionError(f"field 'to_move': must be a seat from 0 to {players - 1}, not {quote(to_move)}")
+    seen = Counter(tile.rack_tile for tile in position.board.values())
+    seen.update(position.rack)
+    if "unseen" in context:
+        unseen = parse_tile_codes(context["unseen"], "unseen", "field 'unseen'")
+        total = seen + Counter(unseen)
+        for tile in sorted(total):
+            held = JOKERS_PER_SET * position.sets if tile == JOKER else position.sets
+            if total[tile] > held:
+                what = "jokers" if tile == JOKER else f"copies of {rack_code(tile)}"
+                raise PositionError(f"field 'unseen': {total[tile]} {what} with the board and rack, "
+                                    f"but {position.sets} set(s) hold {held}")
+    else:
+        unseen = []
+        for tile in range(NUM_CARDS + 1):
+            held = JOKERS_PER_SET * position.sets if tile == JOKER else position.sets
+            unseen += [tile] * (held - seen[tile])
+    return players, list(scores), to_move, unseen
+
+
 def _parse_rack(value: object) -> list[int]:
     return parse_tile_codes(value, "rack", "rack", MAX_RACK)
 
@@ -418,6 +471,8 @@ def _validate(position: Position) -> None:
         if not group & layout.start_squares:
             first = layout.square_name(min(group))
             raise PositionError(f"board {first}: the group of tiles there covers no start square (R or S)")
+    if position.context:
+        checked_game_fields(position)
 
 
 def _check_copies(position: Position) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from .errors import PositionError
-from .files import POSITION_BYTES, check_length, quote
+from .files import BYTE_ORDER_MARK, POSITION_BYTES, check_length, quote
 from .layout import Layout
 from .position_fields import PositionFields
 from .tiles import RANKS, SUITS, rack_code
@@ -30,7 +30,6 @@ EMPTY_RACK = "-"
 MAX_GAP_DIGITS = 2  # layouts are at most 26 wide
 OPTIONS = ("sets", "layout")
 JSON_OPENERS = "{[\""  # a position string never starts with one of these
-BYTE_ORDER_MARK = "\ufeff"  # some editors begin UTF-8 files with it
 _FIELD_SEPARATOR = re.compile(r"[ \t]+")
 
 

@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Sequence
 from . import strict_json
 from .actions import Place, action_notation, parse_action
 from .errors import GinnyoError, PositionError, RecordError
-from .files import PATH_CHARS, RECORD_BYTES, quote, read_bounded, write_new
+from .files import RECORD_BYTES, quote, read_bounded, text_of, write_new
 from .game import Box, Game, Turn, first_player
 from .position import Position, _parse_layout
 from .rules import RACK_SIZE, STALL_ROUNDS, check_stall_rounds, sets_for, tile_set
@@ -43,6 +43,12 @@ from .tiles import PlacedTile, parse_rack_tile, rack_code
 RECORD_KIND = "ginnyo game"
 RECORD_VERSION = 2            # the version written for a game of the current rules
 RECORD_VERSIONS = (1, 2)      # the versions read: each is the rules its game is replayed by
+# The fields of each kind of line (docs/FORMAT.md, "Game records"), the same in every version; any
+# other is refused.  The header's optional ones: layout, sets, names, stall_rounds.
+HEADER_FIELDS = ("record", "version", "layout", "sets", "players", "names", "seed", "stall_rounds",
+                 "first_draw", "first_player", "racks")
+TURN_FIELDS = ("turn", "player", "rack", "draw", "action", "score", "refill", "scores")
+END_FIELDS = ("end", "penalties", "scores", "winners")
 
 
 def _codes(tiles: Iterable[int]) -> str:
@@ -125,11 +131,7 @@ def read_record(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
     """The non-blank lines of a record file (``-``: standard input) as
     ``(line number, object)``; at most ``files.RECORD_BYTES`` are read."""
     data = read_bounded(path, RECORD_BYTES, what="game record", error=RecordError)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{quote(str(path), PATH_CHARS)}: not a text file (not UTF-8)") from None
-    return parse_record(text, str(path))
+    return parse_record(text_of(data, str(path), RecordError), str(path))
 
 
 def parse_record(text: str, source: str = "record") -> list[tuple[int, dict[str, Any]]]:
@@ -144,7 +146,7 @@ def parse_record(text: str, source: str = "record") -> list[tuple[int, dict[str,
             raise RecordError(f"{source} line {number}: must be a JSON object")
         lines.append((number, data))
     if not lines:
-        raise RecordError(f"{source}: empty record")
+        raise RecordError(f"{source} line 1: missing: the header (an empty record)")
     return lines
 
 
@@ -166,12 +168,13 @@ def replay(source: str | Path | list[tuple[int, dict[str, Any]]], *,
     except GinnyoError as error:
         raise RecordError(f"{name} line {number}: {error}") from None
     running = [0] * game.players
-    for number, data in lines[1:]:
+    for index, (number, data) in enumerate(lines[1:], 1):
         try:
             if "end" in data:
                 _check_end(game, data)
-                if number != lines[-1][0]:
-                    raise RecordError("the end line is not the last line")
+                if index + 1 < len(lines):
+                    number = lines[index + 1][0]
+                    raise RecordError(f"the record goes on after its end line (line {lines[index][0]})")
                 return game
             if game.over:
                 raise RecordError(f"the game ended after turn {game.turns_played} "
@@ -185,11 +188,12 @@ def replay(source: str | Path | list[tuple[int, dict[str, Any]]], *,
             raise RecordError(f"{name} line {number}: {error}") from None
         if on_turn is not None:
             on_turn(game, turn)
+    missing = lines[-1][0] + 1      # the line after the last one is where the record goes wrong
     if game.over:
-        raise RecordError(f"{name}: the game ended after turn {game.turns_played}, "
-                          "but the record has no end line")
-    raise RecordError(f"{name}: the record stops after turn {game.turns_played}, "
-                      "before the game is over")
+        raise RecordError(f"{name} line {missing}: missing: the end line (the game ended after turn "
+                          f"{game.turns_played})")
+    raise RecordError(f"{name} line {missing}: missing: turn {game.turns_played + 1} (the record stops "
+                      "before the game is over)")
 
 
 def record_names(lines: list[tuple[int, dict[str, Any]]]) -> list[str] | None:
@@ -216,6 +220,7 @@ def _tiles(data: dict[str, Any], key: str) -> list[int]:
 def _game_from_header(header: dict[str, Any]) -> Game:
     if header.get("record") != RECORD_KIND:
         raise RecordError(f"not a ginnyo game record (the first line needs \"record\": \"{RECORD_KIND}\")")
+    strict_json.known_fields(header, HEADER_FIELDS, "the header", RecordError)
     version = _field(header, "version", int)
     if version not in RECORD_VERSIONS:
         raise RecordError(f"field 'version': {version!r}, this ginnyo reads "
@@ -297,6 +302,7 @@ def _first_draw(value: list[Any], players: int, sets: int) -> list[list[tuple[in
 def _replay_turn(game: Game, data: dict[str, Any]) -> Turn:
     box = game.box
     assert isinstance(box, SeededBox)
+    strict_json.known_fields(data, TURN_FIELDS, "a turn line", RecordError)
     number = _field(data, "turn", int)
     if number != game.turns_played + 1:
         raise RecordError(f"turn {number}, expected turn {game.turns_played + 1}")
@@ -338,6 +344,7 @@ def _replay_turn(game: Game, data: dict[str, Any]) -> Turn:
 
 
 def _check_end(game: Game, data: dict[str, Any]) -> None:
+    strict_json.known_fields(data, END_FIELDS, "the end line", RecordError)
     if not game.over:
         raise RecordError(f"the record ends the game after turn {game.turns_played}, "
                           "but the rules do not end it there")
@@ -352,4 +359,4 @@ def _check_end(game: Game, data: dict[str, Any]) -> None:
 
 __all__ = ["record_lines", "record_text", "write_record", "read_record", "parse_record",
            "replay", "record_names", "SeededBox", "RECORD_KIND", "RECORD_VERSION",
-           "RECORD_VERSIONS"]
+           "RECORD_VERSIONS", "HEADER_FIELDS", "TURN_FIELDS", "END_FIELDS"]

@@ -31,6 +31,9 @@ RULES_VERSION: int = _compiled.RULES_VERSION
 #: §1: Ginny-O is for 2 to 4 players.
 MIN_PLAYERS: int = _compiled.MIN_PLAYERS
 MAX_PLAYERS: int = _compiled.MAX_PLAYERS
+#: A player's score in a position's ``scores`` field lies from ``-MAX_SCORE`` to ``MAX_SCORE``
+#: (docs/FORMAT.md), a bound far above any game's, so that every player's arithmetic stays exact.
+MAX_SCORE = 10**9
 #: §1: a tile set is the 52 cards and this many jokers.
 JOKERS_PER_SET: int = _compiled.JOKERS_PER_SET
 #: The largest stall clock a game takes (a bound, so that the clock's arithmetic stays in C ints).
@@ -56,6 +59,11 @@ def check_stall_rounds(stall_rounds: object) -> int:
         raise ValueError(f"stall_rounds: {quote(stall_rounds)} is not a whole number "
                          f"from 1 to {MAX_STALL_ROUNDS}")
     return stall_rounds
+
+
+def default_players(sets: int) -> int:
+    """The players of a position without a ``players`` field: 2 with one set, 3 with two."""
+    return 2 if sets == 1 else 3
 
 
 def sets_for(players: int) -> int:
@@ -125,7 +133,7 @@ def _tile(tile: object, name: str) -> int:
     return tile
 
 
-__all__ = ["RACK_SIZE", "STALL_ROUNDS", "OPENING_GUARD_ROUNDS", "RULES_VERSION", "MIN_PLAYERS", "MAX_PLAYERS",
+__all__ = ["RACK_SIZE", "STALL_ROUNDS", "OPENING_GUARD_ROUNDS", "RULES_VERSION", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_SCORE",
            "JOKERS_PER_SET", "MAX_STALL_ROUNDS", "BOX_EMPTY_AND_ALL_PASSED", "NO_PLAY_FOR_ROUNDS", "NOBODY_OPENED",
-           "check_rules", "check_stall_rounds", "sets_for", "tile_set", "draw_strength", "quiet_turn_limit",
+           "check_rules", "check_stall_rounds", "default_players", "sets_for", "tile_set", "draw_strength", "quiet_turn_limit",
            "quiet_end_reason", "tile_to_return", "play_rank_key"]

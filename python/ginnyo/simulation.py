@@ -34,8 +34,11 @@ what wins the game, not the biggest spread (MAGPIE's win-percentage ranking).
 The rollouts run in C (:mod:`ginnycore.simulate`), without the GIL, over
 threads; rollout ``i`` is dealt from ``(seed, i)`` alone, so the result is the
 same on one thread, many, or a Dask cluster.  They run in blocks of
-:data:`BLOCK`; after each block a simulation may stop early: on a time budget,
-or when the best candidate's lead is significant (:func:`leader_is_significant`).
+:data:`BLOCK`; after each block a simulation may stop early when the best
+candidate's lead is significant (:func:`leader_is_significant`).  A block runs
+in pieces sized by the rollouts' measured cost (:data:`PIECE_SECONDS`), so that
+a time budget, looked at between pieces, holds at every stage of the game, a
+rollout played to the game's end included.
 The Python rollouts of old are the tests' yardstick (tests/simulation_reference.py).
 """
 
@@ -70,6 +73,8 @@ DEFAULT_PLIES = 2
 DEFAULT_MARGIN = 25.0   # candidates further than this below the best equity are not simulated
 Z95 = 1.959964
 BLOCK = 256             # rollouts between two looks at the stopping rules; the sums are made a block at a time
+PIECE_SECONDS = 0.1     # a block runs in pieces of about this long at most (a quarter of a shorter time
+                        # budget), sized by the rollouts' measured cost: the budget is looked at between them
 SEED_MODULUS = 2 ** 64  # the compiled generator's seeds
 COMPILED = "_rollouts"  # where a Setup keeps its compiled rollouts
 
@@ -311,7 +316,7 @@ def simulate(setup: Setup, rollouts: int, *, threads: int = 1, scheduler: str | 
     deadline = None if seconds is None else time.monotonic() + seconds
     tally = Tally(len(setup.candidates))
     wins = Tally(len(setup.candidates)) if setup.to_end else None
-    for block, won in _blocks(setup, rollouts, threads, scheduler):
+    for block, won in _blocks(setup, rollouts, threads, scheduler, deadline, seconds):
         tally.add(block)
         if wins is not None:
             wins.add(won)
@@ -330,12 +335,18 @@ def simulate(setup: Setup, rollouts: int, *, threads: int = 1, scheduler: str | 
 Block = tuple["NDArray[np.float64]", "NDArray[np.float64]"]
 
 
-def _blocks(setup: Setup, rollouts: int, threads: int, scheduler: str | None) -> Iterator[Block]:
-    """The outcomes and wins of rollouts 0 to ``rollouts - 1``, a block at a time, in order."""
+def _blocks(setup: Setup, rollouts: int, threads: int, scheduler: str | None, deadline: float | None = None,
+            seconds: float | None = None) -> Iterator[Block]:
+    """The outcomes and wins of rollouts 0 to ``rollouts - 1``, a block at a time, in order;
+    a block cut short where the ``deadline`` (of a budget of ``seconds``) passed."""
     starts = range(0, rollouts, BLOCK)
     if scheduler is None:
+        piece_seconds = PIECE_SECONDS if seconds is None else min(PIECE_SECONDS, seconds / 4)
+        piece = max(threads, 1)      # the first piece: one rollout a thread
         for start in starts:
-            yield rollout_results(setup, start, min(BLOCK, rollouts - start), threads)
+            block, piece = _block_in_pieces(setup, start, min(BLOCK, rollouts - start), threads, deadline,
+                                            piece_seconds, piece)
+            yield block
         return
     from .workers import run_batches
     parts = [(start, min(BLOCK, rollouts - start)) for start in starts]
@@ -344,6 +355,32 @@ def _blocks(setup: Setup, rollouts: int, threads: int, scheduler: str | None) ->
         waiting[start] = block
         while parts and parts[0][0] in waiting:
             yield waiting.pop(parts.pop(0)[0])
+
+
+def _block_in_pieces(setup: Setup, start: int, count: int, threads: int, deadline: float | None,
+                     piece_seconds: float, size: int) -> tuple[Block, int]:
+    """Rollouts ``start`` to ``start + count - 1`` (one block) in pieces, the
+    first of ``size`` rollouts, each next one sized from the last one's cost per
+    rollout to take about ``piece_seconds`` (at most 4 times the last, at least
+    one rollout a thread); those run when the ``deadline`` passes, if it does.
+    The same rollouts whatever the pieces; returns the block and the next piece's size."""
+    outcomes, wins = [], []
+    done = 0
+    while done < count:
+        take = min(size, count - done)
+        began = time.monotonic()
+        piece = rollout_results(setup, start + done, take, threads)
+        ended = time.monotonic()
+        outcomes.append(piece[0])
+        wins.append(piece[1])
+        done += take
+        if deadline is not None and ended >= deadline:
+            break
+        fits = int(piece_seconds * take / (ended - began)) if ended > began else 4 * size
+        size = max(threads, 1, min(4 * size, fits))
+    if len(outcomes) == 1:
+        return (outcomes[0], wins[0]), size
+    return (np.concatenate(outcomes), np.concatenate(wins)), size
 
 
 def top_candidates(ranked: Sequence[Candidate], count: int, margin: float = math.inf) -> tuple[Candidate, ...]:

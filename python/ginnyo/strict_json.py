@@ -66,6 +66,15 @@ def field(data: dict[str, Any], key: str, kind: type | tuple[type, ...],
     return value
 
 
+def known_fields(data: dict[str, Any], fields: tuple[str, ...], what: str,
+                 error: type[GinnyoError] = GinnyoError) -> None:
+    """Refuse with ``error`` a key of ``data`` not among ``fields``, naming it and ``what``
+    the object is: ``field 'bonus': unknown in a turn line (known: turn, player, ...)``."""
+    for key in data:
+        if key not in fields:
+            raise error(f"field {quote(key)}: unknown in {what} (known: {', '.join(fields)})")
+
+
 def whole_numbers(data: dict[str, Any], key: str, error: type[GinnyoError] = GinnyoError) -> list[int]:
     """``data[key]``, a list of whole numbers; else ``error`` naming the field."""
     values: list[int] = field(data, key, list, error)
@@ -82,5 +91,5 @@ def kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
-__all__ = ["loads", "no_duplicate_keys", "json_error", "is_whole_number", "field", "whole_numbers",
+__all__ = ["loads", "no_duplicate_keys", "json_error", "is_whole_number", "field", "known_fields", "whole_numbers",
            "kind_name"]

@@ -26,6 +26,10 @@ _Detail: TypeAlias = tuple[int, int, int]
 _T = TypeVar("_T")
 
 MAX_PLACED: int
+FORK_WARNING: str
+
+def forked_single_threaded() -> bool: ...
+
 MAX_MELDS: int
 RACK_KINDS: int
 JOKER: int

@@ -17,6 +17,8 @@ rack (supply.pxi), per-rack setup (rack.pxi), the walk from the anchors
 helpers in cards.pxd, the generator's state in gen.pxd.
 """
 
+import os
+import warnings
 from operator import index as _whole_number
 
 from cython.parallel cimport parallel, prange
@@ -102,14 +104,54 @@ cdef void release(Core core) noexcept:
     core.busy = 0
 
 
+# GNU libgomp's thread pool does not survive a fork: a child forked after the
+# parent ran a parallel region waits for ever on the parent's pool threads, which
+# the child does not have.  So a process remembers whether it started threads,
+# and its forked children run every threaded call on one thread (which needs no
+# pool), with one RuntimeWarning (docs/API.md, "Threads and fork").
+cdef bint _threads_started = 0      # this process ran a parallel region on 2 threads or more
+cdef bint _forked_single = 0        # forked after that: every call runs on one thread
+cdef bint _fork_warned = 0
+
+FORK_WARNING = ("ginnyo: this process was forked after ginnyo ran on several threads, which the fork does "
+                "not carry over (GNU OpenMP); its threaded calls run on one thread. Start worker processes "
+                "with multiprocessing's 'spawn' or 'forkserver' method to use every core in them.")
+
+
+def _after_fork_in_child():
+    """os.register_at_fork's hook: a child of a process that started threads runs on one."""
+    global _forked_single
+    if _threads_started:
+        _forked_single = 1
+
+
+def forked_single_threaded():
+    """True in a process forked after its parent ran ginnyo on several threads:
+    there every threaded call runs on one thread."""
+    return bool(_forked_single)
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 cdef int thread_count(object threads) except 0:
     """``threads`` (a whole number, 1 or more, else TypeError or ValueError) as
     OpenMP threads to start: at most one a processor this process may run on,
-    since more could only wait for one (and each costs a stack)."""
+    since more could only wait for one (and each costs a stack); one in a
+    process forked after threads were started (see ``_forked_single``)."""
+    global _threads_started, _fork_warned
     threads = _whole_number(threads)
     if threads < 1:
         raise ValueError(f"threads must be 1 or more, not {threads}")
-    return min(threads, max(omp_get_num_procs(), 1))
+    count = min(threads, max(omp_get_num_procs(), 1))
+    if count > 1 and _forked_single:
+        if not _fork_warned:
+            _fork_warned = 1
+            warnings.warn(FORK_WARNING, RuntimeWarning, stacklevel=2)
+        return 1
+    if count > 1:
+        _threads_started = 1
+    return count
 
 
 cdef enum:

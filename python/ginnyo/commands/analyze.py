@@ -341,17 +341,13 @@ def _numbered(part: tuple[int, Piece]) -> tuple[int, Piece, tuple[str, str]]:
 def _records(source: Any, args: argparse.Namespace, output: Output, workers: int) -> None:
     from ..analysis_table import summary_lines, turn_header, turn_line
     from ..errors import RecordError
-    from ..files import PATH_CHARS, RECORD_BYTES, quote
+    from ..files import RECORD_BYTES, text_of
     from ..record_analysis import analyze_record
     from ..records import parse_record
     from ..workers import run_batches
     source.error = RecordError
     data = source.rest(RECORD_BYTES, "game record")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{quote(source.name, PATH_CHARS)}: not a text file (not UTF-8)") from None
-    lines = parse_record(text, source.name)
+    lines = parse_record(text_of(data, source.name, RecordError), source.name)
     bar = _bar(max(0, len(lines) - 2), "turn", args.quiet)
     try:
         if args.scheduler:

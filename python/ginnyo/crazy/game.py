@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Literal, Protocol, Sequence
 
 from .advisor import best_turn, play_after_draw
 from .. import strict_json
-from ..files import PATH_CHARS, RECORD_BYTES, quote, read_bounded
+from ..files import RECORD_BYTES, quote, read_bounded, text_of
 from .cards import NUM_CARDS, ROUNDS, card_code, cards_text, hand_points, parse_cards, parse_one, wild_rank
 from .errors import CrazyError
 from .melds import Meld, meld_text, parse_meld
@@ -371,10 +371,7 @@ def read_record(path: str | Path) -> list[str]:
     """The lines of a record file (``-``: standard input); at most
     ``files.RECORD_BYTES`` are read."""
     data = read_bounded(path, RECORD_BYTES, what="game record", error=CrazyError)
-    try:
-        return data.decode("utf-8").splitlines()
-    except UnicodeDecodeError:
-        raise CrazyError(f"{quote(str(path), PATH_CHARS)}: not a text file (not UTF-8)") from None
+    return text_of(data, str(path), CrazyError).splitlines()
 
 
 def replay(lines: Sequence[str], source: str = "record") -> GameResult:
@@ -386,8 +383,22 @@ def replay(lines: Sequence[str], source: str = "record") -> GameResult:
     return reader.run()
 
 
+# The fields of each kind of line (docs/FORMAT.md, "Game records"), all required; any other is refused.
+HEADER_FIELDS = ("game", "players", "seed", "kinds")
+DEAL_FIELDS = ("round", "dealer", "deck")
+TURN_FIELDS = ("round", "player", "draw", "card", "actions", "discard", "hand")
+ROUND_END_FIELDS = ("round", "end", "out", "points", "scores")
+FINAL_FIELDS = ("scores", "winners")
+# The fields of each kind of action in a turn's ``actions``, named by the first of them that it has.
+ACTION_FIELDS = {"swap": ("swap", "card", "wild"), "lay_off": ("lay_off", "meld"), "meld": ("meld",)}
+
+
 def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     return strict_json.field(data, key, kind, CrazyError)
+
+
+def _known(data: dict[str, Any], fields: tuple[str, ...], what: str) -> None:
+    strict_json.known_fields(data, fields, what, CrazyError)
 
 
 def _numbers(data: dict[str, Any], key: str) -> list[int]:
@@ -403,9 +414,12 @@ class _Replay:
     def where(self, number: int) -> str:
         return f"{self.source} line {number}: "
 
-    def next(self) -> tuple[int, dict[str, Any]]:
+    def next(self, expected: str) -> tuple[int, dict[str, Any]]:
+        """The next line's object; past the last line, an error naming the line
+        after it, where the ``expected`` line is missing."""
         if self.position >= len(self.lines):
-            raise CrazyError(f"{self.source}: ends too early")
+            missing = self.lines[-1][0] + 1 if self.lines else 1
+            raise CrazyError(f"{self.where(missing)}missing: {expected} (the record ends too early)")
         number, text = self.lines[self.position]
         self.position += 1
         data = strict_json.loads(text, CrazyError, self.where(number))
@@ -414,10 +428,12 @@ class _Replay:
         return number, data
 
     def run(self) -> GameResult:
-        number, header = self.next()
+        number, header = self.next("the header")
         if header.get("game") != "crazy-rummy":
             raise CrazyError(f"{self.where(number)}not a Crazy Rummy record (no \"game\": \"crazy-rummy\")")
+        header_number = number
         try:
+            _known(header, HEADER_FIELDS, "the header")
             players = _field(header, "players", int)
             kinds = _field(header, "kinds", list)
             if not all(isinstance(kind, str) for kind in kinds):
@@ -427,8 +443,11 @@ class _Replay:
             raise CrazyError(f"{self.where(number)}{error}") from None
         totals = [0] * players
         for round_number, (dealer, dealt) in enumerate(round_deals(players, game.seed), 1):
-            number, deal = self.next()
+            number, deal = self.next(f"the deal of round {round_number}")
+            if round_number == 1:
+                self.check_seed(deal, dealt, game, header_number)
             try:
+                _known(deal, DEAL_FIELDS, "a deal line")
                 if _field(deal, "round", int) != round_number:
                     raise CrazyError(f"expected round {round_number}")
                 if _field(deal, "dealer", int) != dealer:
@@ -442,22 +461,27 @@ class _Replay:
                 raise CrazyError(f"{self.where(number)}{error}") from None
             turns = []
             while state.end is None:
-                number, data = self.next()
+                number, data = self.next(f"a turn of player {state.to_move} in round {round_number}")
                 try:
                     turns.append(self.turn(state, data))
                 except CrazyError as error:
                     raise CrazyError(f"{self.where(number)}{error}") from None
-            number, end = self.next()
+            number, end = self.next(f"the end of round {round_number}")
             points = state.points()
             totals = [total + p for total, p in zip(totals, points)]
             try:
+                _known(end, ROUND_END_FIELDS, "a round's end line")
                 self.check_end(end, {"round": round_number, "end": state.end, "out": state.out,
                                      "points": list(points), "scores": totals})
             except CrazyError as error:
                 raise CrazyError(f"{self.where(number)}{error}") from None
             game.rounds.append(RoundResult(round_number, state.dealer, tuple(deck), turns, state.end,
                                            state.out, points, tuple(totals)))
-        number, final = self.next()
+        number, final = self.next("the final line of scores and winners")
+        try:
+            _known(final, FINAL_FIELDS, "the final line")
+        except CrazyError as error:
+            raise CrazyError(f"{self.where(number)}{error}") from None
         try:
             self.check_end(final, {"scores": list(game.scores), "winners": list(game.winners)})
         except CrazyError as error:
@@ -466,8 +490,48 @@ class _Replay:
             raise CrazyError(f"{self.where(self.lines[self.position][0])}after the end of the game")
         return game
 
+    def check_seed(self, deal: dict[str, Any], dealt: list[int], game: GameResult, header: int) -> None:
+        """Blame the header's seed (line ``header``) for a first deal of another
+        shuffle when the later deals are not the seed's either: the seed was
+        changed.  Where a later deal is the seed's, the first deal line is at fault."""
+        deck = deal.get("deck")
+        try:
+            cards = parse_cards(deck, "deck") if isinstance(deck, str) else None
+        except CrazyError:
+            return
+        if cards is None or cards == dealt or sorted(cards) != sorted(dealt):
+            return
+        later = self.later_decks()
+        if not later:
+            return
+        seeded = list(round_deals(game.players, game.seed))
+        if any(seeded[number - 1][1] == cards for number, cards in later.items() if 1 < number <= len(seeded)):
+            return
+        raise CrazyError(f"{self.where(header)}field 'seed': seed {game.seed} deals none of the record's decks "
+                         f"(round 1's on line {self.lines[self.position - 1][0]} included): the record is not "
+                         f"of seed {game.seed}")
+
+    def later_decks(self) -> dict[int, list[int]]:
+        """The decks of the deal lines after the current line, by round (those that read)."""
+        decks: dict[int, list[int]] = {}
+        for _, text in self.lines[self.position:]:
+            try:
+                data = json.loads(text)
+                if isinstance(data, dict) and "dealer" in data and type(data.get("round")) is int:
+                    decks[data["round"]] = parse_cards(data["deck"], "deck")
+            except (ValueError, TypeError, KeyError, CrazyError, RecursionError):
+                continue
+        return decks
+
     @staticmethod
     def turn(state: RoundState, data: dict[str, Any]) -> Turn:
+        _known(data, TURN_FIELDS, "a turn line")
+        actions = _field(data, "actions", list)
+        for action in actions:
+            if isinstance(action, dict):
+                kind = next((name for name in ACTION_FIELDS if name in action), None)
+                if kind is not None:
+                    _known(action, ACTION_FIELDS[kind], f"a {kind} action")
         if (_field(data, "player", int) != state.to_move
                 or _field(data, "round", int) != state.number):
             raise CrazyError(f"expected a turn of player {state.to_move} in round {state.number}")

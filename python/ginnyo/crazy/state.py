@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import strict_json   # the same JSON contract as positions
-from ..files import STATE_BYTES, check_length, quote, read_bounded
+from ..files import BYTE_ORDER_MARK, STATE_BYTES, check_length, quote, read_bounded
 from .cards import NUM_CARDS, ROUNDS, card_code, cards_text, parse_cards, wild_rank
 from .errors import CrazyError
 from .melds import Meld, meld_text, parse_meld
@@ -94,6 +94,8 @@ class TurnState:
         if not isinstance(text, (str, bytes)):
             raise CrazyError(f"state: JSON must be text, not {type(text).__name__}")
         check_length(text, STATE_BYTES, what="state", error=CrazyError)
+        if isinstance(text, str) and text.startswith(BYTE_ORDER_MARK):    # as json.loads skips it in bytes
+            text = text[len(BYTE_ORDER_MARK):]
         return cls.from_dict(strict_json.loads(text, CrazyError))
 
     @classmethod
@@ -109,7 +111,7 @@ def load_state(source: TurnState | dict[str, Any] | str | Path) -> TurnState:
         return source
     if isinstance(source, dict):
         return TurnState.from_dict(source)
-    if isinstance(source, str) and source.lstrip().startswith("{"):
+    if isinstance(source, str) and source.lstrip(BYTE_ORDER_MARK).lstrip().startswith("{"):
         return TurnState.from_json(source)
     if isinstance(source, (str, Path)):
         return TurnState.from_file(source)
