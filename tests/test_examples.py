@@ -63,10 +63,26 @@ def test_the_example_command_runs(line: str, tmp_path: Path) -> None:
     assert words[0] == "ginnyo"
     if words[1] in ("selfplay", "match", "plot-sim", "corpus", "analyze"):
         words += ["--workers", "1"] if "--workers" not in words else []
+    if words[1] == "serve":     # it serves until stopped: its address line, then SIGTERM ends it as Ctrl-C would
+        _serves(words, tmp_path)
+        return
     result = subprocess.run([sys.executable, "-m", "ginnyo", *words[1:]], input=stdin, capture_output=True,
                             cwd=tmp_path, timeout=300, env=child_environment())
     assert result.returncode == 0, result.stderr.decode()
     assert result.stdout.strip() and b"Traceback" not in result.stderr
+
+
+def _serves(words: list[str], folder: Path) -> None:
+    """``ginnyo serve ...`` prints the address it serves on, and SIGTERM stops it with exit 143."""
+    server = subprocess.Popen([sys.executable, "-m", "ginnyo", *words[1:], "--port", "0"], cwd=folder,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_environment())
+    try:
+        assert server.stdout is not None
+        assert server.stdout.readline().startswith(b"ginnyo: serving on http://127.0.0.1:")
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=60)
+    assert server.returncode == 143 and b"Traceback" not in err, err.decode()
 
 
 def test_the_endgame_example_is_an_endgame_and_the_preendgame_one_is_not() -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from ginnyo.context import game_context
 from ginnyo.errors import PositionError
-from ginnyo.position import READER, Position
+from ginnyo.position import READER, Position, checked_game_fields
 from ginnyo.tiles import rack_code
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -147,6 +147,12 @@ def _differential(read_fast: str, read_checked: Callable[[Any], Position], texts
         text = _mutant(rng, rng.choice(texts))
         checked = _outcome(read_checked, text)
         fast = READER.read_json(text) if read_fast == "json" else READER.read_line(text)
+        if fast is not None and fast.context:   # the reader keeps game fields as given: Position checks them next
+            try:
+                checked_game_fields(fast)
+            except PositionError as error:
+                assert checked == f"PositionError: {error}", text
+                fast = None
         if fast is not None:
             assert isinstance(checked, Position), (text, checked)
             _same(fast, checked)
