@@ -8,7 +8,7 @@ the win rate with its Wilson 95% interval, the score difference over deals).
 Both players are :class:`ginnyo.simulation.SimPlayer` with the match's
 defaults (32 rollouts, 5 candidates, 2 plies); only the policy of the players
 inside the rollouts differs.  The result chooses
-``ginnyo.sim_choices.DEFAULT_POLICY`` (docs/EQUITY.md).
+``ginnyo.simulation.choices.DEFAULT_POLICY`` (docs/EQUITY.md).
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import time
 from functools import partial
 from typing import Sequence
 
-from ginnyo.game import Game, play_game
-from ginnyo.players import hash_seed
-from ginnyo.simulation import SimPlayer
-from ginnyo.strength import PairResult, summarise
-from ginnyo.workers import cut, run_batches
+from ginnyo.game.game import Game, play_game
+from ginnyo.players.players import hash_seed
+from ginnyo.simulation.rollouts import SimPlayer
+from ginnyo.strength.match import PairResult, summarise
+from ginnyo.support.workers import cut, run_batches
 
 BOTS = ("equity", "greedy")     # the policies of A and B
 

@@ -18,7 +18,7 @@ from .illegal import out_of_range, reason
 from .layout import Layout
 from .melds import RUN, SET
 from .play import MeldScore, Play, ScoredPlay
-from .position_fields import PositionFields as Position  # not position.py, which imports this module
+from .fields import PositionFields as Position  # not position.py, which imports this module
 from .tiles import PlacedTile
 
 if TYPE_CHECKING:

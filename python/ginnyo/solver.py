@@ -14,8 +14,8 @@ from . import native
 from .errors import IllegalMoveError
 from .notation import parse_notation, play_notation
 from .play import ScoredPlay
-from .position import Position
-from .scoring import Move, as_play
+from .position.position import Position
+from .position.scoring import Move, as_play
 from .tiles import rack_code, rack_penalty
 
 

@@ -23,7 +23,7 @@ Format = Callable[[dict[str, Any]], str]    # a row as a line of text
 
 def register(commands: Any) -> None:
     """Add ``analyze`` to the main parser's commands."""
-    from ..analysis import WANTS
+    from ..analysis.positions import WANTS
     analyze = commands.add_parser(
         "analyze", help="best plays of a corpus's positions, or a game record's moves against the best")
     analyze.add_argument("file", metavar="FILE",
@@ -81,8 +81,8 @@ class Output:
             sys.stdout.write(line + "\n")
 
     def finish(self, force: bool) -> None:
-        from .. import interrupts
-        from ..files import write_new
+        from ..support import interrupts
+        from ..support.files import write_new
         sys.stdout.flush()
         if self.out:
             with interrupts.held():
@@ -97,10 +97,10 @@ def formatted(rows: list[dict[str, Any]], json_line: Format | None, table_line: 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     """``ginnyo analyze FILE``: detect what FILE is, analyse it, write the rows."""
-    from .. import interrupts
-    from ..files import check_new
-    from ..line_chunks import LineFile
-    from ..workers import default_workers
+    from ..support import interrupts
+    from ..support.files import check_new
+    from ..support.line_chunks import LineFile
+    from ..support.workers import default_workers
     if args.out:
         check_new(args.out, force=args.force, option="--out")      # before the work, not after
     output = Output(args)
@@ -126,7 +126,7 @@ def detect_kind(first_line: bytes) -> str:
 
 
 def _bar(total: int | None, unit: str, quiet: bool) -> Any:
-    from ..progress import progress_bar
+    from .progress import progress_bar
     return _NoBar() if quiet else progress_bar(total, unit)  # type: ignore[arg-type]
 
 
@@ -159,17 +159,17 @@ class Piece:
 
 def analyze_piece(piece: Piece) -> tuple[str, str]:
     """A piece's rows, as JSON lines and as lines of the table, as asked."""
-    from ..analysis import analyze_arrays, row_json
-    from ..analysis_table import position_line
-    from ..bulk import load_jsonl
+    from ..analysis.positions import analyze_arrays, row_json
+    from .table import position_line
+    from ..analysis.bulk import load_jsonl
     rows = analyze_arrays(load_jsonl(piece.data, first_line=piece.first, where=piece.where),
                           want=piece.want, threads=piece.threads)
     return formatted(rows, row_json if piece.as_json else None, position_line if piece.as_table else None)
 
 
 def _corpus(source: Any, args: argparse.Namespace, output: Output, workers: int) -> None:
-    from ..analysis import BOTH, EQUITY, SCORE
-    from ..analysis_table import position_header
+    from ..analysis.positions import BOTH, EQUITY, SCORE
+    from .table import position_header
     output.text(position_header(args.by in (BOTH, SCORE), args.by in (BOTH, EQUITY)))
     lines = source.lines_left()
 
@@ -243,7 +243,7 @@ def _spread(pieces: Iterator[Piece], estimate: int, workers: int, scheduler: str
     window are all sent at once), given back in the file's order."""
     from itertools import islice
 
-    from ..workers import run_batches
+    from ..support.workers import run_batches
     numbered = enumerate(pieces)
     windows: Iterator[Sequence[tuple[int, Piece]]]
     if scheduler is None:
@@ -269,12 +269,12 @@ def _numbered(part: tuple[int, Piece]) -> tuple[int, Piece, tuple[str, str]]:
 # -- a game record -------------------------------------------------------------------------------
 
 def _records(source: Any, args: argparse.Namespace, output: Output, workers: int) -> None:
-    from ..analysis_table import summary_lines, turn_header, turn_line
+    from .table import summary_lines, turn_header, turn_line
     from ..errors import RecordError
-    from ..files import PATH_CHARS, RECORD_BYTES, quote
-    from ..record_analysis import analyze_record
-    from ..records import parse_record
-    from ..workers import run_batches
+    from ..support.files import PATH_CHARS, RECORD_BYTES, quote
+    from ..analysis.records import analyze_record
+    from ..game.records import parse_record
+    from ..support.workers import run_batches
     source.error = RecordError
     data = source.rest(RECORD_BYTES, "game record")
     try:

@@ -8,18 +8,18 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..endgame_choice import COMMAND_SECONDS as SOLVER_SECONDS
+from ..endgame.choice import COMMAND_SECONDS as SOLVER_SECONDS
 from ..melds import tile_value
 from ..play import MeldScore, ScoredPlay
-from ..position import Position
-from ..sim_choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
+from ..position.position import Position
+from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
 from ..solver import best_play, load_position, play_notation, tiles_to_return
 from ..tiles import rack_code
 from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rollout_count, seed_number, whole_number,
                         worker_count)
 
 if TYPE_CHECKING:
-    from ..leaves import LeaveModel
+    from ..equity.leaves import LeaveModel
 
 
 def register(commands: Any) -> None:
@@ -134,8 +134,8 @@ def cmd_best_move(args: argparse.Namespace) -> int:
 
 def _best_move_by_equity(args: argparse.Namespace, position: Position) -> int:
     """``best-move --equity`` / ``--sim N`` (docs/EQUITY.md); their modules load only here."""
-    from ..leaves import load
-    from ..context import game_context
+    from ..equity.leaves import load
+    from ..game.context import game_context
     game_context(position)   # checks the game fields (unseen, players, scores, to_move) first
     model = load(args.leaves)
     if args.sim is not None:
@@ -153,8 +153,8 @@ def return_line(position: Position) -> str:
 
 def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
     """``ginnyo best-move --equity``: the actions ranked by equity (``--candidates K`` shown)."""
-    from ..context import game_context
-    from ..equity import candidate_json, candidate_line, position_state, rank_actions
+    from ..game.context import game_context
+    from ..equity.rank import candidate_json, candidate_line, position_state, rank_actions
     from ..native import core_of
     context = game_context(position)
     box_size = context.box_size
@@ -172,12 +172,12 @@ def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: Le
 
 def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
     """``ginnyo best-move --sim N``: simulate the top candidates and print them ranked."""
-    from ..equity import candidate_json, candidate_line, position_state, rank_actions
+    from ..equity.rank import candidate_json, candidate_line, position_state, rank_actions
     from ..native import core_of
-    from ..progress import progress_bar
-    from ..context import game_context
-    from ..simulation import setup_for, simulate, top_candidates
-    from ..workers import default_workers
+    from .progress import progress_bar
+    from ..game.context import game_context
+    from ..simulation.rollouts import setup_for, simulate, top_candidates
+    from ..support.workers import default_workers
     context = game_context(position)
     ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=args.candidates,
                           state=position_state(position, context))
@@ -220,15 +220,15 @@ def _best_move_from_solver(args: argparse.Namespace, position: Position) -> bool
     pre-endgame): print the solver's choice and return True; False when the
     ranking asked for is by equity or simulation and the position is neither.
     ``--endgame`` on any other position raises :class:`PositionError`."""
-    from ..context import game_context
-    from ..endgame_choice import solver_move
+    from ..game.context import game_context
+    from ..endgame.choice import solver_move
     from ..errors import PositionError
     game_context(position)   # checks the game fields first
     move = solver_move(position, args.time or SOLVER_SECONDS)
     if move is None:
         if args.endgame:
-            from ..endgame import MAX_UNSEEN
-            from ..preendgame import MAX_BOX
+            from ..endgame.exact import MAX_UNSEEN
+            from ..endgame.preendgame import MAX_BOX
             raise PositionError(f"field 'unseen': --endgame needs a 2-player endgame or pre-endgame "
                                 f"(at most {MAX_UNSEEN + MAX_BOX} tiles unseen)")
         return False

@@ -23,14 +23,14 @@ def register(commands: Any) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from .. import render
+    from ..position import render
     position = load_position(args.position)
     if args.line:
         from ..position_string import to_line
         print(to_line(position))
         return EXIT_OK
     if args.svg:
-        from ..files import write_new
+        from ..support.files import write_new
         write_new(args.svg, render.board_svg(position), force=args.force, option="--svg")
         print(f"wrote {args.svg}")
         return EXIT_OK

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Sequence
 
-from ..selfplay import batches
-from ..workers import run_batches
+from ..selfplay.games import batches
+from ..support.workers import run_batches
 from .game import END_LIMIT, END_OUT, END_STOCK, play_game, player_kinds, record_lines
 
 
@@ -65,7 +65,7 @@ def run(games: int, players: int, seed: int = 0, kinds: Sequence[str] | None = N
 def summary_text(results: Sequence[GameSummary], seconds: float, where: str) -> str:
     """The table ``ginnyo crazy selfplay`` prints: per seat (as ``ginnyo selfplay``), then how
     the rounds ended."""
-    from ..selfplay import GameResult, seat_summaries
+    from ..selfplay.games import GameResult, seat_summaries
     if not results:
         return "no games played"
     players = len(results[0].names)

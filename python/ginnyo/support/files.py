@@ -1,0 +1,185 @@
+"""Files read and written safely: bounded reads, whole-or-absent writes that never
+clobber a file or follow a symbolic link unasked, and short quotes of bad values.
+
+Every input file ginnyo reads goes through :func:`read_bounded`, so a stray
+``/dev/zero`` or a multi-gigabyte file costs at most ``limit`` bytes of memory;
+every output file goes through :func:`write_new` (write a temporary file beside
+the target, then move it into place), so a reader or an interrupt only ever
+sees the whole file or none.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import reprlib
+import sys
+import tempfile
+from pathlib import Path
+from typing import BinaryIO
+
+from . import interrupts
+from ..errors import GinnyoError
+
+KIB = 1024
+MIB = 1024 * KIB
+#: the most a position (JSON or one line) may take; a 26 x 26 board in JSON is about 20 KB
+POSITION_BYTES = 1 * MIB
+#: the most a Crazy Rummy state file may take
+STATE_BYTES = 1 * MIB
+#: the most a leave-values file may take (the shipped one is about 5 KB)
+LEAVES_BYTES = 4 * MIB
+#: the most a game record may take (a long 4-player game is about 100 KB)
+RECORD_BYTES = 64 * MIB
+#: the most characters of a bad value quoted in an error line
+QUOTE_CHARS = 40
+#: the most characters of a file name quoted in an error line
+PATH_CHARS = 240
+
+
+def quote(value: object, limit: int = QUOTE_CHARS) -> str:
+    """``repr(value)``, cut to about ``limit`` characters with the full length named,
+    so that an error line stays one short line whatever the input.  Only a prefix
+    of a long string, and the first few items of a container, are ever written
+    out; a value whose repr fails (an int of thousands of digits) is named by its type."""
+    if isinstance(value, (str, bytes)):
+        text = repr(value[:limit])
+        return text if len(value) <= limit and len(text) <= limit else f"{text[:limit]}... ({len(value)} long)"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"<a whole number of {value.bit_length()} bits>"
+    try:
+        text = _SHORT_REPR.repr(value)
+    except Exception:  # noqa: BLE001 - a user's object may fail its repr any way it likes
+        return f"<{type(value).__name__}>"
+    if len(text) <= limit:
+        return text
+    length = len(value) if isinstance(value, (list, tuple, dict)) else len(text)
+    return f"{text[:limit]}... ({length} long)"
+
+
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = _SHORT_REPR.maxlong = QUOTE_CHARS
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int, *, what: str = "file",
+                 error: type[GinnyoError] = GinnyoError,
+                 stdin: BinaryIO | None = None) -> bytes:
+    """The bytes of ``path`` (``'-'``: standard input), refusing with ``error`` to
+    read more than ``limit`` bytes: a device or a huge file never fills memory."""
+    name = str(path)
+    try:
+        if name == "-":
+            source = stdin if stdin is not None else sys.stdin.buffer
+            data = source.read(limit + 1)
+        else:
+            with open(name, "rb") as handle:
+                data = handle.read(limit + 1)
+    except OSError as problem:
+        raise error(f"{quote(name, PATH_CHARS)}: cannot read ({problem.strerror or problem})") from None
+    if len(data) > limit:
+        where = "standard input" if name == "-" else quote(name, PATH_CHARS)
+        raise error(f"{where}: larger than a {what} may be ({_size(limit)} at most)")
+    return data
+
+
+def check_length(text: str | bytes, limit: int, *, what: str = "file",
+                 error: type[GinnyoError] = GinnyoError) -> None:
+    """Refuse with ``error`` a text handed over in memory (an API argument, an
+    engine line, an inline JSON argument) longer than ``limit``: the same bound
+    as :func:`read_bounded` puts on a file, counted in characters for a str."""
+    if isinstance(text, (str, bytes)) and len(text) > limit:
+        raise error(f"{what}: {len(text)} {'bytes' if isinstance(text, bytes) else 'characters'},"
+                    f" larger than a {what} may be ({_size(limit)} at most)")
+
+
+def write_new(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False,
+              error: type[GinnyoError] = GinnyoError, option: str = "") -> None:
+    """Write ``data`` to ``path`` whole or not at all: into a temporary file in the
+    same folder, then moved into place.  An existing file is kept unless ``force``
+    (raising ``error`` naming it), and a symbolic link at ``path`` is never
+    written through, forced or not.  ``option`` names the command-line option the
+    path came from, for the error line.  A stop signal (:mod:`ginnyo.interrupts`)
+    that comes meanwhile is answered once the file is in place."""
+    target = Path(path)
+    label = check_new(target, force=force, error=error, option=option)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    with interrupts.held():   # a stop signal meanwhile waits until the file is in place
+        _write(target, payload, force, label, error)
+
+
+def _write(target: Path, payload: bytes, force: bool, label: str, error: type[GinnyoError]) -> None:
+    """:func:`write_new`'s write: the temporary file, then its rename (or link)."""
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)
+    except OSError as problem:
+        raise error(f"{label}: cannot write ({problem.strerror or problem})") from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(payload)
+        os.chmod(temporary, 0o644 & ~_umask())
+        if force:
+            os.replace(temporary, target)
+        else:
+            _link_new(temporary, target)
+    except FileExistsError:
+        _discard(temporary)
+        raise error(f"{label}: exists; give --force to overwrite it") from None
+    except OSError as problem:
+        _discard(temporary)
+        raise error(f"{label}: cannot write ({problem.strerror or problem})") from None
+    except BaseException:
+        _discard(temporary)
+        raise
+
+
+def check_new(path: str | os.PathLike[str], *, force: bool = False,
+              error: type[GinnyoError] = GinnyoError, option: str = "") -> str:
+    """Refuse (raising ``error``) a ``path`` that :func:`write_new` would refuse:
+    a symbolic link, or an existing file without ``force``; so that a long
+    command can refuse before it starts.  Returns the path's label for errors."""
+    target = Path(path)
+    label = f"{option} {quote(str(target), PATH_CHARS)}".lstrip()
+    if target.is_symlink():
+        raise error(f"{label}: is a symbolic link; ginnyo does not write through links")
+    if target.exists() and not force:
+        raise error(f"{label}: exists; give --force to overwrite it")
+    return label
+
+
+def _link_new(temporary: str, target: Path) -> None:
+    """Give ``temporary`` the name ``target`` only if that name is free: a hard link
+    fails when the name was taken meanwhile, so nothing is ever clobbered."""
+    try:
+        os.link(temporary, target)
+    except FileExistsError:
+        raise
+    except OSError as problem:
+        if problem.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOSYS):
+            raise
+        if target.exists() or target.is_symlink():   # a file system without hard links
+            raise FileExistsError(str(target)) from None
+        os.replace(temporary, target)
+        return
+    os.unlink(temporary)
+
+
+def _discard(temporary: str) -> None:
+    try:
+        os.unlink(temporary)
+    except OSError:
+        pass
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _size(count: int) -> str:
+    return f"{count // MIB} MiB" if count % MIB == 0 else f"{count} bytes"
+
+
+__all__ = ["read_bounded", "check_length", "write_new", "check_new", "quote", "POSITION_BYTES", "STATE_BYTES",
+           "LEAVES_BYTES", "RECORD_BYTES", "QUOTE_CHARS"]
