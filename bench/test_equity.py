@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from conftest import COUNTS, FACTS, FASTEST, RESULTS, record
 from ginnyo import native
-from ginnyo.equity.rank import EquityPlayer, best_action, compiled_model, position_box_size
+from ginnyo.equity.rank import best_action, compiled_model, position_box_size
+from ginnyo.players.equity import EquityPlayer
 from ginnyo.game.game import Game, play_game
 from ginnyo.equity.leaves import default_model
 from ginnyo.players.players import GreedyPlayer

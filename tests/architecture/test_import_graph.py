@@ -117,3 +117,107 @@ def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
             seen.add(node)
             todo.extend(graph.get(node, ()))
     return False
+
+
+# -- the floors (docs/ARCHITECTURE.md) ----------------------------------------------------------------
+
+#: The package's floors, lowest first: a package (or a top-level module) imports
+#: only from lower floors and from itself.  The two lowest floors and the top one
+#: are each one room: their modules may import one another (without circles).
+FLOORS: list[tuple[str, set[str]]] = [
+    ("ground", {"errors", "support"}),
+    ("vocabulary", {"tiles", "layout", "melds", "rules", "board", "play", "notation", "illegal", "fields"}),
+    ("bridge", {"native"}),
+    ("position", {"position"}),
+    ("game", {"game", "ginnyo", "solver", "position_string"}),
+    ("equity", {"equity"}),
+    ("search", {"endgame", "simulation"}),
+    ("players", {"players"}),
+    ("applications", {"selfplay", "strength", "analysis", "engine", "crazy", "web"}),
+    ("commands", {"commands", "cli", "__main__"}),
+]
+ONE_ROOM = {"ground", "vocabulary", "commands"}
+MOST_FLOORS = 10
+
+
+def unit_of(module: str) -> str:
+    """The package (or top-level module) ``ginnyo.x.y`` belongs to: ``x``; the
+    package's own ``__init__``: ``ginnyo``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def floor_of(unit: str) -> int:
+    for number, (_, units) in enumerate(FLOORS):
+        if unit in units:
+            return number
+    raise AssertionError(f"{unit} is on no floor: add it to FLOORS and docs/ARCHITECTURE.md")
+
+
+def unit_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for module, targets in import_graph().items():
+        graph.setdefault(unit_of(module), set()).update(unit_of(t) for t in targets if unit_of(t) != unit_of(module))
+    return graph
+
+
+def longest_chain(graph: dict[str, set[str]]) -> list[str]:
+    """The longest path of an acyclic ``graph``, its nodes from top to bottom."""
+    memo: dict[str, list[str]] = {}
+
+    def down(node: str) -> list[str]:
+        if node not in memo:
+            below = [down(target) for target in sorted(graph.get(node, ()))]
+            memo[node] = [node] + max(below, key=len, default=[])
+        return memo[node]
+
+    return max((down(node) for node in sorted(graph)), key=len)
+
+
+def test_every_package_and_module_is_on_a_floor() -> None:
+    for unit in unit_graph():
+        floor_of(unit)
+
+
+def test_a_package_imports_only_from_the_floors_below_it() -> None:
+    wrong = []
+    for module, targets in sorted(import_graph().items()):
+        here = floor_of(unit_of(module))
+        for target in sorted(targets):
+            there = floor_of(unit_of(target))
+            same_room = here == there and (FLOORS[here][0] in ONE_ROOM or unit_of(module) == unit_of(target))
+            if there > here or (there == here and not same_room):
+                wrong.append(f"{module} ({FLOORS[here][0]}) imports {target} ({FLOORS[there][0]})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_package_imports_one_that_imports_it_back() -> None:
+    cycle = find_cycle(unit_graph())
+    assert not cycle, "package circle: " + " -> ".join(cycle)
+
+
+def floor_graph() -> dict[str, set[str]]:
+    """The floors, each with the floors its modules import (its own left out)."""
+    graph: dict[str, set[str]] = {name: set() for name, _ in FLOORS}
+    for unit, targets in unit_graph().items():
+        here = FLOORS[floor_of(unit)][0]
+        graph[here].update(FLOORS[floor_of(target)][0] for target in targets)
+        graph[here].discard(here)
+    return graph
+
+
+def test_the_longest_chain_of_imports_climbs_at_most_ten_floors() -> None:
+    chain = longest_chain(floor_graph())
+    assert len(FLOORS) <= MOST_FLOORS
+    assert len(chain) <= MOST_FLOORS, " -> ".join(chain)
+
+
+def test_the_longest_chain_finder_follows_the_deepest_branch() -> None:
+    assert longest_chain({"a": {"b", "c"}, "b": {"d"}, "c": set(), "d": set()}) == ["a", "b", "d"]
+
+
+def test_architecture_md_names_every_package() -> None:
+    text = (PACKAGE.parents[1] / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    packages = sorted(path.parent.name for path in PACKAGE.glob("*/__init__.py"))
+    missing = [name for name in packages if f"`{name}/`" not in text]
+    assert not missing, f"docs/ARCHITECTURE.md does not describe {missing}"

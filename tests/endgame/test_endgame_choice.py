@@ -15,17 +15,17 @@ from cli_helpers import assert_bad_input, cli
 
 from ginnyo.game.actions import action_notation
 from ginnyo.endgame.exact import is_endgame, solve
-from ginnyo.endgame.choice import solver_move
-from ginnyo.endgame.move import endgame_action
+from ginnyo.endgame.choice import endgame_action, solver_move
 from ginnyo.engine.server import Engine
-from ginnyo.equity.rank import EquityPlayer, best_action
+from ginnyo.equity.rank import best_action
+from ginnyo.players.equity import EquityPlayer
 from ginnyo.game.game import Game, View
 from ginnyo.players.players import GreedyPlayer, make_player
 from ginnyo.endgame.preendgame import greedy_preendgames, rank
-from ginnyo.simulation.rollouts import SimPlayer
+from ginnyo.players.simulation import SimPlayer
 from ginnyo.solver import best_play, load_position, play_notation
 
-# An endgame (tests/test_endgame.py's small_endgame(6, 3)) where the highest-scoring
+# An endgame (tests/endgame/test_endgame.py's small_endgame(6, 3)) where the highest-scoring
 # play, L9 KS... for 10, loses by 20 and F10 ...6D wins by 20.
 TRAP = {"sets": 1, "board": {
     "D1": "AC", "B2": "2D", "C2": "2S", "D2": "2C", "L2": "5C", "D3": "3C", "L3": "5D", "A4": "4D", "B4": "4H",

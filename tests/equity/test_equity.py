@@ -12,7 +12,8 @@ import pytest
 from cli_helpers import assert_bad_input, cli
 from helpers import position
 from ginnyo.game.actions import Place, Return
-from ginnyo.equity.rank import PLAY, RETURN, EquityPlayer, rank_position
+from ginnyo.equity.rank import PLAY, RETURN, rank_position
+from ginnyo.players.equity import EquityPlayer
 from ginnyo.game.game import Game, play_game
 from ginnyo.equity.leaves import (DATA_FILE, FEATURES, FORMAT_VERSION, STAGES, LeaveFileError, LeaveModel, counts_of,
                            default_model, features, load, stage_of)

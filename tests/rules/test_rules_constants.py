@@ -191,7 +191,7 @@ NO_PLAY_RACK = "2C 7D KH AS 9S"   # no meld can be laid on an empty board from t
 
 def test_the_simulation_returns_the_tile_of_the_rule() -> None:
     """The Python rollouts' greedy turn (the compiled rollouts agree with them:
-    tests/test_simulation_core.py) returns the tile of ginnyo.rules.tile_to_return."""
+    tests/simulation/test_simulation_core.py) returns the tile of ginnyo.rules.tile_to_return."""
     rack = tiles(NO_PLAY_RACK)
     core = core_of(position({}, NO_PLAY_RACK))
     assert choose(core, rack, 10, "greedy", LeaveModel(())) == (0, (), (parse_rack_tile("AS"),))

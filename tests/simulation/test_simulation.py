@@ -15,7 +15,8 @@ from ginnyo.errors import PositionError
 from ginnyo.game.game import Game, play_game
 from ginnyo.equity.leaves import FEATURES, STAGES, LeaveModel
 from ginnyo.players.players import GreedyPlayer
-from ginnyo.simulation.rollouts import Setup, SimPlayer, deal, game_context, setup_for, simulate, top_candidates
+from ginnyo.simulation.rollouts import Setup, deal, game_context, setup_for, simulate, top_candidates
+from ginnyo.players.simulation import SimPlayer
 from ginnyo.tiles import parse_rack_tile
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

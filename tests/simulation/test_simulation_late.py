@@ -19,8 +19,9 @@ from ginnyo.game.game import Game, View
 from ginnyo.equity.leaves import default_model
 from ginnyo.players.players import GreedyPlayer, make_player
 from ginnyo.simulation.choices import ROLLOUT_ENDGAME_NODES
-from ginnyo.simulation.rollouts import (POLICIES, Setup, SimPlayer, Tally, is_late, leader_is_significant, ranking,
+from ginnyo.simulation.rollouts import (POLICIES, Setup, Tally, is_late, leader_is_significant, ranking,
                                rollout_results, simulate, top_candidates, view_setup)
+from ginnyo.players.simulation import SimPlayer
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,13 +12,13 @@ from ..support.lazy import lazy_names
 
 if TYPE_CHECKING:
     from .rank import (
-    Candidate, EquityPlayer, rank_actions, best_action, compiled_model, candidate_of,
-    rank_position, rank_positions, position_box_size, view_state, position_state, PLAY, RETURN,
-    PASS_KIND)
+    Candidate, rank_actions, best_action, compiled_model, candidate_of, rank_position,
+    rank_positions, position_box_size, view_state, position_state, PLAY, RETURN, PASS_KIND)
 
 __all__ = [
-    "Candidate", "EquityPlayer", "rank_actions", "best_action", "compiled_model",
-    "candidate_of", "rank_position", "rank_positions", "position_box_size", "view_state",
-    "position_state", "PLAY", "RETURN", "PASS_KIND"]
+    "Candidate", "rank_actions", "best_action", "compiled_model", "candidate_of",
+    "rank_position", "rank_positions", "position_box_size", "view_state", "position_state",
+    "PLAY", "RETURN", "PASS_KIND"]
 
-__getattr__ = lazy_names(__name__, {"rank": __all__})
+#: moved to the players package; the old path warns for one release
+__getattr__ = lazy_names(__name__, {"rank": __all__}, moved={"EquityPlayer": "ginnyo.players.equity"})

@@ -193,25 +193,6 @@ def rank_positions(positions: Sequence[Position], model: LeaveModel | None = Non
     return result
 
 
-class EquityPlayer:
-    """Takes the action of highest equity: score plus leave value, returns included;
-    with ``endgame``, the endgame solver's move once a 2-player game's box is
-    empty (player kind ``endgame``: far slower there, see docs/PERFORMANCE.md)."""
-
-    def __init__(self, model: LeaveModel | None = None, *, endgame: bool = False) -> None:
-        self.model = model or default_model()
-        self.endgame = endgame
-        self.name = "endgame" if endgame else "equity"
-
-    def choose(self, view: View) -> Action:
-        if self.endgame:
-            from ..endgame.move import endgame_action   # the exact endgame once the box is empty
-            action = endgame_action(view)
-            if action is not None:
-                return action
-        return best_action(view.core(), view.rack, view.box_size, self.model, view_state(view)).action()
-
-
 # -- candidates for people and as JSON (best-move --equity/--sim) ---------------------------------
 
 def candidate_notation(position: Position, candidate: Candidate) -> str:
@@ -253,6 +234,6 @@ def candidate_line(position: Position, candidate: Candidate) -> str:
             f"leave {leave:<24} {candidate.leave_value:+6.1f}  equity {candidate.equity:+7.1f}")
 
 
-__all__ = ["Candidate", "EquityPlayer", "rank_actions", "best_action", "compiled_model", "candidate_of",
+__all__ = ["Candidate", "rank_actions", "best_action", "compiled_model", "candidate_of",
            "rank_position", "rank_positions", "position_box_size", "view_state", "position_state", "PLAY", "RETURN",
            "PASS_KIND"]

@@ -1,7 +1,9 @@
-"""The players of a game: a view in, an action out (players: the simple kinds, the registry
-:func:`make_player` and :data:`PLAYER_KINDS`).
+"""The players of a game, every kind in one place: a view in, an action out
+(players: the simple kinds, the registry :func:`make_player` and
+:data:`PLAYER_KINDS`; equity: :class:`EquityPlayer`; simulation:
+:class:`SimPlayer`).
 
-The names below are those of :mod:`ginnyo.players.players`; each loads on first use.
+The names below load on first use.
 """
 
 from __future__ import annotations
@@ -11,12 +13,16 @@ from typing import TYPE_CHECKING
 from ..support.lazy import lazy_names
 
 if TYPE_CHECKING:
+    from .equity import EquityPlayer
+    from .simulation import SimPlayer
     from .players import (
     Player, GreedyPlayer, RandomPlayer, RandomOrBestPlayer, make_player, no_play_action,
     PLAYER_KINDS, SIM_KINDS, sim_options)
 
 __all__ = [
+    "EquityPlayer", "SimPlayer",
     "Player", "GreedyPlayer", "RandomPlayer", "RandomOrBestPlayer", "make_player",
     "no_play_action", "PLAYER_KINDS", "SIM_KINDS", "sim_options"]
 
-__getattr__ = lazy_names(__name__, {"players": __all__})
+__getattr__ = lazy_names(__name__, {"players": __all__[2:], "equity": ["EquityPlayer"],
+                                    "simulation": ["SimPlayer"]})

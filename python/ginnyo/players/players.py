@@ -3,9 +3,9 @@
 A player is any object with a ``name`` and a ``choose(view)`` method (the
 :class:`Player` protocol).  Here are :class:`GreedyPlayer` (the best-scoring
 play) and :class:`RandomPlayer` (a uniformly random legal play); the equity
-player (score + leave value) is :class:`ginnyo.equity.EquityPlayer` (kind
+player (score + leave value) is :class:`ginnyo.players.EquityPlayer` (kind
 ``equity``; kind ``endgame`` also solves 2-player endgames exactly) and the
-simulating one :class:`ginnyo.simulation.SimPlayer`.  :func:`make_player`
+simulating one :class:`ginnyo.players.SimPlayer`.  :func:`make_player`
 builds them all by name.
 """
 
@@ -107,17 +107,17 @@ def make_player(kind: str, seed: int, seat: int) -> Player:
     if kind == "random":
         return RandomPlayer(random.Random(f"ginnyo player {seed} {seat}"))
     if kind in ("equity", "endgame"):   # score plus leave value (ginnyo.equity); endgame: solved exactly
-        from ..equity.rank import EquityPlayer
+        from .equity import EquityPlayer
         return EquityPlayer(endgame=kind == "endgame")
     if kind in SIM_KINDS:  # Monte Carlo simulation of the top equity candidates (ginnyo.simulation)
-        from ..simulation.rollouts import SimPlayer
+        from .simulation import SimPlayer
         late_box, endgame_nodes = sim_options(kind)
         return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), late_box=late_box, endgame_nodes=endgame_nodes)
     raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
 
 
 def sim_options(kind: str) -> tuple[int, int]:
-    """The ``late_box`` and ``endgame_nodes`` of a sim kind's :class:`~ginnyo.simulation.SimPlayer`."""
+    """The ``late_box`` and ``endgame_nodes`` of a sim kind's :class:`~ginnyo.players.SimPlayer`."""
     from ..simulation.choices import LATE_BOX, ROLLOUT_ENDGAME_NODES
     return (-1, 0) if kind == "sim-spread" else (LATE_BOX, ROLLOUT_ENDGAME_NODES)
 

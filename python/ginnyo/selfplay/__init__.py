@@ -13,11 +13,11 @@ from ..support.lazy import lazy_names
 
 if TYPE_CHECKING:
     from .games import (
-    GameResult, play_one, play_batch, run, player_kinds, seat_summaries, summary_text,
-    default_workers, RecordWriter, records_folder)
+    GameResult, SeatSummary, batches, play_one, play_batch, run, player_kinds, seat_summaries,
+    summary_text, default_workers, RecordWriter, records_folder)
 
 __all__ = [
-    "GameResult", "play_one", "play_batch", "run", "player_kinds", "seat_summaries",
-    "summary_text", "default_workers", "RecordWriter", "records_folder"]
+    "GameResult", "SeatSummary", "batches", "play_one", "play_batch", "run", "player_kinds",
+    "seat_summaries", "summary_text", "default_workers", "RecordWriter", "records_folder"]
 
 __getattr__ = lazy_names(__name__, {"games": __all__})

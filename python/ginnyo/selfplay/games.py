@@ -21,7 +21,8 @@ from ..support.files import PATH_CHARS, check_new, quote, write_new
 from ..game.game import Game, play_game
 from ..players.players import PLAYER_KINDS, make_player
 from ..rules import sets_for
-from ..support.workers import cut, default_workers, run_batches
+from ..support.tally import SeatSummary, batches, seat_summaries, seat_table
+from ..support.workers import default_workers, run_batches
 
 DEFAULT_KIND = "greedy"
 
@@ -129,39 +130,6 @@ def run(games: int, players: int, seed: int = 0, kinds: Sequence[str] | None = N
     return sorted(results, key=lambda result: result.seed)
 
 
-def batches(seeds: Sequence[int], workers: int, scheduler: str | None = None,
-            largest: int = 200) -> Sequence[list[int]]:
-    """The seeds cut into batches of work; one game a batch in this process, so
-    that each game's record is written as the game ends."""
-    return cut(seeds, workers, largest=largest if workers > 1 or scheduler else 1)
-
-
-# -- the summary ---------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class SeatSummary:
-    seat: int
-    name: str
-    wins: int        # outright
-    shared: int      # first place shared with others
-    mean: float
-    spread: float    # standard deviation of the final score
-    low: int
-    high: int
-
-
-def seat_summaries(results: Sequence[GameResult]) -> list[SeatSummary]:
-    """Per seat: wins, shared first places, and the final scores' mean, spread and range."""
-    rows = []
-    for seat, name in enumerate(results[0].names):
-        scores = [result.scores[seat] for result in results]
-        wins = sum(1 for result in results if result.winners == (seat,))
-        shared = sum(1 for result in results if len(result.winners) > 1 and seat in result.winners)
-        rows.append(SeatSummary(seat, name, wins, shared, statistics.fmean(scores),
-                                statistics.pstdev(scores), min(scores), max(scores)))
-    return rows
-
-
 def summary_text(results: Sequence[GameResult], seconds: float, workers: str) -> str:
     """The table ``ginnyo selfplay`` prints."""
     if not results:
@@ -169,11 +137,7 @@ def summary_text(results: Sequence[GameResult], seconds: float, workers: str) ->
     first, last = results[0].seed, results[-1].seed
     lines = [f"{len(results)} games of {len(results[0].names)} players, seeds {first}..{last}, "
              f"{workers}: {seconds:.2f} s, {len(results) / seconds:,.1f} games/s", "",
-             f"{'player':<7} {'kind':<8} {'wins':>6} {'shared':>6} {'mean':>8} {'spread':>7} "
-             f"{'min':>5} {'max':>5}"]
-    for row in seat_summaries(results):
-        lines.append(f"{row.seat:<7} {row.name:<8} {row.wins:>6} {row.shared:>6} {row.mean:>8.1f} "
-                     f"{row.spread:>7.1f} {row.low:>5} {row.high:>5}")
+             *seat_table(results)]
     plays = [result.plays for result in results]
     turns = [result.turns for result in results]
     lines += ["",
@@ -264,5 +228,5 @@ class RecordWriter:
             self.bar.close()
 
 
-__all__ = ["GameResult", "play_one", "play_batch", "run", "player_kinds", "seat_summaries",
+__all__ = ["GameResult", "SeatSummary", "batches", "play_one", "play_batch", "run", "player_kinds", "seat_summaries",
            "summary_text", "default_workers", "RecordWriter", "records_folder"]

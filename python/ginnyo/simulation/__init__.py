@@ -12,15 +12,15 @@ from ..support.lazy import lazy_names
 
 if TYPE_CHECKING:
     from .rollouts import (
-    GameContext, game_context, view_context, Setup, SimResult, SimPlayer, simulate,
-    rollout_outcomes, rollout_results, rollouts_of, ranking, is_late, view_setup,
-    top_candidates, setup_for, deal, Tally, leader_is_significant, POLICIES, STOP_LEVELS,
-    LATE_BOX, BLOCK)
+    GameContext, game_context, view_context, Setup, SimResult, simulate, rollout_outcomes,
+    rollout_results, rollouts_of, ranking, is_late, view_setup, top_candidates, setup_for, deal,
+    Tally, leader_is_significant, POLICIES, STOP_LEVELS, LATE_BOX, BLOCK)
 
 __all__ = [
-    "GameContext", "game_context", "view_context", "Setup", "SimResult", "SimPlayer",
-    "simulate", "rollout_outcomes", "rollout_results", "rollouts_of", "ranking", "is_late",
-    "view_setup", "top_candidates", "setup_for", "deal", "Tally", "leader_is_significant",
-    "POLICIES", "STOP_LEVELS", "LATE_BOX", "BLOCK"]
+    "GameContext", "game_context", "view_context", "Setup", "SimResult", "simulate",
+    "rollout_outcomes", "rollout_results", "rollouts_of", "ranking", "is_late", "view_setup",
+    "top_candidates", "setup_for", "deal", "Tally", "leader_is_significant", "POLICIES",
+    "STOP_LEVELS", "LATE_BOX", "BLOCK"]
 
-__getattr__ = lazy_names(__name__, {"rollouts": __all__})
+#: moved to the players package; the old path warns for one release
+__getattr__ = lazy_names(__name__, {"rollouts": __all__}, moved={"SimPlayer": "ginnyo.players.simulation"})

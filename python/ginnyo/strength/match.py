@@ -106,13 +106,13 @@ def build_player(kind: str, seed: int, seat: int, sim: SimSettings, model: Leave
     """A player of ``kind`` for ``seat`` of the game dealt from ``seed``; ``model``,
     the leave values of an equity, endgame or sim player (default: the shipped ones)."""
     if kind in SIM_KINDS:
-        from ..simulation.rollouts import SimPlayer
+        from ..players.simulation import SimPlayer
         late_box, endgame_nodes = sim_options(kind)
         return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), rollouts=sim.rollouts,
                          candidates=sim.candidates, plies=sim.plies, margin=sim.margin, model=model,
                          late_box=late_box, endgame_nodes=endgame_nodes)
     if model is not None and kind in ("equity", "endgame"):
-        from ..equity.rank import EquityPlayer
+        from ..players.equity import EquityPlayer
         return EquityPlayer(model, endgame=kind == "endgame")
     return make_player(kind, seed, seat)
 
