@@ -163,6 +163,16 @@ def test_line_replays_under_the_rules_to_the_spread_on_small_endgames() -> None:
         assert replay_spread(endgame, result.line) == result.spread, seed
 
 
+def test_the_lines_first_move_carries_its_play_as_an_object() -> None:
+    for seed in range(5000, 5040):
+        endgame, _ = small_endgame(seed)
+        first = solve(endgame).moves[0]
+        if first.notation == PASS:
+            assert first.play is None, seed
+        else:
+            assert first.play == endgame.score(first.notation).play, seed
+
+
 def test_line_replays_to_the_spread_on_greedy_game_endgames() -> None:
     for endgame in greedy_sample()[:20]:
         result = solve(endgame)

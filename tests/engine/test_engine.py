@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from ginnyo import solver
 from ginnyo.selfplay.corpus import sample_positions
 from ginnyo import GinnyoError
-from ginnyo.engine import server as engine_module
 from ginnyo.engine.server import MAX_LINE_BYTES, NO_MOVE, Engine, serve
 from ginnyo.engine.client import EngineError, SimpleEngine, default_command
+from ginnyo.position.position import Position
 from ginnyo.position_string import to_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -192,7 +192,7 @@ def test_an_overlong_line_that_is_not_a_go_gets_no_bestmove(line: bytes) -> None
 def test_a_go_that_fails_inside_the_engine_still_gets_one_bestmove(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(position: object) -> None:
         raise RuntimeError("a fault in the solver " + "x" * 10_000)
-    monkeypatch.setattr(engine_module, "best_play", broken)
+    monkeypatch.setattr(Position, "best_play", broken)
     engine = Engine()
     engine.handle("position " + EXTEND)
     answer = list(engine.handle("go"))

@@ -13,7 +13,7 @@ from ..melds import tile_value
 from ..play import MeldScore, ScoredPlay
 from ..position.position import Position
 from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
-from ..solver import best_play, load_position, play_notation, tiles_to_return
+from ..notation import play_notation
 from ..tiles import rack_code
 from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rollout_count, seed_number, whole_number,
                         worker_count)
@@ -75,7 +75,7 @@ def play_to_json(position: Position, scored: ScoredPlay) -> dict[str, Any]:
 
 
 def no_play_json(position: Position) -> dict[str, Any]:
-    tiles, reason = tiles_to_return(position)
+    tiles, reason = position.return_advice()
     return {"notation": None, "score": 0, "placements": {}, "melds": [],
             "return": [rack_code(tile) for tile in tiles], "reason": reason}
 
@@ -117,12 +117,12 @@ def _tile_on(position: Position, scored: ScoredPlay, square: int) -> str:
 
 
 def cmd_best_move(args: argparse.Namespace) -> int:
-    position = load_position(args.position)
+    position = Position.load(args.position)
     if (args.endgame or args.equity or args.sim is not None) and _best_move_from_solver(args, position):
         return EXIT_OK
     if args.equity or args.sim is not None:
         return _best_move_by_equity(args, position)
-    best = best_play(position)
+    best = position.best_play()
     if args.json:
         print(json.dumps(play_to_json(position, best) if best else no_play_json(position)))
     elif best:
@@ -145,7 +145,7 @@ def _best_move_by_equity(args: argparse.Namespace, position: Position) -> int:
 
 def return_line(position: Position) -> str:
     """What a position without a legal play prints: the tiles to return and why."""
-    tiles, reason = tiles_to_return(position)
+    tiles, reason = position.return_advice()
     if not tiles:
         return f"No legal play: {reason}."
     return f"No legal play. Return {' '.join(rack_code(t) for t in tiles)} to the box: {reason}."

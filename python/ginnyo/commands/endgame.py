@@ -28,8 +28,8 @@ def register(commands: Any) -> None:
 def cmd_endgame(args: argparse.Namespace) -> int:
     """``ginnyo endgame POSITION [--json] [--time S]``."""
     from ..endgame.exact import solve
-    from ..solver import load_position
-    position = load_position(args.position)
+    from ..position.position import Position
+    position = Position.load(args.position)
     result = solve(position, args.time, after_pass=args.after_pass)
     if args.json:
         print(json.dumps(result.to_json()))

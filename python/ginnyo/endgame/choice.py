@@ -72,10 +72,7 @@ def endgame_move(position: Position, seconds: float | None, quiet_turns: int,
     after_pass = quiet_turns + 1 >= quiet_turn_limit(2, opened)   # a pass now ends the game
     result = solve(position, seconds, after_pass=after_pass, nodes=nodes)
     first = result.moves[0]
-    action: Action = PASS
-    if first.notation != "pass":
-        from ..solver import score_play
-        action = Place(score_play(position, first.notation).play)
+    action: Action = PASS if first.play is None else Place(first.play)
     details = {"kind": "play" if first.notation != "pass" else "pass", "line": list(result.line),
                "nodes": result.nodes, "seconds": round(result.seconds, 3)}
     return SolverMove(ENDGAME, action, first.notation, first.score, result.spread, result.proven, details)

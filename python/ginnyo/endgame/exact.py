@@ -20,7 +20,7 @@ from ginnycore.endgame import Endgame
 from .. import native
 from ..errors import PositionError
 from ..notation import play_notation
-from ..play import ScoredPlay
+from ..play import Play, ScoredPlay
 from ..position.position import Position
 from ..rules import RACK_SIZE
 from ..tiles import JOKER, PlacedTile, rack_penalty
@@ -41,11 +41,13 @@ SIDES = ("to move", "opponent")
 @dataclass(frozen=True)
 class EndgameMove:
     """One turn of the principal variation: who (0 the player to move, 1 the
-    opponent), the play in notation or ``"pass"``, and its score."""
+    opponent), the play in notation or ``"pass"``, its score, and the play itself
+    (None: a pass)."""
 
     player: int
     notation: str
     score: int
+    play: Play | None = None
 
 
 @dataclass(frozen=True)
@@ -148,10 +150,9 @@ def best_endgame_play(position: Position, seconds: float | None = None) -> Score
     the engine's ``go`` and the sim player would play in an endgame), or None
     when that move is a pass (there is no legal play)."""
     first = solve(position, seconds).moves[0]
-    if first.notation == PASS:
+    if first.play is None:
         return None
-    from ..solver import score_play
-    return score_play(position, first.notation)
+    return position.score(first.play)
 
 
 def _check_nodes(nodes: int | None) -> None:
@@ -197,7 +198,7 @@ def _line_moves(position: Position, plays: Sequence[tuple[int, tuple[tuple[int, 
             continue
         play = native.to_play(placements)
         before = Position(position.layout, position.sets, board, (), validate=False)
-        moves.append(EndgameMove(index % 2, play_notation(before, play), score))
+        moves.append(EndgameMove(index % 2, play_notation(before, play), score, Play.of(play.placements)))
         board.update((square, PlacedTile(card, joker)) for square, card, joker in placements)
     return tuple(moves)
 

@@ -20,7 +20,7 @@ from typing import IO, Sequence
 
 from ..errors import EngineError, EngineTerminatedError
 from ..position.position import Position
-from ..position_string import to_line
+from ..position.line import to_line
 
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for a line before giving up on the engine
 ERROR_PREFIX = "info string error "

@@ -16,10 +16,10 @@ from .. import __version__
 from ..errors import GinnyoError, IllegalMoveError, InvalidMoveError, LineTooLong, PositionError, ProtocolError
 from ..support.files import quote
 from ..position.position import Position
-from ..position_string import from_line, to_line
 from ..native import ranked_moves
+from ..notation import play_notation
 from ..play import Play
-from ..solver import apply_play, best_play, play_notation, score_play, tiles_to_return, top_plays
+from ..position.line import to_line
 from ..tiles import rack_code
 
 PROTOCOL_VERSION = 1
@@ -122,7 +122,7 @@ class Engine:
         if words[0] == "json":
             self.position = _position_from_json(words[1] if len(words) > 1 else "")
         else:
-            self.position = from_line(argument)
+            self.position = Position.from_line(argument)
         return []
 
     def go(self, argument: str) -> list[str]:
@@ -135,16 +135,16 @@ class Engine:
         top = _top_count(argument)
         position = self._current()
         if top == 1:
-            best = best_play(position)
+            best = position.best_play()
             plays = [best] if best is not None else []
         else:
-            plays = top_plays(position, top)
+            plays = position.top_plays(top)
         lines = [candidate_line(rank, scored.score, play_notation(position, scored.play))
                  for rank, scored in enumerate(plays, 1)]
         if plays:
             lines.append(f"bestmove {play_notation(position, plays[0].play)}")
             return lines
-        tiles, reason = tiles_to_return(position)
+        tiles, reason = position.return_advice()
         lines.append(f"info string no legal play: {reason}")
         if tiles:
             lines.append("bestmove none return " + " ".join(rack_code(tile) for tile in tiles))
@@ -174,7 +174,7 @@ class Engine:
     def score(self, argument: str) -> list[str]:
         """``info meld`` lines, then ``score <total> move <canonical notation>``."""
         position = self._current()
-        scored = score_play(position, _notation(argument, "score"))
+        scored = position.score(_notation(argument, "score"))
         name = position.layout.square_name
         lines = [f"info meld {meld.kind} {name(meld.squares[0])}-{name(meld.squares[-1])} score {meld.score}"
                  for meld in scored.melds]
@@ -183,7 +183,7 @@ class Engine:
 
     def apply(self, argument: str) -> list[str]:
         """Play a move on the current position; silent on success."""
-        self.position = apply_play(self._current(), _notation(argument, "apply"))
+        self.position = self._current().apply(_notation(argument, "apply"))
         return []
 
     def show(self, argument: str) -> list[str]:

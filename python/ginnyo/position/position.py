@@ -30,7 +30,7 @@ from ..play import Play, ScoredPlay
 from .line import BYTE_ORDER_MARK, line_data, looks_like_json, to_line
 from .render import board_svg
 from ..rules import JOKERS_PER_SET
-from ..tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, parse_rack_tile, rack_code
+from ..tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, parse_rack_tile, rack_code, rack_penalty
 
 MAX_RACK = 14
 CONTEXT_FIELDS = ("players", "scores", "to_move", "unseen")
@@ -260,6 +260,18 @@ class Position:
         when the rack holds only jokers or nothing (they are kept: pass)."""
         choice = rules.tile_to_return(self.rack)     # the built-in players' choice (a joker when alone)
         return None if choice is None or choice == JOKER else choice
+
+    def return_advice(self) -> tuple[list[int], str]:
+        """With no legal play, what ``best-move`` and the engine say: the tiles to
+        return (:meth:`tile_to_return`, a list of at most one; none: pass) and why."""
+        tile = self.tile_to_return()
+        if tile is None:
+            if not self.rack:
+                return [], "the rack is empty: pass"
+            return [], "only jokers on the rack, which cost nothing and fit any meld: pass"
+        reason = (f"{rack_code(tile)} costs the most if left on the rack at the end "
+                  f"(-{rack_penalty(tile)}); jokers are kept")
+        return [tile], reason
 
     def rack_counts(self) -> Counter[int]:
         return Counter(self.rack)
