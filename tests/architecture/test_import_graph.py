@@ -109,6 +109,28 @@ def test_no_module_of_the_package_imports_a_deprecated_one() -> None:
     assert not users, "\n".join(users)
 
 
+#: The modules of ginnyo that import the compiled core: the bridge's doors, one a
+#: compiled extension (native/), the two vocabulary modules that word the core's
+#: own rules and codes, and Crazy Rummy's own solver.
+CORE_DOORS = {"ginnyo.native", "ginnyo.native.core", "ginnyo.native.parse", "ginnyo.native.equity",
+              "ginnyo.native.simulate", "ginnyo.native.endgame", "ginnyo.native.selfplay",
+              "ginnyo.rules", "ginnyo.illegal", "ginnyo.crazy.solver", "ginnyo.crazy.advisor"}
+
+
+def _imports_the_core(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "ginnycore" for alias in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "ginnycore":
+            return True
+    return False
+
+
+def test_the_compiled_core_is_reached_through_the_bridge_only() -> None:
+    users = {module_name(path) for path in PACKAGE.rglob("*.py") if _imports_the_core(path)}
+    assert users <= CORE_DOORS, f"{sorted(users - CORE_DOORS)} import ginnycore: go through ginnyo.native"
+
+
 @pytest.mark.parametrize("module", ["equity.rank", "equity.leaves", "players.players", "simulation.rollouts"])
 def test_the_equity_leaves_players_simulation_circle_is_gone(module: str) -> None:
     graph = import_graph()

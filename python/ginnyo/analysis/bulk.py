@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Iterator, Mapping
 
 import numpy as np
-from ginnycore import EMPTY_SQUARE, RACK_KINDS
-from ginnycore.parse import DONE, FULL, MORE, OTHER_LAYOUT, SLOW
+from ..native.core import EMPTY_SQUARE, RACK_KINDS
+from ..native.parse import DONE, FULL, MORE, OTHER_LAYOUT, SLOW
 
 from .. import native
 from ..game.context import default_players, game_context

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
-from ginnycore import EMPTY_SQUARE, RACK_KINDS
+from ..native.core import EMPTY_SQUARE, RACK_KINDS
 
 from ..game.actions import PASS_WORD, RETURN_WORD, Place, Return
 from .positions import BOTH, DIGITS, Notation, best_rows, equity_json, solve

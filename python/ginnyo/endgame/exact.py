@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from ginnycore import Core
-from ginnycore.endgame import Endgame
+from ..native.core import Core
+from ..native.endgame import Endgame
 
 from .. import native
 from ..errors import PositionError
@@ -210,7 +210,7 @@ def greedy_turns(index: int, seed: int, layout: Layout) -> Iterator[tuple[str, i
     turn ``("drawn", player, racks, box size, board)`` just after its first draw,
     then ``("done", ...)`` once it is over (refill included).  The racks and board
     are live: copy what you keep."""
-    from ginnycore.selfplay import greedy_game_record
+    from ..native.selfplay import greedy_game_record
 
     from ..rules import tile_set
     _, dealt, turns, _ = greedy_game_record(native.empty_core(layout), 2, seed, index)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterator, NamedTuple, Sequence
 
-from ginnycore import EMPTY_SQUARE
+from ..native.core import EMPTY_SQUARE
 
 from .exact import solve_loaded
 from ..equity.rank import PLAY, RETURN, Candidate, candidate_notation, rank_actions

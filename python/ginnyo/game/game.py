@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from typing import Callable, NamedTuple, Sequence
 
-from ginnycore import EMPTY_SQUARE, Core
+from ..native.core import EMPTY_SQUARE, Core
 
 from .actions import Action, Pass, Place, Return
 from ..errors import IllegalMoveError

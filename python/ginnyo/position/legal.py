@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ginnycore.core import RANKED_BUFFER
+from ..native.core import RANKED_BUFFER
 
 from .. import native
 from ..play import ScoredPlay

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, overload
 
-from ginnycore.parse import PositionReader
+from ..native.parse import PositionReader
 
 from .. import board as board_lines
 from .. import native, notation, rules

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ginnycore.selfplay import (END_BOX_EMPTY_ALL_PASSED, END_NO_PLAY_FOR_ROUNDS, END_NOBODY_OPENED, END_TURN_LIMIT,
-                                greedy_game_record, play_greedy_games)
+from ..native.selfplay import (END_BOX_EMPTY_ALL_PASSED, END_NO_PLAY_FOR_ROUNDS, END_NOBODY_OPENED, END_TURN_LIMIT,
+                               greedy_game_record, play_greedy_games)
 
 from ..layout import Layout
 from ..native import empty_core
@@ -15,7 +15,7 @@ from ..rules import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED,
 
 if TYPE_CHECKING:
     from ..equity.leaves import LeaveModel
-    from ginnycore.selfplay import GreedyTurn   # a TypedDict of the stubs: plain dicts at run time
+    from ..native.selfplay import GreedyTurn   # a TypedDict of the stubs: plain dicts at run time
 
 SEEDS = 2**64   # the C loop's seeds are 64-bit numbers
 
@@ -81,7 +81,7 @@ def loop_games(games: int, bots: Sequence[str], seed: int, *, threads: int = 1, 
 
     from ..equity.rank import compiled_model
     from ..equity.leaves import default_model
-    from ginnycore.selfplay import play_games
+    from ..native.selfplay import play_games
     unknown = [bot for bot in bots if bot not in LOOP_BOTS]
     if unknown:
         raise ValueError(f"bots: {unknown[0]!r} is not one of the loop's players ({', '.join(LOOP_BOTS)})")

@@ -48,7 +48,7 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 import numpy as np
-from ginnycore import EMPTY_SQUARE
+from ..native.core import EMPTY_SQUARE
 
 from ..game.actions import Action
 from ..game.context import GameContext, game_context, view_context
@@ -59,7 +59,7 @@ from .choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from ginnycore.simulate import Rollouts
+    from ..native.simulate import Rollouts
 
     from ..game.game import View
     from ..position.position import Position
@@ -131,7 +131,7 @@ def deal(unseen: Sequence[int], racks: Sequence[int], seed: int, index: int
     """Rollout ``index``'s deal: the other players' racks, the box (front to
     end: we draw from its end, the others from its front) and the seed of where
     returned tiles go (:mod:`ginnycore.simulate`)."""
-    from ginnycore.simulate import deal as compiled_deal
+    from ..native.simulate import deal as compiled_deal
     return compiled_deal(unseen, racks, seed % SEED_MODULUS, index)
 
 
@@ -154,8 +154,8 @@ def rollouts_of(setup: Setup) -> Rollouts:
 def _compile(setup: Setup) -> Rollouts:
     """The compiled rollouts of ``setup`` (the last few kept: Dask sends a copy
     of the setup with every block)."""
-    from ginnycore import Core
-    from ginnycore.simulate import POLICY_EQUITY, POLICY_GREEDY, Rollouts
+    from ..native.core import Core
+    from ..native.simulate import POLICY_EQUITY, POLICY_GREEDY, Rollouts
 
     from ..layout import core_premiums
     if setup.policy not in POLICIES:
