@@ -5,6 +5,7 @@ modules must have no cycle."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -129,6 +130,17 @@ def _imports_the_core(path: Path) -> bool:
 def test_the_compiled_core_is_reached_through_the_bridge_only() -> None:
     users = {module_name(path) for path in PACKAGE.rglob("*.py") if _imports_the_core(path)}
     assert users <= CORE_DOORS, f"{sorted(users - CORE_DOORS)} import ginnycore: go through ginnyo.native"
+
+
+#: how a board or a rack is laid out for the core, written once in native/encoding.py;
+#: rules.py, on the floor below the bridge, counts a rack for the compiled rules as it checks each tile
+ENCODING = re.compile(r"bytearray\(\[EMPTY_SQUARE\]\)|bytearray\((RACK_KINDS|JOKER \+ 1|53)\)")
+
+
+def test_boards_and_racks_are_encoded_for_the_core_in_one_place() -> None:
+    writers = sorted(module_name(path) for path in PACKAGE.rglob("*.py")
+                     if ENCODING.search(path.read_text(encoding="utf-8")))
+    assert writers == ["ginnyo.native.encoding", "ginnyo.rules"], writers
 
 
 @pytest.mark.parametrize("module", ["equity.rank", "equity.leaves", "players.players", "simulation.rollouts"])

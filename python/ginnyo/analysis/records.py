@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 from ..native.core import EMPTY_SQUARE, RACK_KINDS
+from ..native.encoding import empty_board, encode_rack
 
 from ..game.actions import PASS_WORD, RETURN_WORD, Place, Return
 from .positions import BOTH, DIGITS, Notation, best_rows, equity_json, solve
@@ -82,18 +83,14 @@ class _Recorder:
     """Keeps the board as it was before each turn and turns each into a decision."""
 
     def __init__(self, game: Game, model: LeaveModel) -> None:
-        size = game.layout.size
-        self.cards = bytearray([EMPTY_SQUARE]) * size
-        self.jokers = bytearray(size)
+        self.cards, self.jokers = empty_board(game.layout.size)
         self.notation = Notation(game.layout, EMPTY_SQUARE)
         self.leaves = compiled_model(model)
         self.model = model
         self.quiet_turns = 0        # the game-end clock before the turn (docs/RULES.md §6)
 
     def add(self, game: Game, turn: Turn, decisions: Decisions) -> None:
-        rack = bytearray(RACK_KINDS)
-        for tile in turn.rack:
-            rack[tile] += 1
+        rack = encode_rack(turn.rack)
         if turn.draw is not None:
             rack[turn.draw] += 1
         action = turn.action

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from ..native.core import Core
+from ..native.encoding import encode_rack
 from ..native.endgame import Endgame
 
 from .. import native
@@ -114,10 +115,7 @@ def solve(position: Position, seconds: float | None = None, *, after_pass: bool 
         raise ValueError(f"table_bits must be a whole number, not {table_bits!r}")
     _check_nodes(nodes)
     opponent = opponent_rack(position)
-    counts = bytearray(JOKER + 1)
-    for tile in opponent:
-        counts[tile] += 1
-    search = Endgame(native.core_of(position), bytes(counts), table_bits, after_pass)
+    search = Endgame(native.core_of(position), bytes(encode_rack(opponent)), table_bits, after_pass)
     spread, plays, proven, searched, depth, elapsed = _run(search, float(seconds or 0.0), nodes or 0)
     moves = _line_moves(position, plays)
     racks = [Counter(position.rack), Counter(opponent)]
@@ -136,10 +134,7 @@ def solve_loaded(core: Core, opponent: Sequence[int], seconds: float | None = No
     ``core`` (the player to move) against ``opponent``'s rack tiles: the search
     of :func:`solve` without the position checks and the line, for callers that
     solve many endgames (:mod:`ginnyo.preendgame`)."""
-    counts = bytearray(JOKER + 1)
-    for tile in opponent:
-        counts[tile] += 1
-    search = Endgame(core, bytes(counts), table_bits, after_pass)
+    search = Endgame(core, bytes(encode_rack(opponent)), table_bits, after_pass)
     _check_nodes(nodes)
     spread, _, proven, _, _, _ = _run(search, float(seconds or 0.0), nodes or 0)
     return spread, proven

@@ -38,6 +38,7 @@ from ..errors import DecisionOutOfTime, PositionError
 from ..rules import RACK_SIZE, RULES_VERSION, STALL_ROUNDS, quiet_turn_limit
 from ..equity.leaves import LeaveModel, default_model
 from ..native import empty_core, encode
+from ..native.encoding import encode_rack
 from ..position.position import Position
 from ..tiles import JOKER, rack_penalty
 
@@ -175,10 +176,7 @@ class _Search:
         self.solves = 0
 
     def _load(self, cards: bytes, jokers: bytes, rack: Rack) -> None:
-        counts = bytearray(JOKER + 1)
-        for tile in rack:
-            counts[tile] += 1
-        self.core.load(cards, jokers, bytes(counts))
+        self.core.load(cards, jokers, bytes(encode_rack(rack)))
 
     def _limit(self, cards: bytes) -> int:
         opened = cards.count(EMPTY_SQUARE) < len(cards)

@@ -17,7 +17,8 @@ import random
 from collections import Counter
 from typing import Callable, NamedTuple, Sequence
 
-from ..native.core import EMPTY_SQUARE, Core
+from ..native.core import Core
+from ..native.encoding import empty_board, encode_rack
 
 from .actions import Action, Pass, Place, Return
 from ..errors import IllegalMoveError
@@ -193,8 +194,7 @@ class Game:
         self.over = False
         self.end_reason: str | None = None
         self.penalties: list[int] | None = None
-        self._cards = bytearray([EMPTY_SQUARE]) * self.layout.size
-        self._jokers = bytearray(self.layout.size)
+        self._cards, self._jokers = empty_board(self.layout.size)
         self._core = Core(self.layout.width, self.layout.height, *self.layout.core_premiums)
         self._core_loaded = False   # holds this turn's board and rack
         self._view: View | None = None
@@ -241,10 +241,7 @@ class Game:
         if self._view is None:
             raise RuntimeError("no turn in progress: call begin_turn() first")
         if not self._core_loaded:
-            rack = bytearray(JOKER + 1)
-            for tile in self.racks[self.to_move]:
-                rack[tile] += 1
-            self._core.load(self._cards, self._jokers, rack)
+            self._core.load(self._cards, self._jokers, encode_rack(self.racks[self.to_move]))
             self._core_loaded = True
         return self._core
 

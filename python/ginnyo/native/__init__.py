@@ -40,16 +40,8 @@ def _kinds(layout: Layout) -> bytes:
 
 def encode(position: Position) -> tuple[bytes, bytes, bytes]:
     """Board cards, joker flags and rack counts as the core's ``load`` takes them."""
-    size = position.layout.size
-    cards = bytearray([EMPTY_SQUARE]) * size
-    jokers = bytearray(size)
-    for square, (card, joker) in position.board.items():
-        cards[square] = card
-        jokers[square] = joker
-    rack = bytearray(RACK_KINDS)
-    for rack_tile in position.rack:
-        rack[rack_tile] += 1
-    return bytes(cards), bytes(jokers), bytes(rack)
+    from .encoding import encode_board, encode_rack
+    return (*encode_board(position.layout.size, position.board), bytes(encode_rack(position.rack)))
 
 
 def empty_core(layout: Layout) -> Core:

@@ -48,7 +48,6 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 import numpy as np
-from ..native.core import EMPTY_SQUARE
 
 from ..game.actions import Action
 from ..game.context import GameContext, game_context, view_context
@@ -155,16 +154,14 @@ def _compile(setup: Setup) -> Rollouts:
     """The compiled rollouts of ``setup`` (the last few kept: Dask sends a copy
     of the setup with every block)."""
     from ..native.core import Core
+    from ..native.encoding import encode_rack
     from ..native.simulate import POLICY_EQUITY, POLICY_GREEDY, Rollouts
 
     from ..layout import core_premiums
     if setup.policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {setup.policy!r}")
     core = Core(setup.width, setup.height, *core_premiums(setup.kinds))
-    counts = bytearray(53)
-    for tile in setup.rack:
-        counts[tile] += 1
-    core.load(setup.cards, setup.jokers, counts)
+    core.load(setup.cards, setup.jokers, encode_rack(setup.rack))
     context = setup.context
     players = context.players
     scores = [context.scores[(context.to_move + offset) % players] for offset in range(players)]
@@ -347,13 +344,10 @@ def view_setup(view: View, candidates: Sequence[Candidate], plies: int, seed: in
                endgame_nodes: int = ROLLOUT_ENDGAME_NODES) -> Setup:
     """The rollout setup of a player's decision in a game (what it sees of it)."""
     from ..native import _kinds
+    from ..native.encoding import encode_board
     layout = view.layout
-    cards = bytearray([EMPTY_SQUARE]) * layout.size
-    jokers = bytearray(layout.size)
-    for square, tile in view.board.items():
-        cards[square] = tile[0]
-        jokers[square] = 1 if tile[1] else 0
-    return Setup(layout.width, layout.height, _kinds(layout), bytes(cards), bytes(jokers), view.rack,
+    cards, jokers = encode_board(layout.size, view.board)
+    return Setup(layout.width, layout.height, _kinds(layout), cards, jokers, view.rack,
                  view_context(view), tuple(candidates), plies, seed, model, policy,
                  is_late(view.box_size, late_box), endgame_nodes)
 
