@@ -279,3 +279,14 @@ def test_train_leaves_writes_a_loadable_file_the_same_for_a_seed(capsys: pytest.
 def test_train_leaves_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert_bad_input(capsys, "train-leaves", "--games", "0", "--out", str(tmp_path / "x.json"), message="--games")
     assert_bad_input(capsys, "train-leaves", "--games", "2", "--out", str(tmp_path), message="--out")
+
+
+def test_a_model_compiled_in_this_process_still_pickles_for_a_worker() -> None:
+    import pickle
+
+    from ginnyo.equity.leaves import default_model
+    from ginnyo.equity.rank import compiled_model
+    model = default_model()
+    compiled_model(model)
+    copy = pickle.loads(pickle.dumps(model))
+    assert copy == model and "_compiled" not in copy.__dict__

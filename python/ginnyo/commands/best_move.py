@@ -20,6 +20,7 @@ from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rol
 
 if TYPE_CHECKING:
     from ..equity.leaves import LeaveModel
+    from ..game.context import GameContext
 
 
 def register(commands: Any) -> None:
@@ -136,11 +137,11 @@ def _best_move_by_equity(args: argparse.Namespace, position: Position) -> int:
     """``best-move --equity`` / ``--sim N`` (docs/EQUITY.md); their modules load only here."""
     from ..equity.leaves import load
     from ..game.context import game_context
-    game_context(position)   # checks the game fields (unseen, players, scores, to_move) first
+    context = game_context(position)   # checks the game fields (unseen, players, scores, to_move) first
     model = load(args.leaves)
     if args.sim is not None:
-        return cmd_best_move_sim(args, position, model)
-    return cmd_best_move_equity(args, position, model)
+        return cmd_best_move_sim(args, position, model, context)
+    return cmd_best_move_equity(args, position, model, context)
 
 
 def return_line(position: Position) -> str:
@@ -151,15 +152,12 @@ def return_line(position: Position) -> str:
     return f"No legal play. Return {' '.join(rack_code(t) for t in tiles)} to the box: {reason}."
 
 
-def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
+def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: LeaveModel,
+                         context: GameContext) -> int:
     """``ginnyo best-move --equity``: the actions ranked by equity (``--candidates K`` shown)."""
-    from ..game.context import game_context
-    from ..equity.rank import candidate_json, candidate_line, position_state, rank_actions
-    from ..native import core_of
-    context = game_context(position)
+    from ..equity.rank import candidate_json, candidate_line, rank_position
     box_size = context.box_size
-    shown = rank_actions(core_of(position), position.rack, box_size, model, limit=args.candidates,
-                         state=position_state(position, context))
+    shown = rank_position(position, model, limit=args.candidates, context=context)
     if args.json:
         print(json.dumps({"box": box_size, "best": candidate_json(position, shown[0]),
                           "candidates": [candidate_json(position, candidate) for candidate in shown]}))
@@ -170,26 +168,21 @@ def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: Le
     return 0
 
 
-def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
+def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel,
+                      context: GameContext) -> int:
     """``ginnyo best-move --sim N``: simulate the top candidates and print them ranked."""
-    from ..equity.rank import candidate_json, candidate_line, position_state, rank_actions
-    from ..native import core_of
+    from ..equity.rank import candidate_json, candidate_line
     from .progress import progress_bar
-    from ..game.context import game_context
-    from ..simulation.rollouts import setup_for, simulate, top_candidates
+    from ..simulation.rollouts import simulate_position
     from ..support.workers import default_workers
-    context = game_context(position)
-    ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=args.candidates,
-                          state=position_state(position, context))
-    chosen = top_candidates(ranked, args.candidates)
-    setup = setup_for(position, chosen, args.plies, args.seed, model, context, args.policy, args.late_box,
-                      args.rollout_endgame_nodes)
-    threads = args.workers or default_workers()
     bar = progress_bar(args.sim, "rollout", leave=False)
     start = time.perf_counter()
     try:
-        results = simulate(setup, args.sim, threads=threads, scheduler=args.scheduler, stop=args.stop,
-                           seconds=args.time, on_progress=bar.update)
+        setup, results = simulate_position(
+            position, args.sim, model, candidates=args.candidates, plies=args.plies, seed=args.seed,
+            policy=args.policy, late_box=args.late_box, endgame_nodes=args.rollout_endgame_nodes,
+            threads=args.workers or default_workers(), scheduler=args.scheduler, stop=args.stop,
+            seconds=args.time, on_progress=bar.update, context=context)
     finally:
         bar.close()
     seconds = time.perf_counter() - start

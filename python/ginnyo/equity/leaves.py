@@ -179,6 +179,14 @@ class LeaveModel:
             object.__setattr__(self, "state_weights", tuple((0.0,) * len(STATE_FEATURES) for _ in self.weights))
         object.__setattr__(self, "_matrix", np.array(self.weights, dtype=np.float64))
 
+    def __getstate__(self) -> dict[str, object]:
+        """What pickles: the fields, not the compiled model that
+        :func:`ginnyo.equity.rank.compiled_model` keeps on it (a simulation's
+        setup goes to Dask workers while a worker of this process compiles it)."""
+        state = dict(self.__dict__)
+        state.pop("_compiled", None)
+        return state
+
     def __hash__(self) -> int:
         """A hash of what the values depend on (a simulation's setup, which holds
         the model, is a cache key)."""

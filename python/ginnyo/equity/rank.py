@@ -143,11 +143,12 @@ def position_box_size(position: Position) -> int:
     return game_context(position).box_size
 
 
-def rank_position(position: Position, model: LeaveModel | None = None, limit: int | None = None
-                  ) -> list[Candidate]:
-    """The first ``limit`` actions (all when None) of a static position, best equity first."""
+def rank_position(position: Position, model: LeaveModel | None = None, limit: int | None = None,
+                  context: GameContext | None = None) -> list[Candidate]:
+    """The first ``limit`` actions (all when None) of a static position, best
+    equity first (``context``: its game context, when the caller has it)."""
     from ..native import core_of
-    context = game_context(position)
+    context = context or game_context(position)
     return rank_actions(core_of(position), position.rack, context.box_size, model, limit=limit,
                         state=position_state(position, context))
 

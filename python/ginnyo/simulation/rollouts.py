@@ -339,6 +339,25 @@ def setup_for(position: Position, candidates: Sequence[Candidate], plies: int, s
                  tuple(candidates), plies, seed, model, policy, is_late(context.box_size, late_box), endgame_nodes)
 
 
+def simulate_position(position: Position, rollouts: int, model: LeaveModel, *, candidates: int = DEFAULT_CANDIDATES,
+                      plies: int = DEFAULT_PLIES, seed: int = 0, policy: str = DEFAULT_POLICY,
+                      late_box: int = LATE_BOX, endgame_nodes: int = ROLLOUT_ENDGAME_NODES, threads: int = 1,
+                      scheduler: str | None = None, stop: int | None = None, seconds: float | None = None,
+                      on_progress: Callable[[int], None] | None = None, context: GameContext | None = None
+                      ) -> tuple[Setup, list[SimResult]]:
+    """``best-move --sim``: the top ``candidates`` of a static position's equity
+    ranking simulated ``rollouts`` times each (see :func:`setup_for` and
+    :func:`simulate`); the setup and the results, best first."""
+    from ..equity.rank import rank_position
+    context = context or game_context(position)
+    ranked = rank_position(position, model, limit=candidates, context=context)
+    setup = setup_for(position, top_candidates(ranked, candidates), plies, seed, model, context, policy, late_box,
+                      endgame_nodes)
+    results = simulate(setup, rollouts, threads=threads, scheduler=scheduler, stop=stop, seconds=seconds,
+                       on_progress=on_progress)
+    return setup, results
+
+
 def view_setup(view: View, candidates: Sequence[Candidate], plies: int, seed: int, model: LeaveModel,
                policy: str = DEFAULT_POLICY, late_box: int = LATE_BOX,
                endgame_nodes: int = ROLLOUT_ENDGAME_NODES) -> Setup:
@@ -360,4 +379,4 @@ def is_late(box_size: int, late_box: int = LATE_BOX) -> bool:
 
 __all__ = ["GameContext", "game_context", "view_context", "Setup", "SimResult", "simulate",
            "rollout_outcomes", "rollout_results", "rollouts_of", "ranking", "is_late", "view_setup", "top_candidates",
-           "setup_for", "deal", "Tally", "leader_is_significant", "POLICIES", "STOP_LEVELS", "LATE_BOX", "BLOCK"]
+           "setup_for", "simulate_position", "deal", "Tally", "leader_is_significant", "POLICIES", "STOP_LEVELS", "LATE_BOX", "BLOCK"]
