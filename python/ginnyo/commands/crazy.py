@@ -129,7 +129,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     from ..crazy.game import player_kinds
     from ..crazy.selfplay import RECORD_PREFIX, run, summary_text
     from .progress import progress_bar
-    from ..selfplay.games import RecordWriter, records_folder
+    from ..support.tally import RecordWriter, records_folder
     from ..support.workers import default_workers
     kinds = player_kinds(args.players, args.bots.split(",") if args.bots else None)
     records = records_folder(args.records)

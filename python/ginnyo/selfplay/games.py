@@ -7,21 +7,17 @@ can be played again alone (``--seed S+i --games 1``), wherever it first ran.
 
 from __future__ import annotations
 
-import os
 import statistics
-from contextlib import closing, contextmanager
+from contextlib import closing
 from dataclasses import dataclass, replace
 from functools import partial
-from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Callable, Sequence
 
-from ..support import interrupts
-from ..errors import GinnyoError
-from ..support.files import PATH_CHARS, check_new, quote, write_new
 from ..game.game import Game, play_game
 from ..players.players import PLAYER_KINDS, make_player
 from ..rules import sets_for
-from ..support.tally import SeatSummary, batches, seat_summaries, seat_table
+from ..support.tally import (RECORD_SUFFIX, RecordWriter, SeatSummary, batches, records_folder, seat_summaries,
+                             seat_table)
 from ..support.workers import default_workers, run_batches
 
 DEFAULT_KIND = "greedy"
@@ -154,78 +150,7 @@ def summary_text(results: Sequence[GameResult], seconds: float, workers: str) ->
 # -- the records, written as the games end ---------------------------------------------------
 
 #: the records of game SEED are RECORD_PREFIX + SEED + RECORD_SUFFIX
-RECORD_PREFIX, RECORD_SUFFIX = "game-", ".jsonl"
-
-
-def records_folder(path: str | None) -> Path | None:
-    """``--records DIR`` made ready (created if need be), or None without it."""
-    if path is None:
-        return None
-    records = Path(path)
-    try:
-        records.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise GinnyoError(f"--records {quote(str(records), PATH_CHARS)}: cannot create "
-                          f"({error.strerror or error})") from None
-    return records
-
-
-class RecordWriter:
-    """The ``on_results`` of a self-play run: writes each finished game's record
-    (an object with ``seed`` and ``record``) to ``folder / (prefix + seed + .jsonl)``
-    as it arrives, whole or not at all (never over a file without ``force``, never
-    through a link), and moves the progress bar on."""
-
-    def __init__(self, bar: Any, folder: Path | None, prefix: str, *, force: bool = False) -> None:
-        self.bar, self.folder, self.prefix, self.force = bar, folder, prefix, force
-        self.games = 0      # finished games seen
-        self.written = 0    # records written
-
-    def path(self, seed: int) -> Path:
-        assert self.folder is not None
-        return self.folder / f"{self.prefix}{seed}{RECORD_SUFFIX}"
-
-    def refuse_existing(self, seeds: range) -> None:
-        """Before the run: refuse (exit 2) if a record it would write exists (and
-        ``force`` is not given) or is a symbolic link."""
-        if self.folder is None:
-            return
-        try:
-            present = os.listdir(self.folder)
-        except OSError as error:
-            raise GinnyoError(f"--records {quote(str(self.folder), PATH_CHARS)}: cannot list "
-                              f"({error.strerror or error})") from None
-        for entry in sorted(present):
-            seed = entry[len(self.prefix):-len(RECORD_SUFFIX)]
-            if (entry.startswith(self.prefix) and entry.endswith(RECORD_SUFFIX)
-                    and seed.lstrip("-").isdigit() and str(int(seed)) == seed and int(seed) in seeds):
-                check_new(self.folder / entry, force=self.force, option="--records")
-
-    def __call__(self, batch: Iterable[Any]) -> None:
-        for result in batch:
-            if self.folder is not None:
-                with interrupts.held():   # a stop signal waits until the record is in place
-                    write_new(self.path(result.seed), result.record or "", force=self.force,
-                              option="--records")
-                    self.written += 1
-            self.games += 1
-            self.bar.update(1)
-
-    def done(self) -> str:
-        """What the run finished, for the line an interrupt prints."""
-        if self.folder is None:
-            return f"after {self.games} game{'s' if self.games != 1 else ''}"
-        return f"wrote {self.written} record{'s' if self.written != 1 else ''} to {self.folder}"
-
-    @contextmanager
-    def running(self) -> Iterator[None]:
-        """The run: within it SIGINT and SIGTERM stop it (:class:`interrupts.Interrupted`
-        naming what was done); the progress bar is closed after."""
-        try:
-            with interrupts.raising(), interrupts.reporting(self.done):
-                yield
-        finally:
-            self.bar.close()
+RECORD_PREFIX = "game-"
 
 
 __all__ = ["GameResult", "SeatSummary", "batches", "play_one", "play_batch", "run", "player_kinds", "seat_summaries",
