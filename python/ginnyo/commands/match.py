@@ -98,7 +98,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     from ..support.files import check_new, write_new
     from ..strength.ladder import LABEL_CHARS, is_label
     from .progress import progress_bar
-    from ..strength.match import SimSettings, run, scores_svg, summarise
+    from ..strength.match import SimSettings, run, summarise
+    from ..strength.plots import scores_svg
     from ..support.workers import default_workers
     bots = parse_bots(args.bots)
     check_games(args.games, args.players)
