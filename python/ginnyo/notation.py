@@ -6,7 +6,7 @@ import re
 
 from .board import ACROSS, DOWN, line_through
 from .errors import IllegalMoveError, InvalidMoveError, TileError
-from .support.files import quote
+from .support.quoting import quote
 from .layout import column_letter
 from .play import Play, check_placements
 from .fields import PositionFields

@@ -1,5 +1,6 @@
 """Files read and written safely: bounded reads, whole-or-absent writes that never
-clobber a file or follow a symbolic link unasked, and short quotes of bad values.
+clobber a file or follow a symbolic link unasked (and, from support/quoting.py,
+short quotes of bad values).
 
 Every input file ginnyo reads goes through :func:`read_bounded`, so a stray
 ``/dev/zero`` or a multi-gigabyte file costs at most ``limit`` bytes of memory;
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import errno
 import os
-import reprlib
 import sys
 import tempfile
 from pathlib import Path
@@ -20,6 +20,7 @@ from typing import BinaryIO
 
 from . import interrupts
 from ..errors import GinnyoError
+from .quoting import QUOTE_CHARS, quote
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -31,34 +32,8 @@ STATE_BYTES = 1 * MIB
 LEAVES_BYTES = 4 * MIB
 #: the most a game record may take (a long 4-player game is about 100 KB)
 RECORD_BYTES = 64 * MIB
-#: the most characters of a bad value quoted in an error line
-QUOTE_CHARS = 40
 #: the most characters of a file name quoted in an error line
 PATH_CHARS = 240
-
-
-def quote(value: object, limit: int = QUOTE_CHARS) -> str:
-    """``repr(value)``, cut to about ``limit`` characters with the full length named,
-    so that an error line stays one short line whatever the input.  Only a prefix
-    of a long string, and the first few items of a container, are ever written
-    out; a value whose repr fails (an int of thousands of digits) is named by its type."""
-    if isinstance(value, (str, bytes)):
-        text = repr(value[:limit])
-        return text if len(value) <= limit and len(text) <= limit else f"{text[:limit]}... ({len(value)} long)"
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
-        return f"<a whole number of {value.bit_length()} bits>"
-    try:
-        text = _SHORT_REPR.repr(value)
-    except Exception:  # noqa: BLE001 - a user's object may fail its repr any way it likes
-        return f"<{type(value).__name__}>"
-    if len(text) <= limit:
-        return text
-    length = len(value) if isinstance(value, (list, tuple, dict)) else len(text)
-    return f"{text[:limit]}... ({length} long)"
-
-
-_SHORT_REPR = reprlib.Repr()
-_SHORT_REPR.maxstring = _SHORT_REPR.maxother = _SHORT_REPR.maxlong = QUOTE_CHARS
 
 
 def read_bounded(path: str | os.PathLike[str], limit: int, *, what: str = "file",
