@@ -265,3 +265,13 @@ def test_architecture_md_names_every_package() -> None:
     packages = sorted(path.parent.name for path in PACKAGE.glob("*/__init__.py"))
     missing = [name for name in packages if f"`{name}/`" not in text]
     assert not missing, f"docs/ARCHITECTURE.md does not describe {missing}"
+
+
+def test_pyproject_installs_every_package() -> None:
+    text = (PACKAGE.parents[1] / "pyproject.toml").read_text(encoding="utf-8")   # no tomllib before 3.11
+    listing = re.search(r"^packages = \[([^\]]*)\]", text, re.MULTILINE)
+    assert listing is not None, "pyproject.toml lists no packages"
+    listed = set(re.findall(r'"([\w.]+)"', listing.group(1)))
+    packages = {module_name(path) for path in PACKAGE.rglob("__init__.py")}
+    assert packages <= listed, f"pyproject.toml's packages leave out {sorted(packages - listed)}"
+    assert '"data/*.json"' in text and any((PACKAGE / "data").glob("*.json"))
