@@ -10,7 +10,7 @@ from typing import Callable
 
 import pytest
 
-from ginnyo.position import Position
+from ginnyo.position.position import Position
 
 HERE = Path(__file__).resolve().parent
 RESULTS: dict[str, float] = {}

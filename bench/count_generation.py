@@ -32,7 +32,7 @@ def _generate(selection: str, repeat: int, report: str) -> None:
     report names how many positions and which compiled core."""
     import ginnycore.core
     from ginnyo import native
-    from ginnyo.position import Position
+    from ginnyo.position.position import Position
     from ginnyo.tiles import JOKER
 
     positions = [Position.from_json(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]

@@ -141,7 +141,7 @@ def _figure_calls(name: str, count: int) -> tuple[list[Any], Callable[[Any], obj
     call.  The one place that says what each figure calls: when a call moves (the
     equity ranking into the core), change it here and make the baseline again."""
     from ginnyo import native
-    from ginnyo.position import Position
+    from ginnyo.position.position import Position
 
     lines = corpus_lines(count)
     positions = [Position.from_json(line) for line in lines]
@@ -150,15 +150,15 @@ def _figure_calls(name: str, count: int) -> tuple[list[Any], Callable[[Any], obj
     if name == "best_play":
         return [native.core_of(position).best_play for position in positions], operator.call
     if name == "equity":
-        from ginnyo.equity import position_box_size, rank_actions
-        from ginnyo.leaves import default_model
+        from ginnyo.equity.rank import position_box_size, rank_actions
+        from ginnyo.equity.leaves import default_model
         model = default_model()
         loaded = [(native.core_of(p), p.rack, position_box_size(p)) for p in positions]
         return loaded, lambda arguments: rank_actions(*arguments, model, limit=EQUITY_SHOWN)
     if name == "rollout":
-        from ginnyo.equity import rank_position
-        from ginnyo.leaves import default_model
-        from ginnyo.simulation import DEFAULT_PLIES, rollout_outcomes, setup_for
+        from ginnyo.equity.rank import rank_position
+        from ginnyo.equity.leaves import default_model
+        from ginnyo.simulation.rollouts import DEFAULT_PLIES, rollout_outcomes, setup_for
         model = default_model()
         setups = [setup_for(p, rank_position(p, model)[:1], DEFAULT_PLIES, SEED, model, late_box=-1, endgame_nodes=0)
                   for p in positions]   # the plies alone, whatever the box (a late rollout plays to the end)
@@ -294,8 +294,8 @@ def baseline_text(figures: dict[str, int]) -> str:
 def read_baseline(path: Path) -> dict[str, Any]:
     """The baseline file, checked: an object whose ``figures`` maps names to whole numbers."""
     from ginnyo.errors import GinnyoError
-    from ginnyo.files import KIB, read_bounded
-    from ginnyo.strict_json import is_whole_number, loads
+    from ginnyo.support.files import KIB, read_bounded
+    from ginnyo.support.strict_json import is_whole_number, loads
     try:
         data = loads(read_bounded(path, 64 * KIB, what="baseline"), GinnyoError, f"{path}: ")
     except GinnyoError as problem:
@@ -309,7 +309,7 @@ def read_baseline(path: Path) -> dict[str, Any]:
 def write_baseline(path: Path, text: str) -> None:
     """Replace the baseline whole (never through a symbolic link)."""
     from ginnyo.errors import GinnyoError
-    from ginnyo.files import write_new
+    from ginnyo.support.files import write_new
     try:
         write_new(path, text, force=True, option="--baseline")
     except GinnyoError as problem:

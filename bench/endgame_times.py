@@ -15,7 +15,7 @@ import json
 import statistics
 import sys
 
-from ginnyo.endgame import greedy_endgames, solve
+from ginnyo.endgame.exact import greedy_endgames, solve
 
 PERCENTILES = (50, 75, 90, 95, 99, 100)
 

@@ -24,7 +24,7 @@ CORPUS = Path(__file__).resolve().parent / "corpus-mid.jsonl"
 def trace(seconds: float) -> list[tuple[float, float]]:
     """(start, ns a play) of every round run in ``seconds``."""
     from ginnyo import native
-    from ginnyo.position import Position
+    from ginnyo.position.position import Position
 
     positions = [Position.from_json(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     cores = native.Cores([native.core_of(p) for p in positions])

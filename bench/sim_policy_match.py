@@ -5,10 +5,10 @@
 Plays ``--games`` 2-player games as ``ginnyo match`` does (deals from seeds
 S, S+1, …, each twice with the seats swapped; ginnyo.strength's statistics:
 the win rate with its Wilson 95% interval, the score difference over deals).
-Both players are :class:`ginnyo.simulation.SimPlayer` with the match's
+Both players are :class:`ginnyo.players.SimPlayer` with the match's
 defaults (32 rollouts, 5 candidates, 2 plies); only the policy of the players
 inside the rollouts differs.  The result chooses
-``ginnyo.sim_choices.DEFAULT_POLICY`` (docs/EQUITY.md).
+``ginnyo.simulation.choices.DEFAULT_POLICY`` (docs/EQUITY.md).
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ import time
 from functools import partial
 from typing import Sequence
 
-from ginnyo.game import Game, play_game
-from ginnyo.players import hash_seed
-from ginnyo.simulation import SimPlayer
-from ginnyo.strength import PairResult, summarise
-from ginnyo.workers import cut, run_batches
+from ginnyo.game.game import Game, play_game
+from ginnyo.players.players import hash_seed
+from ginnyo.simulation.rollouts import SimPlayer
+from ginnyo.players.simulation import SimPlayer
+from ginnyo.strength.match import PairResult, summarise
+from ginnyo.support.workers import cut, run_batches
 
 BOTS = ("equity", "greedy")     # the policies of A and B
 

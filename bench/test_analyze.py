@@ -1,7 +1,7 @@
 """``ginnyo analyze`` on a corpus: positions a second for the best play by score
 including loading (the issue's target: 50 000 a second on 2 cores), and for
 both best plays (score and equity), on the committed mid-game corpus repeated.
-Also each part alone: loading the ``.jsonl`` (``ginnyo.bulk.load_jsonl``), the
+Also each part alone: loading the ``.jsonl`` (``ginnyo.analysis.bulk.load_jsonl``), the
 batch calls with the rows, the whole command.
 
 The figures go to the summary; nothing is asserted about time.
@@ -15,8 +15,8 @@ import time
 from typing import Callable
 
 from conftest import FACTS, HERE, record
-from ginnyo.analysis import BOTH, SCORE, analyze_arrays
-from ginnyo.bulk import load_jsonl
+from ginnyo.analysis.positions import BOTH, SCORE, analyze_arrays
+from ginnyo.analysis.bulk import load_jsonl
 from ginnyo.cli import main
 
 REPEATS = 4             # the 500-position corpus this many times
@@ -57,7 +57,7 @@ def test_analyze_positions_a_second(tmp_path, monkeypatch):
 
     # the command with loading made free (each piece's arrays kept from the first
     # round): what it costs besides the loader, which wt-load's bulk loader replaces
-    from ginnyo import bulk
+    from ginnyo.analysis import bulk
     loaded: dict[tuple[int, bytes], bulk.PositionArrays] = {}
     real_load = bulk.load_jsonl
 

@@ -2,7 +2,7 @@
 the core's best play by score on the same positions in the same run, and
 equity self-play against greedy self-play in the Python game loop (what
 ``ginnyo selfplay --bots equity,equity`` and ``--bots greedy,greedy`` play),
-and the same in the compiled game loop (ginnyo.native_selfplay.loop_games).
+and the same in the compiled game loop (ginnyo.selfplay.compiled.loop_games).
 The ratios (targets: equity best move at most 5x best play, equity games at
 most 3x greedy games) are printed with the summary."""
 
@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from conftest import COUNTS, FACTS, FASTEST, RESULTS, record
 from ginnyo import native
-from ginnyo.equity import EquityPlayer, best_action, compiled_model, position_box_size
-from ginnyo.game import Game, play_game
-from ginnyo.leaves import default_model
-from ginnyo.players import GreedyPlayer
+from ginnyo.equity.rank import best_action, compiled_model, position_box_size
+from ginnyo.players.equity import EquityPlayer
+from ginnyo.game.game import Game, play_game
+from ginnyo.equity.leaves import default_model
+from ginnyo.players.players import GreedyPlayer
 
 GAMES = 60
 BEST_PLAY = "best play, core per call (corpus)"
@@ -88,14 +89,14 @@ C_EQUITY = "equity,equity 2-player games, C loop (per game)"
 
 
 def test_greedy_games_c_loop(benchmark):
-    from ginnyo.native_selfplay import loop_games
+    from ginnyo.selfplay.compiled import loop_games
     result = benchmark.pedantic(loop_games, args=(C_GAMES, ["greedy", "greedy"], 2026), rounds=5, iterations=1)
     assert (result.turns > 0).all()
     record(C_GREEDY, benchmark.stats.stats, C_GAMES)
 
 
 def test_equity_games_c_loop(benchmark):
-    from ginnyo.native_selfplay import loop_games
+    from ginnyo.selfplay.compiled import loop_games
     result = benchmark.pedantic(loop_games, args=(C_GAMES, ["equity", "equity"], 2026), rounds=5, iterations=1)
     assert (result.turns > 0).all()
     record(C_EQUITY, benchmark.stats.stats, C_GAMES)

@@ -1,6 +1,6 @@
 """What loading a position costs against solving it (issue 19 item 3: at most
 10 times its best play): ``Position.from_json`` and ``Position.from_line`` of
-one position, a .jsonl corpus loaded in bulk (``ginnyo.bulk.load_jsonl``) and
+one position, a .jsonl corpus loaded in bulk (``ginnyo.analysis.bulk.load_jsonl``) and
 the checked Python path, each over the best play of the same mid-game
 positions by the core (``Core.best_play`` of a loaded core), in the same run.
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from conftest import FACTS, HERE, fastest_rounds, record
 from ginnyo import native
-from ginnyo.bulk import load_jsonl
-from ginnyo.position import Position
+from ginnyo.analysis.bulk import load_jsonl
+from ginnyo.position.position import Position
 
 POSITIONS = 200
 CHECKED = 20        # the checked path is slow: its ratio is taken on these positions

@@ -8,8 +8,8 @@ action, refill, until the game ends.  The summary reports games per second.
 from __future__ import annotations
 
 from conftest import record
-from ginnyo.game import Game, play_game
-from ginnyo.players import GreedyPlayer
+from ginnyo.game.game import Game, play_game
+from ginnyo.players.players import GreedyPlayer
 
 GAMES = 300
 

@@ -21,10 +21,10 @@ import time
 import numpy as np
 
 from conftest import FACTS, HERE, record
-from ginnyo.equity import rank_position
-from ginnyo.leaves import default_model
-from ginnyo.position import Position
-from ginnyo.simulation import rollout_outcomes, setup_for, top_candidates
+from ginnyo.equity.rank import rank_position
+from ginnyo.equity.leaves import default_model
+from ginnyo.position.position import Position
+from ginnyo.simulation.rollouts import rollout_outcomes, setup_for, top_candidates
 
 C_GAMES = 400
 POSITIONS = 20          # corpus positions simulated
@@ -37,7 +37,7 @@ PLY = "rollout plies, greedy policy (per ply)"
 
 
 def test_rollout_ply_against_a_compiled_self_play_turn(benchmark, corpus):
-    from ginnyo.native_selfplay import loop_games
+    from ginnyo.selfplay.compiled import loop_games
     model = default_model()
     setups = [setup_for(p, top_candidates(rank_position(p, model, limit=5), 5), PLIES, 1, model, late_box=-1,
                         endgame_nodes=0) for p in corpus[:POSITIONS]]   # plies alone, whatever the box
@@ -67,7 +67,7 @@ def test_late_rollouts_against_fixed_horizon_rollouts(benchmark, corpus):
     in the box, their rollouts played to the game's end (the endgame solver
     finishing the 2-player ones) against 2 plies on the same deals."""
     from dataclasses import replace
-    from ginnyo.simulation import LATE_BOX
+    from ginnyo.simulation.rollouts import LATE_BOX
     model = default_model()
     late = [p for p in corpus if setup_for(p, (), PLIES, 1, model).to_end]
     setups = [setup_for(p, top_candidates(rank_position(p, model, limit=5), 5), PLIES, 1, model) for p in late]
@@ -121,7 +121,7 @@ def _fastest_by_threads(work, clock=time.perf_counter) -> dict[int, float]:
 def test_rollouts_on_two_threads_against_one():
     """Beside the compiled game loop's own 2-thread speed-up in the same run: on
     a shared machine that says how much of a second core there was to have."""
-    from ginnyo.native_selfplay import loop_games
+    from ginnyo.selfplay.compiled import loop_games
     model = default_model()
     pos = Position.from_json(EXAMPLE.read_text(encoding="utf-8"))
     setup = setup_for(pos, top_candidates(rank_position(pos, model, limit=5), 5), PLIES, 0, model)

@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 
 from conftest import FACTS, record
-from ginnyo import native, reference
+from ginnyo import native
+from ginnyo.position import reference
 from ginnyo.tiles import JOKER
 
 EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "midgame.json")
@@ -123,7 +124,7 @@ def test_a_million_positions_in_batches_do_not_grow_the_process(corpus):
 
 
 def test_greedy_two_player_games_in_c_one_thread(benchmark):
-    from ginnyo.native_selfplay import greedy_games
+    from ginnyo.selfplay.compiled import greedy_games
     games = 500
     result = benchmark.pedantic(greedy_games, args=(games, 2, 2026), rounds=5, iterations=1)
     assert len(result) == games

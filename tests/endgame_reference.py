@@ -1,5 +1,5 @@
 """The yardstick of the endgame solver: a plain-Python exhaustive minimax over the
-reference rules (:mod:`ginnyo.reference`), written to be read against docs/RULES.md §6.
+reference rules (:mod:`ginnyo.position.reference`), written to be read against docs/RULES.md §6.
 
 A player with a legal play must play (any of them); one without passes; a pass
 answered by a pass ends the game, and each player then loses what is left on
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Sequence
 
-from ginnyo import reference
+from ginnyo.position import reference
 from ginnyo.play import ScoredPlay
-from ginnyo.position import Position
+from ginnyo.position.position import Position
 from ginnyo.tiles import PlacedTile, rack_penalty
 
 State = tuple[frozenset[tuple[int, PlacedTile]], tuple[int, ...], tuple[int, ...], bool]

@@ -1,12 +1,12 @@
 """The equity ranking in Python, the yardstick of the compiled one (ginnycore.equity).
 
 This is what ginnyo.equity did before the ranking moved into C: the core's
-plays valued with numpy leave features (ginnyo.leaves.LeaveModel.values), the
+plays valued with numpy leave features (ginnyo.equity.leaves.LeaveModel.values), the
 returns built as tuples.  ``every_subset`` chooses the returns: all distinct
 non-empty multisets of the rack (what the compiled ranking considers), or the
 old rule (one or two tiles, or keeping at most three: 129 of 8 different tiles).
 Ranked with :func:`reference_key`, the core's play order (square, joker?, card).
-The leave values are those of the game ``state`` (ginnyo.leaves.LeaveState;
+The leave values are those of the game ``state`` (ginnyo.equity.leaves.LeaveState;
 None: the default one)."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ginnyo.equity import PASS_KIND, PLAY, RETURN, Candidate
-from ginnyo.leaves import TILES, LeaveModel, LeaveState, counts_of
+from ginnyo.equity.rank import PASS_KIND, PLAY, RETURN, Candidate
+from ginnyo.equity.leaves import TILES, LeaveModel, LeaveState, counts_of
 from ginnyo.tiles import JOKER
 
 OLD_KEEP_AT_MOST = 3      # the old rule: returns that keep at most this many tiles ...

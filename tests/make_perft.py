@@ -35,7 +35,7 @@ CORPUS_LINES = 60   # the first positions of bench/corpus-mid.jsonl
 
 def perft_positions() -> list[str]:
     """The position lines the file covers, in order."""
-    from ginnyo.position import Position
+    from ginnyo.position.position import Position
     from ginnyo.position_string import to_line
 
     corpus = (ROOT / "bench" / "corpus-mid.jsonl").read_text(encoding="utf-8").splitlines()
@@ -54,7 +54,7 @@ def perft(line: str) -> tuple[int, int | None]:
 
 def reference_perft(line: str) -> tuple[int, int | None]:
     """The same two numbers from the plain-Python reference."""
-    from ginnyo import reference
+    from ginnyo.position import reference
     from ginnyo.position_string import from_line
 
     plays = reference.legal_plays(from_line(line))

@@ -24,9 +24,9 @@ from typing import Sequence
 
 from endgame_reference import PlayLister, exact_spread, rack_cost
 
-from ginnyo.actions import Action, Place, Return
-from ginnyo.game import quiet_turn_limit
-from ginnyo.position import Position
+from ginnyo.game.actions import Action, Place, Return
+from ginnyo.game.game import quiet_turn_limit
+from ginnyo.position.position import Position
 from ginnyo.tiles import JOKER, PlacedTile, rack_penalty
 
 Board = dict[int, PlacedTile]

@@ -5,7 +5,7 @@ same deals: each rollout's racks and box come from :func:`ginnyo.simulation.deal
 and where a returned tile goes from :class:`SplitMix64`, a port of the core's
 generator (src/ginnycore/splitmix.pxd).  Every turn is the compiled core's
 best play (greedy) or the first action of :func:`ginnyo.equity.rank_actions`
-(equity) in the turn's game state; leaves are valued by ginnyo.leaves in the
+(equity) in the turn's game state; leaves are valued by ginnyo.equity.leaves in the
 state they were kept in.  Once a 2-player box is empty the compiled endgame
 solver (tested against its own exhaustive yardstick, tests/endgame_reference.py)
 is asked for the rest, with the budget the rollouts give it."""
@@ -17,11 +17,11 @@ from typing import Sequence
 
 from ginnycore import EMPTY_SQUARE, MAX_PLACED, Core
 from ginnycore.endgame import Endgame
-from ginnyo.equity import PLAY, RETURN, Candidate, rank_actions
+from ginnyo.equity.rank import PLAY, RETURN, Candidate, rank_actions
 from ginnyo.layout import core_premiums
-from ginnyo.leaves import TILES, LeaveModel, LeaveState
+from ginnyo.equity.leaves import TILES, LeaveModel, LeaveState
 from ginnyo.rules import RACK_SIZE, quiet_turn_limit, tile_to_return
-from ginnyo.simulation import Setup, deal
+from ginnyo.simulation.rollouts import Setup, deal
 from ginnyo.tiles import JOKER, rack_penalty
 
 MASK = (1 << 64) - 1

@@ -17,14 +17,14 @@ import numpy as np
 import pytest
 
 from cli_helpers import cli
-from ginnyo.endgame import greedy_endgames, solve
-from ginnyo.endgame_choice import solver_move
-from ginnyo.engine import Engine
-from ginnyo.equity import rank_position
-from ginnyo.leaves import default_model
+from ginnyo.endgame.exact import greedy_endgames, solve
+from ginnyo.endgame.choice import solver_move
+from ginnyo.engine.server import Engine
+from ginnyo.equity.rank import rank_position
+from ginnyo.equity.leaves import default_model
 from ginnyo.position import Position
-from ginnyo.preendgame import greedy_preendgames
-from ginnyo.simulation import BLOCK, Setup, Tally, rollout_results, setup_for, simulate, top_candidates
+from ginnyo.endgame.preendgame import greedy_preendgames
+from ginnyo.simulation.rollouts import BLOCK, Setup, Tally, rollout_results, setup_for, simulate, top_candidates
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 OVERSHOOT = 4           # a budget holds within this multiple of itself ...

@@ -13,7 +13,7 @@ import pytest
 
 from cli_helpers import cli
 from ginnyo import Position
-from ginnyo.bulk import load_jsonl
+from ginnyo.analysis.bulk import load_jsonl
 from ginnyo.crazy.state import load_state
 from ginnyo.engine import Engine
 from ginnyo.errors import PositionError

@@ -28,7 +28,7 @@ THREADED_CALLS = '''
 import json, os, sys, warnings
 from ginnyo import Position, native
 from ginnyo.equity import rank_positions
-from ginnyo.native_selfplay import greedy_games
+from ginnyo.selfplay.compiled import greedy_games
 from ginnycore import core as ginny_core
 
 def forked_single_threaded():

@@ -82,7 +82,7 @@ def test_the_engine_refuses_a_huge_score_naming_the_field(capsys: pytest.Capture
 
 
 def test_a_corpus_line_with_a_huge_score_names_its_line() -> None:
-    from ginnyo.bulk import load_jsonl
+    from ginnyo.analysis.bulk import load_jsonl
     data = (json.dumps(LATE) + "\n" + json.dumps({**LATE, "scores": [2**70, 0]}) + "\n").encode()
     with pytest.raises(PositionError, match=r"<corpus>:2: field 'scores'"):
         load_jsonl(data)

@@ -12,9 +12,9 @@ import pytest
 
 from cli_helpers import cli
 from ginnyo import Position
-from ginnyo.analysis_table import turn_line
+from ginnyo.commands.table import turn_line
 from ginnyo.number_text import number
-from ginnyo.render import KINDS, board_svg
+from ginnyo.position.render import KINDS, board_svg
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NEGATIVE_ZERO = re.compile(r"(?<![\w.])-0(\.0+)?(?![\d.])")

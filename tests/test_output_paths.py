@@ -15,7 +15,7 @@ import pytest
 
 from cli_helpers import assert_bad_input, cli
 from ginnyo.errors import GinnyoError
-from ginnyo.files import check_new, write_new
+from ginnyo.support.files import check_new, write_new
 
 ROOT = Path(__file__).resolve().parent.parent
 LATE = str(ROOT / "examples" / "late.json")

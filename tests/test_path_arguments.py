@@ -14,12 +14,15 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from helpers import child_environment
-from ginnyo import Position, bulk, leaves, records
+from ginnyo import Position
+from ginnyo.analysis import bulk
+from ginnyo.equity import leaves
+from ginnyo.game import records
 from ginnyo.crazy import game as crazy_game
 from ginnyo.crazy.state import TurnState
-from ginnyo.files import read_bounded
-from ginnyo.ladder import read_rungs
-from ginnyo.line_chunks import LineFile
+from ginnyo.support.files import read_bounded
+from ginnyo.strength.ladder import read_rungs
+from ginnyo.support.line_chunks import LineFile
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,7 +73,7 @@ def test_iter_jsonl_takes_a_bytes_path() -> None:
 def test_iter_jsonl_of_one_leaves_standard_output_open() -> None:
     script = textwrap.dedent('''
         import os, sys
-        from ginnyo import bulk
+        from ginnyo.analysis import bulk
         try:
             bulk.iter_jsonl(1)
         except TypeError as error:

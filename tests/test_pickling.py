@@ -7,7 +7,7 @@ import pickle
 from pathlib import Path
 
 from ginnyo.equity import compiled_model, rank_position
-from ginnyo.leaves import default_model, load
+from ginnyo.equity.leaves import default_model, load
 from ginnyo.position import Position
 from ginnyo.simulation import rollouts_of, setup_for, simulate, top_candidates
 

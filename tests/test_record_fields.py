@@ -16,7 +16,7 @@ from ginnyo.crazy.errors import CrazyError
 from ginnyo.errors import RecordError
 from ginnyo.game import Game, play_game
 from ginnyo.players import GreedyPlayer
-from ginnyo.records import END_FIELDS, HEADER_FIELDS, TURN_FIELDS, record_text, replay
+from ginnyo.game.records import END_FIELDS, HEADER_FIELDS, TURN_FIELDS, record_text, replay
 
 BOM = "\ufeff".encode()
 

@@ -8,9 +8,9 @@
 from .errors import (GinnyoError, IllegalMoveError, InvalidMoveError, PositionError, RecordError, RunError,
                      TileError)
 from .layout import Layout
-from .legal import LegalPlays
+from .position.legal import LegalPlays
 from .play import MeldScore, Play, ScoredPlay
-from .position import Position
+from .position.position import Position
 from .tiles import JOKER, PlacedTile, card_code, parse_rack_tile, rack_code
 
 __version__ = "0.1.0"

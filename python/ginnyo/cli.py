@@ -14,7 +14,8 @@ import importlib
 import sys
 from typing import Any, Sequence
 
-from . import __version__, interrupts
+from . import __version__
+from .support import interrupts
 from .commands.arguments import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, CommandParser
 from .errors import GinnyoError, RunError
 

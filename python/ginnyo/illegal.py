@@ -14,9 +14,9 @@ from ginnycore import (ILLEGAL_AREAS, ILLEGAL_CARD, ILLEGAL_CENTRE, ILLEGAL_COUN
                        ILLEGAL_MELD, ILLEGAL_OFF_BOARD, ILLEGAL_PLACE, ILLEGAL_RACK, ILLEGAL_REPEATED, ILLEGAL_SHAPE,
                        ILLEGAL_SHORT, MAX_PLACED)
 
-from .files import quote
+from .support.quoting import quote
 from .play import Play
-from .position_fields import PositionFields as Position  # not position.py, which imports this module
+from .fields import PositionFields as Position  # not position.py, which imports this module
 from .tiles import PlacedTile, rack_code
 
 Detail = tuple[int, int, int]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from .errors import PositionError
-from .files import quote
+from .support.quoting import quote
 
 STANDARD_ROWS = (
     "B..Y...B...Y..B",

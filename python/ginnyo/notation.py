@@ -6,10 +6,10 @@ import re
 
 from .board import ACROSS, DOWN, line_through
 from .errors import IllegalMoveError, InvalidMoveError, TileError
-from .files import quote
+from .support.quoting import quote
 from .layout import column_letter
 from .play import Play, check_placements
-from .position_fields import PositionFields
+from .fields import PositionFields
 from .tiles import PlacedTile, parse_card
 
 _ACROSS_START = re.compile(r"^([0-9]{1,2})([A-Za-z])$")  # not \d: it matches any script's digits

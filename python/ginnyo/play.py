@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from .errors import IllegalMoveError, InvalidMoveError
-from .files import quote
+from .support.quoting import quote
 from .rules import play_rank_key
 from .tiles import JOKER, NUM_CARDS, PlacedTile
 

@@ -4,8 +4,8 @@ The string itself is read and written in :mod:`ginnyo.position_line`."""
 
 from __future__ import annotations
 
-from .position import Position
-from .position_line import looks_like_json, to_line
+from .position.position import Position
+from .position.line import looks_like_json, to_line
 
 
 def from_line(text: str) -> Position:

@@ -17,7 +17,7 @@ from typing import Iterable
 
 from ginnycore import rules as _compiled
 
-from .files import quote
+from .support.quoting import quote
 from .tiles import JOKER, NUM_CARDS
 
 #: §6: a rack is drawn up to this many tiles (the deal, and after every play or return).

@@ -14,9 +14,8 @@ from . import native
 from .errors import IllegalMoveError
 from .notation import parse_notation, play_notation
 from .play import ScoredPlay
-from .position import Position
-from .scoring import Move, as_play
-from .tiles import rack_code, rack_penalty
+from .position.position import Position
+from .position.scoring import Move, as_play
 
 
 def load_position(source: Position | dict[str, Any] | str | Path) -> Position:
@@ -56,16 +55,8 @@ def apply_play(position: Position, move: Move) -> Position:
 
 
 def tiles_to_return(position: Position) -> tuple[list[int], str]:
-    """Deprecated: :meth:`Position.tile_to_return`, here as a list of at most one
-    tile and the reason, as ``best-move`` prints it."""
-    tile = position.tile_to_return()
-    if tile is None:
-        if not position.rack:
-            return [], "the rack is empty: pass"
-        return [], "only jokers on the rack, which cost nothing and fit any meld: pass"
-    reason = (f"{rack_code(tile)} costs the most if left on the rack at the end "
-              f"(-{rack_penalty(tile)}); jokers are kept")
-    return [tile], reason
+    """Deprecated: :meth:`Position.return_advice`."""
+    return position.return_advice()
 
 
 __all__ = ["load_position", "legal_plays", "top_plays", "best_play", "score_play", "apply_play",

@@ -7,7 +7,7 @@ ranks 1 (ace) .. 13 (king).  A rack tile is a card or :data:`JOKER`.
 from __future__ import annotations
 
 from .errors import TileError
-from .files import quote
+from .support.quoting import quote
 
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"

@@ -23,7 +23,7 @@ Format = Callable[[dict[str, Any]], str]    # a row as a line of text
 
 def register(commands: Any) -> None:
     """Add ``analyze`` to the main parser's commands."""
-    from ..analysis import WANTS
+    from ..analysis.positions import WANTS
     analyze = commands.add_parser(
         "analyze", help="best plays of a corpus's positions, or a game record's moves against the best")
     analyze.add_argument("file", metavar="FILE", nargs="+",
@@ -86,8 +86,8 @@ class Output:
             sys.stdout.write(line + "\n")
 
     def finish(self, force: bool) -> None:
-        from .. import interrupts
-        from ..files import write_new
+        from ..support import interrupts
+        from ..support.files import write_new
         sys.stdout.flush()
         if self.out:
             with interrupts.held():
@@ -102,10 +102,10 @@ def formatted(rows: list[dict[str, Any]], json_line: Format | None, table_line: 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     """``ginnyo analyze FILE``: detect what FILE is, analyse it, write the rows."""
-    from .. import interrupts
-    from ..files import check_new
-    from ..line_chunks import LineFile
-    from ..workers import default_workers
+    from ..support import interrupts
+    from ..support.files import check_new
+    from ..support.line_chunks import LineFile
+    from ..support.workers import default_workers
     if args.out:
         check_new(args.out, force=args.force, option="--out")      # before the work, not after
     output = Output(args)
@@ -134,7 +134,7 @@ def input_files(names: Sequence[str]) -> list[str]:
     in name order; standard input (``-``) once at most."""
     import os
     from ..errors import PositionError
-    from ..files import PATH_CHARS, quote
+    from ..support.files import PATH_CHARS, quote
     found: list[str] = []
     for name in names:
         if name != "-" and os.path.isdir(name):
@@ -163,7 +163,7 @@ def _as_one_line(source: Any) -> bytes:
     """The one JSON position of a pretty-printed file, put back as its single
     line; else the one-line error saying what ``analyze`` reads."""
     from ..errors import PositionError
-    from ..files import POSITION_BYTES
+    from ..support.files import POSITION_BYTES
     where = "standard input" if source.name == "-" else source.label
     try:
         value = json.loads(source.rest(POSITION_BYTES, "position"))
@@ -186,7 +186,7 @@ def detect_kind(first_line: bytes) -> str:
 
 
 def _bar(total: int | None, unit: str, quiet: bool) -> Any:
-    from ..progress import progress_bar
+    from .progress import progress_bar
     return _NoBar() if quiet else progress_bar(total, unit)  # type: ignore[arg-type]
 
 
@@ -220,9 +220,9 @@ class Piece:
 
 def analyze_piece(piece: Piece) -> tuple[str, str]:
     """A piece's rows, as JSON lines and as lines of the table, as asked."""
-    from ..analysis import analyze_arrays, row_json
-    from ..analysis_table import position_line
-    from ..bulk import load_jsonl
+    from ..analysis.positions import analyze_arrays, row_json
+    from .table import position_line
+    from ..analysis.bulk import load_jsonl
     rows = analyze_arrays(load_jsonl(piece.data, first_line=piece.first, where=piece.where),
                           want=piece.want, threads=piece.threads)
     as_json = (partial(_named_row, json.dumps({"file": piece.where})[:-1]) if piece.named else row_json) \
@@ -237,8 +237,8 @@ def _named_row(head: str, row: dict[str, Any]) -> str:
 
 
 def _corpus(source: Any, args: argparse.Namespace, output: Output, workers: int) -> None:
-    from ..analysis import BOTH, EQUITY, SCORE
-    from ..analysis_table import position_header
+    from ..analysis.positions import BOTH, EQUITY, SCORE
+    from .table import position_header
     output.text(position_header(args.by in (BOTH, SCORE), args.by in (BOTH, EQUITY)))
     lines = source.lines_left()
 
@@ -313,7 +313,7 @@ def _spread(pieces: Iterator[Piece], estimate: int, workers: int, scheduler: str
     window are all sent at once), given back in the file's order."""
     from itertools import islice
 
-    from ..workers import run_batches
+    from ..support.workers import run_batches
     numbered = enumerate(pieces)
     windows: Iterator[Sequence[tuple[int, Piece]]]
     if scheduler is None:
@@ -339,12 +339,12 @@ def _numbered(part: tuple[int, Piece]) -> tuple[int, Piece, tuple[str, str]]:
 # -- a game record -------------------------------------------------------------------------------
 
 def _records(source: Any, args: argparse.Namespace, output: Output, workers: int) -> None:
-    from ..analysis_table import summary_lines, turn_header, turn_line
+    from .table import summary_lines, turn_header, turn_line
     from ..errors import RecordError
-    from ..files import RECORD_BYTES, text_of
-    from ..record_analysis import analyze_record
-    from ..records import parse_record
-    from ..workers import run_batches
+    from ..support.files import RECORD_BYTES, text_of
+    from ..analysis.records import analyze_record
+    from ..game.records import parse_record
+    from ..support.workers import run_batches
     source.error = RecordError
     data = source.rest(RECORD_BYTES, "game record")
     lines = parse_record(text_of(data, source.name, RecordError), source.name)

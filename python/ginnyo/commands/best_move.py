@@ -8,20 +8,21 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..endgame_choice import COMMAND_SECONDS as SOLVER_SECONDS
+from ..endgame.choice import COMMAND_SECONDS as SOLVER_SECONDS
 from ..melds import tile_value
 from ..play import MeldScore, ScoredPlay
-from ..position import Position
-from ..sim_choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
-from ..solver import best_play, load_position, play_notation, tiles_to_return
+from ..position.position import Position
+from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
+from ..notation import play_notation
 from ..tiles import rack_code
 from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rollout_count, seed_number, whole_number,
                         worker_count)
 
 if TYPE_CHECKING:
-    from ..equity import Candidate
-    from ..leaves import LeaveModel, LeaveState
-    from ..simulation import PairedLead
+    from ..equity.leaves import LeaveModel, LeaveState
+    from ..equity.rank import Candidate
+    from ..game.context import GameContext
+    from ..simulation.rollouts import PairedLead
 
 
 def register(commands: Any) -> None:
@@ -77,7 +78,7 @@ def play_to_json(position: Position, scored: ScoredPlay) -> dict[str, Any]:
 
 
 def no_play_json(position: Position) -> dict[str, Any]:
-    tiles, reason = tiles_to_return(position)
+    tiles, reason = position.return_advice()
     return {"notation": None, "score": 0, "placements": {}, "melds": [],
             "return": [rack_code(tile) for tile in tiles], "reason": reason}
 
@@ -119,12 +120,12 @@ def _tile_on(position: Position, scored: ScoredPlay, square: int) -> str:
 
 
 def cmd_best_move(args: argparse.Namespace) -> int:
-    position = load_position(args.position)
+    position = Position.load(args.position)
     if (args.endgame or args.equity or args.sim is not None) and _best_move_from_solver(args, position):
         return EXIT_OK
     if args.equity or args.sim is not None:
         return _best_move_by_equity(args, position)
-    best = best_play(position)
+    best = position.best_play()
     if args.json:
         print(json.dumps(play_to_json(position, best) if best else no_play_json(position)))
     elif best:
@@ -136,32 +137,29 @@ def cmd_best_move(args: argparse.Namespace) -> int:
 
 def _best_move_by_equity(args: argparse.Namespace, position: Position) -> int:
     """``best-move --equity`` / ``--sim N`` (docs/EQUITY.md); their modules load only here."""
-    from ..leaves import load
-    from ..context import game_context
-    game_context(position)   # checks the game fields (unseen, players, scores, to_move) first
+    from ..equity.leaves import load
+    from ..game.context import game_context
+    context = game_context(position)   # checks the game fields (unseen, players, scores, to_move) first
     model = load(args.leaves)
     if args.sim is not None:
-        return cmd_best_move_sim(args, position, model)
-    return cmd_best_move_equity(args, position, model)
+        return cmd_best_move_sim(args, position, model, context)
+    return cmd_best_move_equity(args, position, model, context)
 
 
 def return_line(position: Position) -> str:
     """What a position without a legal play prints: the tiles to return and why."""
-    tiles, reason = tiles_to_return(position)
+    tiles, reason = position.return_advice()
     if not tiles:
         return f"No legal play: {reason}."
     return f"No legal play. Return {' '.join(rack_code(t) for t in tiles)} to the box: {reason}."
 
 
-def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
+def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: LeaveModel,
+                         context: GameContext) -> int:
     """``ginnyo best-move --equity``: the actions ranked by equity (``--candidates K`` shown)."""
-    from ..context import game_context
-    from ..equity import candidate_json, candidate_line, position_state, rank_actions
-    from ..native import core_of
-    context = game_context(position)
+    from ..equity.rank import candidate_json, candidate_line, position_state, rank_position
     box_size = context.box_size
-    shown = rank_actions(core_of(position), position.rack, box_size, model, limit=args.candidates,
-                         state=position_state(position, context))
+    shown = rank_position(position, model, limit=args.candidates, context=context)
     if args.json:
         print(json.dumps({"box": box_size, "best": candidate_json(position, shown[0]),
                           "candidates": [candidate_json(position, candidate) for candidate in shown]}))
@@ -198,26 +196,21 @@ def _why_not_the_top_score(position: Position, first: Candidate, model: LeaveMod
             f"#1 {how} keeps {first_kept}, worth {number(first.leave_value, '+.1f')}")
 
 
-def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
+def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel,
+                      context: GameContext) -> int:
     """``ginnyo best-move --sim N``: simulate the top candidates and print them ranked."""
-    from ..equity import candidate_json, candidate_line, position_state, rank_actions
-    from ..native import core_of
-    from ..progress import progress_bar
-    from ..context import game_context
-    from ..simulation import Z95, setup_for, simulate, top_candidates
-    from ..workers import default_workers
-    context = game_context(position)
-    ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=args.candidates,
-                          state=position_state(position, context))
-    chosen = top_candidates(ranked, args.candidates)
-    setup = setup_for(position, chosen, args.plies, args.seed, model, context, args.policy, args.late_box,
-                      args.rollout_endgame_nodes)
-    threads = args.workers or default_workers()
+    from ..equity.rank import candidate_json, candidate_line
+    from .progress import progress_bar
+    from ..simulation.rollouts import Z95, simulate_position
+    from ..support.workers import default_workers
     bar = progress_bar(args.sim, "rollout", leave=False)
     start = time.perf_counter()
     try:
-        results = simulate(setup, args.sim, threads=threads, scheduler=args.scheduler, stop=args.stop,
-                           seconds=args.time, on_progress=bar.update)
+        setup, results = simulate_position(
+            position, args.sim, model, candidates=args.candidates, plies=args.plies, seed=args.seed,
+            policy=args.policy, late_box=args.late_box, endgame_nodes=args.rollout_endgame_nodes,
+            threads=args.workers or default_workers(), scheduler=args.scheduler, stop=args.stop,
+            seconds=args.time, on_progress=bar.update, context=context)
     finally:
         bar.close()
     seconds = time.perf_counter() - start
@@ -271,15 +264,15 @@ def _best_move_from_solver(args: argparse.Namespace, position: Position) -> bool
     pre-endgame): print the solver's choice and return True; False when the
     ranking asked for is by equity or simulation and the position is neither.
     ``--endgame`` on any other position raises :class:`PositionError`."""
-    from ..context import game_context
-    from ..endgame_choice import solver_move
+    from ..game.context import game_context
+    from ..endgame.choice import solver_move
     from ..errors import PositionError
     game_context(position)   # checks the game fields first
     move = solver_move(position, args.time or SOLVER_SECONDS)
     if move is None:
         if args.endgame:
-            from ..endgame import MAX_UNSEEN
-            from ..preendgame import MAX_BOX
+            from ..endgame.exact import MAX_UNSEEN
+            from ..endgame.preendgame import MAX_BOX
             raise PositionError(f"field 'unseen': --endgame needs a 2-player endgame or pre-endgame "
                                 f"(at most {MAX_UNSEEN + MAX_BOX} tiles unseen)")
         return False

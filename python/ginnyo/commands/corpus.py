@@ -29,9 +29,9 @@ def register(commands: Any) -> None:
 def cmd_corpus(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..corpus import sample_texts
-    from ..files import check_new, write_new
-    from ..workers import default_workers
+    from ..selfplay.corpus import sample_texts
+    from ..support.files import check_new, write_new
+    from ..support.workers import default_workers
     out = Path(args.out)
     if out.suffix == ".jsonl":
         check_new(out, force=args.force, option="--out")   # before the games, not after

@@ -128,9 +128,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     Ctrl-C or SIGTERM stops it with one line naming the records written, all whole."""
     from ..crazy.game import player_kinds
     from ..crazy.selfplay import RECORD_PREFIX, run, summary_text
-    from ..progress import progress_bar
-    from ..selfplay import RecordWriter, records_folder
-    from ..workers import default_workers
+    from .progress import progress_bar
+    from ..support.tally import RecordWriter, records_folder
+    from ..support.workers import default_workers
     kinds = player_kinds(args.players, args.bots.split(",") if args.bots else None)
     records = records_folder(args.records)
     workers = args.workers or min(default_workers(), max(1, args.games // 4))

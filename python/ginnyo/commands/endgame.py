@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .arguments import POSITION_HELP, positive_seconds
 
 if TYPE_CHECKING:
-    from ..endgame import EndgameResult
+    from ..endgame.exact import EndgameResult
 
 
 def register(commands: Any) -> None:
@@ -27,9 +27,9 @@ def register(commands: Any) -> None:
 
 def cmd_endgame(args: argparse.Namespace) -> int:
     """``ginnyo endgame POSITION [--json] [--time S]``."""
-    from ..endgame import solve
-    from ..solver import load_position
-    position = load_position(args.position)
+    from ..endgame.exact import solve
+    from ..position.position import Position
+    position = Position.load(args.position)
     result = solve(position, args.time, after_pass=args.after_pass)
     if args.json:
         print(json.dumps(result.to_json()))
@@ -40,7 +40,7 @@ def cmd_endgame(args: argparse.Namespace) -> int:
 
 def describe(result: EndgameResult) -> list[str]:
     """Lines for people: the spread, whether it is proven, the line, the racks left."""
-    from ..endgame import PASS, SIDES
+    from ..endgame.exact import PASS, SIDES
     status = ("proven" if result.proven
               else f"NOT proven: the best line found in {result.depth} plies before the time ran out")
     lines = [f"spread {result.spread:+d} for the player to move ({status}; "

@@ -18,7 +18,7 @@ def register(commands: Any) -> None:
 def cmd_engine(args: argparse.Namespace) -> int:
     """``ginnyo engine``: serve the protocol on standard input and output.  A
     closed output ends it like the end of input, with status 0 and no traceback."""
-    from ..engine import serve
+    from ..engine.server import serve
     stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", newline="\n", closefd=False)
     try:
         return serve(sys.stdin.buffer, stdout)

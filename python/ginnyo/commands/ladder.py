@@ -26,8 +26,8 @@ def register(commands: Any) -> None:
 
 def cmd_ladder(args: argparse.Namespace) -> int:
     """``ginnyo ladder``: read the results, print the table, write the SVG."""
-    from ..files import check_new, write_new
-    from ..ladder import LABEL_CHARS, is_label, ladder_lines, ladder_svg, read_rungs
+    from ..support.files import check_new, write_new
+    from ..strength.ladder import LABEL_CHARS, is_label, ladder_lines, ladder_svg, read_rungs
     if not is_label(args.title):
         raise GinnyoError(f"--title: give one line of 1 to {LABEL_CHARS} characters")
     out = Path(args.out)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GinnyoError, RunError
-from ..players import SIM_KINDS
+from ..players.players import SIM_KINDS
 from .arguments import FORCE_HELP, game_count, ply_count, rollout_count, seed_number, whole_number, worker_count
 
 
@@ -56,7 +56,7 @@ def add_deal_options(parser: argparse.ArgumentParser, sim_player: str) -> None:
 
 def parse_bots(text: str) -> tuple[str, str]:
     """``--bots A,B``: two known kinds of player."""
-    from ..players import PLAYER_KINDS
+    from ..players.players import PLAYER_KINDS
     kinds = [kind.strip() for kind in text.split(",")]
     if len(kinds) != 2:
         raise GinnyoError(f"--bots: give two players, A,B (not {text!r})")
@@ -79,8 +79,8 @@ def check_games(games: int, players: int) -> None:
 
 def leave_models(args: argparse.Namespace, bots: tuple[str, str]) -> tuple[Any, Any]:
     """A's and B's leave models from ``--leaves-a``/``--leaves-b`` (None: the shipped ones)."""
-    from ..leaves import LeaveFileError, load
-    from ..strength import LEAVE_KINDS
+    from ..equity.leaves import LeaveFileError, load
+    from ..strength.match import LEAVE_KINDS
     models = []
     for side, kind, path in (("a", bots[0], args.leaves_a), ("b", bots[1], args.leaves_b)):
         if path is not None and kind not in LEAVE_KINDS:
@@ -95,12 +95,13 @@ def leave_models(args: argparse.Namespace, bots: tuple[str, str]) -> tuple[Any, 
 
 def cmd_match(args: argparse.Namespace) -> int:
     """``ginnyo match``: play the deals, print the summary, write the plot."""
-    from .. import interrupts
-    from ..files import check_new, write_new
-    from ..ladder import LABEL_CHARS, is_label
-    from ..progress import progress_bar
-    from ..strength import SimSettings, run, scores_svg, summarise
-    from ..workers import default_workers
+    from ..support import interrupts
+    from ..support.files import check_new, write_new
+    from ..strength.ladder import LABEL_CHARS, is_label
+    from .progress import progress_bar
+    from ..strength.match import SimSettings, run, summarise
+    from ..strength.plots import scores_svg
+    from ..support.workers import default_workers
     bots = parse_bots(args.bots)
     check_games(args.games, args.players)
     if args.label is not None and not is_label(args.label):

@@ -8,7 +8,8 @@ import json
 import sys
 from typing import Any, Iterator
 
-from ..solver import load_position, play_notation
+from ..notation import play_notation
+from ..position.position import Position
 from .arguments import EXIT_OK, POSITION_HELP, whole_number
 from .best_move import play_to_json, return_line
 
@@ -32,7 +33,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
     """The plays stream from the core best first, in bounded passes, and are
     printed as they come: memory stays bounded however many there are."""
     from .. import native
-    position = load_position(args.position)
+    position = Position.load(args.position)
     if args.group:
         return _grouped_moves(args, position)
     if args.json:

@@ -42,8 +42,9 @@ def rollout_counts(text: str) -> list[int]:
 def cmd_plot_sim(args: argparse.Namespace) -> int:
     """``ginnyo plot-sim``: the sim player against another at several rollout
     counts, the same deals each time; a table and an SVG of the win rates."""
-    from ..files import check_new, write_new
-    from ..strength import SimSettings, run, summarise, win_rate_svg
+    from ..support.files import check_new, write_new
+    from ..strength.match import SimSettings, run, summarise
+    from ..strength.plots import win_rate_svg
     counts = rollout_counts(args.rollouts)
     opponent = parse_bots(f"sim,{args.against}")[1]
     if args.games % 2 or args.games == 0:

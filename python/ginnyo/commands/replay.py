@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from .arguments import COLOR_CHOICES, COLOR_HELP, color_wanted
 
 if TYPE_CHECKING:
-    from ..game import Game, Turn
+    from ..game.game import Game, Turn
     from ..tiles import PlacedTile
 
 
@@ -24,10 +24,10 @@ def register(commands: Any) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     """``ginnyo replay RECORD``: re-check a record move by move, printing each turn
     and the board after each play (``--quiet``: only the verdict)."""
-    from ..actions import Place, action_notation
-    from ..position import Position
-    from ..records import _codes, read_record, record_names, replay
-    from ..render import board_text
+    from ..game.actions import Place, action_notation
+    from ..position.position import Position
+    from ..game.records import _codes, read_record, record_names, replay
+    from ..position.render import board_text
     from ..tiles import rack_code
     color = color_wanted(args.color)
     lines = read_record(args.record)
@@ -63,7 +63,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _board_before(game: Game, turn: Turn) -> dict[int, PlacedTile]:
-    from ..actions import Place
+    from ..game.actions import Place
     board = dict(game.board)
     if isinstance(turn.action, Place):
         for square, _ in turn.action.play.placements:

@@ -35,11 +35,11 @@ def register(commands: Any) -> None:
 def cmd_selfplay(args: argparse.Namespace) -> int:
     """``ginnyo selfplay``: play, show progress on stderr, write records, print the summary.
     Ctrl-C or SIGTERM stops it with one line naming the records written, all whole."""
-    from ..progress import progress_bar
-    from ..native_selfplay import LOOP_BOTS
-    from ..selfplay import (RECORD_PREFIX, RecordWriter, player_kinds, records_folder, run, run_in_c,
+    from .progress import progress_bar
+    from ..selfplay.compiled import LOOP_BOTS
+    from ..selfplay.games import (RECORD_PREFIX, RecordWriter, player_kinds, records_folder, run, run_in_c,
                             summary_text)
-    from ..workers import default_workers
+    from ..support.workers import default_workers
     try:
         kinds = player_kinds(args.players, args.bots.split(",") if args.bots else None)
     except ValueError as error:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..solver import load_position
+from ..position.position import Position
 from .arguments import COLOR_CHOICES, COLOR_HELP, EXIT_OK, FORCE_HELP, POSITION_HELP, color_wanted
 
 
@@ -23,14 +23,14 @@ def register(commands: Any) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from .. import render
-    position = load_position(args.position)
+    from ..position import render
+    position = Position.load(args.position)
     if args.line:
-        from ..position_string import to_line
+        from ..position.line import to_line
         print(to_line(position))
         return EXIT_OK
     if args.svg:
-        from ..files import write_new
+        from ..support.files import write_new
         write_new(args.svg, render.board_svg(position), force=args.force, option="--svg")
         print(f"wrote {args.svg}")
         return EXIT_OK

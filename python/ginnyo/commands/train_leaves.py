@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GinnyoError
-from ..leave_training import DEFAULT_TRAIN_GAMES
+from ..selfplay.leave_training import DEFAULT_TRAIN_GAMES
 from .arguments import FORCE_HELP, MAX_GAMES, seed_number, whole_number, worker_count
 
 
@@ -44,11 +44,11 @@ def player_counts(text: str) -> tuple[int, ...]:
 def cmd_train_leaves(args: argparse.Namespace) -> int:
     """``ginnyo train-leaves``: fit the leave model from seeded self-play and write the file."""
     from .. import __version__
-    from ..files import check_new, write_new
-    from ..leave_training import train
-    from ..leaves import FEATURES, STAGE_NAMES, STATE_FEATURES, LeaveModel
+    from ..support.files import check_new, write_new
+    from ..selfplay.leave_training import train
+    from ..equity.leaves import FEATURES, STAGE_NAMES, STATE_FEATURES, LeaveModel
     from ..rules import RULES_VERSION
-    from ..progress import progress_bar
+    from .progress import progress_bar
     from ..number_text import number
     out = Path(args.out)
     if out.is_dir():

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from ..errors import TileError
-from ..files import quote
+from ..support.files import quote
 from ..tiles import NUM_CARDS, card, card_code, parse_card, rank_of, suit_of
 from .errors import CrazyError
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Literal, Protocol, Sequence
 
 from .advisor import best_turn, play_after_draw
-from .. import strict_json
-from ..files import RECORD_BYTES, quote, read_bounded, text_of
+from ..support import strict_json
+from ..support.files import RECORD_BYTES, quote, read_bounded, text_of
 from .cards import NUM_CARDS, ROUNDS, card_code, cards_text, hand_points, parse_cards, parse_one, wild_rank
 from .errors import CrazyError
 from .melds import Meld, meld_text, parse_meld

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal, Sequence
 
-from ..files import quote
+from ..support.files import quote
 from ..tiles import RANKS
 from .cards import card, card_code, parse_one, rank_of, suit_of
 from .errors import CrazyError

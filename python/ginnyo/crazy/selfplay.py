@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Sequence
 
-from ..selfplay import batches
-from ..workers import run_batches
+from ..support.tally import batches, seat_table
+from ..support.workers import run_batches
 from .game import END_LIMIT, END_OUT, END_STOCK, play_game, player_kinds, record_lines
 
 
@@ -65,18 +65,13 @@ def run(games: int, players: int, seed: int = 0, kinds: Sequence[str] | None = N
 def summary_text(results: Sequence[GameSummary], seconds: float, where: str) -> str:
     """The table ``ginnyo crazy selfplay`` prints: per seat (as ``ginnyo selfplay``), then how
     the rounds ended."""
-    from ..selfplay import GameResult, seat_summaries
     if not results:
         return "no games played"
     players = len(results[0].names)
     lines = [f"{len(results)} games of {players} players, seeds {results[0].seed}..{results[-1].seed}, "
              f"{where}: {seconds:.2f} s, {len(results) / max(seconds, 1e-9):,.2f} games/s", "",
              "the lowest total wins: mean, sd, min and max are of each player's points held, summed over the 13 rounds", "",
-             f"{'player':<7} {'kind':<8} {'wins':>6} {'shared':>6} {'mean':>8} {'sd':>7} {'min':>5} {'max':>5}"]
-    finals = [GameResult(r.seed, r.names, r.scores, r.winners, 0, r.turns, "") for r in results]
-    for row in seat_summaries(finals):
-        lines.append(f"{row.seat:<7} {row.name:<8} {row.wins:>6} {row.shared:>6} {row.mean:>8.1f} "
-                     f"{row.sd:>7.1f} {row.low:>5} {row.high:>5}")
+             *seat_table(results)]
     ends = [end for result in results for end in result.round_ends]
     turns = [result.turns / len(result.round_ends) for result in results]
     lines += ["", f"turns per round  {statistics.fmean(turns):6.1f}  (sd {statistics.pstdev(turns):.1f})"]

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import strict_json   # the same JSON contract as positions
-from ..files import BYTE_ORDER_MARK, STATE_BYTES, check_length, quote, read_bounded
+from ..support import strict_json   # the same JSON contract as positions
+from ..support.files import BYTE_ORDER_MARK, STATE_BYTES, check_length, quote, read_bounded
 from .cards import NUM_CARDS, ROUNDS, card_code, cards_text, parse_cards, wild_rank
 from .errors import CrazyError
 from .melds import Meld, meld_text, parse_meld

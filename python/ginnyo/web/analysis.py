@@ -33,17 +33,17 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from ginnyo import GinnyoError, Position
-from ginnyo.actions import Place
+from ginnyo.game.actions import Place
 from ginnyo.play import ScoredPlay
 from ginnyo.tiles import rack_code
-from ginnyo.context import GameContext, game_context
-from ginnyo.equity import PLAY, Candidate, candidate_json, position_state, rank_actions
-from ginnyo.leaves import default_model
+from ginnyo.game.context import GameContext, game_context
+from ginnyo.equity.rank import PLAY, Candidate, candidate_json, position_state, rank_actions
+from ginnyo.equity.leaves import default_model
 from ginnyo.native import core_of
-from ginnyo.simulation import (BLOCK, SimResult, Setup, Tally, leader_is_significant, ranking, rollout_results,
+from ginnyo.simulation.rollouts import (BLOCK, SimResult, Setup, Tally, leader_is_significant, ranking, rollout_results,
                                setup_for, top_candidates)
 from ginnyo.solver import tiles_to_return
-from ginnyo.sim_choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
+from ginnyo.simulation.choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 
 from . import requests as fields
 from .errors import BadRequest, Conflict, Illegal, NotFound

@@ -19,9 +19,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ginnyo import GinnyoError, Position
-from ginnyo.actions import Place
-from ginnyo.record_analysis import analyze_record
-from ginnyo.records import parse_record, record_names, replay
+from ginnyo.game.actions import Place
+from ginnyo.analysis.records import analyze_record
+from ginnyo.game.records import parse_record, record_names, replay
 
 from . import requests as fields
 from .errors import BadRequest, Illegal, TooLarge

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ginnyo import GinnyoError
-from ginnyo.actions import Action, action_notation, parse_action
+from ginnyo.game.actions import Action, action_notation, parse_action
 from ginnyo.game import Game
 from ginnyo.players import PLAYER_KINDS, Player, make_player
-from ginnyo.records import record_text
+from ginnyo.game.records import record_text
 
 from .errors import Conflict, Forbidden, Illegal, NotFound, Unauthorized
 from .preview import preview

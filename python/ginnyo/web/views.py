@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any, Protocol
 
 from ginnyo import rack_code
-from ginnyo.actions import Place, Return
+from ginnyo.game.actions import Place, Return
 from ginnyo.game import Game, Turn, quiet_turn_limit, tile_set
 
 HUMAN = "human"

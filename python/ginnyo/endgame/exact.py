@@ -1,0 +1,261 @@
+"""Exact 2-player endgames (docs/ENDGAME.md): once the box is empty, the unseen
+tiles are the opponent's rack and the rest of the game can be searched to the end.
+
+:func:`solve` runs the compiled search (:mod:`ginnycore.endgame`) and returns
+the final spread for the player to move with the principal variation in move
+notation; ``ginnyo endgame POSITION`` prints it.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+from ..native.core import Core
+from ..native.encoding import encode_rack
+from ..native.endgame import Endgame
+
+from .. import native
+from ..errors import PositionError
+from ..notation import play_notation
+from ..play import Play, ScoredPlay
+from ..position.position import Position
+from ..rules import RACK_SIZE
+from ..tiles import JOKER, PlacedTile, rack_penalty
+
+if TYPE_CHECKING:
+    from ..layout import Layout
+
+#: the most unseen tiles of an endgame: racks are refilled to RACK_SIZE while the box has tiles
+MAX_UNSEEN = RACK_SIZE
+#: the transposition table: 2 ** TABLE_BITS entries of 16 bytes (16 MiB)
+TABLE_BITS = 20
+#: the largest node budget a search takes
+MAX_NODES = 10 ** 12
+PASS = "pass"
+SIDES = ("to move", "opponent")
+
+
+@dataclass(frozen=True)
+class EndgameMove:
+    """One turn of the principal variation: who (0 the player to move, 1 the
+    opponent), the play in notation or ``"pass"``, its score, and the play itself
+    (None: a pass)."""
+
+    player: int
+    notation: str
+    score: int
+    play: Play | None = None
+
+
+@dataclass(frozen=True)
+class EndgameResult:
+    """What :func:`solve` found.  ``spread``: the player to move's points from here
+    on minus the opponent's, end penalties included — exact when ``proven``, else
+    the value of the best line found so far (its end, at the search horizon,
+    scored as if the game ended there).  ``line``: the moves in notation."""
+
+    spread: int
+    line: tuple[str, ...]
+    proven: bool
+    nodes: int
+    seconds: float
+    moves: tuple[EndgameMove, ...]
+    depth: int
+    penalties: tuple[int, int]      # what each rack holds at the end of the line (positive)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"spread": self.spread, "line": list(self.line), "proven": self.proven,
+                "nodes": self.nodes, "seconds": round(self.seconds, 6), "depth": self.depth,
+                "moves": [{"player": SIDES[move.player], "move": move.notation, "score": move.score}
+                          for move in self.moves],
+                "penalties": {SIDES[0]: -self.penalties[0], SIDES[1]: -self.penalties[1]}}
+
+
+def opponent_rack(position: Position) -> tuple[int, ...]:
+    """The opponent's rack of an endgame position: its ``unseen`` tiles (or every
+    tile not on the board or the rack).  Raises :class:`PositionError` naming
+    the field when the position is no 2-player endgame."""
+    from ..game.context import game_context     # checks players, scores, to_move and unseen
+    context = game_context(position)
+    if context.players != 2:
+        raise PositionError(f"field 'players': {context.players} players; the endgame solver is for 2")
+    if len(context.unseen) > MAX_UNSEEN:
+        raise PositionError(f"field 'unseen': {len(context.unseen)} tiles unseen, so the box is not empty: "
+                            f"an endgame has at most {MAX_UNSEEN}")
+    return context.unseen
+
+
+def is_endgame(position: Position) -> bool:
+    """Whether ``position`` is a 2-player endgame (at most 7 unseen tiles)."""
+    try:
+        opponent_rack(position)
+    except PositionError:
+        return False
+    return True
+
+
+def solve(position: Position, seconds: float | None = None, *, after_pass: bool = False,
+          table_bits: int = TABLE_BITS, nodes: int | None = None) -> EndgameResult:
+    """Search the endgame ``position`` to the end, or for at most ``seconds``
+    and about ``nodes`` nodes (a node budget gives the same answer on every
+    machine, as games that must replay from their seed need).
+
+    ``after_pass``: the opponent's last turn was a pass (a pass now ends the
+    game).  Raises :class:`PositionError` when the position is no endgame and
+    ``ValueError`` for a bad ``seconds`` or ``table_bits``.  The search runs in
+    a helper thread so that Ctrl-C stops it."""
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not math.isfinite(seconds) or seconds <= 0):
+        raise ValueError(f"seconds must be a positive number of seconds, not {seconds!r}")
+    if type(table_bits) is not int:
+        raise ValueError(f"table_bits must be a whole number, not {table_bits!r}")
+    _check_nodes(nodes)
+    opponent = opponent_rack(position)
+    search = Endgame(native.core_of(position), bytes(encode_rack(opponent)), table_bits, after_pass)
+    spread, plays, proven, searched, depth, elapsed = _run(search, float(seconds or 0.0), nodes or 0)
+    moves = _line_moves(position, plays)
+    racks = [Counter(position.rack), Counter(opponent)]
+    for index, (_, placements) in enumerate(plays):
+        racks[index % 2].subtract(JOKER if joker else card for _, card, joker in placements)
+    penalties = (sum(rack_penalty(t) * n for t, n in racks[0].items()),
+                 sum(rack_penalty(t) * n for t, n in racks[1].items()))
+    return EndgameResult(spread, tuple(move.notation for move in moves), proven, searched, elapsed,
+                         moves, depth, penalties)
+
+
+def solve_loaded(core: Core, opponent: Sequence[int], seconds: float | None = None, *,
+                 after_pass: bool = False, table_bits: int = TABLE_BITS, nodes: int | None = None
+                 ) -> tuple[int, bool]:
+    """The spread and whether it is proven for the board and rack loaded in
+    ``core`` (the player to move) against ``opponent``'s rack tiles: the search
+    of :func:`solve` without the position checks and the line, for callers that
+    solve many endgames (:mod:`ginnyo.preendgame`)."""
+    search = Endgame(core, bytes(encode_rack(opponent)), table_bits, after_pass)
+    _check_nodes(nodes)
+    spread, _, proven, _, _, _ = _run(search, float(seconds or 0.0), nodes or 0)
+    return spread, proven
+
+
+def best_endgame_play(position: Position, seconds: float | None = None) -> ScoredPlay | None:
+    """The first move of the endgame's best line as a scored play (what ``best-move``,
+    the engine's ``go`` and the sim player would play in an endgame), or None
+    when that move is a pass (there is no legal play)."""
+    first = solve(position, seconds).moves[0]
+    if first.play is None:
+        return None
+    return position.score(first.play)
+
+
+def _check_nodes(nodes: int | None) -> None:
+    if nodes is not None and (type(nodes) is not int or not 0 < nodes <= MAX_NODES):
+        raise ValueError(f"nodes must be a whole number 1..{MAX_NODES}, not {nodes!r}")
+
+
+def _run(search: Endgame, seconds: float, nodes: int = 0
+         ) -> tuple[int, list[tuple[int, tuple[tuple[int, int, bool], ...]]], bool, int, int, float]:
+    """``search.solve(seconds, nodes)`` in a thread, the main thread waiting so that a
+    KeyboardInterrupt stops the search (the C loop holds no GIL to notice it)."""
+    outcome: list[Any] = []
+
+    def target() -> None:
+        try:
+            outcome.append(search.solve(seconds, nodes))
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
+            outcome.append(error)
+
+    thread = threading.Thread(target=target, name="ginnyo-endgame", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.1)
+    except KeyboardInterrupt:
+        search.stop()
+        thread.join()
+        raise
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    result: tuple[int, list[tuple[int, tuple[tuple[int, int, bool], ...]]], bool, int, int, float] = outcome[0]
+    return result
+
+
+def _line_moves(position: Position, plays: Sequence[tuple[int, tuple[tuple[int, int, bool], ...]]]
+                ) -> tuple[EndgameMove, ...]:
+    """The line in notation, each play written on the board it was made on."""
+    board = dict(position.board)
+    moves = []
+    for index, (score, placements) in enumerate(plays):
+        if not placements:
+            moves.append(EndgameMove(index % 2, PASS, 0))
+            continue
+        play = native.to_play(placements)
+        before = Position(position.layout, position.sets, board, (), validate=False)
+        moves.append(EndgameMove(index % 2, play_notation(before, play), score, Play.of(play.placements)))
+        board.update((square, PlacedTile(card, joker)) for square, card, joker in placements)
+    return tuple(moves)
+
+
+def greedy_turns(index: int, seed: int, layout: Layout) -> Iterator[tuple[str, int, list[Counter[int]], int,
+                                                                            dict[int, PlacedTile]]]:
+    """Seeded greedy 2-player game ``index`` of ``seed`` (the compiled game loop,
+    :func:`ginnycore.selfplay.greedy_game_record`) replayed turn by turn: for each
+    turn ``("drawn", player, racks, box size, board)`` just after its first draw,
+    then ``("done", ...)`` once it is over (refill included).  The racks and board
+    are live: copy what you keep."""
+    from ..native.selfplay import greedy_game_record
+
+    from ..rules import tile_set
+    _, dealt, turns, _ = greedy_game_record(native.empty_core(layout), 2, seed, index)
+    racks = [Counter(rack) for rack in dealt]
+    box = len(tile_set(1)) - sum(len(rack) for rack in dealt)
+    board: dict[int, PlacedTile] = {}
+    for turn in turns:
+        player = turn["player"]
+        rack = racks[player]
+        if turn["drawn"] >= 0:
+            rack[turn["drawn"]] += 1
+            box -= 1
+        yield "drawn", player, racks, box, board
+        for square, card, joker in turn["placements"]:
+            rack[JOKER if joker else card] -= 1
+            board[square] = PlacedTile(card, joker)
+        if turn["returned"] >= 0:
+            rack[turn["returned"]] -= 1
+            box += 1
+        rack.update(turn["refill"])
+        box -= len(turn["refill"])
+        yield "done", player, racks, box, board
+
+
+def greedy_endgames(games: int, seed: int = 0) -> list[Position]:
+    """The endgames reached in ``games`` seeded greedy 2-player games (:func:`greedy_turns`):
+    each game's position just after the turn that emptied the box, the next
+    player to move, the other's rack as ``unseen``.  A game whose box ran out on
+    a turn's first draw, the player then passing with 8 tiles, has no endgame
+    by docs/FORMAT.md's definition (8 unseen tiles) and is left out."""
+    from ..layout import Layout
+    layout = Layout.standard()
+    found = []
+    for index in range(games):
+        for stage, player, racks, box, board in greedy_turns(index, seed, layout):
+            if stage == "done" and box == 0:     # the first turn that emptied the box
+                if sum(racks[player].values()) <= MAX_UNSEEN:
+                    found.append(position_between(layout, board, racks[1 - player], racks[player]))
+                break
+    return found
+
+
+def position_between(layout: Layout, board: dict[int, PlacedTile], mover: Counter[int],
+                     other: Counter[int]) -> Position:
+    """The 2-player position of ``mover`` on ``board`` with ``other``'s rack as ``unseen``."""
+    from ..tiles import rack_code
+    context = {"players": 2, "unseen": [rack_code(tile) for tile in sorted(other.elements())]}
+    return Position(layout, 1, dict(board), mover.elements(), context, validate=False)
+
+
+__all__ = ["EndgameMove", "EndgameResult", "MAX_UNSEEN", "PASS", "SIDES", "TABLE_BITS", "best_endgame_play",
+           "greedy_endgames", "greedy_turns", "is_endgame", "opponent_rack", "position_between", "solve",
+           "solve_loaded"]

@@ -1,0 +1,70 @@
+"""The simulating player: the top equity candidates played forward against
+sampled racks (:mod:`ginnyo.simulation`), the best mean outcome taken; the
+exact endgame solver's move once a 2-player game's box is empty."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..endgame.choice import endgame_action
+from ..equity.leaves import LeaveModel, default_model
+from ..equity.rank import rank_actions, view_state
+from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES
+from ..simulation.rollouts import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_PLIES, DEFAULT_ROLLOUTS, simulate,
+                                   top_candidates, view_setup)
+
+if TYPE_CHECKING:
+    from ..game.actions import Action
+    from ..game.game import View
+
+
+class SimPlayer:
+    """Simulates the top equity candidates and takes the best mean outcome.
+
+    ``rollouts`` deals a decision, ``candidates`` at most, within ``margin``
+    points of equity of the best (a lone candidate is taken without simulating),
+    ``plies`` turns after ours, the rollout players choosing by ``policy``;
+    with at most ``late_box`` tiles in the box (negative: never) the rollouts
+    play to the game's end and the candidates are ranked by wins, and a
+    2-player rollout whose box runs empty is finished by the endgame solver
+    within ``endgame_nodes`` nodes (0: played on by the policy).  Once a
+    2-player game's box is empty it plays the endgame solver's move instead.
+    Decision ``t`` of a game is seeded from ``(seed, t)``, so a game is
+    reproducible; with ``seconds`` (a think-time budget) the rollouts also stop
+    once it is spent, and where they stop depends on the machine."""
+
+    name = "sim"
+
+    def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, candidates: int = DEFAULT_CANDIDATES,
+                 plies: int = DEFAULT_PLIES, margin: float = DEFAULT_MARGIN, model: LeaveModel | None = None,
+                 policy: str = DEFAULT_POLICY, late_box: int = LATE_BOX,
+                 endgame_nodes: int = ROLLOUT_ENDGAME_NODES, seconds: float | None = None) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+        self.seed = seed
+        self.rollouts = rollouts
+        self.candidates = candidates
+        self.plies = plies
+        self.margin = margin
+        self.model = model or default_model()
+        self.policy = policy
+        self.late_box = late_box
+        self.endgame_nodes = endgame_nodes
+        self.seconds = seconds
+
+    def choose(self, view: View) -> Action:
+        solved = endgame_action(view)
+        if solved is not None:
+            return solved
+        core = view.core()
+        ranked = rank_actions(core, view.rack, view.box_size, self.model, limit=max(self.candidates, 1),
+                              state=view_state(view))
+        chosen = top_candidates(ranked, self.candidates, self.margin)
+        if len(chosen) <= 1 or self.rollouts < 1:
+            return ranked[0].action()
+        setup = view_setup(view, chosen, self.plies, self.seed * 1000 + view.turn, self.model, self.policy,
+                           self.late_box, self.endgame_nodes)
+        return simulate(setup, self.rollouts, seconds=self.seconds)[0].candidate.action()
+
+
+__all__ = ["SimPlayer"]

@@ -1,0 +1,21 @@
+"""A position and what is asked of it: the :class:`Position` value (position), its one-line string
+(line), its lazy legal plays (legal), scoring a play (scoring), its pictures (render) and the
+plain-Python rules reference (reference).
+
+The names below are those of :mod:`ginnyo.position.position`; each loads on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..support.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from .position import (
+    MAX_RACK, CONTEXT_FIELDS, KNOWN_FIELDS, Position, READER, parse_tile_codes)
+
+__all__ = [
+    "MAX_RACK", "CONTEXT_FIELDS", "KNOWN_FIELDS", "Position", "READER", "parse_tile_codes"]
+
+__getattr__ = lazy_names(__name__, {"position": __all__})

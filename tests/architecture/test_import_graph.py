@@ -1,0 +1,277 @@
+"""No import circles in python/ginnyo: every import, at module level or inside a
+function, relative or absolute, is an edge, and the graph of the package's
+modules must have no cycle."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import ginnyo
+
+PACKAGE = Path(ginnyo.__file__).resolve().parent
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported_modules(path: Path, modules: set[str]) -> set[str]:
+    """The package's modules ``path`` imports anywhere in its code (``TYPE_CHECKING``
+    blocks included: they are imports a reader follows too)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[:len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            # ``from .m import x``: x is a module of package m, or a name in module m
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                       for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in modules:
+                target = target.rpartition(".")[0]   # a name inside a module: the module
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    paths = sorted(PACKAGE.rglob("*.py"))
+    modules = {module_name(path) for path in paths}
+    return {module_name(path): imported_modules(path, modules) for path in paths}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One cycle of ``graph`` (its modules in import order, the first repeated at
+    the end); [] when there is none."""
+    state: dict[str, int] = {}     # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == 1:
+                return path[path.index(target):] + [target]
+            if target not in state:
+                cycle = visit(target)
+                if cycle:
+                    return cycle
+        path.pop()
+        state[node] = 2
+        return []
+
+    for start in sorted(graph):
+        if start not in state:
+            cycle = visit(start)
+            if cycle:
+                return cycle
+    return []
+
+
+def test_the_cycle_finder_names_a_cycle_and_passes_a_tree() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_function_level_and_relative_imports_are_edges() -> None:
+    graph = import_graph()
+    assert "ginnyo.illegal" in graph["ginnyo.game.game"]     # inside Game._check_place
+    assert "ginnyo.tiles" in graph["ginnyo.melds"]           # from .tiles import ...
+    assert "ginnyo.crazy.cards" in graph["ginnyo.crazy.game"]
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    cycle = find_cycle(import_graph())
+    assert not cycle, "import circle: " + " -> ".join(cycle)
+
+
+#: kept one release as thin aliases (docs/API.md, "Deprecated names"), called by no module of the package
+DEPRECATED = ("ginnyo.solver", "ginnyo.position_string")
+
+
+def test_no_module_of_the_package_imports_a_deprecated_one() -> None:
+    users = sorted(f"{module} imports {target}" for module, targets in import_graph().items()
+                   for target in targets if target in DEPRECATED)
+    assert not users, "\n".join(users)
+
+
+#: The modules of ginnyo that import the compiled core: the bridge's doors, one a
+#: compiled extension (native/), the two vocabulary modules that word the core's
+#: own rules and codes, and Crazy Rummy's own solver.
+CORE_DOORS = {"ginnyo.native", "ginnyo.native.core", "ginnyo.native.parse", "ginnyo.native.equity",
+              "ginnyo.native.simulate", "ginnyo.native.endgame", "ginnyo.native.selfplay",
+              "ginnyo.rules", "ginnyo.illegal", "ginnyo.crazy.solver", "ginnyo.crazy.advisor"}
+
+
+def _imports_the_core(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "ginnycore" for alias in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "ginnycore":
+            return True
+    return False
+
+
+def test_the_compiled_core_is_reached_through_the_bridge_only() -> None:
+    users = {module_name(path) for path in PACKAGE.rglob("*.py") if _imports_the_core(path)}
+    assert users <= CORE_DOORS, f"{sorted(users - CORE_DOORS)} import ginnycore: go through ginnyo.native"
+
+
+#: how a board or a rack is laid out for the core, written once in native/encoding.py;
+#: rules.py, on the floor below the bridge, counts a rack for the compiled rules as it checks each tile
+ENCODING = re.compile(r"bytearray\(\[EMPTY_SQUARE\]\)|bytearray\((RACK_KINDS|JOKER \+ 1|53)\)")
+
+
+def test_boards_and_racks_are_encoded_for_the_core_in_one_place() -> None:
+    writers = sorted(module_name(path) for path in PACKAGE.rglob("*.py")
+                     if ENCODING.search(path.read_text(encoding="utf-8")))
+    assert writers == ["ginnyo.native.encoding", "ginnyo.rules"], writers
+
+
+@pytest.mark.parametrize("module", ["equity.rank", "equity.leaves", "players.players", "simulation.rollouts"])
+def test_the_equity_leaves_players_simulation_circle_is_gone(module: str) -> None:
+    graph = import_graph()
+    name = f"ginnyo.{module}"
+    back = sorted(target for target in graph[name] if _reaches(graph, target, name))
+    assert not back, f"{back} import {name} back"
+
+
+def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, todo = set(), [start]
+    while todo:
+        node = todo.pop()
+        if node == goal:
+            return True
+        if node not in seen:
+            seen.add(node)
+            todo.extend(graph.get(node, ()))
+    return False
+
+
+# -- the floors (docs/ARCHITECTURE.md) ----------------------------------------------------------------
+
+#: The package's floors, lowest first: a package (or a top-level module) imports
+#: only from lower floors and from itself.  The two lowest floors and the top one
+#: are each one room: their modules may import one another (without circles).
+FLOORS: list[tuple[str, set[str]]] = [
+    ("ground", {"errors", "support"}),
+    ("vocabulary", {"tiles", "layout", "melds", "rules", "board", "play", "notation", "illegal", "fields"}),
+    ("bridge", {"native"}),
+    ("position", {"position"}),
+    ("game", {"game", "ginnyo", "solver", "position_string"}),
+    ("equity", {"equity"}),
+    ("search", {"endgame", "simulation"}),
+    ("players", {"players"}),
+    ("applications", {"selfplay", "strength", "analysis", "engine", "crazy", "web"}),
+    ("commands", {"commands", "cli", "__main__"}),
+]
+ONE_ROOM = {"ground", "vocabulary", "commands"}
+MOST_FLOORS = 10
+
+
+def unit_of(module: str) -> str:
+    """The package (or top-level module) ``ginnyo.x.y`` belongs to: ``x``; the
+    package's own ``__init__``: ``ginnyo``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def floor_of(unit: str) -> int:
+    for number, (_, units) in enumerate(FLOORS):
+        if unit in units:
+            return number
+    raise AssertionError(f"{unit} is on no floor: add it to FLOORS and docs/ARCHITECTURE.md")
+
+
+def unit_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for module, targets in import_graph().items():
+        graph.setdefault(unit_of(module), set()).update(unit_of(t) for t in targets if unit_of(t) != unit_of(module))
+    return graph
+
+
+def longest_chain(graph: dict[str, set[str]]) -> list[str]:
+    """The longest path of an acyclic ``graph``, its nodes from top to bottom."""
+    memo: dict[str, list[str]] = {}
+
+    def down(node: str) -> list[str]:
+        if node not in memo:
+            below = [down(target) for target in sorted(graph.get(node, ()))]
+            memo[node] = [node] + max(below, key=len, default=[])
+        return memo[node]
+
+    return max((down(node) for node in sorted(graph)), key=len)
+
+
+def test_every_package_and_module_is_on_a_floor() -> None:
+    for unit in unit_graph():
+        floor_of(unit)
+
+
+def test_a_package_imports_only_from_the_floors_below_it() -> None:
+    wrong = []
+    for module, targets in sorted(import_graph().items()):
+        here = floor_of(unit_of(module))
+        for target in sorted(targets):
+            there = floor_of(unit_of(target))
+            same_room = here == there and (FLOORS[here][0] in ONE_ROOM or unit_of(module) == unit_of(target))
+            if there > here or (there == here and not same_room):
+                wrong.append(f"{module} ({FLOORS[here][0]}) imports {target} ({FLOORS[there][0]})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_package_imports_one_that_imports_it_back() -> None:
+    cycle = find_cycle(unit_graph())
+    assert not cycle, "package circle: " + " -> ".join(cycle)
+
+
+def floor_graph() -> dict[str, set[str]]:
+    """The floors, each with the floors its modules import (its own left out)."""
+    graph: dict[str, set[str]] = {name: set() for name, _ in FLOORS}
+    for unit, targets in unit_graph().items():
+        here = FLOORS[floor_of(unit)][0]
+        graph[here].update(FLOORS[floor_of(target)][0] for target in targets)
+        graph[here].discard(here)
+    return graph
+
+
+def test_the_longest_chain_of_imports_climbs_at_most_ten_floors() -> None:
+    chain = longest_chain(floor_graph())
+    assert len(FLOORS) <= MOST_FLOORS
+    assert len(chain) <= MOST_FLOORS, " -> ".join(chain)
+
+
+def test_the_longest_chain_finder_follows_the_deepest_branch() -> None:
+    assert longest_chain({"a": {"b", "c"}, "b": {"d"}, "c": set(), "d": set()}) == ["a", "b", "d"]
+
+
+def test_architecture_md_names_every_package() -> None:
+    text = (PACKAGE.parents[1] / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    packages = sorted(path.parent.name for path in PACKAGE.glob("*/__init__.py"))
+    missing = [name for name in packages if f"`{name}/`" not in text]
+    assert not missing, f"docs/ARCHITECTURE.md does not describe {missing}"
+
+
+def test_pyproject_installs_every_package() -> None:
+    text = (PACKAGE.parents[1] / "pyproject.toml").read_text(encoding="utf-8")   # no tomllib before 3.11
+    listing = re.search(r"^packages = \[([^\]]*)\]", text, re.MULTILINE)
+    assert listing is not None, "pyproject.toml lists no packages"
+    listed = set(re.findall(r'"([\w.]+)"', listing.group(1)))
+    packages = {module_name(path) for path in PACKAGE.rglob("__init__.py")}
+    assert packages <= listed, f"pyproject.toml's packages leave out {sorted(packages - listed)}"
+    assert '"data/*.json"' in text and any((PACKAGE / "data").glob("*.json"))
