@@ -24,7 +24,7 @@ from ..tiles import NUM_CARDS, rack_code, tile_code
 
 if TYPE_CHECKING:       # numpy and the core load when a batch is solved, not when the command's parser is built
     import numpy as np
-    from ..native.core import Core
+    from ginnyo.native.core import Core
     from numpy.typing import NDArray
 
     from ..equity.leaves import LeaveModel
@@ -69,9 +69,9 @@ def solve(layout: Layout, boards: NDArray[np.uint8], racks: NDArray[np.uint8], b
     game ``states`` (n, 4) of the equity ranking (``LeaveState.as_tuple``; None:
     the default state), on ``threads`` threads (the answers do not depend on how many)."""
     import numpy as np
-    from ..native.core import MAX_PLACED
-    from ..native.core import best_plays_batch
-    from ..native.equity import rank_batch
+    from ginnyo.native.core import MAX_PLACED
+    from ginnyo.native.core import best_plays_batch
+    from ginnyo.native.equity import rank_batch
 
     from ..equity.rank import compiled_model
     from ..equity.leaves import default_model
@@ -152,7 +152,7 @@ def best_rows(layout: Layout, board_cards: NDArray[np.uint8], solved: Solved,
     """A row (``best`` and/or ``equity``, as asked) a position, led by its
     ``line`` when ``lines`` are given; ``board_cards`` (n, squares) are the boards' cards."""
     import numpy as np
-    from ..native.core import EMPTY_SQUARE
+    from ginnyo.native.core import EMPTY_SQUARE
 
     from ..game.actions import PASS_WORD, RETURN_WORD
     from ..equity.rank import COMPILED_PLAY, COMPILED_RETURN

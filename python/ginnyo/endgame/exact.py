@@ -205,7 +205,7 @@ def greedy_turns(index: int, seed: int, layout: Layout) -> Iterator[tuple[str, i
     turn ``("drawn", player, racks, box size, board)`` just after its first draw,
     then ``("done", ...)`` once it is over (refill included).  The racks and board
     are live: copy what you keep."""
-    from ..native.selfplay import greedy_game_record
+    from ginnyo.native.selfplay import greedy_game_record
 
     from ..rules import tile_set
     _, dealt, turns, _ = greedy_game_record(native.empty_core(layout), 2, seed, index)

@@ -74,7 +74,7 @@ def compiled_model(model: LeaveModel) -> CompiledLeaves:
     """``model`` in C (ginnycore.equity.LeaveModel), made once a model."""
     compiled: CompiledLeaves | None = model.__dict__.get("_compiled")
     if compiled is None:
-        from ..native.equity import LeaveModel as Compiled
+        from ginnyo.native.equity import LeaveModel as Compiled
         def parts(one: LeaveModel) -> tuple[Any, Any, Any]:
             return one.weights, one.returns, one.state_weights
         compiled = Compiled(*parts(model)[:2], STAGES, PENALTY, parts(model)[2],
@@ -107,7 +107,7 @@ def rank_actions(core: Core, rack: Sequence[int], box_size: int, model: LeaveMod
     ``rack``) and, with ``returns``, every return; the best return alone for a
     player without a play otherwise; a pass alone when there is neither (the
     box empty and no play)."""
-    from ..native.equity import rank_core
+    from ginnyo.native.equity import rank_core
     ranked = rank_core(core, compiled_model(model or default_model()), box_size, returns, limit,
                        state.as_tuple() if state is not None else None)
     return [candidate_of(action, rack) for action in ranked]
@@ -157,7 +157,7 @@ def rank_positions(positions: Sequence[Position], model: LeaveModel | None = Non
                    threads: int = 1) -> list[list[Candidate]]:
     """The first ``limit`` actions of each static position (of one layout), best
     equity first, ranked in one call of the compiled core on ``threads`` threads."""
-    from ..native.equity import rank_batch
+    from ginnyo.native.equity import rank_batch
 
     from ..native import Batch
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:

@@ -81,7 +81,7 @@ def loop_games(games: int, bots: Sequence[str], seed: int, *, threads: int = 1, 
 
     from ..equity.rank import compiled_model
     from ..equity.leaves import default_model
-    from ..native.selfplay import play_games
+    from ginnyo.native.selfplay import play_games
     unknown = [bot for bot in bots if bot not in LOOP_BOTS]
     if unknown:
         raise ValueError(f"bots: {unknown[0]!r} is not one of the loop's players ({', '.join(LOOP_BOTS)})")

@@ -57,11 +57,13 @@ from ..game.context import GameContext, game_context, view_context
 from ..equity.rank import COMPILED_PLAY, COMPILED_RETURN, PLAY, RETURN, Candidate, compiled_model, rank_actions, view_state
 from ..equity.leaves import LeaveModel, default_model
 from .choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
+from ..layout import core_premiums
+from ..native.core import Core
+from ..native.encoding import encode_rack
+from ..native.simulate import POLICY_EQUITY, POLICY_GREEDY, Rollouts   # a rollout compiles its setup: no import a call
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
-
-    from ..native.simulate import Rollouts
 
     from ..game.game import View
     from ..position.position import Position
@@ -152,7 +154,7 @@ def deal(unseen: Sequence[int], racks: Sequence[int], seed: int, index: int
     """Rollout ``index``'s deal: the other players' racks, the box (front to
     end: we draw from its end, the others from its front) and the seed of where
     returned tiles go (:mod:`ginnycore.simulate`)."""
-    from ..native.simulate import deal as compiled_deal
+    from ginnyo.native.simulate import deal as compiled_deal
     return compiled_deal(unseen, racks, seed % SEED_MODULUS, index)
 
 
@@ -175,11 +177,6 @@ def rollouts_of(setup: Setup) -> Rollouts:
 def _compile(setup: Setup) -> Rollouts:
     """The compiled rollouts of ``setup`` (the last few kept: Dask sends a copy
     of the setup with every block)."""
-    from ..native.core import Core
-    from ..native.encoding import encode_rack
-    from ..native.simulate import POLICY_EQUITY, POLICY_GREEDY, Rollouts
-
-    from ..layout import core_premiums
     if setup.policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {setup.policy!r}")
     core = Core(setup.width, setup.height, *core_premiums(setup.kinds))
@@ -425,7 +422,7 @@ def view_setup(view: View, candidates: Sequence[Candidate], plies: int, seed: in
                endgame_nodes: int = ROLLOUT_ENDGAME_NODES) -> Setup:
     """The rollout setup of a player's decision in a game (what it sees of it)."""
     from ..native import _kinds
-    from ..native.encoding import encode_board
+    from ginnyo.native.encoding import encode_board
     layout = view.layout
     cards, jokers = encode_board(layout.size, view.board)
     return Setup(layout.width, layout.height, _kinds(layout), cards, jokers, view.rack,
