@@ -66,7 +66,7 @@ def seat_view(table: CrazyTable, seat: int, rematch: dict[str, Any] | None = Non
         "rounds_played": [{"round": result.round, "end": result.end, "out": result.out,
                            "points": list(result.points)} for result in match.rounds],
         "last_round": last_round(match),
-        "history": [history_entry(entry, seat) for entry in match.log[-60:]],
+        "history": [history_entry(entry, seat, table.names) for entry in match.log[-60:]],
         "result": None if not match.over else {"final_scores": list(match.scores),
                                                "winners": list(match.result().winners)},
         "rematch": rematch,
@@ -92,7 +92,7 @@ def last_round(match: CrazyMatch) -> dict[str, Any] | None:
             "hands": [cards_text(hand) for hand in match.finished_hands]}
 
 
-def history_entry(entry: dict[str, Any], seat: int) -> dict[str, Any]:
+def history_entry(entry: dict[str, Any], seat: int, names: tuple[str, ...]) -> dict[str, Any]:
     """A step as ``seat`` may read it: another seat's draw from the stock names no card."""
     step, who = entry["step"], entry["seat"]
     if "draw" in step:
@@ -108,7 +108,7 @@ def history_entry(entry: dict[str, Any], seat: int) -> dict[str, Any]:
         text = f"discards {step['discard']}"
     elif "swap" in step:
         owner, number = step["swap"]
-        text = f"swaps {step['card']} for the wild {step['wild']} in seat {owner}'s meld {number + 1}"
+        text = f"swaps {step['card']} for the wild {step['wild']} in {names[owner]}'s meld {number + 1}"
     elif "lay_off" in step:
         text = f"lays off on meld {step['lay_off'][1] + 1}: {step['meld']}"
     else:

@@ -32,7 +32,8 @@ document.getElementById("crazy-create").addEventListener("submit", async (event)
   const status = document.getElementById("status");
   const seats = [...box.querySelectorAll("select")].map((select) => select.value);
   if (!seats.includes("human")) { status.textContent = "Make at least one seat a person's."; return; }
-  const body = { game: "crazy", seats };
+  const names = seats.map((kind, index) => (kind === "human" ? `Player ${index + 1}` : `${kind} ${index + 1}`));
+  const body = { game: "crazy", seats, names };
   const seed = document.getElementById("crazy-seed").value.trim();
   if (seed !== "") body.seed = Number(seed);
   try {

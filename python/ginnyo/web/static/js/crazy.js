@@ -4,6 +4,7 @@ import { api, readFragment, tileElement, text } from "./common.js";
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const seats = readFragment(location.hash);
 const $ = (id) => document.getElementById(id);
+const WILD_NAMES = { A: "aces", T: "tens", J: "jacks", Q: "queens", K: "kings" };
 const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false };
 
 function say(message, error = false) {
@@ -35,11 +36,13 @@ function cardElement(code) {
 function draw() {
   const view = state.view;
   if (!view) return;
+  document.body.dataset.version = String(view.version);   // for tests and scripts: the view shown
+  document.body.dataset.seat = String(view.seat);
   const mine = view.your_turn;
   const turn = view.turn;
   $("round").innerHTML = "";
   $("round").append(text("span", `Round ${view.round} of ${view.rounds} — wild: `),
-    text("span", view.wild === "T" ? "10s" : `${view.wild}s`, "wild-rank"));
+    text("span", WILD_NAMES[view.wild] || `${view.wild}s`, "wild-rank"));
   $("turn").textContent = view.finished ? "game over"
     : mine ? (turn.drawn ? "your turn: meld, lay off, swap, then discard" : "your turn: draw")
       : `${view.names[view.to_move]} to move`;
@@ -156,6 +159,7 @@ async function choose(body) {
     for (const step of answer.options) {
       const button = text("button", stepText(step), "btn");
       button.type = "button";
+      button.dataset.step = JSON.stringify(step);
       button.addEventListener("click", () => act(step));
       list.append(button);
     }
