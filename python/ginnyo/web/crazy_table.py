@@ -50,7 +50,7 @@ class CrazyTable(SeatTable):
         return self.match.to_move
 
     def parse(self, value: object) -> list[dict[str, Any]]:
-        steps = value if isinstance(value, list) else [value]
+        steps: list[Any] = value if isinstance(value, list) else [value]
         if not steps or len(steps) > MAX_STEPS or not all(isinstance(step, dict) for step in steps):
             raise BadRequest("field 'action': must be a step object ({\"draw\": \"stock\"}, {\"meld\": ...}, "
                              f"{{\"discard\": ...}}, ...) or a list of 1 to {MAX_STEPS} of them")
