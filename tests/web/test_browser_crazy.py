@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -15,7 +16,7 @@ import pytest
 
 from browser_table import CHROMIUM, WAIT_MS, Server
 from crazy_helpers import advisor_steps, swap_seed
-from ginnyo.crazy.cards import wild_rank
+from ginnyo.crazy.cards import parse_one, rank_of, wild_rank
 from ginnyo.web.crazy_match import normal_step
 
 SEATS = ["human", "advisor", "advisor"]
@@ -154,6 +155,7 @@ def test_a_person_plays_a_whole_crazy_rummy_game_against_bots_with_a_swap_of_a_w
     assert any("swap" in step for step in taken), "the person swapped no wild"
     assert page.is_visible("#end")
     assert "won by" in page.text_content("#end-winners")
+    assert page.is_visible("#rematch")
     with page.expect_download() as download:
         page.click("#record")
     record = tmp_path / "crazy.jsonl"
@@ -172,7 +174,6 @@ def test_a_refused_meld_is_said_in_words(page: Any, server: Server) -> None:
         page.click("#stock")
         wait_version_after(page, view["version"])
     hand = page.eval_on_selector_all("#hand .tile", "tiles => tiles.map(t => t.dataset.code)")
-    from ginnyo.crazy.cards import parse_one, rank_of
     wild = wild_rank(view["round"])
     plain = [code for code in hand if rank_of(parse_one(code, "card")) != wild]
     ranks = {rank_of(parse_one(code, "card")) for code in plain[:3]}
@@ -193,10 +194,25 @@ def test_the_hint_shows_the_advisors_turn_to_the_asking_seat(page: Any, server: 
     assert page.text_content("#hint-text").startswith("round ")
 
 
+def test_on_one_screen_the_next_persons_hand_is_covered_until_they_are_there(page: Any, server: Server) -> None:
+    created: dict[str, Any] = server.call("POST", "api/games", {"game": "crazy", "seats": ["human", "human", "advisor"],
+                                                                "seed": 5})
+    first, second = (seat["token"] for seat in created["seats"][:2])
+    page.goto(server.url + created["hotseat_url"].lstrip("/"))
+    view = wait_my_turn(page, server, created["id"], first)
+    choose_cards(page, [view["hand"].split()[0]])
+    page.click("#discard")
+    page.wait_for_selector("#cover:not(.hidden)")
+    assert page.text_content("#cover-title") == "Pass the screen to Player 2"
+    assert page.locator("#hand .tile").count() == 0
+    page.click("#cover-show")
+    shown = page.eval_on_selector_all("#hand .tile", "tiles => tiles.map(t => t.dataset.code)")
+    assert " ".join(shown) == server.call("GET", f"api/games/{created['id']}", token=second)["hand"]
+
+
 def main(out: Path) -> None:
     """docs/web-crazy.png: the table a few turns into a game (python tests/web/test_browser_crazy.py docs/)."""
     from playwright.sync_api import sync_playwright
-    import tempfile
     running = Server(Path(tempfile.mkdtemp()))
     try:
         with sync_playwright() as playwright:

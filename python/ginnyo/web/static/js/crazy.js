@@ -1,11 +1,11 @@
 // The Crazy Rummy table: one seat's view (over the WS), its turn made step by step, each step judged by the server.
-import { api, readFragment, tileElement, text } from "./common.js";
+import { api, readFragment, storeGame, tileElement, text } from "./common.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const seats = readFragment(location.hash);
 const $ = (id) => document.getElementById(id);
 const WILD_NAMES = { A: "aces", T: "tens", J: "jacks", Q: "queens", K: "kings" };
-const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false };
+const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false, covered: false };
 
 function say(message, error = false) {
   const status = $("status");
@@ -94,7 +94,9 @@ function draw() {
   // hand
   const hand = $("hand");
   hand.replaceChildren();
-  for (const code of codes(view.hand)) {
+  $("cover").classList.toggle("hidden", !state.covered);
+  $("cover-title").textContent = `Pass the screen to ${view.names[view.seat]}`;
+  for (const code of state.covered ? [] : codes(view.hand)) {
     const tile = cardElement(code);
     tile.tabIndex = 0;
     tile.setAttribute("role", "button");
@@ -176,6 +178,7 @@ function onto(owner, number) {
   choose({ cards: [...state.chosen], onto: [owner, number] });
 }
 
+$("cover-show").addEventListener("click", () => { state.covered = false; draw(); });
 $("stock").addEventListener("click", () => act({ draw: "stock" }));
 $("discard-pile").addEventListener("click", () => act({ draw: "discard" }));
 $("meld").addEventListener("click", () => choose({ cards: [...state.chosen], onto: null }));
@@ -186,6 +189,15 @@ $("hint").addEventListener("click", async () => {
     $("hint-text").textContent = answer.lines.join("\n");
     $("hint-text").classList.remove("hidden");
   } catch (error) { say(`No hint: ${error.message}`, true); }
+});
+$("rematch").addEventListener("click", async () => {
+  if (state.view && state.view.rematch) { location.assign(state.view.rematch.url); return; }
+  try {
+    const created = await api("POST", `/api/games/${gameId}/rematch`, { token: state.token });
+    storeGame(created);
+    location.assign(seats.size > 1 && created.hotseat_url ? created.hotseat_url
+      : (created.seats.find((seat) => seat.seat === state.seat) || created.seats.find((seat) => seat.token)).url);
+  } catch (error) { say(`No rematch: ${error.message}`, true); }
 });
 $("record").addEventListener("click", async (event) => {
   event.preventDefault();
@@ -203,8 +215,11 @@ $("record").addEventListener("click", async (event) => {
 function onView(view) {
   if (state.view && view.version < state.view.version) return;
   const seat = pickSeat(view);
-  if (seat !== view.seat) {   // hot-seat: the next seat's view
+  if (seat !== view.seat) {   // hot-seat: the next seat's view, its hand covered until its player is here
     state.seat = seat;
+    state.covered = true;
+    state.chosen.clear();
+    $("hint-text").classList.add("hidden");
     state.token = seats.get(seat);
     api("GET", `/api/games/${gameId}`, { token: state.token }).then(onView, (error) => say(error.message, true));
     return;
