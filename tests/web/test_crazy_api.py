@@ -290,3 +290,39 @@ def test_a_database_from_before_crazy_rummy_still_loads(tmp_path: Path) -> None:
                     " 'playing', NULL, NULL)")
     with client_of(tmp_path) as client:
         assert client.app.state.tables.tables["old"].game_kind == "ginny-o"   # type: ignore[attr-defined]
+
+
+def test_no_socket_message_to_a_seat_holds_another_seats_hidden_cards(client: TestClient) -> None:
+    """Three people play turns (as the advisor would); every message to seat 1's socket, one a step,
+    is checked against the cards only the others hold at that moment (their hands, a card drawn
+    from the stock)."""
+    made = create_crazy(client, seats=["human", "human", "human"])
+    tokens = tokens_of(made)
+    game = made["id"]
+    table = table_of(client, game)
+    with client.websocket_connect(f"/api/games/{game}/events?token={tokens[1]}") as socket:
+        check_hides_the_others_cards(socket.receive_json()["view"], table)
+
+        def step(token: str, action: dict[str, Any]) -> Any:
+            answer = post(client, game, token, action)
+            check_hides_the_others_cards(socket.receive_json()["view"], table)
+            return answer
+
+        for _ in range(30):
+            token = tokens[table.to_move]
+            seen = view(client, game, token)
+            for action in advisor_steps(seen, lambda source: step(token, {"draw": source})):
+                step(token, action)
+
+
+def check_hides_the_others_cards(message: dict[str, Any], table: CrazyTable) -> None:
+    match = table.match
+    assert message["version"] == len(table.actions)
+    assert message["hand"] == cards_text(sorted(match.shown.hands[1]))
+    others = {card_code(card) for seat, hand in enumerate(match.shown.hands) if seat != 1 for card in hand}
+    assert not others & set(message["hand"].split())
+    if message["turn"]["seat"] != 1 and message["turn"]["draw"] == "stock":
+        assert message["turn"]["card"] is None
+    for entry in message["history"]:
+        if entry["seat"] != 1 and entry["text"].startswith("draws "):
+            assert entry["text"] == "draws from the stock"
