@@ -186,6 +186,34 @@ def test_a_card_not_in_hand_cannot_be_discarded(client: TestClient) -> None:
     assert "not in hand" in error
 
 
+def holding_one_card(client: TestClient, made: dict[str, Any]) -> str:
+    """Seat 1's token, to move after the opening, its hand cut to one card (the rest put under the stock)."""
+    first, second = tokens_of(made)
+    post(client, made["id"], first, {"discard": view(client, made["id"], first)["hand"].split()[0]})
+    round_state = table_of(client, made["id"]).match.round
+    hand = round_state.hands[1]
+    round_state.stock += hand[1:]
+    del hand[1:]
+    return str(second)
+
+
+def test_a_player_holding_one_card_may_only_draw_from_the_stock(client: TestClient) -> None:
+    made = create_crazy(client)
+    token = holding_one_card(client, made)
+    error = post(client, made["id"], token, {"draw": "discard"}, status=422)["error"]
+    assert error == "a player holding one card may only draw from the stock"
+
+
+def test_holding_one_card_and_not_going_out_the_held_card_is_discarded(client: TestClient) -> None:
+    made = create_crazy(client)
+    token = holding_one_card(client, made)
+    held = view(client, made["id"], token)["hand"]
+    drawn = post(client, made["id"], token, {"draw": "stock"})["turn"]["card"]
+    error = post(client, made["id"], token, {"discard": drawn}, status=422)["error"]
+    assert "discards the card held and keeps the one drawn" in error
+    assert post(client, made["id"], token, {"discard": held})["hand_sizes"][1] == 1
+
+
 def test_out_of_turn_is_409(client: TestClient) -> None:
     made = create_crazy(client)
     second = tokens_of(made)[1]
@@ -250,6 +278,7 @@ def test_a_whole_game_through_the_api_ends_and_its_record_replays(client: TestCl
     assert client.get(f"/api/games/{made['id']}/record", headers=bearer(tokens[0])).status_code == 409
     final = play_person_turns(client, made["id"], tokens)
     assert final["result"]["winners"] and len(final["rounds_played"]) == 13
+    assert any(played["end"] == "out" and played["points"][played["out"]] == 0 for played in final["rounds_played"])
     record = client.get(f"/api/games/{made['id']}/record", headers=bearer(tokens[1]))
     assert record.status_code == 200
     path = tmp_path / "crazy.jsonl"
