@@ -8,6 +8,7 @@ with ``random.Random(S)``; its record (:func:`record_lines`) holds every deck an
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from dataclasses import dataclass, field
@@ -62,6 +63,7 @@ class StockPlayer(AdvisorPlayer):
 
 
 PLAYER_KINDS: dict[str, Callable[[], Player]] = {"advisor": AdvisorPlayer, "stock": StockPlayer}
+PERSON = "human"   # a person's seat (the web table's games): in records, never in self-play
 
 
 @dataclass
@@ -150,27 +152,7 @@ class RoundState:
         hand = self.hands[player]
         held_one = len(hand) == 1
         held_card = hand[0] if held_one else -1
-        card: int | None = None
-        if self.opening:
-            if draw != "none":
-                raise CrazyError("the opening turn has no draw (the 8th card was dealt)")
-        elif draw == "stock":
-            if not self.stock:
-                raise CrazyError("the stock is empty")
-            card = self.stock.pop(0)
-        elif draw == "discard":
-            if held_one:
-                raise CrazyError("a player holding one card may only draw from the stock")
-            if not self.discard:
-                raise CrazyError("the discard pile is empty")
-            card = self.discard.pop()
-        else:
-            raise CrazyError(f"draw {draw!r}: a turn starts by drawing from the stock or the discard pile")
-        if drawn_check is not None and card != drawn_check:
-            raise CrazyError(f"drew {card_code(card) if card is not None else 'nothing'}, "
-                             f"the record says {card_code(drawn_check)}")
-        if card is not None:
-            hand.append(card)
+        card = self._draw(draw, drawn_check)
         for action in actions:
             self._apply(player, action)
         if discard not in hand:
@@ -195,6 +177,45 @@ class RoundState:
             self.end = END_LIMIT
         self.to_move = (player + 1) % self.players
         return turn
+
+    def _draw(self, draw: Draw, drawn_check: int | None) -> int | None:
+        """Draw the turn's card into the hand of the player to move (none on the opening turn)."""
+        hand = self.hands[self.to_move]
+        held_one = len(hand) == 1
+        card: int | None = None
+        if self.opening:
+            if draw != "none":
+                raise CrazyError("the opening turn has no draw (the 8th card was dealt)")
+        elif draw == "stock":
+            if not self.stock:
+                raise CrazyError("the stock is empty")
+            card = self.stock.pop(0)
+        elif draw == "discard":
+            if held_one:
+                raise CrazyError("a player holding one card may only draw from the stock")
+            if not self.discard:
+                raise CrazyError("the discard pile is empty")
+            card = self.discard.pop()
+        else:
+            raise CrazyError(f"draw {draw!r}: a turn starts by drawing from the stock or the discard pile")
+        if drawn_check is not None and card != drawn_check:
+            raise CrazyError(f"drew {card_code(card) if card is not None else 'nothing'}, "
+                             f"the record says {card_code(drawn_check)}")
+        if card is not None:
+            hand.append(card)
+        return card
+
+    def after(self, draw: Draw, actions: Sequence[dict[str, Any]]) -> RoundState:
+        """A copy of the round once the player to move has drawn from ``draw`` and played
+        ``actions``, the discard still to come (the turn so far); raises CrazyError as
+        :meth:`play_turn` would, and changes nothing here."""
+        if self.end is not None:
+            raise CrazyError("the round is over")
+        trial = copy.deepcopy(self)
+        trial._draw(draw, None)
+        for action in actions:
+            trial._apply(trial.to_move, action)
+        return trial
 
     def _apply(self, player: int, action: dict[str, Any]) -> None:
         hand = self.hands[player]
@@ -334,14 +355,16 @@ def round_deals(players: int, seed: int) -> Iterator[tuple[int, list[int]]]:
         yield dealer_of(number, first_dealer, players), deck
 
 
-def player_kinds(players: int, kinds: Sequence[str] | None) -> tuple[str, ...]:
-    """One kind for every seat: ``kinds`` names one kind for all or one a seat."""
+def player_kinds(players: int, kinds: Sequence[str] | None, *, people: bool = False) -> tuple[str, ...]:
+    """One kind for every seat: ``kinds`` names one kind for all or one a seat
+    (``people``: a seat may also be a person's, :data:`PERSON`, as in a record of the web table)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CrazyError(f"players: {players} (Crazy Rummy is for {MIN_PLAYERS} to {MAX_PLAYERS})")
     chosen = list(kinds or ["advisor"])
+    known = (*PLAYER_KINDS, PERSON) if people else tuple(PLAYER_KINDS)
     for kind in chosen:
-        if kind not in PLAYER_KINDS:
-            raise CrazyError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
+        if kind not in known:
+            raise CrazyError(f"unknown player {kind!r} (known: {', '.join(known)})")
     if len(chosen) == 1:
         return tuple(chosen * players)
     if len(chosen) != players:
@@ -438,7 +461,7 @@ class _Replay:
             kinds = _field(header, "kinds", list)
             if not all(isinstance(kind, str) for kind in kinds):
                 raise CrazyError(f"field 'kinds': {quote(kinds)} is not a list of strings")
-            game = GameResult(players, _field(header, "seed", int), player_kinds(players, kinds))
+            game = GameResult(players, _field(header, "seed", int), player_kinds(players, kinds, people=True))
         except CrazyError as error:
             raise CrazyError(f"{self.where(number)}{error}") from None
         totals = [0] * players

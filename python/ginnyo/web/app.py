@@ -23,14 +23,12 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ginnyo.game import sets_for
-
 from . import requests as fields
 from .errors import BadRequest, WebError
+from .kinds import GAME_KINDS, GameKind
 from .openapi import openapi_document
-from .preview import read_placements
-from .store import Store
-from .tables import SEAT_KINDS, MAX_SEED, Subscriber, Tables
+from .store import GINNYO, Store
+from .tables import MAX_SEED, Subscriber, Tables
 from .views import HUMAN, created_answer
 from . import analysis, review   # the analysis board and the game review (issue 28)
 
@@ -55,8 +53,9 @@ async def lobby(request: Request) -> Response:
 
 
 async def table_page(request: Request) -> Response:
-    """The table of a game (the seat's token in the URL's fragment)."""
-    return FileResponse(STATIC / "play.html")
+    """The table of a game, its game kind's page (the seat's token in the URL's fragment)."""
+    table = _tables(request).tables.get(request.path_params["game_id"])
+    return FileResponse(STATIC / GAME_KINDS[table.game_kind if table else GINNYO].page)
 
 
 async def health(request: Request) -> Response:
@@ -72,29 +71,37 @@ async def openapi(request: Request) -> Response:
 # -- the API ----------------------------------------------------------------------------
 
 async def create_game(request: Request) -> Response:
-    """Make a game: {"seats": [...], "seed", "names", "think"}; 201 with each person's token."""
+    """Make a game: {"game", "seats": [...], "seed", "names", "think"}; 201 with each person's token."""
     body = await fields.json_body(request)
-    fields.only_fields(body, ("seats", "seed", "names", "think"))
-    kinds = _seat_kinds(body.get("seats"))
+    fields.only_fields(body, ("game", "seats", "seed", "names", "think"))
+    game = _game_kind(body.get("game", GINNYO))
+    kinds = _seat_kinds(body.get("seats"), game)
     names = _names(body.get("names"), kinds)
     seed = fields.whole_number(body, "seed", 0, MAX_SEED - 1)
     think = fields.seconds(body, "think", DEFAULT_THINK, 0, MAX_THINK)
     tables = _tables(request)
-    table, tokens = await run_in_threadpool(tables.create, kinds, names, seed, think)
+    table, tokens = await run_in_threadpool(tables.create, kinds, names, seed, think, None, None, game.name)
     return JSONResponse(created_answer(table, tokens), status_code=201)
 
 
-def _seat_kinds(value: object) -> list[str]:
+def _game_kind(value: object) -> GameKind:
+    if not isinstance(value, str) or value not in GAME_KINDS:
+        raise BadRequest(f"field 'game': must be one of {', '.join(GAME_KINDS)}")
+    return GAME_KINDS[value]
+
+
+def _seat_kinds(value: object, game: GameKind) -> list[str]:
+    known = game.seat_kinds
     if not isinstance(value, list):
-        raise BadRequest(f"field 'seats': must be a list of seat kinds ({', '.join(SEAT_KINDS)})")
+        raise BadRequest(f"field 'seats': must be a list of seat kinds ({', '.join(known)})")
     try:
-        sets_for(len(value))   # the rules' own player count (RULES §1)
+        game.check_players(len(value))   # the rules' own player count (RULES §1, §7)
     except ValueError as error:
         raise BadRequest(f"field 'seats': {error}") from None
     for seat, kind in enumerate(value):
-        if kind not in SEAT_KINDS or not isinstance(kind, str):
+        if kind not in known or not isinstance(kind, str):
             shown = kind if isinstance(kind, str) and len(kind) <= 20 else type(kind).__name__
-            raise BadRequest(f"field 'seats': seat {seat} is {shown!r}, not a seat kind ({', '.join(SEAT_KINDS)})")
+            raise BadRequest(f"field 'seats': seat {seat} is {shown!r}, not a seat kind ({', '.join(known)})")
     return list(value)
 
 
@@ -132,20 +139,20 @@ async def game_view(request: Request) -> Response:
 
 
 async def game_preview(request: Request) -> Response:
-    """Judge a placement for the seat to move: legality, the reason, the score meld by meld, joker options."""
+    """Judge a choice for the seat to move: Ginny-O placements (legality, the reason, the score meld by
+    meld, joker options); Crazy Rummy cards (the melds, lay-offs and swaps they make) or a hint."""
     tables, table, seat, token = await _seat(request)
     body = await fields.json_body(request)
-    fields.only_fields(body, ("placements",))
-    placements = read_placements(body.get("placements"))
-    return JSONResponse(await run_in_threadpool(tables.preview, table, seat, placements))
+    return JSONResponse(await run_in_threadpool(tables.preview, table, seat, body))
 
 
 async def game_action(request: Request) -> Response:
-    """Make the seat's move: {"action": "<notation> | return <tiles> | pass", "version"}; the new view."""
+    """Make the seat's move: {"action": "<notation> | return <tiles> | pass" (Crazy Rummy: a step
+    object or a list of them), "version"}; the new view."""
     tables, table, seat, token = await _seat(request)
     body = await fields.json_body(request)
     fields.only_fields(body, ("action", "version"))
-    action = fields.text(body, "action", MAX_ACTION)
+    action = body["action"] if isinstance(body.get("action"), (dict, list)) else fields.text(body, "action", MAX_ACTION)
     version = fields.whole_number(body, "version", 0, 1 << 31)
     return JSONResponse(await run_in_threadpool(tables.act, table, seat, token, action, version))
 
@@ -237,7 +244,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(data_dir)
-        tables = Tables(store)
+        tables = Tables(store, rebuilders={name: kind.rebuild for name, kind in GAME_KINDS.items()})
         await run_in_threadpool(tables.load, warn)
         app.state.tables = tables
         try:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DATABASE_NAME = "games.sqlite3"
+GINNYO = "ginny-o"                # the game kinds: Ginny-O ...
+CRAZY = "crazy"                   # ... and Crazy Rummy (docs/RULES.md §7)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -28,7 +30,8 @@ CREATE TABLE IF NOT EXISTS games (
     think REAL NOT NULL,          -- the sim bots' seconds a move
     status TEXT NOT NULL,         -- "playing" or "finished"
     rematch_of TEXT,              -- the finished game this one is the rematch of
-    rematch TEXT                  -- the rematch of this game, once made
+    rematch TEXT,                 -- the rematch of this game, once made
+    game TEXT NOT NULL DEFAULT 'ginny-o'   -- the game kind: 'ginny-o' or 'crazy'
 );
 CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT PRIMARY KEY,        -- sha256 hex of the seat's token
@@ -57,6 +60,7 @@ class GameRow:
     status: str
     rematch_of: str | None
     rematch: str | None
+    game: str = GINNYO
 
 
 class Store:
@@ -72,6 +76,9 @@ class Store:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = [row[1] for row in self._db.execute("PRAGMA table_info(games)")]
+        if "game" not in columns:   # a file from before Crazy Rummy: its games are Ginny-O's
+            self._db.execute("ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'ginny-o'")
 
     def close(self) -> None:
         with self._lock:
@@ -83,10 +90,10 @@ class Store:
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(
-                "INSERT INTO games (id, created, seats, names, seed, think, status, rematch_of, rematch)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                "INSERT INTO games (id, created, seats, names, seed, think, status, rematch_of, rematch, game)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
                 (row.id, time.time(), json.dumps(row.seats), json.dumps(row.names), row.seed, row.think,
-                 row.status, row.rematch_of))
+                 row.status, row.rematch_of, row.game))
             self._db.executemany("INSERT INTO tokens (hash, game, seat) VALUES (?, ?, ?)",
                                  [(digest, row.id, seat) for seat, digest in token_hashes.items()])
             if row.rematch_of is not None:
@@ -111,10 +118,10 @@ class Store:
         """Every stored game, oldest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, seats, names, seed, think, status, rematch_of, rematch FROM games"
+                "SELECT id, seats, names, seed, think, status, rematch_of, rematch, game FROM games"
                 " ORDER BY created, rowid").fetchall()
         return [GameRow(id, tuple(json.loads(seats)), tuple(json.loads(names)), seed, think, status, rematch_of,
-                        rematch) for id, seats, names, seed, think, status, rematch_of, rematch in rows]
+                        rematch, game) for id, seats, names, seed, think, status, rematch_of, rematch, game in rows]
 
     def actions(self, game: str) -> list[str]:
         """The actions of ``game`` in the order they were applied."""
@@ -132,4 +139,4 @@ class Store:
         return [(digest, game, seat) for digest, game, seat in rows]
 
 
-__all__ = ["Store", "GameRow", "DATABASE_NAME"]
+__all__ = ["Store", "GameRow", "DATABASE_NAME", "GINNYO", "CRAZY"]

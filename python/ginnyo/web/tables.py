@@ -17,7 +17,7 @@ import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from ginnyo import GinnyoError
 from ginnyo.game.actions import Action, action_notation, parse_action
@@ -25,9 +25,10 @@ from ginnyo.game import Game
 from ginnyo.players import PLAYER_KINDS, Player, make_player
 from ginnyo.game.records import record_text
 
-from .errors import Conflict, Forbidden, Illegal, NotFound, Unauthorized
-from .preview import preview
-from .store import GameRow, Store
+from .errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
+from .preview import preview, read_placements
+from .requests import only_fields
+from .store import GINNYO, GameRow, Store
 from .views import HUMAN, created_answer, seat_url, seat_view
 
 SEAT_KINDS = (HUMAN, *PLAYER_KINDS)
@@ -73,16 +74,18 @@ class Subscriber:
 
 
 @dataclass(eq=False)
-class Table:
-    """A game being played (or over): the :class:`Game`, dealt from ``seed`` with the
-    ``actions`` applied; the seat to move has drawn (``Game.begin_turn``)."""
+class SeatTable:
+    """What the tables of every game kind share: the seats, the actions applied (as
+    stored), the tokens, the sockets and the bot's state.  A game kind (``game_kind``)
+    says what its game is: who is to move, how an action is read and applied, what a
+    seat sees, what a bot does, the record."""
 
+    game_kind: ClassVar[str] = GINNYO
     id: str
     kinds: tuple[str, ...]
     names: tuple[str, ...]
     seed: int
     think: float
-    game: Game
     actions: list[str] = field(default_factory=list)
     rematch: str | None = None
     token_hashes: dict[str, int] = field(default_factory=dict)   # sha256 of a token -> its seat
@@ -95,10 +98,82 @@ class Table:
 
     @property
     def version(self) -> int:
-        return self.game.turns_played
+        """The number of actions applied."""
+        return len(self.actions)
+
+    @property
+    def over(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def to_move(self) -> int:
+        raise NotImplementedError
 
     def bot_to_move(self) -> bool:
-        return not self.game.over and self.kinds[self.game.to_move] != HUMAN
+        return not self.over and self.kinds[self.to_move] != HUMAN
+
+    def parse(self, value: object) -> Any:
+        """The action of the seat to move that a request's ``action`` field names (GinnyoError if illegal)."""
+        raise NotImplementedError
+
+    def apply(self, action: Any) -> str:
+        """Apply an action of the seat to move (an illegal one changes nothing); its text, as stored."""
+        raise NotImplementedError
+
+    def bot_decision(self, seat: int) -> Callable[[], Any]:
+        """What the bot of ``seat`` (to move) will do, worked out when called, outside the table's lock."""
+        raise NotImplementedError
+
+    def view(self, seat: int, rematch: dict[str, Any] | None) -> dict[str, Any]:
+        """What ``seat`` sees (the one place: the game kind's views module)."""
+        raise NotImplementedError
+
+    def preview(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+        """A choice of the seat to move judged before it is made (the request's body)."""
+        raise NotImplementedError
+
+    def record(self) -> str:
+        """The finished game's record, as its replay command reads it."""
+        raise NotImplementedError
+
+
+@dataclass(eq=False)
+class Table(SeatTable):
+    """A Ginny-O game being played (or over): the :class:`Game`, dealt from ``seed`` with the
+    ``actions`` applied; the seat to move has drawn (``Game.begin_turn``)."""
+
+    game: Game = field(kw_only=True)
+
+    @property
+    def version(self) -> int:
+        return self.game.turns_played
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    @property
+    def to_move(self) -> int:
+        return self.game.to_move
+
+    def parse(self, value: object) -> Action:
+        if not isinstance(value, str):
+            raise BadRequest("field 'action': must be a string")
+        return parse_action(self.game.position(), value)
+
+    def bot_decision(self, seat: int) -> Callable[[], Any]:
+        view, player = self.game.begin_turn(), self.bot(seat)
+        return lambda: player.choose(view)
+
+    def view(self, seat: int, rematch: dict[str, Any] | None) -> dict[str, Any]:
+        return seat_view(self, seat, rematch)
+
+    def preview(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+        only_fields(body, ("placements",))
+        return preview(self.game.position(seat), read_placements(body.get("placements")))
+
+    def record(self) -> str:
+        return record_text(self.game, list(self.names))
 
     def apply(self, action: Action) -> str:
         """Apply ``action`` for the seat to move (``IllegalMoveError`` leaves the game
@@ -123,12 +198,17 @@ class Table:
         return self.bots[seat]
 
 
+Rebuild = Callable[[GameRow, list[str]], SeatTable]   # a stored game (its row, its actions) -> its live table
+
+
 class Tables:
     """Every game of the store, live: made, found, moved and watched here."""
 
-    def __init__(self, store: Store, workers: int = BOT_WORKERS) -> None:
+    def __init__(self, store: Store, workers: int = BOT_WORKERS,
+                 rebuilders: dict[str, Rebuild] | None = None) -> None:
         self.store = store
-        self.tables: dict[str, Table] = {}
+        self.rebuilders: dict[str, Rebuild] = rebuilders or {GINNYO: rebuilt}   # game kind -> its tables' rebuild
+        self.tables: dict[str, SeatTable] = {}
         self.tokens: dict[str, tuple[str, int]] = {}      # token hash -> (game, seat)
         self._lock = threading.RLock()                     # the two dicts and rematches
         self._workers = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ginnyo-bot")
@@ -143,7 +223,7 @@ class Tables:
         self.warn = warn
         for row in self.store.games():
             try:
-                self.tables[row.id] = _rebuilt(row, self.store.actions(row.id))
+                self.tables[row.id] = self._rebuilt(row, self.store.actions(row.id))
             except (RuntimeError, ValueError) as error:
                 warn(f"ginnyo: game {row.id} left out: {error}")
         for digest, game_id, seat in self.store.tokens():
@@ -159,16 +239,17 @@ class Tables:
 
     # -- making games ---------------------------------------------------------------
     def create(self, kinds: list[str], names: list[str], seed: int | None, think: float,
-               rematch_of: Table | None = None, tokens: dict[int, str] | None = None) -> tuple[Table, dict[int, str]]:
-        """A new game of ``kinds`` (seed: a random one when None); its human seats'
+               rematch_of: SeatTable | None = None, tokens: dict[int, str] | None = None,
+               game: str = GINNYO) -> tuple[SeatTable, dict[int, str]]:
+        """A new game (of kind ``game``) of seats ``kinds`` (seed: a random one when None); its human seats'
         tokens (given ones for a rematch, else new)."""
         game_id = secrets.token_urlsafe(GAME_ID_BYTES)
         seed = secrets.randbelow(MAX_SEED) if seed is None else seed
         if tokens is None:
             tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat, kind in enumerate(kinds) if kind == HUMAN}
         row = GameRow(game_id, tuple(kinds), tuple(names), seed, think, "playing",
-                      None if rematch_of is None else rematch_of.id, None)
-        table = _rebuilt(row, [])
+                      None if rematch_of is None else rematch_of.id, None, game)
+        table = self._rebuilt(row, [])
         hashes = {seat: token_hash(token) for seat, token in tokens.items()}
         table.token_hashes.update((digest, seat) for seat, digest in hashes.items())
         self.store.create_game(row, hashes)
@@ -178,24 +259,24 @@ class Tables:
         self.schedule_bot(table)
         return table, tokens
 
-    def rematch(self, table: Table, seat: int, token: str) -> dict[str, Any]:
+    def rematch(self, table: SeatTable, seat: int, token: str) -> dict[str, Any]:
         """The rematch of a finished game, made by the first seat to ask: the same
         seats, names and think time, a new seed.  That answer carries every human
         seat's token (the caller's table: hot-seat, or links to pass on); a later
         caller gets only its own.  Every seat also finds its own in its view."""
-        if not table.game.over:
+        if not table.over:
             raise Conflict("the game is not over: a rematch follows a finished game")
         with self._lock:
             if table.rematch is None:
                 new, tokens = self.create(list(table.kinds), list(table.names), None, table.think,
-                                          rematch_of=table)
+                                          rematch_of=table, game=table.game_kind)
                 table.rematch = new.id
                 return created_answer(new, tokens)
         entry = self.rematch_entry(table, seat, token)
         assert entry is not None
         return created_answer(self.tables[entry["id"]], {seat: entry["token"]})
 
-    def rematch_entry(self, table: Table, seat: int, token: str) -> dict[str, Any] | None:
+    def rematch_entry(self, table: SeatTable, seat: int, token: str) -> dict[str, Any] | None:
         """Seat ``seat``'s place in the rematch of ``table``, once there is one (its
         token derived from the seat's token here, and stored hashed when first given)."""
         new = None if table.rematch is None else self.tables.get(table.rematch)
@@ -211,13 +292,13 @@ class Tables:
         return {"id": new.id, "seat": seat, "token": derived, "url": seat_url(new.id, seat, derived)}
 
     # -- finding games and seats ------------------------------------------------------
-    def get(self, game_id: str) -> Table:
+    def get(self, game_id: str) -> SeatTable:
         table = self.tables.get(game_id)
         if table is None:
             raise NotFound(f"no game {game_id!r}" if len(game_id) <= 40 else "no such game")
         return table
 
-    def seat_of(self, table: Table, token: str | None) -> int:
+    def seat_of(self, table: SeatTable, token: str | None) -> int:
         """The seat ``token`` holds in ``table``: 401 without a token of any game, 403 for another game's."""
         if not token:
             raise Unauthorized("a seat token is needed: Authorization: Bearer TOKEN")
@@ -231,48 +312,47 @@ class Tables:
             raise Forbidden("the seat token is not for this game")
         raise Unauthorized("the seat token is no token of a game here")
 
-    def view(self, table: Table, seat: int, token: str) -> dict[str, Any]:
+    def view(self, table: SeatTable, seat: int, token: str) -> dict[str, Any]:
         with table.lock:
-            return seat_view(table, seat, self.rematch_entry(table, seat, token))
+            return table.view(seat, self.rematch_entry(table, seat, token))
 
     # -- moving -------------------------------------------------------------------------
-    def act(self, table: Table, seat: int, token: str, text: str, version: int | None) -> dict[str, Any]:
-        """Carry out a person's action (notation) for ``seat``: committed, broadcast,
+    def act(self, table: SeatTable, seat: int, token: str, text: object, version: int | None) -> dict[str, Any]:
+        """Carry out a person's action (the request's ``action``) for ``seat``: committed, broadcast,
         then the new view; 409 out of turn or stale, 422 when the rules refuse it."""
         with table.lock:
-            game = table.game
-            if game.over:
+            if table.over:
                 raise Conflict("the game is over")
             if version is not None and version != table.version:
                 raise Conflict(f"stale: version {version} given, the game is at version {table.version}")
-            if game.to_move != seat:
-                raise Conflict(f"it is seat {game.to_move}'s turn, not seat {seat}'s")
+            if table.to_move != seat:
+                raise Conflict(f"it is seat {table.to_move}'s turn, not seat {seat}'s")
             if table.kinds[seat] != HUMAN:   # pragma: no cover - bots have no tokens
                 raise Conflict("a bot's seat")
             try:
-                action = parse_action(game.position(), text)
+                action = table.parse(text)
                 self._commit(table, action)
             except GinnyoError as error:
                 raise Illegal(str(error)) from None
-            answer = seat_view(table, seat, None)
+            answer = table.view(seat, None)
         self.schedule_bot(table)
         return answer
 
-    def _commit(self, table: Table, action: Action) -> None:
+    def _commit(self, table: SeatTable, action: Any) -> None:
         """Apply and store an action (the caller holds the lock), then tell every socket."""
         text = table.apply(action)
         try:
-            self.store.append_action(table.id, table.version, text, table.game.over)
+            self.store.append_action(table.id, table.version, text, table.over)
         except BaseException:
             # the game ran ahead of its file: rebuild it from what is stored
             with self._lock:
-                self.tables[table.id] = rebuilt = _rebuilt(_row_of(table), self.store.actions(table.id))
-                rebuilt.subscribers, rebuilt.subscribers_lock = table.subscribers, table.subscribers_lock
-                rebuilt.token_hashes, rebuilt.rematch = table.token_hashes, table.rematch
+                self.tables[table.id] = fresh = self._rebuilt(_row_of(table), self.store.actions(table.id))
+                fresh.subscribers, fresh.subscribers_lock = table.subscribers, table.subscribers_lock
+                fresh.token_hashes, fresh.rematch = table.token_hashes, table.rematch
             raise
         self.broadcast(table)
 
-    def broadcast(self, table: Table) -> None:
+    def broadcast(self, table: SeatTable) -> None:
         """Send every socket of ``table`` its seat's view (the caller holds the lock)."""
         views: dict[tuple[int, str], dict[str, Any]] = {}
         with table.subscribers_lock:
@@ -280,11 +360,11 @@ class Tables:
         for subscriber in subscribers:
             key = (subscriber.seat, subscriber.token)
             if key not in views:
-                views[key] = {"type": "view", "view": seat_view(
-                    table, subscriber.seat, self.rematch_entry(table, subscriber.seat, subscriber.token))}
+                views[key] = {"type": "view", "view": table.view(
+                    subscriber.seat, self.rematch_entry(table, subscriber.seat, subscriber.token))}
             subscriber.send(views[key])
 
-    def schedule_bot(self, table: Table) -> None:
+    def schedule_bot(self, table: SeatTable) -> None:
         """Set a worker deciding for the bot to move, unless one is already."""
         with table.lock:
             if self._closing or table.bot_running or not table.bot_to_move():
@@ -295,62 +375,70 @@ class Tables:
         except RuntimeError:   # the pool is shut down: the server is stopping
             table.bot_running = False
 
-    def _bot_turn(self, table: Table) -> None:
+    def _bot_turn(self, table: SeatTable) -> None:
         """One bot move (in a worker thread): decide on the seat's view, then commit."""
         try:
             with table.lock:
                 if not table.bot_to_move():
                     return
-                seat, version = table.game.to_move, table.version
-                view = table.game.begin_turn()
-                player = table.bot(seat)
-            action = player.choose(view)   # outside the lock: nobody else may move meanwhile
+                seat, version = table.to_move, table.version
+                decide = table.bot_decision(seat)
+            action = decide()   # outside the lock: nobody else may move meanwhile
             with table.lock:
                 if self._closing or table.version != version:
                     return
                 self._commit(table, action)
         except Exception as error:   # a bot that fails: the game waits (asking again would fail again)
-            table.bot_failure = f"the {table.kinds[table.game.to_move]} bot failed: {type(error).__name__}: {error}"
+            table.bot_failure = f"the {table.kinds[table.to_move]} bot failed: {type(error).__name__}: {error}"
             self.warn(f"ginnyo: game {table.id}: {table.bot_failure}")
             return
         finally:
             table.bot_running = False
         self.schedule_bot(table)
 
-    def preview(self, table: Table, seat: int, placements: dict[str, str]) -> dict[str, Any]:
-        """The preview of ``placements`` on the seat's board and rack (409 unless it is to move)."""
+    def preview(self, table: SeatTable, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+        """A choice of ``seat`` judged before it is made (409 unless it is to move); GinnyoError is a 422."""
         with table.lock:
-            if table.game.over:
+            if table.over:
                 raise Conflict("the game is over")
-            if table.game.to_move != seat:
+            if table.to_move != seat:
                 raise Conflict("a preview is for the seat to move")
-            position = table.game.position(seat)
-        return preview(position, placements)
+            try:
+                return table.preview(seat, body)
+            except GinnyoError as error:
+                raise Illegal(str(error)) from None
 
-    def record(self, table: Table) -> str:
+    def record(self, table: SeatTable) -> str:
         """The record of a finished game (409 before the end: its seed would reveal the box)."""
         with table.lock:
-            if not table.game.over:
+            if not table.over:
                 raise Conflict("the record is given once the game is over (its seed would reveal the box)")
-            return record_text(table.game, list(table.names))
+            return table.record()
 
-    def subscribe(self, table: Table, subscriber: Subscriber) -> None:
+    def _rebuilt(self, row: GameRow, actions: list[str]) -> SeatTable:
+        rebuild = self.rebuilders.get(row.game)
+        if rebuild is None:
+            raise RuntimeError(f"game kind {row.game!r} is not served here")
+        return rebuild(row, actions)
+
+    def subscribe(self, table: SeatTable, subscriber: Subscriber) -> None:
         with table.subscribers_lock:
             table.subscribers.add(subscriber)
 
-    def unsubscribe(self, table: Table, subscriber: Subscriber) -> None:
+    def unsubscribe(self, table: SeatTable, subscriber: Subscriber) -> None:
         with table.subscribers_lock:
             table.subscribers.discard(subscriber)
 
 
-def _row_of(table: Table) -> GameRow:
-    return GameRow(table.id, table.kinds, table.names, table.seed, table.think, "playing", None, table.rematch)
+def _row_of(table: SeatTable) -> GameRow:
+    return GameRow(table.id, table.kinds, table.names, table.seed, table.think, "playing", None, table.rematch,
+                   table.game_kind)
 
 
-def _rebuilt(row: GameRow, actions: list[str]) -> Table:
-    """A table dealt from ``row``'s seed with ``actions`` applied in order."""
+def rebuilt(row: GameRow, actions: list[str]) -> Table:
+    """A Ginny-O table dealt from ``row``'s seed with ``actions`` applied in order."""
     game = Game.deal(len(row.seats), row.seed)
-    table = Table(row.id, row.seats, row.names, row.seed, row.think, game, rematch=row.rematch)
+    table = Table(row.id, row.seats, row.names, row.seed, row.think, game=game, rematch=row.rematch)
     game.begin_turn()
     for number, text in enumerate(actions, 1):
         try:
@@ -360,4 +448,5 @@ def _rebuilt(row: GameRow, actions: list[str]) -> Table:
     return table
 
 
-__all__ = ["Tables", "Table", "Subscriber", "SEAT_KINDS", "token_hash", "well_formed_token", "MAX_SEED"]
+__all__ = ["Tables", "SeatTable", "Table", "Rebuild", "GINNYO", "rebuilt", "Subscriber", "SEAT_KINDS", "token_hash",
+           "well_formed_token", "MAX_SEED"]

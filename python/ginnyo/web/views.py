@@ -111,7 +111,15 @@ def result_of(game: Game) -> dict[str, Any] | None:
             "racks": [" ".join(rack_code(tile) for tile in sorted(rack)) for rack in game.racks]}
 
 
-def created_answer(table: Table, tokens: dict[int, str]) -> dict[str, Any]:
+class Seats(Protocol):
+    """A table of any game kind, as far as its seats go."""
+
+    id: str
+    kinds: tuple[str, ...]
+    names: tuple[str, ...]
+
+
+def created_answer(table: Seats, tokens: dict[int, str]) -> dict[str, Any]:
     """The answer to whoever made a game: every seat, and the tokens of the human
     seats given (to this caller only: they are stored hashed, never shown again)."""
     seats = []

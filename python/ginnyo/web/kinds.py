@@ -1,0 +1,32 @@
+"""The game kinds the web serves, the one place they are told apart: each kind's table page,
+seat kinds, player count and how its stored games are rebuilt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ginnyo.game import sets_for
+
+from . import crazy_table, tables
+from .store import CRAZY, GINNYO
+from .tables import Rebuild
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """A game the tables can hold."""
+
+    name: str
+    page: str                                 # the table's page in static/
+    seat_kinds: tuple[str, ...]               # "human" and the bot kinds
+    check_players: Callable[[int], object]    # raises ValueError (the rules' words) for a wrong player count
+    rebuild: Rebuild                          # a stored game -> its live table
+
+
+GAME_KINDS: dict[str, GameKind] = {
+    GINNYO: GameKind(GINNYO, "play.html", tables.SEAT_KINDS, sets_for, tables.rebuilt),
+    CRAZY: GameKind(CRAZY, "crazy.html", crazy_table.SEAT_KINDS, crazy_table.check_players, crazy_table.rebuilt),
+}
+
+__all__ = ["GameKind", "GAME_KINDS"]

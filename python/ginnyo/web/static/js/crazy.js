@@ -1,0 +1,256 @@
+// The Crazy Rummy table: one seat's view (over the WS), its turn made step by step, each step judged by the server.
+import { api, readFragment, storeGame, tileElement, text } from "./common.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/").pop());
+const seats = readFragment(location.hash);
+const $ = (id) => document.getElementById(id);
+const WILD_NAMES = { A: "aces", T: "tens", J: "jacks", Q: "queens", K: "kings" };
+const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false, covered: false };
+
+function say(message, error = false) {
+  const status = $("status");
+  status.textContent = message;
+  status.classList.toggle("error", error);
+}
+
+function pickSeat(view) {
+  // hot-seat: the seat to move when this screen holds its token, else the first seat
+  if (view && view.to_move !== null && seats.has(view.to_move)) return view.to_move;
+  return state.seat ?? [...seats.keys()][0];
+}
+
+function codes(cards) { return String(cards || "").split(/\s+/).filter(Boolean); }
+
+function cardElement(code) {
+  const [physical] = code.split("=");
+  const tile = tileElement(physical);
+  tile.dataset.code = physical;
+  if (code.includes("=")) {
+    tile.classList.add("wild");
+    tile.title = `wild for ${code.split("=")[1]}`;
+    tile.append(text("span", `=${code.split("=")[1]}`, "stands"));
+  }
+  return tile;
+}
+
+function draw() {
+  const view = state.view;
+  if (!view) return;
+  document.body.dataset.version = String(view.version);   // for tests and scripts: the view shown
+  document.body.dataset.seat = String(view.seat);
+  const mine = view.your_turn;
+  const turn = view.turn;
+  $("round").innerHTML = "";
+  $("round").append(text("span", `Round ${view.round} of ${view.rounds} — wild: `),
+    text("span", WILD_NAMES[view.wild] || `${view.wild}s`, "wild-rank"));
+  $("turn").textContent = view.finished ? "game over"
+    : mine ? (turn.drawn ? "your turn: meld, lay off, swap, then discard" : "your turn: draw")
+      : `${view.names[view.to_move]} to move`;
+  // players
+  const players = $("players");
+  players.replaceChildren();
+  const head = document.createElement("tr");
+  for (const title of ["", "player", "cards", "score"]) head.append(text("th", title));
+  players.append(head);
+  view.names.forEach((name, seat) => {
+    const row = document.createElement("tr");
+    if (seat === view.to_move) row.className = "to-move";
+    row.append(text("td", seat === view.dealer ? "D" : ""), text("td", `${name}${seat === view.seat ? " (you)" : ""}`),
+      text("td", String(view.hand_sizes[seat])), text("td", String(view.scores[seat])));
+    players.append(row);
+  });
+  const last = view.last_round;
+  $("last-round").textContent = last ? `Round ${last.round} ended (${last.end}${last.out !== null ? `, ${view.names[last.out]} went out` : ""}): `
+    + last.points.map((points, seat) => `${view.names[seat]} ${points}${last.hands[seat] ? ` (${last.hands[seat]})` : ""}`).join(", ") : "";
+  // melds
+  const melds = $("melds");
+  melds.replaceChildren();
+  view.melds.forEach((list, owner) => {
+    const line = document.createElement("div");
+    line.className = "seat-melds";
+    line.append(text("span", `${view.names[owner]}: `, "note"));
+    list.forEach((meld, number) => {
+      const box = document.createElement("button");
+      box.type = "button";
+      box.className = "meld";
+      box.dataset.seat = owner;
+      box.dataset.number = number;
+      box.setAttribute("aria-label", `${view.names[owner]}'s meld ${number + 1}: ${meld}`);
+      for (const code of codes(meld)) box.append(cardElement(code));
+      box.addEventListener("click", () => onto(owner, number));
+      line.append(box);
+    });
+    if (!list.length) line.append(text("span", "no melds", "note"));
+    melds.append(line);
+  });
+  // piles
+  const pile = codes(view.discard);
+  const top = pile[pile.length - 1];
+  $("stock").textContent = `Draw from the stock (${view.stock})`;
+  $("discard-pile").textContent = top ? `Take ${top} from the discard pile` : "Discard pile empty";
+  const toDraw = mine && !turn.drawn;
+  $("stock").disabled = !toDraw || state.busy;
+  $("discard-pile").disabled = !toDraw || !turn.may_take_discard || state.busy;
+  // hand
+  const hand = $("hand");
+  hand.replaceChildren();
+  $("cover").classList.toggle("hidden", !state.covered);
+  $("cover-title").textContent = `Pass the screen to ${view.names[view.seat]}`;
+  for (const code of state.covered ? [] : codes(view.hand)) {
+    const tile = cardElement(code);
+    tile.tabIndex = 0;
+    tile.setAttribute("role", "button");
+    if (state.chosen.has(code)) tile.classList.add("chosen");
+    if (turn && turn.card === code && view.your_turn) tile.classList.add("drawn");
+    const toggle = () => { state.chosen.has(code) ? state.chosen.delete(code) : state.chosen.add(code); draw(); };
+    tile.addEventListener("click", toggle);
+    tile.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); toggle(); } });
+    hand.append(tile);
+  }
+  const playing = mine && turn.drawn && !state.busy;
+  $("meld").disabled = !playing || state.chosen.size < 3;
+  $("discard").disabled = !playing || state.chosen.size !== 1;
+  $("hint").disabled = !mine || state.busy;
+  // history
+  const history = $("history");
+  history.replaceChildren();
+  for (const entry of view.history.slice(-30)) {
+    history.append(text("li", `R${entry.round} ${view.names[entry.seat]}: ${entry.text}`));
+  }
+  history.scrollTop = history.scrollHeight;
+  // end
+  $("end").classList.toggle("hidden", !view.finished);
+  if (view.finished) {
+    $("end-winners").textContent = `Final: ${view.result.final_scores.map((score, seat) => `${view.names[seat]} ${score}`).join(", ")}`
+      + ` — won by ${view.result.winners.map((seat) => view.names[seat]).join(" and ")}`;
+  }
+}
+
+async function act(action) {
+  state.busy = true;
+  draw();
+  try {
+    const view = await api("POST", `/api/games/${gameId}/actions`, { token: state.token, body: { action, version: state.view.version } });
+    state.chosen.clear();
+    hideOptions();
+    onView(view);
+    say("");
+  } catch (error) {
+    say(`Refused: ${error.message}`, true);
+  } finally {
+    state.busy = false;
+    draw();
+  }
+}
+
+function hideOptions() { $("options").classList.add("hidden"); $("options-list").replaceChildren(); }
+
+function stepText(step) {
+  if (step.swap) return `swap ${step.card} for the wild ${step.wild}`;
+  if (step.lay_off) return `lay off: ${step.meld}`;
+  return `meld ${step.meld}`;
+}
+
+async function choose(body) {
+  try {
+    const answer = await api("POST", `/api/games/${gameId}/preview`, { token: state.token, body });
+    if (!answer.options.length) { say(`Refused: ${answer.reason}`, true); return; }
+    if (answer.options.length === 1) { await act(answer.options[0]); return; }
+    const list = $("options-list");
+    list.replaceChildren();
+    for (const step of answer.options) {
+      const button = text("button", stepText(step), "btn");
+      button.type = "button";
+      button.dataset.step = JSON.stringify(step);
+      button.addEventListener("click", () => act(step));
+      list.append(button);
+    }
+    $("options").classList.remove("hidden");
+    say("Choose what the wild stands for.");
+  } catch (error) {
+    say(`Refused: ${error.message}`, true);
+  }
+}
+
+function onto(owner, number) {
+  if (!state.view || !state.view.your_turn) return;
+  if (!state.chosen.size) { say("Choose cards of your hand first, then the meld."); return; }
+  choose({ cards: [...state.chosen], onto: [owner, number] });
+}
+
+$("cover-show").addEventListener("click", () => { state.covered = false; draw(); });
+$("stock").addEventListener("click", () => act({ draw: "stock" }));
+$("discard-pile").addEventListener("click", () => act({ draw: "discard" }));
+$("meld").addEventListener("click", () => choose({ cards: [...state.chosen], onto: null }));
+$("discard").addEventListener("click", () => act({ discard: [...state.chosen][0] }));
+$("hint").addEventListener("click", async () => {
+  try {
+    const answer = await api("POST", `/api/games/${gameId}/preview`, { token: state.token, body: { hint: true } });
+    $("hint-text").textContent = answer.lines.join("\n");
+    $("hint-text").classList.remove("hidden");
+  } catch (error) { say(`No hint: ${error.message}`, true); }
+});
+$("rematch").addEventListener("click", async () => {
+  if (state.view && state.view.rematch) { location.assign(state.view.rematch.url); return; }
+  try {
+    const created = await api("POST", `/api/games/${gameId}/rematch`, { token: state.token });
+    storeGame(created);
+    location.assign(seats.size > 1 && created.hotseat_url ? created.hotseat_url
+      : (created.seats.find((seat) => seat.seat === state.seat) || created.seats.find((seat) => seat.token)).url);
+  } catch (error) { say(`No rematch: ${error.message}`, true); }
+});
+$("record").addEventListener("click", async (event) => {
+  event.preventDefault();
+  const response = await fetch(`/api/games/${gameId}/record`, { headers: { Authorization: `Bearer ${state.token}` } });
+  if (!response.ok) { say("The record is given once the game is over.", true); return; }
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = `crazy-${gameId}.jsonl`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+});
+
+function onView(view) {
+  if (state.view && view.version < state.view.version) return;
+  const seat = pickSeat(view);
+  if (seat !== view.seat) {   // hot-seat: the next seat's view, its hand covered until its player is here
+    state.seat = seat;
+    state.covered = true;
+    state.chosen.clear();
+    $("hint-text").classList.add("hidden");
+    state.token = seats.get(seat);
+    api("GET", `/api/games/${gameId}`, { token: state.token }).then(onView, (error) => say(error.message, true));
+    return;
+  }
+  if (!state.view || state.view.version !== view.version) $("hint-text").classList.add("hidden");
+  state.view = view;
+  for (const code of [...state.chosen]) if (!codes(view.hand).includes(code)) state.chosen.delete(code);
+  draw();
+}
+
+function connect(seat, token, attempt = 0) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/events?token=${encodeURIComponent(token)}`);
+  socket.addEventListener("open", () => { $("conn").textContent = "live"; });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "view" && message.view.seat === state.seat) onView(message.view);
+    else if (message.type === "view") api("GET", `/api/games/${gameId}`, { token: state.token }).then(onView, () => {});
+    else if (message.type === "error") say(message.error, true);
+  });
+  socket.addEventListener("close", (event) => {
+    $("conn").textContent = "offline";
+    if (event.code < 4000) setTimeout(() => connect(seat, token, attempt + 1), Math.min(5000, 200 * 2 ** attempt));
+  });
+}
+
+if (!seats.size) {
+  say("This page needs a seat's link (#seat=N&token=...) from the lobby.", true);
+} else {
+  state.seat = [...seats.keys()][0];
+  state.token = seats.get(state.seat);
+  const [firstSeat, firstToken] = [...seats.entries()][0];
+  connect(firstSeat, firstToken);
+}
