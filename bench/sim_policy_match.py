@@ -20,7 +20,6 @@ from typing import Sequence
 
 from ginnyo.game.game import Game, play_game
 from ginnyo.players.players import hash_seed
-from ginnyo.simulation.rollouts import SimPlayer
 from ginnyo.players.simulation import SimPlayer
 from ginnyo.strength.match import PairResult, summarise
 from ginnyo.support.workers import cut, run_batches

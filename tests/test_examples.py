@@ -87,8 +87,8 @@ def _serves(words: list[str], folder: Path) -> None:
 
 def test_the_endgame_example_is_an_endgame_and_the_preendgame_one_is_not() -> None:
     from ginnyo import Position
-    from ginnyo.endgame import is_endgame
-    from ginnyo.preendgame import is_preendgame
+    from ginnyo.endgame.exact import is_endgame
+    from ginnyo.endgame.preendgame import is_preendgame
     assert is_endgame(Position.load(EXAMPLES / "endgame.json"))
     assert is_endgame(Position.load(EXAMPLES / "endgame-short.json"))
     pre = Position.load(EXAMPLES / "preendgame.json")

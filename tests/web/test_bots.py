@@ -73,7 +73,7 @@ def test_a_game_of_bots_alone_plays_to_its_end(tmp_path: Path) -> None:
 
 
 def test_a_sim_bot_thinks_for_the_games_think_time(tmp_path: Path) -> None:
-    from ginnyo.players import THINK_ROLLOUTS
+    from ginnyo.players.players import THINK_ROLLOUTS
     with client_of(tmp_path) as client:
         made = create(client, ["human", "sim", "sim-spread"], think=0.25)
         table: Table = client.app.state.tables.tables[made["id"]]   # type: ignore[attr-defined]
@@ -84,7 +84,7 @@ def test_a_sim_bot_thinks_for_the_games_think_time(tmp_path: Path) -> None:
 
 def test_make_player_without_a_budget_keeps_the_sims_fixed_rollouts() -> None:
     from ginnyo.players import make_player
-    from ginnyo.simulation import DEFAULT_ROLLOUTS
+    from ginnyo.simulation.rollouts import DEFAULT_ROLLOUTS
     player = make_player("sim", 1, 0)
     assert getattr(player, "seconds") is None and getattr(player, "rollouts") == DEFAULT_ROLLOUTS
 

@@ -25,8 +25,8 @@ def game_positions(seed: int, players: int | None = None, *, late_fields: bool =
     unless given), in turn order; with ``late_fields``, a late one carries the game
     fields that ``endgame``, ``--equity`` and ``--sim`` read (``players``, ``scores``,
     ``to_move``, ``unseen``: what its player sees)."""
-    from .context import view_context
-    from .tiles import rack_code
+    from ..game.context import view_context
+    from ..tiles import rack_code
     rng = random.Random(seed)
     players = players or rng.choice((2, 2, 3, 4))
     positions: list[Position] = []
