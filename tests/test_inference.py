@@ -8,7 +8,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
+import json
+from pathlib import Path
+
 import pytest
+
+from cli_helpers import assert_bad_input, cli
 
 from inference_reference import reference_infer
 from ginnycore import RACK_KINDS
@@ -18,8 +23,10 @@ from ginnyo.equity import EquityPlayer
 from ginnyo.game import Game
 from ginnyo.inference import (PLAY, RETURN, Inference, Observed, alias_table, deal_tables, infer, view_observations)
 from ginnyo.leaves import default_model
+from ginnyo.records import record_text
 
 EXTRA_TILES = 5     # a small case: the opponent's own hidden tiles and this many others
+RETURN_EXTRA_TILES = 2   # (a return hides the whole rack)
 
 
 def _observed_after(seed: int, kind: type, min_board: int = 0) -> tuple[Game, Observed]:
@@ -38,11 +45,11 @@ def _observed_after(seed: int, kind: type, min_board: int = 0) -> tuple[Game, Ob
     raise AssertionError("no such turn")
 
 
-def _small(observed: Observed, truth: Counter[int]) -> Observed:
-    """``observed`` with its pool cut to the opponent's true hidden tiles and a few others."""
+def _small(observed: Observed, truth: Counter[int], extra: int = EXTRA_TILES) -> Observed:
+    """``observed`` with its pool cut to the opponent's true hidden tiles and ``extra`` others."""
     pool = Counter({tile: count for tile, count in enumerate(observed.pool) if count})
     rest = sorted((pool - truth).elements())
-    small = truth + Counter(rest[:EXTRA_TILES])
+    small = truth + Counter(rest[:extra])
     counts = bytes(small[tile] for tile in range(RACK_KINDS))
     return replace(observed, pool=counts, unseen_now=counts)
 
@@ -80,7 +87,7 @@ def test_a_play_infers_exactly_what_the_yardstick_does(margin: float) -> None:
 def test_a_return_infers_exactly_what_the_yardstick_does() -> None:
     game, observed = _observed_after(5, Return)
     assert observed.kind == RETURN
-    small = _small(observed, _hidden_truth(game, observed))
+    small = _small(observed, _hidden_truth(game, observed), RETURN_EXTRA_TILES)
     inference = infer(small, margin=5.0)
     assert inference.exact
     expected = _reference_probabilities(small, 5.0)
@@ -146,3 +153,41 @@ def test_an_inferred_deal_holds_an_inferred_leave() -> None:
         hands, box, _ = inferred_deal(unseen, [len(game.racks[1 - view.player])], 4, index, tables)
         assert any(not (leave - Counter(hands[0])) for leave in leaves)
         assert Counter(hands[0]) + Counter(box) == Counter(unseen)
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A whole 2-player equity game of seed 3 as a record."""
+    game = Game.deal(2, 3)
+    players = [EquityPlayer(), EquityPlayer()]
+    while not game.over:
+        view = game.begin_turn()
+        game.apply(players[game.to_move].choose(view))
+    path = tmp_path_factory.mktemp("records") / "game.jsonl"
+    path.write_text(record_text(game, ["equity", "equity"]))
+    return path
+
+
+def test_infer_prints_each_opponents_leaves_and_tiles(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "infer", str(record_file), "--turn", "20", "--json", "--workers", "1")
+    data = json.loads(out)
+    assert code == 0 and data["turn"] == 20
+    (opponent,) = data["opponents"]
+    assert opponent["turn"] == 19 and opponent["player"] != data["player"]
+    assert abs(sum(leave["probability"] for leave in opponent["leaves"])) <= 1.0 + 1e-9
+    assert all(0.0 <= p <= 1.0 for p in opponent["tiles"].values())
+
+
+def test_infer_refuses_a_turn_the_record_lacks(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert_bad_input(capsys, "infer", str(record_file), "--turn", "100000", message="no turn 100000")
+
+
+def test_best_move_sim_infer_deals_from_the_inference(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "best-move", str(record_file), "--turn", "20", "--sim", "64", "--infer", "--json",
+                       "--workers", "1")
+    data = json.loads(out)
+    assert code == 0 and data["rollouts"] == 64 and len(data["inferred"]) == 1
+
+
+def test_best_move_infer_needs_a_record_turn(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert_bad_input(capsys, "best-move", str(record_file), "--sim", "8", "--infer", message="--infer needs --turn")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ginnycore import EMPTY_SQUARE, RACK_KINDS
 
@@ -33,6 +33,7 @@ from .tiles import JOKER
 if TYPE_CHECKING:
     from .game import Game, Turn, View
     from .layout import Layout
+    from .position import Position
 
 #: An action is consistent with a rack when its equity is at most this many points below the rack's best.
 MARGIN = 5.0
@@ -256,7 +257,10 @@ def infer_opponents(found: Sequence[Observed | None], model: LeaveModel | None =
             for observed in found]
 
 
-def alias_table(inference: Inference) -> tuple[bytes, list[float], list[int]] | None:
+AliasTable = tuple[bytes, tuple[float, ...], tuple[int, ...]]
+
+
+def alias_table(inference: Inference) -> AliasTable | None:
     """Walker's alias table of an inference's leaves (Vose's construction):
     ``(leaves as 53 counts each, keep, alias)``; None when it has no leaves."""
     if not inference.leaves:
@@ -274,14 +278,70 @@ def alias_table(inference: Inference) -> tuple[bytes, list[float], list[int]] | 
         alias[low] = high
         scaled[high] -= 1.0 - scaled[low]
         (small if scaled[high] < 1.0 else large).append(high)
-    return leaves, keep, alias
+    return leaves, tuple(keep), tuple(alias)
 
 
-def deal_tables(inferences: Sequence[Inference | None]) -> list[tuple[bytes, list[float], list[int]] | None] | None:
+def deal_tables(inferences: Sequence[Inference | None]) -> tuple[AliasTable | None, ...] | None:
     """The simulation's ``inferred`` argument: an alias table an opponent seat (None: uniform); None when none."""
-    tables = [None if inference is None else alias_table(inference) for inference in inferences]
+    tables = tuple(None if inference is None else alias_table(inference) for inference in inferences)
     return tables if any(table is not None for table in tables) else None
 
 
-__all__ = ["MARGIN", "MAX_LEAVES", "SAMPLES", "Observed", "Inference", "infer", "observations", "view_observations",
-           "game_observations", "infer_opponents", "alias_table", "deal_tables"]
+
+
+@dataclass(frozen=True)
+class RecordDecision:
+    """Turn ``turn`` of a record as its player saw it: the position (after the
+    turn's draw, with the game's players, scores and seat) and what it saw of
+    each opponent's last action."""
+
+    turn: int
+    player: int
+    position: Position
+    observed: list[Observed | None]
+
+
+def record_decision(source: str | list[tuple[int, dict[str, Any]]], turn: int | None = None) -> RecordDecision:
+    """Turn ``turn`` (default: the record's last) of a game record, replayed and
+    checked (:func:`ginnyo.records.replay`); RecordError when it has no such turn
+    or its board is not the standard one."""
+    from .errors import RecordError
+    from .layout import Layout
+    from .position import Position
+    from .records import read_record, replay
+    from .tiles import rack_code, tile_code
+    lines = source if isinstance(source, list) else read_record(source)
+    name = source if isinstance(source, str) else "record"
+    wanted = turn if turn is not None else sum(1 for _, data in lines[1:] if "end" not in data)
+    caught: dict[str, Any] = {"observed": None}
+
+    def on_turn(game: Game, played: Turn) -> None:
+        if played.number == wanted - 1 and not game.over:
+            caught["observed"] = game_observations(game)
+        if played.number != wanted:
+            return
+        placed = dict(played.action.play.placements) if isinstance(played.action, Place) else {}
+        scores = list(game.scores)
+        scores[played.player] -= played.score
+        caught.update(player=played.player, rack=list(played.rack) + ([] if played.draw is None else [played.draw]),
+                      board={square: tile for square, tile in game.board.items() if square not in placed},
+                      scores=scores, players=game.players, sets=game.sets, standard=game.layout == Layout.standard())
+
+    if wanted < 1:
+        raise RecordError(f"{name}: turn {wanted}: a record's turns are numbered from 1")
+    replay(lines, on_turn=on_turn, name=name)
+    if "rack" not in caught:
+        raise RecordError(f"{name}: the record has no turn {wanted}")
+    if not caught["standard"]:
+        raise RecordError(f"{name}: inference reads records of the standard board only")
+    layout = Layout.standard()
+    position = Position.from_dict({
+        "board": {layout.square_name(square): tile_code(card, joker) for square, (card, joker) in caught["board"].items()},
+        "rack": " ".join(rack_code(tile) for tile in sorted(caught["rack"])), "sets": caught["sets"],
+        "players": caught["players"], "scores": caught["scores"], "to_move": caught["player"]})
+    observed = caught["observed"] or [None] * (caught["players"] - 1)
+    return RecordDecision(wanted, caught["player"], position, observed)
+
+
+__all__ = ["MARGIN", "MAX_LEAVES", "SAMPLES", "Observed", "Inference", "RecordDecision", "infer", "observations",
+           "view_observations", "game_observations", "infer_opponents", "alias_table", "deal_tables", "record_decision"]

@@ -94,6 +94,7 @@ class Setup:
     policy: str = DEFAULT_POLICY        # the rollout players' (POLICIES)
     to_end: bool = False                # rollouts play on to the game's end; ranked by wins first
     endgame_nodes: int = 0              # 2 players: the rollouts' endgame solver's node budget (0: none)
+    inferred: tuple | None = None       # an alias table an opponent seat (ginnyo.inference.deal_tables), or None
 
     def __getstate__(self) -> dict[str, object]:
         """What pickles: the fields, not the compiled rollouts kept by :func:`rollouts_of`."""
@@ -172,7 +173,7 @@ def _compile(setup: Setup) -> Rollouts:
                     [compiled_candidate(candidate) for candidate in setup.candidates], setup.plies,
                     setup.seed % SEED_MODULUS, POLICY_EQUITY if setup.policy == "equity" else POLICY_GREEDY,
                     context.quiet_turns, context.stall_rounds, context.rules, scores, setup.to_end,
-                    setup.endgame_nodes)
+                    setup.endgame_nodes, setup.inferred)
 
 
 def rollout_outcomes(setup: Setup, start: int, count: int, threads: int = 1) -> NDArray[np.float64]:
@@ -375,6 +376,9 @@ class SimPlayer:
     2-player rollout whose box runs empty is finished by the endgame solver
     within ``endgame_nodes`` nodes (0: played on by the policy).  Once a
     2-player game's box is empty it plays the endgame solver's move instead.
+    With ``infer``, each opponent's rack is dealt from what its last action
+    says of the tiles it kept (:mod:`ginnyo.inference`, ``infer_samples``
+    racks judged when there are too many to judge all).
     Decision ``t`` of a game is seeded from ``(seed, t)``, so a game is
     reproducible."""
 
@@ -383,7 +387,7 @@ class SimPlayer:
     def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, candidates: int = DEFAULT_CANDIDATES,
                  plies: int = DEFAULT_PLIES, margin: float = DEFAULT_MARGIN, model: LeaveModel | None = None,
                  policy: str = DEFAULT_POLICY, late_box: int = LATE_BOX,
-                 endgame_nodes: int = ROLLOUT_ENDGAME_NODES) -> None:
+                 endgame_nodes: int = ROLLOUT_ENDGAME_NODES, infer: bool = False, infer_samples: int = 400) -> None:
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         self.seed = seed
@@ -395,6 +399,8 @@ class SimPlayer:
         self.policy = policy
         self.late_box = late_box
         self.endgame_nodes = endgame_nodes
+        self.infer = infer
+        self.infer_samples = infer_samples
 
     def choose(self, view: View) -> Action:
         from .endgame_move import endgame_action   # the exact endgame once the box is empty
@@ -409,6 +415,15 @@ class SimPlayer:
             return ranked[0].action()
         setup = view_setup(view, chosen, self.plies, self.seed * 1000 + view.turn, self.model, self.policy,
                            self.late_box, self.endgame_nodes)
+        if self.infer:
+            from dataclasses import replace
+
+            from .inference import deal_tables, infer, view_observations
+            found = view_observations(view)
+            tables = deal_tables([None if observed is None else
+                                  infer(observed, self.model, samples=self.infer_samples, seed=setup.seed)
+                                  for observed in found])
+            setup = replace(setup, inferred=tables)
         return simulate(setup, self.rollouts)[0].candidate.action()
 
 

@@ -52,6 +52,11 @@ def register(commands: Any) -> None:
     best.add_argument("--rollout-endgame-nodes", type=whole_number(0, 10**9), default=ROLLOUT_ENDGAME_NODES,
                       metavar="N", help="with --sim, 2 players: finish a rollout whose box runs empty with the "
                                         "endgame solver when it proves the rest within N nodes (0: never)")
+    best.add_argument("--turn", type=whole_number(1), metavar="T",
+                      help="POSITION is a game record: take the decision of its turn T as its player saw it")
+    best.add_argument("--infer", action="store_true",
+                      help="with --sim and --turn: deal each opponent's rack from what its last action says of "
+                           "the tiles it kept (docs/INFERENCE.md)")
     best.add_argument("--leaves", metavar="FILE",
                       help="with --equity/--sim: another leave file (default: the shipped one)")
     ranking.add_argument("--endgame", action="store_true",
@@ -117,7 +122,16 @@ def _tile_on(position: Position, scored: ScoredPlay, square: int) -> str:
 
 
 def cmd_best_move(args: argparse.Namespace) -> int:
-    position = load_position(args.position)
+    args.observed = None
+    if args.turn is not None:
+        from ..inference import record_decision
+        decision = record_decision(args.position, args.turn)
+        position, args.observed = decision.position, decision.observed
+    else:
+        if args.infer:
+            from ..errors import GinnyoError
+            raise GinnyoError("--infer needs --turn T and a game record: inference reads the opponents' last actions")
+        position = load_position(args.position)
     if (args.endgame or args.equity or args.sim is not None) and _best_move_from_solver(args, position):
         return EXIT_OK
     if args.equity or args.sim is not None:
@@ -184,6 +198,13 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     chosen = top_candidates(ranked, args.candidates)
     setup = setup_for(position, chosen, args.plies, args.seed, model, context, args.policy, args.late_box,
                       args.rollout_endgame_nodes)
+    inferred = None
+    if args.infer:
+        from dataclasses import replace
+
+        from ..inference import deal_tables, infer_opponents
+        inferred = infer_opponents(args.observed, model, seed=args.seed, threads=args.workers or default_workers())
+        setup = replace(setup, inferred=deal_tables(inferred))
     threads = args.workers or default_workers()
     bar = progress_bar(args.sim, "rollout", leave=False)
     start = time.perf_counter()
@@ -198,6 +219,9 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
         print(json.dumps({"rollouts": rollouts, "asked": args.sim, "plies": args.plies, "seed": args.seed,
                           "policy": args.policy, "box": context.box_size, "unseen": len(context.unseen),
                           "to_end": setup.to_end, "endgame_nodes": setup.endgame_nodes,
+                          **({} if inferred is None else {"inferred": [
+                              None if inference is None or not inference.leaves else len(inference.leaves)
+                              for inference in inferred]}),
                           "candidates": [dict(candidate_json(position, result.candidate),
                                               mean=round(result.mean, 3), stdev=round(result.stdev, 3),
                                               ci95=[round(result.low, 3), round(result.high, 3)],
@@ -207,7 +231,8 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     stopped = f" (stopped early of {args.sim})" if rollouts < args.sim else ""
     horizon = "played to the game's end, ranked by wins" if setup.to_end else f"{args.plies} plies after ours"
     print(f"{len(results)} candidates x {rollouts} rollouts{stopped}, {horizon} ({args.policy}), "
-          f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)")
+          f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)"
+          + ("" if setup.inferred is None else "; opponents' racks dealt from their inferred leaves"))
     for rank, result in enumerate(results, 1):
         wins = "" if result.wins is None else f"  wins {100 * result.wins:5.1f}%"
         print(f"{rank:>2}. {candidate_line(position, result.candidate)} {wins} "
