@@ -92,11 +92,16 @@ class RandomOrBestPlayer:
         return Place(to_play(best[1]))
 
 
-PLAYER_KINDS = ("greedy", "random", "equity", "endgame", "sim", "sim-spread")
+PLAYER_KINDS = ("greedy", "random", "equity", "endgame", "sim", "sim-spread", "sim-infer", "sim-wp",
+                "level1", "level2", "level3", "level4", "level5")
 #: The simulating kinds: ``sim`` plays late rollouts to the game's end, ranks them
 #: by wins and finishes a 2-player rollout's endgame with the solver;
-#: ``sim-spread`` is the simulation without these (a fixed horizon, the mean spread).
-SIM_KINDS = ("sim", "sim-spread")
+#: ``sim-spread`` is the simulation without these (a fixed horizon, the mean spread);
+#: ``sim-infer`` is ``sim`` dealing the opponents' racks from their inferred leaves
+#: (ginnyo.inference); ``sim-wp`` is ``sim-spread`` ranking late decisions (at most
+#: ``ginnyo.win_probability``'s SIM_CHANCE_BOX tiles in the box) by the win-probability model.
+#: ``level1`` to ``level5``: ginnyo.levels' players of graded strength.
+SIM_KINDS = ("sim", "sim-spread", "sim-infer", "sim-wp")
 
 
 def make_player(kind: str, seed: int, seat: int) -> Player:
@@ -112,14 +117,28 @@ def make_player(kind: str, seed: int, seat: int) -> Player:
     if kind in SIM_KINDS:  # Monte Carlo simulation of the top equity candidates (ginnyo.simulation)
         from .simulation import SimPlayer
         late_box, endgame_nodes = sim_options(kind)
-        return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), late_box=late_box, endgame_nodes=endgame_nodes)
+        return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), late_box=late_box, endgame_nodes=endgame_nodes,
+                         **sim_extras(kind))
+    if kind.startswith("level") and kind in PLAYER_KINDS:   # graded strength (ginnyo.levels)
+        from .levels import make_level
+        return make_level(kind, seed, seat)
     raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
 
 
 def sim_options(kind: str) -> tuple[int, int]:
     """The ``late_box`` and ``endgame_nodes`` of a sim kind's :class:`~ginnyo.simulation.SimPlayer`."""
     from .sim_choices import LATE_BOX, ROLLOUT_ENDGAME_NODES
-    return (-1, 0) if kind == "sim-spread" else (LATE_BOX, ROLLOUT_ENDGAME_NODES)
+    return (-1, 0) if kind in ("sim-spread", "sim-wp") else (LATE_BOX, ROLLOUT_ENDGAME_NODES)
+
+
+def sim_extras(kind: str) -> dict[str, object]:
+    """The other :class:`~ginnyo.simulation.SimPlayer` options of a sim kind."""
+    if kind == "sim-infer":
+        return {"infer": True}
+    if kind == "sim-wp":
+        from .win_probability import SIM_CHANCE_BOX
+        return {"chance_box": SIM_CHANCE_BOX}
+    return {}
 
 
 def hash_seed(text: str) -> int:
@@ -129,4 +148,4 @@ def hash_seed(text: str) -> int:
 
 __all__ = ["Player", "GreedyPlayer", "RandomPlayer", "RandomOrBestPlayer", "make_player",
            "no_play_action", "PLAYER_KINDS", "SIM_KINDS",
-           "sim_options"]
+           "sim_options", "sim_extras"]

@@ -113,6 +113,7 @@ class SimResult:
     mean: float
     stdev: float
     wins: float | None = None
+    chance: float | None = None         # the win probability (ginnyo.win_probability) of its outcomes, when asked
 
     @property
     def half_width(self) -> float:
@@ -273,13 +274,19 @@ def ranking(tally: Tally, wins: Tally | None = None) -> list[int]:
 
 def simulate(setup: Setup, rollouts: int, *, threads: int = 1, scheduler: str | None = None,
              stop: int | None = None, seconds: float | None = None,
-             on_progress: Callable[[int], None] | None = None) -> list[SimResult]:
+             on_progress: Callable[[int], None] | None = None,
+             chance: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None,
+             rank_by_chance: bool = False) -> list[SimResult]:
     """Run up to ``rollouts`` rollouts of every candidate of ``setup`` over
     ``threads`` threads (or on the Dask cluster at ``scheduler``); the results
     best mean first (ties to the equity order), the same for a seed whatever
     ``threads`` or ``scheduler``.  After each :data:`BLOCK` it stops early when
     ``stop`` (a level of :data:`STOP_LEVELS`) finds the leader significant, or
-    when ``seconds`` have passed (a budget: where it stops depends on the machine)."""
+    when ``seconds`` have passed (a budget: where it stops depends on the machine).
+    With ``chance`` (a block of outcomes to their win probabilities,
+    :func:`ginnyo.win_probability.outcome_chances`) each result gets its mean
+    win probability (its share of wins when the rollouts play to the end), and
+    with ``rank_by_chance`` the results are ranked by it first."""
     if not setup.candidates:
         return []
     if stop is not None and stop not in STOP_LEVELS:
@@ -288,19 +295,26 @@ def simulate(setup: Setup, rollouts: int, *, threads: int = 1, scheduler: str | 
     deadline = None if seconds is None else time.monotonic() + seconds
     tally = Tally(len(setup.candidates))
     wins = Tally(len(setup.candidates)) if setup.to_end else None
+    chances = Tally(len(setup.candidates)) if chance is not None and not setup.to_end else None
     for block, won in _blocks(setup, rollouts, threads, scheduler):
         tally.add(block)
         if wins is not None:
             wins.add(won)
+        if chances is not None:
+            chances.add(chance(block))
         if on_progress is not None:
             on_progress(len(block))
         if tally.count < rollouts and (
-                (stop is not None and leader_is_significant(tally, STOP_LEVELS[stop], wins))
+                (stop is not None and leader_is_significant(tally, STOP_LEVELS[stop],
+                                                            chances if rank_by_chance and chances else wins))
                 or (deadline is not None and time.monotonic() >= deadline)):
             break
+    judged = wins if wins is not None else chances if rank_by_chance else None
     return [SimResult(setup.candidates[row], tally.count, tally.mean(row), tally.stdev(row),
-                      None if wins is None else wins.mean(row))
-            for row in ranking(tally, wins)]
+                      None if wins is None else wins.mean(row),
+                      wins.mean(row) if wins is not None and chance is not None
+                      else None if chances is None else chances.mean(row))
+            for row in ranking(tally, judged)]
 
 
 Block = tuple["NDArray[np.float64]", "NDArray[np.float64]"]
@@ -378,7 +392,10 @@ class SimPlayer:
     2-player game's box is empty it plays the endgame solver's move instead.
     With ``infer``, each opponent's rack is dealt from what its last action
     says of the tiles it kept (:mod:`ginnyo.inference`, ``infer_samples``
-    racks judged when there are too many to judge all).
+    racks judged when there are too many to judge all).  With at most
+    ``chance_box`` tiles in the box (negative: never) and a fixed horizon, the
+    candidates are ranked by the win probability of their outcomes
+    (:func:`ginnyo.win_probability.outcome_chances`) instead of the mean.
     Decision ``t`` of a game is seeded from ``(seed, t)``, so a game is
     reproducible."""
 
@@ -387,7 +404,8 @@ class SimPlayer:
     def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, candidates: int = DEFAULT_CANDIDATES,
                  plies: int = DEFAULT_PLIES, margin: float = DEFAULT_MARGIN, model: LeaveModel | None = None,
                  policy: str = DEFAULT_POLICY, late_box: int = LATE_BOX,
-                 endgame_nodes: int = ROLLOUT_ENDGAME_NODES, infer: bool = False, infer_samples: int = 400) -> None:
+                 endgame_nodes: int = ROLLOUT_ENDGAME_NODES, infer: bool = False, infer_samples: int = 400,
+                 chance_box: int = -1) -> None:
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         self.seed = seed
@@ -401,6 +419,7 @@ class SimPlayer:
         self.endgame_nodes = endgame_nodes
         self.infer = infer
         self.infer_samples = infer_samples
+        self.chance_box = chance_box
 
     def choose(self, view: View) -> Action:
         from .endgame_move import endgame_action   # the exact endgame once the box is empty
@@ -424,7 +443,12 @@ class SimPlayer:
                                   infer(observed, self.model, samples=self.infer_samples, seed=setup.seed)
                                   for observed in found])
             setup = replace(setup, inferred=tables)
-        return simulate(setup, self.rollouts)[0].candidate.action()
+        chance = None
+        if 0 <= view.box_size <= self.chance_box and not setup.to_end:
+            from .win_probability import default_model as win_model, leads_of, outcome_chances
+            chance = outcome_chances(win_model(), view.players, leads_of(view.scores, view.player), view.box_size,
+                                     self.plies)
+        return simulate(setup, self.rollouts, chance=chance, rank_by_chance=chance is not None)[0].candidate.action()
 
 
 __all__ = ["GameContext", "game_context", "view_context", "Setup", "SimResult", "SimPlayer", "simulate",

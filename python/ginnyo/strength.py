@@ -27,7 +27,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .game import Game, play_game
-from .players import PLAYER_KINDS, SIM_KINDS, Player, hash_seed, make_player, sim_options
+from .players import PLAYER_KINDS, SIM_KINDS, Player, hash_seed, make_player, sim_extras, sim_options
 from .workers import cut, default_workers, run_batches
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def build_player(kind: str, seed: int, seat: int, sim: SimSettings, model: Leave
         late_box, endgame_nodes = sim_options(kind)
         return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), rollouts=sim.rollouts,
                          candidates=sim.candidates, plies=sim.plies, margin=sim.margin, model=model,
-                         late_box=late_box, endgame_nodes=endgame_nodes)
+                         late_box=late_box, endgame_nodes=endgame_nodes, **sim_extras(kind))
     if model is not None and kind in ("equity", "endgame"):
         from .equity import EquityPlayer
         return EquityPlayer(model, endgame=kind == "endgame")

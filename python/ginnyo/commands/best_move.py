@@ -206,11 +206,14 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
         inferred = infer_opponents(args.observed, model, seed=args.seed, threads=args.workers or default_workers())
         setup = replace(setup, inferred=deal_tables(inferred))
     threads = args.workers or default_workers()
+    from ..win_probability import default_model as win_model, leads_of, outcome_chances
+    chance = outcome_chances(win_model(), context.players, leads_of(context.scores, context.to_move),
+                             context.box_size, args.plies)
     bar = progress_bar(args.sim, "rollout", leave=False)
     start = time.perf_counter()
     try:
         results = simulate(setup, args.sim, threads=threads, scheduler=args.scheduler, stop=args.stop,
-                           seconds=args.time, on_progress=bar.update)
+                           seconds=args.time, on_progress=bar.update, chance=chance)
     finally:
         bar.close()
     seconds = time.perf_counter() - start
@@ -225,7 +228,8 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
                           "candidates": [dict(candidate_json(position, result.candidate),
                                               mean=round(result.mean, 3), stdev=round(result.stdev, 3),
                                               ci95=[round(result.low, 3), round(result.high, 3)],
-                                              **({} if result.wins is None else {"wins": round(result.wins, 4)}))
+                                              **({} if result.wins is None else {"wins": round(result.wins, 4)}),
+                                              win_probability=round(result.chance, 4))
                                          for result in results]}))
         return 0
     stopped = f" (stopped early of {args.sim})" if rollouts < args.sim else ""
@@ -234,7 +238,7 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
           f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)"
           + ("" if setup.inferred is None else "; opponents' racks dealt from their inferred leaves"))
     for rank, result in enumerate(results, 1):
-        wins = "" if result.wins is None else f"  wins {100 * result.wins:5.1f}%"
+        wins = f"  win {100 * result.chance:5.1f}%"
         print(f"{rank:>2}. {candidate_line(position, result.candidate)} {wins} "
               f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]")
     return 0
