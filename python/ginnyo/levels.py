@@ -5,9 +5,11 @@ A level player ranks its actions (:func:`ginnyo.equity.rank_actions`, at most
 that falls with the play's length and its jokers, as Macondo's levels do with
 findability: ``find ** (tiles - 1) * joker ** jokers`` (a one-tile play with
 no joker is always found).  Returns and a pass are always found.  It takes
-the best found action by its own measure: the score alone for the lower
-levels (they do not value what they keep), equity (score plus leave value)
-for the upper.  Level 5 finds everything: it is the equity player.  Its
+the best found action by its own measure: the score alone for levels 1 to 3
+(they do not value what they keep), equity (score plus leave value) for 4
+and 5.  Level 3 finds everything and plays the best score (the greedy
+player's choice of play; without one it returns by equity); level 5 finds
+everything by equity: it is the equity player.  Its
 choices are seeded from the game's seed and its seat, so a game replays.
 """
 
@@ -35,10 +37,10 @@ class Level:
 
 
 LEVELS = {
-    1: Level(find=0.35, joker=0.3, by_equity=False),
-    2: Level(find=0.7, joker=0.6, by_equity=False),
-    3: Level(find=0.6, joker=0.5, by_equity=True),
-    4: Level(find=0.85, joker=0.8, by_equity=True),
+    1: Level(find=0.3, joker=0.3, by_equity=False),
+    2: Level(find=0.65, joker=0.5, by_equity=False),
+    3: Level(find=1.0, joker=1.0, by_equity=False),
+    4: Level(find=0.8, joker=0.7, by_equity=True),
     5: Level(find=1.0, joker=1.0, by_equity=True),
 }
 LEVEL_KINDS = tuple(f"level{number}" for number in LEVELS)
