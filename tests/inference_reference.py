@@ -42,6 +42,7 @@ def reference_infer(observed: Observed, model: LeaveModel, margin: float) -> dic
                                        [c for _, c, _ in observed.placements], [j for _, _, j in observed.placements])
         best = reference_ranking(core.legal_plays(), rack, observed.box_size, model, state=state)[0]
         if observed.kind == PLAY:
+            assert score is not None
             leave = tuple(sorted(chosen))
             equity = score + model.value(leave, observed.box_size, state)
         elif observed.kind == RETURN:

@@ -132,7 +132,9 @@ def test_the_pool_seen_since_rules_leaves_out() -> None:
 def test_the_alias_table_gives_each_leave_its_probability() -> None:
     _, observed = _observed_after(3, Place, min_board=4)
     inference = infer(observed, max_leaves=0, samples=200)
-    leaves, keep, alias = alias_table(inference)
+    table = alias_table(inference)
+    assert table is not None
+    leaves, keep, alias = table
     n = len(keep)
     share = [0.0] * n
     for column in range(n):
@@ -147,6 +149,7 @@ def test_an_inferred_deal_holds_an_inferred_leave() -> None:
     view = game.begin_turn()
     inference = infer(observed, max_leaves=0, samples=200)
     tables = deal_tables([inference])
+    assert tables is not None
     unseen = [tile for tile in range(RACK_KINDS) for _ in range(observed.unseen_now[tile])]
     leaves = [Counter(leave) for leave, _ in inference.leaves]
     for index in range(50):

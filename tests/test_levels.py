@@ -35,13 +35,13 @@ def test_a_return_is_always_found() -> None:
     assert found_chance(LEVELS[1], Candidate(RETURN, 0, (), 0.0, (), (3,))) == 1.0
 
 
-def test_level_5_chooses_as_the_equity_player() -> None:
+def test_level_5_chooses_as_the_endgame_player() -> None:
     game = Game.deal(2, 12)
-    level, equity = LevelPlayer(5, random.Random(1)), EquityPlayer()
+    level, endgame = LevelPlayer(5, random.Random(1)), EquityPlayer(endgame=True)
     while not game.over:
         view = game.begin_turn()
         chosen = level.choose(view)
-        assert chosen == equity.choose(view)
+        assert chosen == endgame.choose(view)
         game.apply(chosen)
 
 

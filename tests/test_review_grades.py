@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,8 @@ from ginnyo.levels import make_level
 from ginnyo.records import parse_record, record_text
 from ginnyo.record_analysis import analyze_record
 from ginnyo.review import GRADES, accuracy, endgame_grade, grade
+
+Graded = tuple[list[dict[str, Any]], list[dict[str, Any]]]
 
 
 @pytest.mark.parametrize("lost, expected", [(0.0, "none"), (0.0099, "none"), (0.01, "small"), (0.039, "small"),
@@ -32,12 +35,13 @@ def test_an_endgame_move_is_graded_by_the_points_it_lost(points: int, expected: 
 
 def test_accuracy_is_100_for_moves_that_lose_nothing_and_falls_with_the_loss() -> None:
     assert accuracy([0.0, 0.0]) == 100.0
-    assert accuracy([0.05]) > accuracy([0.2]) > accuracy([0.6]) >= 0.0
+    marks = [accuracy([lost]) or 0.0 for lost in (0.05, 0.2, 0.6)]
+    assert 100.0 > marks[0] > marks[1] > marks[2] >= 0.0
     assert accuracy([]) is None
 
 
 @pytest.fixture(scope="module")
-def graded() -> tuple[list[dict], list[dict]]:
+def graded() -> Graded:
     """A 2-player game of seed 4: the equity player against level 1."""
     game = Game.deal(2, 4)
     play_game(game, [EquityPlayer(), make_level("level1", 4, 1)])
@@ -45,7 +49,7 @@ def graded() -> tuple[list[dict], list[dict]]:
     return analyze_record(lines, "game")
 
 
-def test_every_move_of_a_record_is_graded(graded: tuple[list[dict], list[dict]]) -> None:
+def test_every_move_of_a_record_is_graded(graded: Graded) -> None:
     rows, _ = graded
     assert rows
     for row in rows:
@@ -54,14 +58,14 @@ def test_every_move_of_a_record_is_graded(graded: tuple[list[dict], list[dict]])
         assert row["win_lost"] == pytest.approx(row["win_before"] - row["win_after"], abs=2e-4)
 
 
-def test_the_weaker_player_is_the_less_accurate(graded: tuple[list[dict], list[dict]]) -> None:
+def test_the_weaker_player_is_the_less_accurate(graded: Graded) -> None:
     _, summary = graded
     equity, level1 = summary
     assert equity["accuracy"] > level1["accuracy"]
     assert sum(equity["grades"].values()) == equity["turns"]
 
 
-def test_an_endgame_move_loses_the_exact_spread(graded: tuple[list[dict], list[dict]]) -> None:
+def test_an_endgame_move_loses_the_exact_spread(graded: Graded) -> None:
     rows, _ = graded
     endgame = [row for row in rows if row.get("endgame")]
     assert endgame

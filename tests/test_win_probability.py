@@ -7,6 +7,7 @@ reports a chance for every candidate."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -89,7 +90,8 @@ def test_outcome_chances_rise_with_the_outcome() -> None:
     assert chances.shape == (1, 3) and chances[0, 0] < chances[0, 1] < chances[0, 2]
 
 
-def test_best_move_sim_reports_each_candidates_win_probability(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+def test_best_move_sim_reports_each_candidates_win_probability(capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: Path) -> None:
     pos = position({"G8": "5H", "H8": "6H", "I8": "7H"}, "5C 5S KD KC KS AS 9H 8D")
     path = tmp_path / "position.json"
     path.write_text(json.dumps(pos.to_dict()))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ginnycore import EMPTY_SQUARE, RACK_KINDS
 
@@ -85,10 +85,10 @@ class Inference:
 
     def tile_probabilities(self) -> dict[int, float]:
         """Each tile's probability of being among the kept tiles (at least one copy)."""
-        chances: Counter[float] = Counter()
+        chances: dict[int, float] = {}
         for leave, probability in self.leaves:
             for tile in set(leave):
-                chances[tile] += probability
+                chances[tile] = chances.get(tile, 0.0) + probability
         return dict(sorted(chances.items(), key=lambda item: (-item[1], item[0])))
 
 
@@ -161,7 +161,7 @@ def _rack_after(turn: Turn) -> Counter[int]:
     return rack
 
 
-def observations(history: Sequence[Turn], board: dict[int, tuple[int, bool]], rack: Sequence[int], box_size: int,
+def observations(history: Sequence[Turn], board: Mapping[int, tuple[int, bool]], rack: Sequence[int], box_size: int,
                  dealt: Sequence[int], player: int, players: int, layout: Layout, *, rules: int,
                  stall_rounds: int) -> list[Observed | None]:
     """What ``player`` (holding ``rack`` now, ``box_size`` tiles in the box
@@ -209,7 +209,7 @@ def observations(history: Sequence[Turn], board: dict[int, tuple[int, bool]], ra
                  for square, tile in later_turn.action.play.placements}
         cards = bytearray([EMPTY_SQUARE]) * layout.size
         jokers = bytearray(layout.size)
-        before = Counter()
+        before: Counter[int] = Counter()
         for square, (card, joker) in board.items():
             if square in later:
                 continue

@@ -9,7 +9,9 @@ the best found action by its own measure: the score alone for levels 1 to 3
 (they do not value what they keep), equity (score plus leave value) for 4
 and 5.  Level 3 finds everything and plays the best score (the greedy
 player's choice of play; without one it returns by equity); level 5 finds
-everything by equity: it is the equity player.  Its
+everything by equity and solves a 2-player endgame exactly: it is the
+``endgame`` player (measured, missing long plays costs an equity player
+little, so the exact endgame is what sets level 5 above level 4).  Its
 choices are seeded from the game's seed and its seat, so a game replays.
 """
 
@@ -34,6 +36,7 @@ class Level:
     find: float         # the chance of finding each tile past the first of a play
     joker: float        # the chance of seeing each joker's use
     by_equity: bool     # judge by equity (else by score alone)
+    endgame: bool = False   # solve a 2-player endgame exactly (the endgame player's move once the box is empty)
 
 
 LEVELS = {
@@ -41,7 +44,7 @@ LEVELS = {
     2: Level(find=0.65, joker=0.5, by_equity=False),
     3: Level(find=1.0, joker=1.0, by_equity=False),
     4: Level(find=0.8, joker=0.7, by_equity=True),
-    5: Level(find=1.0, joker=1.0, by_equity=True),
+    5: Level(find=1.0, joker=1.0, by_equity=True, endgame=True),
 }
 LEVEL_KINDS = tuple(f"level{number}" for number in LEVELS)
 
@@ -66,6 +69,11 @@ class LevelPlayer:
         self.name = f"level{number}"
 
     def choose(self, view: View) -> Action:
+        if self.level.endgame:
+            from .endgame_move import endgame_action
+            solved = endgame_action(view)
+            if solved is not None:
+                return solved
         ranked = rank_actions(view.core(), view.rack, view.box_size, self.model, limit=CONSIDERED,
                               state=view_state(view))
         found = [candidate for candidate in ranked

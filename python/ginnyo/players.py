@@ -117,8 +117,9 @@ def make_player(kind: str, seed: int, seat: int) -> Player:
     if kind in SIM_KINDS:  # Monte Carlo simulation of the top equity candidates (ginnyo.simulation)
         from .simulation import SimPlayer
         late_box, endgame_nodes = sim_options(kind)
+        infer, chance_box = sim_extras(kind)
         return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), late_box=late_box, endgame_nodes=endgame_nodes,
-                         **sim_extras(kind))
+                         infer=infer, chance_box=chance_box)
     if kind.startswith("level") and kind in PLAYER_KINDS:   # graded strength (ginnyo.levels)
         from .levels import make_level
         return make_level(kind, seed, seat)
@@ -131,14 +132,12 @@ def sim_options(kind: str) -> tuple[int, int]:
     return (-1, 0) if kind in ("sim-spread", "sim-wp") else (LATE_BOX, ROLLOUT_ENDGAME_NODES)
 
 
-def sim_extras(kind: str) -> dict[str, object]:
-    """The other :class:`~ginnyo.simulation.SimPlayer` options of a sim kind."""
-    if kind == "sim-infer":
-        return {"infer": True}
+def sim_extras(kind: str) -> tuple[bool, int]:
+    """The ``infer`` and ``chance_box`` of a sim kind's :class:`~ginnyo.simulation.SimPlayer`."""
     if kind == "sim-wp":
         from .win_probability import SIM_CHANCE_BOX
-        return {"chance_box": SIM_CHANCE_BOX}
-    return {}
+        return False, SIM_CHANCE_BOX
+    return kind == "sim-infer", -1
 
 
 def hash_seed(text: str) -> int:

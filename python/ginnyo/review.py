@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from .actions import Pass, Place, Return
 from .tiles import rack_code, tile_code
@@ -96,7 +96,7 @@ def accuracy(win_lost: Sequence[float]) -> float | None:
     return round(sum(marks) / len(marks), 2)
 
 
-def _position(game: Game, board: dict[int, tuple[int, bool]], rack: Sequence[int], unseen: Sequence[int],
+def _position(game: Game, board: Mapping[int, tuple[int, bool]], rack: Sequence[int], unseen: Sequence[int],
               to_move: int) -> Position:
     from .position import Position
     layout = game.layout

@@ -94,7 +94,8 @@ class Setup:
     policy: str = DEFAULT_POLICY        # the rollout players' (POLICIES)
     to_end: bool = False                # rollouts play on to the game's end; ranked by wins first
     endgame_nodes: int = 0              # 2 players: the rollouts' endgame solver's node budget (0: none)
-    inferred: tuple | None = None       # an alias table an opponent seat (ginnyo.inference.deal_tables), or None
+    # an alias table an opponent seat (ginnyo.inference.deal_tables), or None
+    inferred: tuple[tuple[bytes, tuple[float, ...], tuple[int, ...]] | None, ...] | None = None
 
     def __getstate__(self) -> dict[str, object]:
         """What pickles: the fields, not the compiled rollouts kept by :func:`rollouts_of`."""
@@ -300,7 +301,7 @@ def simulate(setup: Setup, rollouts: int, *, threads: int = 1, scheduler: str | 
         tally.add(block)
         if wins is not None:
             wins.add(won)
-        if chances is not None:
+        if chances is not None and chance is not None:
             chances.add(chance(block))
         if on_progress is not None:
             on_progress(len(block))

@@ -108,9 +108,10 @@ def build_player(kind: str, seed: int, seat: int, sim: SimSettings, model: Leave
     if kind in SIM_KINDS:
         from .simulation import SimPlayer
         late_box, endgame_nodes = sim_options(kind)
+        infer, chance_box = sim_extras(kind)
         return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), rollouts=sim.rollouts,
                          candidates=sim.candidates, plies=sim.plies, margin=sim.margin, model=model,
-                         late_box=late_box, endgame_nodes=endgame_nodes, **sim_extras(kind))
+                         late_box=late_box, endgame_nodes=endgame_nodes, infer=infer, chance_box=chance_box)
     if model is not None and kind in ("equity", "endgame"):
         from .equity import EquityPlayer
         return EquityPlayer(model, endgame=kind == "endgame")

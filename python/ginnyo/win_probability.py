@@ -66,7 +66,7 @@ def features(leads: np.ndarray, box: np.ndarray, opened: np.ndarray, rack: np.nd
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -40, 40))))
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
@@ -260,7 +260,7 @@ def train(games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED, per_game: int = 
 
 def calibration_svg(training: Training) -> str:
     """A reliability plot: the share won against the predicted chance, a line a player count."""
-    from .strength import svg_escape
+    from xml.sax.saxutils import escape as svg_escape
     colours = ("#1f6fb4", "#d9622b", "#2c9c4a")
     width, height, left, right, top, bottom = 560, 520, 70, 170, 50, 60
     size = min(width - left - right, height - top - bottom)

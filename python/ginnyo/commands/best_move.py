@@ -20,6 +20,7 @@ from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rol
 
 if TYPE_CHECKING:
     from ..leaves import LeaveModel
+    from ..simulation import SimResult
 
 
 def register(commands: Any) -> None:
@@ -229,7 +230,7 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
                                               mean=round(result.mean, 3), stdev=round(result.stdev, 3),
                                               ci95=[round(result.low, 3), round(result.high, 3)],
                                               **({} if result.wins is None else {"wins": round(result.wins, 4)}),
-                                              win_probability=round(result.chance, 4))
+                                              win_probability=round(_chance(result), 4))
                                          for result in results]}))
         return 0
     stopped = f" (stopped early of {args.sim})" if rollouts < args.sim else ""
@@ -238,10 +239,17 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
           f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)"
           + ("" if setup.inferred is None else "; opponents' racks dealt from their inferred leaves"))
     for rank, result in enumerate(results, 1):
-        wins = f"  win {100 * result.chance:5.1f}%"
+        wins = f"  win {100 * _chance(result):5.1f}%"
         print(f"{rank:>2}. {candidate_line(position, result.candidate)} {wins} "
               f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]")
     return 0
+
+
+def _chance(result: SimResult) -> float:
+    """A result's win probability (the simulation was asked for it)."""
+    if result.chance is None:
+        raise RuntimeError("the simulation gave no win probability")
+    return result.chance
 
 
 def _best_move_from_solver(args: argparse.Namespace, position: Position) -> bool:

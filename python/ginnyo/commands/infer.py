@@ -44,7 +44,7 @@ def cmd_infer(args: argparse.Namespace) -> int:
     decision = record_decision(args.record, args.turn)
     inferences = infer_opponents(decision.observed, margin=args.margin, seed=args.seed,
                                  threads=args.workers or default_workers())
-    rows = []
+    rows: list[dict[str, Any]] = []
     for seat, inference in enumerate(inferences, 1):
         opponent = (decision.player + seat) % len(decision.observed + [None])
         if inference is None:
