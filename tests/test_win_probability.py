@@ -15,7 +15,7 @@ import pytest
 from cli_helpers import cli
 from helpers import position
 from ginnyo.win_probability import (BOX_BANDS, DATA_FILE, PLAYER_COUNTS, band_of, calibration, default_model,
-                                    fit_logistic, from_json, outcome_chances, self_play_positions)
+                                    fit_logistic, from_json, outcome_chances, self_play_positions, train)
 
 
 def test_the_shipped_model_loads_for_every_player_count() -> None:
@@ -99,3 +99,10 @@ def test_best_move_sim_reports_each_candidates_win_probability(capsys: pytest.Ca
     data = json.loads(out)
     assert code == 0
     assert all(0.0 <= candidate["win_probability"] <= 1.0 for candidate in data["candidates"])
+
+
+def test_training_is_reproducible_from_its_settings() -> None:
+    first = train(games=60, seed=4, per_game=3, threads=1, player_counts=(2, 4))
+    again = train(games=60, seed=4, per_game=3, threads=2, player_counts=(2, 4))
+    assert first.model.to_json() == again.model.to_json()
+    assert first.brier == again.brier

@@ -239,7 +239,7 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
           f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)"
           + ("" if setup.inferred is None else "; opponents' racks dealt from their inferred leaves"))
     for rank, result in enumerate(results, 1):
-        wins = f"  win {100 * _chance(result):5.1f}%"
+        wins = f"  {'wins' if result.wins is not None else 'win '} {100 * _chance(result):5.1f}%"
         print(f"{rank:>2}. {candidate_line(position, result.candidate)} {wins} "
               f"sim {result.mean:+7.1f}  95% CI [{result.low:+.1f}, {result.high:+.1f}]")
     return 0

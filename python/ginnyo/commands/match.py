@@ -19,7 +19,8 @@ def register(commands: Any) -> None:
     """Add ``match`` to the main parser's commands."""
     match = commands.add_parser("match", help="player A against B (or a field of B's): seeded deals played with A "
                                 "in every seat, win rate and CI")
-    match.add_argument("--bots", required=True, metavar="A,B", help="the two players (greedy, random, equity, endgame, sim, sim-spread)")
+    match.add_argument("--bots", required=True, metavar="A,B", help="the two players (greedy, random, equity, endgame, sim, sim-spread, sim-infer, sim-wp, "
+                            "level1 to level5)")
     match.add_argument("--players", type=whole_number(2, 4), default=2, metavar="K",
                        help="players a game: A against K-1 B's; each deal is played K times, A in each seat")
     match.add_argument("--games", type=game_count, required=True, metavar="N",

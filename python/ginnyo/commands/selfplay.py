@@ -18,8 +18,8 @@ def register(commands: Any) -> None:
     selfplay.add_argument("--players", type=whole_number(2, 4), default=2, metavar="K", help="players a game, 2 to 4")
     selfplay.add_argument("--seed", type=seed_number, default=0, metavar="S", help="game i is dealt from seed S+i")
     selfplay.add_argument("--bots", metavar="KIND[,KIND...]",
-                          help="greedy (default), random, equity, endgame (equity solving the endgame exactly) or sim: "
-                               "one for every seat, or one a seat")
+                          help="greedy (default), random, equity, endgame (equity solving the endgame exactly), sim, "
+                               "sim-spread, sim-infer, sim-wp or level1 to level5: one for every seat, or one a seat")
     selfplay.add_argument("--workers", type=worker_count, metavar="W",
                           help="local processes (default: one a core; 1 plays in this process)")
     selfplay.add_argument("--scheduler", metavar="ADDRESS",
