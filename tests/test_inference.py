@@ -194,3 +194,22 @@ def test_best_move_sim_infer_deals_from_the_inference(record_file: Path, capsys:
 
 def test_best_move_infer_needs_a_record_turn(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert_bad_input(capsys, "best-move", str(record_file), "--sim", "8", "--infer", message="--infer needs --turn")
+
+
+def test_at_four_players_each_opponent_is_read_from_its_own_last_action() -> None:
+    game = Game.deal(4, 8)
+    players = [EquityPlayer() for _ in range(4)]
+    while game.turns_played < 14:
+        game.apply(players[game.to_move].choose(game.begin_turn()))
+    view = game.begin_turn()
+    found = view_observations(view)
+    assert [observed.player for observed in found if observed] == [(view.player + seat) % 4 for seat in (1, 2, 3)]
+    for observed in found:
+        assert observed is not None
+        turn = next(turn for turn in reversed(game.history) if turn.number == observed.turn)
+        assert turn.player == observed.player
+        held = Counter(turn.rack) + Counter([] if turn.draw is None else [turn.draw])
+        if isinstance(turn.action, Place):
+            held -= Counter(52 if tile.joker else tile.card for _, tile in turn.action.play.placements)
+        pool = Counter({tile: count for tile, count in enumerate(observed.pool) if count})
+        assert not held - pool      # the opponent's true hidden tiles were among those it could hold
