@@ -62,8 +62,8 @@ def test_calibration_bins_hold_their_predictions() -> None:
 
 
 def test_the_snapshots_are_the_same_on_one_thread_or_two() -> None:
-    one = self_play_positions(3, 30, 8, per_game=4, threads=1)
-    two = self_play_positions(3, 30, 8, per_game=4, threads=2)
+    one = self_play_positions(3, 300, 8, per_game=8, threads=1)
+    two = self_play_positions(3, 300, 8, per_game=8, threads=2)
     assert np.array_equal(one.leads, two.leads) and np.array_equal(one.wins, two.wins)
 
 

@@ -455,7 +455,6 @@ def snapshot_games(Core layout not None, long long games, int players, unsigned 
     cdef EquityScratch* scratch
     cdef int* seen
     cdef int* order
-    cdef double share[MAX_PLAYERS]
     cdef uint64_t pick
     _check_game(layout, players, stall_rounds)
     if games < 0 or per_game < 1:
@@ -508,8 +507,6 @@ def snapshot_games(Core layout not None, long long games, int players, unsigned 
             tied = 0
             for player in range(players):
                 tied = tied + (game.scores[player] == top)
-            for player in range(players):
-                share[player] = 1.0 / tied if game.scores[player] == top else 0.0
             pick = _game_seed(seed ^ <uint64_t>SNAPSHOT_PICK, index)
             for i in range(n):
                 order[i] = i
@@ -521,7 +518,8 @@ def snapshot_games(Core layout not None, long long games, int players, unsigned 
                 at = index * per_game + i
                 for k in range(SNAPSHOT_FIELDS):
                     rows[at, k] = seen[order[i] * SNAPSHOT_FIELDS + k]
-                wins[at] = share[seen[order[i] * SNAPSHOT_FIELDS + 1]]
+                player = seen[order[i] * SNAPSHOT_FIELDS + 1]    # (no array here: a C array is shared by the threads)
+                wins[at] = 1.0 / tied if game.scores[player] == top else 0.0
         if scratch != NULL:
             free(scratch.plays)
             free(scratch.ranked)
