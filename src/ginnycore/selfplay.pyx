@@ -447,7 +447,6 @@ def snapshot_games(Core layout not None, long long games, int players, unsigned 
     cdef long long index, at
     cdef int player, over, seat, k, n, i, j, top, tied, swap, sets = sets_for(players)
     cdef int workers = thread_count(threads)
-    cdef unsigned char equity_at[MAX_PLAYERS]
     cdef const LeaveTable* table = &model.table
     cdef Board* board
     cdef Game* game
@@ -461,8 +460,6 @@ def snapshot_games(Core layout not None, long long games, int players, unsigned 
         raise ValueError("games must be 0 or more and per_game 1 or more")
     if rows.shape[0] < games * per_game or rows.shape[1] != SNAPSHOT_FIELDS or wins.shape[0] < games * per_game:
         raise ValueError(f"rows must be ({games * per_game}, {SNAPSHOT_FIELDS}) and wins as long")
-    for player in range(MAX_PLAYERS):
-        equity_at[player] = 1
     claim(layout)
     with nogil, parallel(num_threads=workers):
         board = board_clone(layout.board)
