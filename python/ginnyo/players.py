@@ -100,7 +100,7 @@ PLAYER_KINDS = ("greedy", "random", "equity", "endgame", "sim", "sim-spread", "s
 #: ``sim-infer`` is ``sim`` dealing the opponents' racks from their inferred leaves
 #: (ginnyo.inference); ``sim-wp`` is ``sim-spread`` ranking late decisions (at most
 #: ``ginnyo.win_probability``'s SIM_CHANCE_BOX tiles in the box) by the win-probability model.
-#: ``level1`` to ``level5``: ginnyo.levels' players of graded strength.
+#: (``level1`` to ``level5`` are ginnyo.levels' players of graded strength, not sim kinds.)
 SIM_KINDS = ("sim", "sim-spread", "sim-infer", "sim-wp")
 
 
