@@ -18,7 +18,7 @@ from cli_helpers import assert_bad_input, cli
 from inference_reference import reference_infer
 from ginnycore import RACK_KINDS
 from ginnycore.simulate import inferred_deal
-from ginnyo.actions import Place, Return
+from ginnyo.actions import Pass, Place, Return
 from ginnyo.equity import EquityPlayer
 from ginnyo.game import Game
 from ginnyo.inference import (PLAY, RETURN, Inference, Observed, alias_table, deal_tables, infer, view_observations)
@@ -32,6 +32,14 @@ RETURN_EXTRA_TILES = 2   # (a return hides the whole rack)
 def _observed_after(seed: int, kind: type, min_board: int = 0) -> tuple[Game, Observed]:
     """An equity game of seed ``seed`` played until the player to move saw its
     opponent make an action of ``kind`` (on a board of at least ``min_board`` tiles)."""
+    found = _maybe_observed_after(seed, kind, min_board)
+    if found is None:
+        raise AssertionError("no such turn")
+    return found
+
+
+def _maybe_observed_after(seed: int, kind: type, min_board: int = 0) -> tuple[Game, Observed] | None:
+    """:func:`_observed_after`, or None when the game has no such turn."""
     game = Game.deal(2, seed)
     players = [EquityPlayer(), EquityPlayer()]
     while not game.over:
@@ -42,7 +50,7 @@ def _observed_after(seed: int, kind: type, min_board: int = 0) -> tuple[Game, Ob
             assert observed is not None
             return game, observed
         game.apply(players[game.to_move].choose(view))
-    raise AssertionError("no such turn")
+    return None
 
 
 def _small(observed: Observed, truth: Counter[int], extra: int = EXTRA_TILES) -> Observed:
@@ -213,3 +221,20 @@ def test_at_four_players_each_opponent_is_read_from_its_own_last_action() -> Non
             held -= Counter(52 if tile.joker else tile.card for _, tile in turn.action.play.placements)
         pool = Counter({tile: count for tile, count in enumerate(observed.pool) if count})
         assert not held - pool      # the opponent's true hidden tiles were among those it could hold
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(20, 32))
+def test_many_plays_returns_and_passes_infer_exactly_what_the_yardstick_does(seed: int) -> None:
+    for kind, extra in ((Place, EXTRA_TILES), (Return, RETURN_EXTRA_TILES), (Pass, EXTRA_TILES)):
+        found = _maybe_observed_after(seed, kind, min_board=4 if kind is Place else 0)
+        if found is None:
+            assert kind is Pass     # every game has plays and returns; not every one a pass seen
+            continue
+        game, observed = found
+        small = _small(observed, _hidden_truth(game, observed), extra)
+        inference = infer(small, margin=3.0)
+        expected = _reference_probabilities(small, 3.0)
+        assert _kept(inference).keys() == expected.keys()
+        for leave, probability in expected.items():
+            assert _kept(inference)[leave] == pytest.approx(probability, rel=1e-12)
