@@ -327,16 +327,16 @@ def record_decision(source: str | list[tuple[int, dict[str, Any]]], turn: int | 
                       board={square: tile for square, tile in game.board.items() if square not in placed},
                       scores=scores, players=game.players, sets=game.sets, standard=game.layout == Layout.standard())
 
-    if wanted < 1:
-        raise RecordError(f"{name}: turn {wanted}: a record's turns are numbered from 1")
-    replay(lines, on_turn=on_turn, name=name)
+    replay(lines, on_turn=on_turn, name=name)    # checks the record first
     if "rack" not in caught:
-        raise RecordError(f"{name}: the record has no turn {wanted}")
+        raise RecordError(f"{name}: the record has no turn {wanted}" if wanted >= 1
+                          else f"{name}: the record has no turns")
     if not caught["standard"]:
         raise RecordError(f"{name}: inference reads records of the standard board only")
     layout = Layout.standard()
     position = Position.from_dict({
-        "board": {layout.square_name(square): tile_code(card, joker) for square, (card, joker) in caught["board"].items()},
+        "board": {layout.square_name(square): tile_code(card, joker)
+                  for square, (card, joker) in caught["board"].items()},
         "rack": " ".join(rack_code(tile) for tile in sorted(caught["rack"])), "sets": caught["sets"],
         "players": caught["players"], "scores": caught["scores"], "to_move": caught["player"]})
     observed = caught["observed"] or [None] * (caught["players"] - 1)

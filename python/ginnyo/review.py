@@ -1,4 +1,4 @@
-"""Graded review of a game record: each move's win probability before and after, what it lost, a grade, and each player's accuracy (docs/INFERENCE.md).
+"""Graded review of a record: each move's win probability before and after, a grade, accuracy (docs/INFERENCE.md).
 
 ``ginnyo analyze RECORD`` adds these to the rows of :mod:`ginnyo.record_analysis`.
 A move is judged from its player's side just after it, by the win-probability

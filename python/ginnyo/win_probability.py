@@ -1,4 +1,4 @@
-"""Win probability: the chance that the player who has just moved goes on to win, learnt from equity self-play (docs/INFERENCE.md).
+"""Win probability: the chance that the player who has just moved wins, learnt from self-play (docs/INFERENCE.md).
 
 The position just after a turn is described by the mover's lead over each
 other player (in points), how many tiles the box holds, whether a meld is down
@@ -216,7 +216,8 @@ def brier(predicted: np.ndarray, wins: np.ndarray) -> float:
     return float(np.mean((predicted - wins) ** 2)) if len(wins) else math.nan
 
 
-def calibration(predicted: np.ndarray, wins: np.ndarray, bins: int = CALIBRATION_BINS) -> list[tuple[float, float, int]]:
+def calibration(predicted: np.ndarray, wins: np.ndarray,
+                bins: int = CALIBRATION_BINS) -> list[tuple[float, float, int]]:
     """``(mean predicted, mean won, count)`` of each non-empty tenth of the predictions."""
     edges = np.minimum((predicted * bins).astype(np.int64), bins - 1)
     out = []

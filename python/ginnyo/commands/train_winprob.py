@@ -1,4 +1,4 @@
-"""``ginnyo train-winprob``: fit the win-probability model on compiled self-play and write its file and reliability plot."""
+"""``ginnyo train-winprob``: fit the win-probability model on self-play, write its file and reliability plot."""
 
 from __future__ import annotations
 
