@@ -21,7 +21,7 @@ from ginnycore.simulate import inferred_deal
 from ginnyo.actions import Pass, Place, Return
 from ginnyo.equity import EquityPlayer
 from ginnyo.game import Game
-from ginnyo.inference import (PLAY, RETURN, Inference, Observed, alias_table, deal_tables, infer, view_observations)
+from ginnyo.inference import RETURN, Inference, Observed, alias_table, deal_tables, infer, view_observations
 from ginnyo.leaves import default_model
 from ginnyo.records import record_text
 
