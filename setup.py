@@ -34,7 +34,7 @@ class ParallelBuildExt(build_ext):
 extensions = [
     Extension(f"ginnycore.{name}", [f"src/ginnycore/{name}.pyx"],
               extra_compile_args=["-O3", "-fopenmp"] + POPCOUNT, extra_link_args=["-fopenmp"])
-    for name in ("board", "core", "rules", "selfplay", "crazy", "endgame", "equity", "parse", "simulate")
+    for name in ("board", "core", "rules", "selfplay", "crazy", "endgame", "equity", "parse", "simulate", "infer")
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=COMPILER_DIRECTIVES,

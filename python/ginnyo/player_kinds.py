@@ -12,12 +12,23 @@ KIND_HELP = {
     "endgame": "equity, solving a 2-player endgame exactly",
     "sim": "simulation, late in the game played to the end and ranked by wins",
     "sim-spread": "the simulation with a fixed horizon and the mean spread throughout",
+    "sim-infer": "sim, dealing the opponents' racks from what their last actions say",
+    "sim-wp": "sim-spread, ranking late decisions by the win-probability model",
+    "level1": "graded strength 1 of 5: by score, finding few of the longer plays",
+    "level2": "graded strength 2 of 5: by score, finding most plays",
+    "level3": "graded strength 3 of 5: the best score",
+    "level4": "graded strength 4 of 5: by equity, missing some long and joker plays",
+    "level5": "graded strength 5 of 5: equity with the exact 2-player endgame",
 }
 PLAYER_KINDS = tuple(KIND_HELP)
 #: The simulating kinds: ``sim`` plays late rollouts to the game's end, ranks them
 #: by wins and finishes a 2-player rollout's endgame with the solver;
-#: ``sim-spread`` is the simulation without these (a fixed horizon, the mean spread).
-SIM_KINDS = ("sim", "sim-spread")
+#: ``sim-spread`` is the simulation without these (a fixed horizon, the mean spread);
+#: ``sim-infer`` is ``sim`` dealing the opponents' racks from their inferred leaves
+#: (ginnyo.inference); ``sim-wp`` is ``sim-spread`` ranking late decisions (at most
+#: ``ginnyo.win_probability``'s SIM_CHANCE_BOX tiles in the box) by the win-probability model.
+#: (``level1`` to ``level5`` are ginnyo.levels' players of graded strength, not sim kinds.)
+SIM_KINDS = ("sim", "sim-spread", "sim-infer", "sim-wp")
 
 
 def kinds_help(default: str | None = None) -> str:

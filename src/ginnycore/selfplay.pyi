@@ -38,3 +38,8 @@ def play_games(layout: Core, games: int, players: int, seed: int, equity_seats: 
 def greedy_game_record(layout: Core, players: int, seed: int, index: int = 0,
                        stall_rounds: int = 3) -> tuple[int, list[list[int]], list[GreedyTurn], list[int]]:
     """``(first_player, racks_dealt, turns, final_scores)`` of one greedy game."""
+
+
+def snapshot_games(layout: Core, games: int, players: int, seed: int, model: LeaveModel, per_game: int,
+                   rows: NDArray[np.int32], wins: NDArray[np.float64], stall_rounds: int = 3,
+                   threads: int | None = 1) -> None: ...

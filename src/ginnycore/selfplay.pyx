@@ -426,3 +426,106 @@ def play_games(Core layout not None, long long games, int players, unsigned long
         free(turn)
         free(scratch)
     release(layout)
+
+
+# -- positions of equity games for the win-probability model (ginnyo.win_probability) ----------
+
+cdef enum:
+    SNAPSHOT_FIELDS = 9         # a snapshot row's fields (snapshot_games)
+    SNAPSHOT_PICK = 0x5DEECE66D   # mixed into a game's seed to pick its snapshots
+
+
+def snapshot_games(Core layout not None, long long games, int players, unsigned long long seed, LeaveModel model not None,
+                   int per_game, int[:, ::1] rows not None, double[::1] wins not None, int stall_rounds=STALL_ROUNDS,
+                   threads=1):
+    """Equity games (every seat ``model``'s equity player) sampled for the win
+    probability: of game ``i`` (seed ``seed + i``), up to ``per_game`` turns
+    other than the last, picked at random, into rows ``i * per_game`` on (a
+    row's first field -1 when unused).  A row is the position just after a
+    turn: the game, the player who moved, its lead over each other player in
+    turn order after it (three fields, 0 past the players), the box size,
+    whether a meld is down, the quiet turns and its rack size; ``wins`` its share of the game's win (1, 1/t tied on top with t -
+    1 others, 0).  ``rows`` must be (games * per_game, 9), ``wins`` as long."""
+    cdef long long index, at
+    cdef int player, over, seat, k, n, i, j, top, tied, swap, sets = sets_for(players)
+    cdef int workers = thread_count(threads)
+    cdef const LeaveTable* table = &model.table
+    cdef Board* board
+    cdef Game* game
+    cdef Turn* turn
+    cdef EquityScratch* scratch
+    cdef int* seen
+    cdef int* order
+    cdef uint64_t pick
+    _check_game(layout, players, stall_rounds)
+    if games < 0 or per_game < 1:
+        raise ValueError("games must be 0 or more and per_game 1 or more")
+    if rows.shape[0] < games * per_game or rows.shape[1] != SNAPSHOT_FIELDS or wins.shape[0] < games * per_game:
+        raise ValueError(f"rows must be ({games * per_game}, {SNAPSHOT_FIELDS}) and wins as long")
+    claim(layout)
+    with nogil, parallel(num_threads=workers):
+        board = board_clone(layout.board)
+        game = <Game*>malloc(sizeof(Game))
+        turn = <Turn*>malloc(sizeof(Turn))
+        scratch = <EquityScratch*>malloc(sizeof(EquityScratch))
+        seen = <int*>malloc(MAX_TURNS * SNAPSHOT_FIELDS * sizeof(int))
+        order = <int*>malloc(MAX_TURNS * sizeof(int))
+        if scratch != NULL:
+            memset(scratch, 0, sizeof(EquityScratch))
+        for index in prange(games, schedule="dynamic", chunksize=4):
+            for i in range(per_game):
+                rows[index * per_game + i, 0] = -1
+                wins[index * per_game + i] = 0.0
+            if board == NULL or game == NULL or turn == NULL or scratch == NULL or seen == NULL or order == NULL:
+                continue
+            board_copy(board, layout.board)
+            _start(game, players, sets, _game_seed(seed, index), stall_rounds)
+            over = 0
+            n = 0
+            while over == 0:
+                over = _equity_turn(game, board, turn, table, scratch)
+                if over != 0:
+                    break
+                player = turn.player
+                seen[n * SNAPSHOT_FIELDS + 0] = <int>index
+                seen[n * SNAPSHOT_FIELDS + 1] = player
+                for k in range(3):
+                    seat = (player + 1 + k) % players
+                    seen[n * SNAPSHOT_FIELDS + 2 + k] = game.scores[player] - game.scores[seat] if k < players - 1 else 0
+                seen[n * SNAPSHOT_FIELDS + 5] = game.box_size
+                seen[n * SNAPSHOT_FIELDS + 6] = game.n_plays > 0
+                seen[n * SNAPSHOT_FIELDS + 7] = game.turns_without_play
+                seen[n * SNAPSHOT_FIELDS + 8] = game.rack_sizes[player]
+                n = n + 1
+            if over < 0:
+                continue
+            top = game.scores[0]
+            for player in range(players):
+                if game.scores[player] > top:
+                    top = game.scores[player]
+            tied = 0
+            for player in range(players):
+                tied = tied + (game.scores[player] == top)
+            pick = _game_seed(seed ^ <uint64_t>SNAPSHOT_PICK, index)
+            for i in range(n):
+                order[i] = i
+            for i in range(min(per_game, n)):
+                j = i + splitmix_below(&pick, n - i)
+                swap = order[i]
+                order[i] = order[j]
+                order[j] = swap
+                at = index * per_game + i
+                for k in range(SNAPSHOT_FIELDS):
+                    rows[at, k] = seen[order[i] * SNAPSHOT_FIELDS + k]
+                player = seen[order[i] * SNAPSHOT_FIELDS + 1]    # (no array here: a C array is shared by the threads)
+                wins[at] = 1.0 / tied if game.scores[player] == top else 0.0
+        if scratch != NULL:
+            free(scratch.plays)
+            free(scratch.ranked)
+        free(board)
+        free(game)
+        free(turn)
+        free(scratch)
+        free(seen)
+        free(order)
+    release(layout)

@@ -96,6 +96,7 @@ ctypedef struct Sim:
     unsigned char rack[RACK_KINDS]
     int rack_size
     signed char unseen[MAX_TILES]
+    void* inferred              # an InferredDeal (infer_deal.pxi) when opponents' leaves were inferred, else NULL
 
 ctypedef struct Deal:
     # Rollout i's tiles: the other racks, the box (drawn from both ends) and
@@ -153,6 +154,9 @@ cdef void _deal(const Sim* sim, long long index, Deal* deal) noexcept nogil:
     deal.n_box = sim.n_unseen - at
     memcpy(deal.box, &tiles[at], deal.n_box)
     deal.returns_seed = splitmix_next(&state)
+
+
+include "infer_deal.pxi"
 
 
 cdef inline int _draw(Box* box, int ours) noexcept nogil:
@@ -372,7 +376,10 @@ cdef int _rollout(const Sim* sim, long long index, double* row, double* wins, Sc
     cdef Deal deal
     cdef int c, failed = 0
     cdef double win = 0   # _play_out sets it; 0 for the compiler, which cannot see that
-    _deal(sim, index, &deal)
+    if sim.inferred != NULL:
+        _deal_inferred(sim, <const InferredDeal*>sim.inferred, index, &deal)
+    else:
+        _deal(sim, index, &deal)
     for c in range(sim.n_candidates):
         row[c] = _play_out(sim, &sim.candidates[c], &deal, scratch, &win, &failed)
         if wins != NULL:
@@ -408,24 +415,31 @@ cdef class Rollouts:
     players' scores before the decision, ours first then in turn order (None:
     zeros; they decide only who wins), ``to_end`` play each rollout on to the
     game's end, ``endgame_nodes`` (2 players) finish a rollout whose box is
-    empty with the endgame solver within about that many nodes (0: never).
+    empty with the endgame solver within about that many nodes (0: never), ``inferred`` None or an entry an
+    opponent seat, None (dealt at random) or the alias table of its inferred
+    leaves ``(leaves, keep, alias)`` (infer_deal.pxi).
     ValueError on anything else.  :meth:`run` plays rollouts; the object is
     read-only after it is made, so several threads may run it at once.
     """
 
     cdef Sim sim
+    cdef InferredDeal inferred
     cdef LeaveModel model
     cdef readonly tuple scores
 
     def __cinit__(self, Core position not None, LeaveModel model not None, unseen, opponent_racks, candidates,
                   int plies, seed, int policy=POLICY_GREEDY, quiet_turns=0, int stall_rounds=STALL_ROUNDS,
-                  int rules=RULES_VERSION, scores=None, bint to_end=False, endgame_nodes=0):
+                  int rules=RULES_VERSION, scores=None, bint to_end=False, endgame_nodes=0,
+                  inferred=None):
         cdef int tile, c, seat
         cdef Candidate* made
         cdef LeaveRow row
         memset(&self.sim, 0, sizeof(Sim))
+        memset(&self.inferred, 0, sizeof(InferredDeal))
         self.model = model
         _set_tiles(&self.sim, unseen, opponent_racks, seed)
+        if inferred is not None:
+            _set_inferred(&self.sim, &self.inferred, inferred)
         candidates = list(candidates)
         self.sim.plies = _whole(plies, "plies", 0, MAX_PLIES)
         self.sim.to_end = to_end
@@ -477,6 +491,7 @@ cdef class Rollouts:
         self.scores = tuple(scores)
 
     def __dealloc__(self):
+        _free_inferred(&self.inferred)
         free(self.sim.board)
         free(self.sim.candidates)
 

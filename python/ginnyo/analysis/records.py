@@ -76,7 +76,10 @@ def analyze_record(lines: list[tuple[int, dict[str, Any]]], name: str, *, thread
 
     game = replay(lines, on_turn=record_turn, name=name)
     rows = _turn_rows(game, decisions, names, threads, model)
-    return rows, summary_rows(rows, game.players, names)
+    summary = summary_rows(rows, game.players, names)
+    from ..review import add_grades, turn_facts     # the graded review: win probability and grades
+    add_grades(rows, summary, turn_facts(lines, name))
+    return rows, summary
 
 
 class _Recorder:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..equity.leaves import LeaveModel, LeaveState
     from ..equity.rank import Candidate
     from ..game.context import GameContext
-    from ..simulation.rollouts import PairedLead
+    from ..simulation.rollouts import PairedLead, SimResult
 
 
 def register(commands: Any) -> None:
@@ -55,6 +55,11 @@ def register(commands: Any) -> None:
     best.add_argument("--rollout-endgame-nodes", type=whole_number(0, 10**9), default=ROLLOUT_ENDGAME_NODES,
                       metavar="N", help="with --sim, 2 players: finish a rollout whose box runs empty with the "
                                         "endgame solver when it proves the rest within N nodes (0: never)")
+    best.add_argument("--turn", type=whole_number(1), metavar="T",
+                      help="POSITION is a game record: take the decision of its turn T as its player saw it")
+    best.add_argument("--infer", action="store_true",
+                      help="with --sim and --turn: deal each opponent's rack from what its last action says of "
+                           "the tiles it kept (docs/INFERENCE.md)")
     best.add_argument("--leaves", metavar="FILE",
                       help="with --equity/--sim: another leave file (default: the shipped one)")
     ranking.add_argument("--endgame", action="store_true",
@@ -120,7 +125,16 @@ def _tile_on(position: Position, scored: ScoredPlay, square: int) -> str:
 
 
 def cmd_best_move(args: argparse.Namespace) -> int:
-    position = Position.load(args.position)
+    args.observed = None
+    if args.turn is not None:
+        from ..inference import record_decision
+        decision = record_decision(args.position, args.turn)
+        position, args.observed = decision.position, decision.observed
+    else:
+        if args.infer:
+            from ..errors import GinnyoError
+            raise GinnyoError("--infer needs --turn T and a game record: inference reads the opponents' last actions")
+        position = Position.load(args.position)
     if (args.endgame or args.equity or args.sim is not None) and _best_move_from_solver(args, position):
         return EXIT_OK
     if args.equity or args.sim is not None:
@@ -203,14 +217,23 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     from .progress import progress_bar
     from ..simulation.rollouts import Z95, simulate_position
     from ..support.workers import default_workers
+    from ..win_probability import default_model as win_model, leads_of, outcome_chances
+    threads = args.workers or default_workers()
+    inferred = tables = None
+    if args.infer:
+        from ..inference import deal_tables, infer_opponents
+        inferred = infer_opponents(args.observed, model, seed=args.seed, threads=threads)
+        tables = deal_tables(inferred)
+    chance = outcome_chances(win_model(), context.players, leads_of(context.scores, context.to_move),
+                             context.box_size, args.plies)
     bar = progress_bar(args.sim, "rollout", leave=False)
     start = time.perf_counter()
     try:
         setup, results = simulate_position(
             position, args.sim, model, candidates=args.candidates, plies=args.plies, seed=args.seed,
             policy=args.policy, late_box=args.late_box, endgame_nodes=args.rollout_endgame_nodes,
-            threads=args.workers or default_workers(), scheduler=args.scheduler, stop=args.stop,
-            seconds=args.time, on_progress=bar.update, context=context)
+            threads=threads, scheduler=args.scheduler, stop=args.stop,
+            seconds=args.time, on_progress=bar.update, context=context, inferred=tables, chance=chance)
     finally:
         bar.close()
     seconds = time.perf_counter() - start
@@ -219,10 +242,14 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
         print(json.dumps({"rollouts": rollouts, "asked": args.sim, "plies": args.plies, "seed": args.seed,
                           "policy": args.policy, "box": context.box_size, "unseen": len(context.unseen),
                           "to_end": setup.to_end, "endgame_nodes": setup.endgame_nodes,
+                          **({} if inferred is None else {"inferred": [
+                              None if inference is None or not inference.leaves else len(inference.leaves)
+                              for inference in inferred]}),
                           "candidates": [dict(candidate_json(position, result.candidate),
                                               mean=round(result.mean, 3), stdev=round(result.stdev, 3),
                                               ci95=[round(result.low, 3), round(result.high, 3)],
                                               **({} if result.wins is None else {"wins": round(result.wins, 4)}),
+                                              win_probability=round(_chance(result), 4),
                                               **({} if result.paired is None or rollouts < 2 else {"paired_lead": {
                                                   "lead": round(result.paired.lead, 4),
                                                   "se": round(result.paired.error, 4),
@@ -232,11 +259,12 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     stopped = f" (stopped early of {args.sim})" if rollouts < args.sim else ""
     horizon = "played to the game's end, ranked by wins" if setup.to_end else f"{args.plies} plies after ours"
     print(f"{len(results)} candidates x {rollouts} rollouts{stopped}, {horizon} ({args.policy}), "
-          f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)")
+          f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)"
+          + ("" if setup.inferred is None else "; opponents' racks dealt from their inferred leaves"))
     from ..number_text import number
     z = STOP_LEVELS[args.stop] if args.stop else Z95
     for rank, result in enumerate(results, 1):
-        wins = "" if result.wins is None else f"  wins {100 * result.wins:5.1f}%"
+        wins = f"  {'wins' if result.wins is not None else 'win '} {100 * _chance(result):5.1f}%"
         interval = f"[{number(result.low, '+.1f')}, {number(result.high, '+.1f')}]"
         print(f"{rank:>2}. {candidate_line(position, result.candidate)} {wins} "
               f"sim {number(result.mean, '+7.1f')}  95% CI {interval}{_lead_text(result.paired, z)}")
@@ -257,6 +285,13 @@ def _lead_text(paired: PairedLead | None, z: float) -> str:
     lead, half = scale * paired.lead, scale * z * paired.error
     low, high = (number(value, "+.1f") + unit for value in (lead - half, lead + half))
     return f"  lead {number(lead, '+.1f')}{unit} [{low}, {high}]"
+
+
+def _chance(result: SimResult) -> float:
+    """A result's win probability (the simulation was asked for it)."""
+    if result.chance is None:
+        raise RuntimeError("the simulation gave no win probability")
+    return result.chance
 
 
 def _best_move_from_solver(args: argparse.Namespace, position: Position) -> bool:

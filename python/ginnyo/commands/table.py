@@ -42,7 +42,7 @@ def position_line(row: dict[str, Any]) -> str:
 def turn_header() -> str:
     return (f"{'turn':>4} {'player':<12} {'played':<{NOTATION_WIDTH}} {'score':>7}  "
             f"{'best play by score':<{NOTATION_WIDTH}} {'score':>7}  {'lost':>4}  "
-            f"{'best action by equity':<{NOTATION_WIDTH}} {'equity':>7}  {'lost':>6}")
+            f"{'best action by equity':<{NOTATION_WIDTH}} {'equity':>7}  {'lost':>6}  {'win lost':>8}  grade")
 
 
 def _player(player: int, name: str | None) -> str:
@@ -54,18 +54,20 @@ def turn_line(row: dict[str, Any]) -> str:
     from ..number_text import number
     return (f"{row['turn']:>4} {_player(row['player'], row['name'])[:12]:<12} {_action(row['played'], 'score')}  "
             f"{_action(row['best'], 'score')}  {row['points_lost']:>4}  "
-            f"{_action(row['equity'], 'equity')}  {number(row['equity_lost'], '>6.1f')}")
+            f"{_action(row['equity'], 'equity')}  {number(row['equity_lost'], '>6.1f')}"
+            + (f"  {row['win_lost']:>8.1%}  {row['grade']}" if "grade" in row else ""))
 
 
 def summary_lines(summary: list[dict[str, Any]]) -> list[str]:
     """The players' summary: turns, points and equity lost, shares of best moves."""
     from ..number_text import number
     lines = [f"{'player':<16} {'turns':>5} {'points lost':>11} {'equity lost':>11} "
-             f"{'best moves':>10} {'best by equity':>14}"]
+             f"{'best moves':>10} {'best by equity':>14} {'accuracy':>8}"]
     for row in summary:
         shares = [NONE if share is None else f"{share:.0%}" for share in (row["best_moves"], row["best_equity_moves"])]
         lines.append(f"{_player(row['player'], row['name'])[:16]:<16} {row['turns']:>5} {row['points_lost']:>11} "
-                     f"{number(row['equity_lost'], '>11.1f')} {shares[0]:>10} {shares[1]:>14}")
+                     f"{number(row['equity_lost'], '>11.1f')} {shares[0]:>10} {shares[1]:>14} "
+                     f"{NONE if row.get('accuracy') is None else format(row['accuracy'], '.1f'):>8}")
     return lines
 
 

@@ -146,6 +146,17 @@ class View:
         return self._game.layout
 
     @property
+    def history(self) -> list[Turn]:
+        """The turns played so far, as everyone saw them happen (the game's own
+        list: read it, do not change it; a return's tiles are the player's alone)."""
+        return self._game.history
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """This player's rack as dealt."""
+        return self._game.dealt[self.player]
+
+    @property
     def sets(self) -> int:
         return self._game.sets
 

@@ -114,18 +114,28 @@ def make_player(kind: str, seed: int, seat: int, *, seconds: float | None = None
     if kind in SIM_KINDS:  # Monte Carlo simulation of the top equity candidates (ginnyo.simulation)
         from .simulation import SimPlayer
         late_box, endgame_nodes = sim_options(kind)
-        if seconds is None:
-            return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), late_box=late_box,
-                             endgame_nodes=endgame_nodes)
+        infer, chance_box = sim_extras(kind)
         return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), late_box=late_box, endgame_nodes=endgame_nodes,
-                         rollouts=THINK_ROLLOUTS, seconds=seconds)
+                         infer=infer, chance_box=chance_box,
+                         **({} if seconds is None else {"rollouts": THINK_ROLLOUTS, "seconds": seconds}))
+    if kind.startswith("level") and kind in PLAYER_KINDS:   # graded strength (ginnyo.levels)
+        from ..levels import make_level
+        return make_level(kind, seed, seat)
     raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
 
 
 def sim_options(kind: str) -> tuple[int, int]:
     """The ``late_box`` and ``endgame_nodes`` of a sim kind's :class:`~ginnyo.players.SimPlayer`."""
     from ..simulation.choices import LATE_BOX, ROLLOUT_ENDGAME_NODES
-    return (-1, 0) if kind == "sim-spread" else (LATE_BOX, ROLLOUT_ENDGAME_NODES)
+    return (-1, 0) if kind in ("sim-spread", "sim-wp") else (LATE_BOX, ROLLOUT_ENDGAME_NODES)
+
+
+def sim_extras(kind: str) -> tuple[bool, int]:
+    """The ``infer`` and ``chance_box`` of a sim kind's :class:`~ginnyo.players.SimPlayer`."""
+    if kind == "sim-wp":
+        from ..win_probability import SIM_CHANCE_BOX
+        return False, SIM_CHANCE_BOX
+    return kind == "sim-infer", -1
 
 
 def hash_seed(text: str) -> int:
@@ -135,4 +145,4 @@ def hash_seed(text: str) -> int:
 
 __all__ = ["Player", "GreedyPlayer", "RandomPlayer", "RandomOrBestPlayer", "make_player",
            "no_play_action", "PLAYER_KINDS", "SIM_KINDS", "THINK_ROLLOUTS",
-           "sim_options"]
+           "sim_options", "sim_extras"]

@@ -29,6 +29,12 @@ class SimPlayer:
     2-player rollout whose box runs empty is finished by the endgame solver
     within ``endgame_nodes`` nodes (0: played on by the policy).  Once a
     2-player game's box is empty it plays the endgame solver's move instead.
+    With ``infer``, each opponent's rack is dealt from what its last action
+    says of the tiles it kept (:mod:`ginnyo.inference`, ``infer_samples``
+    racks judged when there are too many to judge all).  With at most
+    ``chance_box`` tiles in the box (negative: never) and a fixed horizon, the
+    candidates are ranked by the win probability of their outcomes
+    (:func:`ginnyo.win_probability.outcome_chances`) instead of the mean.
     Decision ``t`` of a game is seeded from ``(seed, t)``, so a game is
     reproducible; with ``seconds`` (a think-time budget) the rollouts also stop
     once it is spent, and where they stop depends on the machine."""
@@ -38,7 +44,8 @@ class SimPlayer:
     def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, candidates: int = DEFAULT_CANDIDATES,
                  plies: int = DEFAULT_PLIES, margin: float = DEFAULT_MARGIN, model: LeaveModel | None = None,
                  policy: str = DEFAULT_POLICY, late_box: int = LATE_BOX,
-                 endgame_nodes: int = ROLLOUT_ENDGAME_NODES, seconds: float | None = None) -> None:
+                 endgame_nodes: int = ROLLOUT_ENDGAME_NODES, seconds: float | None = None,
+                 infer: bool = False, infer_samples: int = 400, chance_box: int = -1) -> None:
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         self.seed = seed
@@ -51,6 +58,9 @@ class SimPlayer:
         self.late_box = late_box
         self.endgame_nodes = endgame_nodes
         self.seconds = seconds
+        self.infer = infer
+        self.infer_samples = infer_samples
+        self.chance_box = chance_box
 
     def choose(self, view: View) -> Action:
         solved = endgame_action(view)
@@ -64,7 +74,22 @@ class SimPlayer:
             return ranked[0].action()
         setup = view_setup(view, chosen, self.plies, self.seed * 1000 + view.turn, self.model, self.policy,
                            self.late_box, self.endgame_nodes)
-        return simulate(setup, self.rollouts, seconds=self.seconds)[0].candidate.action()
+        if self.infer:
+            from dataclasses import replace
+
+            from ..inference import deal_tables, infer, view_observations
+            found = view_observations(view)
+            tables = deal_tables([None if observed is None else
+                                  infer(observed, self.model, samples=self.infer_samples, seed=setup.seed)
+                                  for observed in found])
+            setup = replace(setup, inferred=tables)
+        chance = None
+        if 0 <= view.box_size <= self.chance_box and not setup.to_end:
+            from ..win_probability import default_model as win_model, leads_of, outcome_chances
+            chance = outcome_chances(win_model(), view.players, leads_of(view.scores, view.player), view.box_size,
+                                     self.plies)
+        return simulate(setup, self.rollouts, seconds=self.seconds, chance=chance,
+                        rank_by_chance=chance is not None)[0].candidate.action()
 
 
 __all__ = ["SimPlayer"]

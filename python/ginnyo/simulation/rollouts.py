@@ -46,9 +46,9 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -100,6 +100,8 @@ class Setup:
     policy: str = DEFAULT_POLICY        # the rollout players' (POLICIES)
     to_end: bool = False                # rollouts play on to the game's end; ranked by wins first
     endgame_nodes: int = 0              # 2 players: the rollouts' endgame solver's node budget (0: none)
+    # an alias table an opponent seat (ginnyo.inference.deal_tables), or None
+    inferred: tuple[tuple[bytes, tuple[float, ...], tuple[int, ...]] | None, ...] | None = None
 
     def __getstate__(self) -> dict[str, object]:
         """What pickles: the fields, not the compiled rollouts kept by :func:`rollouts_of`."""
@@ -135,6 +137,7 @@ class SimResult:
     stdev: float
     wins: float | None = None
     paired: PairedLead | None = None
+    chance: float | None = None         # the win probability (ginnyo.win_probability) of its outcomes, when asked
 
     @property
     def half_width(self) -> float:
@@ -188,7 +191,7 @@ def _compile(setup: Setup) -> Rollouts:
                     [compiled_candidate(candidate) for candidate in setup.candidates], setup.plies,
                     setup.seed % SEED_MODULUS, POLICY_EQUITY if setup.policy == "equity" else POLICY_GREEDY,
                     context.quiet_turns, context.stall_rounds, context.rules, scores, setup.to_end,
-                    setup.endgame_nodes)
+                    setup.endgame_nodes, setup.inferred)
 
 
 def rollout_outcomes(setup: Setup, start: int, count: int, threads: int = 1) -> NDArray[np.float64]:
@@ -295,13 +298,19 @@ def ranking(tally: Tally, wins: Tally | None = None) -> list[int]:
 
 def simulate(setup: Setup, rollouts: int, *, threads: int = 1, scheduler: str | None = None,
              stop: int | None = None, seconds: float | None = None,
-             on_progress: Callable[[int], None] | None = None) -> list[SimResult]:
+             on_progress: Callable[[int], None] | None = None,
+             chance: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None,
+             rank_by_chance: bool = False) -> list[SimResult]:
     """Run up to ``rollouts`` rollouts of every candidate of ``setup`` over
     ``threads`` threads (or on the Dask cluster at ``scheduler``); the results
     best mean first (ties to the equity order), the same for a seed whatever
     ``threads`` or ``scheduler``.  After each :data:`BLOCK` it stops early when
     ``stop`` (a level of :data:`STOP_LEVELS`) finds the leader significant, or
-    when ``seconds`` have passed (a budget: where it stops depends on the machine)."""
+    when ``seconds`` have passed (a budget: where it stops depends on the machine).
+    With ``chance`` (a block of outcomes to their win probabilities,
+    :func:`ginnyo.win_probability.outcome_chances`) each result gets its mean
+    win probability (its share of wins when the rollouts play to the end), and
+    with ``rank_by_chance`` the results are ranked by it first."""
     if not setup.candidates:
         return []
     if stop is not None and stop not in STOP_LEVELS:
@@ -310,20 +319,27 @@ def simulate(setup: Setup, rollouts: int, *, threads: int = 1, scheduler: str | 
     deadline = None if seconds is None else time.monotonic() + seconds
     tally = Tally(len(setup.candidates))
     wins = Tally(len(setup.candidates)) if setup.to_end else None
+    chances = Tally(len(setup.candidates)) if chance is not None and not setup.to_end else None
     for block, won in _blocks(setup, rollouts, threads, scheduler, deadline, seconds):
         tally.add(block)
         if wins is not None:
             wins.add(won)
+        if chances is not None and chance is not None:
+            chances.add(chance(block))
         if on_progress is not None:
             on_progress(len(block))
         if tally.count < rollouts and (
-                (stop is not None and leader_is_significant(tally, STOP_LEVELS[stop], wins))
+                (stop is not None and leader_is_significant(tally, STOP_LEVELS[stop],
+                                                            chances if rank_by_chance and chances else wins))
                 or (deadline is not None and time.monotonic() >= deadline)):
             break
     leads = paired_leads(tally, wins)
+    judged = wins if wins is not None else chances if rank_by_chance else None
     return [SimResult(setup.candidates[row], tally.count, tally.mean(row), tally.stdev(row),
-                      None if wins is None else wins.mean(row), leads.get(row))
-            for row in ranking(tally, wins)]
+                      None if wins is None else wins.mean(row), leads.get(row),
+                      wins.mean(row) if wins is not None and chance is not None
+                      else None if chances is None else chances.mean(row))
+            for row in ranking(tally, judged)]
 
 
 Block = tuple["NDArray[np.float64]", "NDArray[np.float64]"]
@@ -402,18 +418,25 @@ def simulate_position(position: Position, rollouts: int, model: LeaveModel, *, c
                       plies: int = DEFAULT_PLIES, seed: int = 0, policy: str = DEFAULT_POLICY,
                       late_box: int = LATE_BOX, endgame_nodes: int = ROLLOUT_ENDGAME_NODES, threads: int = 1,
                       scheduler: str | None = None, stop: int | None = None, seconds: float | None = None,
-                      on_progress: Callable[[int], None] | None = None, context: GameContext | None = None
+                      on_progress: Callable[[int], None] | None = None, context: GameContext | None = None,
+                      inferred: Any = None,
+                      chance: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None
                       ) -> tuple[Setup, list[SimResult]]:
     """``best-move --sim``: the top ``candidates`` of a static position's equity
     ranking simulated ``rollouts`` times each (see :func:`setup_for` and
-    :func:`simulate`); the setup and the results, best first."""
+    :func:`simulate`); the setup and the results, best first.  ``inferred``:
+    the opponents' deal tables (:func:`ginnyo.inference.deal_tables`), dealt
+    from instead of uniformly; ``chance``: each candidate's win probability
+    reported (:func:`ginnyo.win_probability.outcome_chances`)."""
     from ..equity.rank import rank_position
     context = context or game_context(position)
     ranked = rank_position(position, model, limit=candidates, context=context)
     setup = setup_for(position, top_candidates(ranked, candidates), plies, seed, model, context, policy, late_box,
                       endgame_nodes)
+    if inferred is not None:
+        setup = replace(setup, inferred=inferred)
     results = simulate(setup, rollouts, threads=threads, scheduler=scheduler, stop=stop, seconds=seconds,
-                       on_progress=on_progress)
+                       on_progress=on_progress, chance=chance)
     return setup, results
 
 

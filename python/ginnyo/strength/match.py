@@ -27,7 +27,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..game.game import Game, play_game
-from ..players.players import PLAYER_KINDS, SIM_KINDS, Player, hash_seed, make_player, sim_options
+from ..players.players import PLAYER_KINDS, SIM_KINDS, Player, hash_seed, make_player, sim_extras, sim_options
 from ..support.workers import cut, default_workers, run_batches
 
 if TYPE_CHECKING:
@@ -108,9 +108,10 @@ def build_player(kind: str, seed: int, seat: int, sim: SimSettings, model: Leave
     if kind in SIM_KINDS:
         from ..players.simulation import SimPlayer
         late_box, endgame_nodes = sim_options(kind)
+        infer, chance_box = sim_extras(kind)
         return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), rollouts=sim.rollouts,
                          candidates=sim.candidates, plies=sim.plies, margin=sim.margin, model=model,
-                         late_box=late_box, endgame_nodes=endgame_nodes)
+                         late_box=late_box, endgame_nodes=endgame_nodes, infer=infer, chance_box=chance_box)
     if model is not None and kind in ("equity", "endgame"):
         from ..players.equity import EquityPlayer
         return EquityPlayer(model, endgame=kind == "endgame")
