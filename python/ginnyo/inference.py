@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ginnycore import EMPTY_SQUARE, RACK_KINDS
+from .native.encoding import RACK_KINDS, empty_board, encode_rack
 
 from .game.actions import Place, Return
 from .equity import compiled_model
@@ -95,7 +95,7 @@ class Inference:
 def infer(observed: Observed, model: LeaveModel | None = None, *, margin: float = MARGIN,
           max_leaves: int = MAX_LEAVES, samples: int = SAMPLES, seed: int = 0, threads: int = 1) -> Inference:
     """The inference of one observed decision (see the module's doc)."""
-    from ginnycore.infer import infer as compiled_infer
+    from .native.infer import infer as compiled_infer
 
     from .native import empty_core
     core = empty_core(observed.layout)
@@ -134,10 +134,7 @@ def _conditioned(observed: Observed, exact: bool, considered: float, kept: list[
 
 
 def _counts(tiles: Sequence[int] | Counter[int]) -> bytes:
-    counts = bytearray(RACK_KINDS)
-    items = tiles.elements() if isinstance(tiles, Counter) else tiles
-    for tile in items:
-        counts[tile] += 1
+    counts = encode_rack(tiles.elements() if isinstance(tiles, Counter) else tiles)
     return bytes(counts)
 
 
@@ -207,8 +204,7 @@ def observations(history: Sequence[Turn], board: Mapping[int, tuple[int, bool]],
         turn = history[index]
         later = {square: tile for later_turn in history[index:] if isinstance(later_turn.action, Place)
                  for square, tile in later_turn.action.play.placements}
-        cards = bytearray([EMPTY_SQUARE]) * layout.size
-        jokers = bytearray(layout.size)
+        cards, jokers = empty_board(layout.size)
         before: Counter[int] = Counter()
         for square, (card, joker) in board.items():
             if square in later:

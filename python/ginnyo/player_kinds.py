@@ -27,7 +27,7 @@ PLAYER_KINDS = tuple(KIND_HELP)
 #: ``sim-infer`` is ``sim`` dealing the opponents' racks from their inferred leaves
 #: (ginnyo.inference); ``sim-wp`` is ``sim-spread`` ranking late decisions (at most
 #: ``ginnyo.win_probability``'s SIM_CHANCE_BOX tiles in the box) by the win-probability model.
-#: (``level1`` to ``level5`` are ginnyo.levels' players of graded strength, not sim kinds.)
+#: (``level1`` to ``level5`` are ginnyo.players.levels' players of graded strength, not sim kinds.)
 SIM_KINDS = ("sim", "sim-spread", "sim-infer", "sim-wp")
 
 

@@ -182,7 +182,7 @@ class Positions:
 def self_play_positions(players: int, games: int, seed: int, per_game: int = DEFAULT_PER_GAME,
                         threads: int = 1) -> Positions:
     """``per_game`` positions of each of ``games`` equity games (the shipped leave values)."""
-    from ginnycore.selfplay import snapshot_games
+    from .native.selfplay import snapshot_games
 
     from .equity import compiled_model
     from .layout import Layout

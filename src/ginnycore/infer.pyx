@@ -240,7 +240,7 @@ def infer(Core position not None, LeaveModel model not None, pool, int rack_size
     cdef long long count, total, i
     cdef int tile, n = 0, exact, workers = thread_count(threads), failed = 0
     cdef uint64_t seed_value
-    cdef Scratch* scratch
+    cdef Scratch* scratch = NULL   # NULL before the parallel block: its firstprivate copy is of it
     memset(&judge, 0, sizeof(Judge))
     _counts(pool, pool_counts, "pool")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:

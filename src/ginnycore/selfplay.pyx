@@ -450,12 +450,13 @@ def snapshot_games(Core layout not None, long long games, int players, unsigned 
     cdef int player, over, seat, k, n, i, j, top, tied, swap, sets = sets_for(players)
     cdef int workers = thread_count(threads)
     cdef const LeaveTable* table = &model.table
-    cdef Board* board
-    cdef Game* game
-    cdef Turn* turn
-    cdef EquityScratch* scratch
-    cdef int* seen
-    cdef int* order
+    # NULL before the parallel block: its firstprivate copies are of these (set again in each thread)
+    cdef Board* board = NULL
+    cdef Game* game = NULL
+    cdef Turn* turn = NULL
+    cdef EquityScratch* scratch = NULL
+    cdef int* seen = NULL
+    cdef int* order = NULL
     cdef uint64_t pick
     _check_game(layout, players, stall_rounds)
     if games < 0 or per_game < 1:

@@ -77,7 +77,7 @@ def analyze_record(lines: list[tuple[int, dict[str, Any]]], name: str, *, thread
     game = replay(lines, on_turn=record_turn, name=name)
     rows = _turn_rows(game, decisions, names, threads, model)
     summary = summary_rows(rows, game.players, names)
-    from ..review import add_grades, turn_facts     # the graded review: win probability and grades
+    from .grades import add_grades, turn_facts     # the graded review: win probability and grades
     add_grades(rows, summary, turn_facts(lines, name))
     return rows, summary
 

@@ -27,6 +27,11 @@ class DefaultsFormatter(argparse.HelpFormatter):
             text += " (default: " + default_text(action.default).replace("%", "%%") + ")"
         return text
 
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        """Lines of at most ``width``, never broken inside a hyphenated word (``sim-infer``)."""
+        import textwrap
+        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+
 
 def default_text(default: Any) -> str:
     """A default as it would be typed: ``2,3,4`` for a tuple, not ``(2, 3, 4)``."""

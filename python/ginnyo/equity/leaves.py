@@ -193,13 +193,6 @@ class LeaveModel:
         return hash((self.weights, self.returns, self.state_weights, self.open_first,
                      tuple(sorted(self.others.items()))))
 
-    def __getstate__(self) -> dict[str, Any]:
-        """What pickles (to worker processes, a Dask cluster): the fields, not the
-        compiled model :func:`ginnyo.equity.compiled_model` keeps, which cannot."""
-        state = dict(self.__dict__)
-        state.pop("_compiled", None)
-        return state
-
     @property
     def matrix(self) -> NDArray[np.float64]:
         matrix: NDArray[np.float64] = self.__dict__["_matrix"]

@@ -33,4 +33,4 @@ def encode_rack(rack: Iterable[int]) -> bytearray:
     return counts
 
 
-__all__ = ["Tile", "empty_board", "encode_board", "encode_rack"]
+__all__ = ["RACK_KINDS", "Tile", "empty_board", "encode_board", "encode_rack"]

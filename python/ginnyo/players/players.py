@@ -115,11 +115,13 @@ def make_player(kind: str, seed: int, seat: int, *, seconds: float | None = None
         from .simulation import SimPlayer
         late_box, endgame_nodes = sim_options(kind)
         infer, chance_box = sim_extras(kind)
+        if seconds is None:
+            return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), late_box=late_box,
+                             endgame_nodes=endgame_nodes, infer=infer, chance_box=chance_box)
         return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), late_box=late_box, endgame_nodes=endgame_nodes,
-                         infer=infer, chance_box=chance_box,
-                         **({} if seconds is None else {"rollouts": THINK_ROLLOUTS, "seconds": seconds}))
-    if kind.startswith("level") and kind in PLAYER_KINDS:   # graded strength (ginnyo.levels)
-        from ..levels import make_level
+                         infer=infer, chance_box=chance_box, rollouts=THINK_ROLLOUTS, seconds=seconds)
+    if kind.startswith("level") and kind in PLAYER_KINDS:   # graded strength (ginnyo.players.levels)
+        from .levels import make_level
         return make_level(kind, seed, seat)
     raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
 

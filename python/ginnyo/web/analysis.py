@@ -42,7 +42,6 @@ from ginnyo.equity.leaves import default_model
 from ginnyo.native import core_of
 from ginnyo.simulation.rollouts import (BLOCK, SimResult, Setup, Tally, leader_is_significant, ranking, rollout_results,
                                setup_for, top_candidates)
-from ginnyo.solver import tiles_to_return
 from ginnyo.simulation.choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 
 from . import requests as fields
@@ -101,7 +100,7 @@ def play_to_json(position: Position, scored: ScoredPlay) -> dict[str, Any]:
 
 def no_play_json(position: Position) -> dict[str, Any]:
     """What ``best-move --json`` prints for a position without a legal play: the tile to return and why."""
-    tiles, reason = tiles_to_return(position)   # best-move's own choice and words
+    tiles, reason = position.return_advice()   # best-move's own choice and words
     return {"notation": None, "score": 0, "placements": {}, "melds": [],
             "return": [rack_code(tile) for tile in tiles], "reason": reason}
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .game.actions import Action
-from .equity import PLAY, Candidate, rank_actions, view_state
-from .game import View
-from .equity.leaves import LeaveModel, default_model
+from ..game.actions import Action
+from ..equity import PLAY, Candidate, rank_actions, view_state
+from ..game import View
+from ..equity.leaves import LeaveModel, default_model
 
 #: The actions a level player looks among, best equity first.
 CONSIDERED = 400
@@ -70,7 +70,7 @@ class LevelPlayer:
 
     def choose(self, view: View) -> Action:
         if self.level.endgame:
-            from .endgame.choice import endgame_action
+            from ..endgame.choice import endgame_action
             solved = endgame_action(view)
             if solved is not None:
                 return solved

@@ -80,6 +80,6 @@ def test_words_left_over_are_the_error_of_their_command(capsys: pytest.CaptureFi
 
 def test_format_md_names_every_player_kind() -> None:
     from pathlib import Path
-    text = (Path(__file__).resolve().parent.parent / "docs" / "FORMAT.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "FORMAT.md").read_text(encoding="utf-8")
     kinds = text[text.index("Player kinds (here and in `selfplay --bots`)"):].split("\n", 1)[0]
     assert all(f"`{kind}`" in kinds for kind in PLAYER_KINDS)

@@ -18,7 +18,7 @@ from ginnyo.crazy.state import load_state
 from ginnyo.engine import Engine
 from ginnyo.errors import PositionError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BOM = "\ufeff"
 LATE_JSON = (ROOT / "examples" / "late.json").read_text(encoding="utf-8")
 LATE = Position.from_json(LATE_JSON)

@@ -13,7 +13,7 @@ import pytest
 
 from cli_helpers import assert_bad_input, cli
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 EXTEND = EXAMPLES / "extend.json"
 RECORD = EXAMPLES / "game-7.jsonl"
 EXTEND_ROW = {"line": 1, "best": {"notation": "D2 KCKDKS", "score": 60}}

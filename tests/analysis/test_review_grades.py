@@ -1,4 +1,4 @@
-"""The graded review of ``ginnyo analyze RECORD`` (ginnyo.review): the grade
+"""The graded review of ``ginnyo analyze RECORD`` (ginnyo.analysis.grades): the grade
 cut-offs, lichess's accuracy, and every move of a record graded, a weaker
 player's moves graded worse, endgame moves by the exact spread lost."""
 
@@ -13,10 +13,10 @@ import pytest
 from cli_helpers import cli
 from ginnyo.equity import EquityPlayer
 from ginnyo.game import Game, play_game
-from ginnyo.levels import make_level
+from ginnyo.players.levels import make_level
 from ginnyo.game.records import parse_record, record_text
 from ginnyo.analysis.records import analyze_record
-from ginnyo.review import GRADES, accuracy, endgame_grade, grade
+from ginnyo.analysis.grades import GRADES, accuracy, endgame_grade, grade
 
 Graded = tuple[list[dict[str, Any]], list[dict[str, Any]]]
 

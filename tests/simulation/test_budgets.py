@@ -26,7 +26,7 @@ from ginnyo.position import Position
 from ginnyo.endgame.preendgame import greedy_preendgames
 from ginnyo.simulation.rollouts import BLOCK, Setup, Tally, rollout_results, setup_for, simulate, top_candidates
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 OVERSHOOT = 4           # a budget holds within this multiple of itself ...
 FLOOR_SECONDS = 0.5     # ... or this many seconds, whichever is larger
 STAGES = ("opening", "midgame", "late")    # late.json's rollouts are played to the game's end

@@ -18,7 +18,7 @@ import pytest
 
 from helpers import child_environment
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROBE_TIMEOUT = 120     # seconds; each probe takes well under 5 on an idle machine
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the fork start method is Linux's default")

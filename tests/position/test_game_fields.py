@@ -15,7 +15,7 @@ from ginnyo import Position
 from ginnyo.errors import PositionError
 from ginnyo.rules import MAX_SCORE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LATE = json.loads((ROOT / "examples" / "late.json").read_text(encoding="utf-8"))
 
 BAD_FIELDS: dict[str, tuple[dict[str, Any], str]] = {

@@ -24,7 +24,7 @@ from ginnyo.support.files import read_bounded
 from ginnyo.strength.ladder import read_rungs
 from ginnyo.support.line_chunks import LineFile
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 READERS: dict[str, Callable[[Any], object]] = {
     "bulk.iter_jsonl": lambda path: list(bulk.iter_jsonl(path)),

@@ -16,7 +16,7 @@ from ginnyo.commands.table import turn_line
 from ginnyo.number_text import number
 from ginnyo.position.render import KINDS, board_svg
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NEGATIVE_ZERO = re.compile(r"(?<![\w.])-0(\.0+)?(?![\d.])")
 
 

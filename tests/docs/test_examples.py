@@ -15,7 +15,7 @@ import pytest
 from ginnyo.cli import COMMANDS
 from helpers import child_environment
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 README = (EXAMPLES / "README.md").read_text(encoding="utf-8")
 CRAZY_COMMANDS = ("best-turn", "solve", "selfplay", "replay")

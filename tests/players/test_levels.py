@@ -1,4 +1,4 @@
-"""Bot levels (ginnyo.levels): the findability rule, level 5 the equity
+"""Bot levels (ginnyo.players.levels): the findability rule, level 5 the equity
 player, level 3 the greedy player's plays, a level's game replays from its
 seed, and the kinds on the command line."""
 
@@ -12,7 +12,7 @@ from cli_helpers import assert_bad_input, cli
 from ginnyo.game.actions import Place
 from ginnyo.equity import PLAY, RETURN, Candidate, EquityPlayer
 from ginnyo.game import Game, play_game
-from ginnyo.levels import LEVEL_KINDS, LEVELS, LevelPlayer, found_chance, make_level
+from ginnyo.players.levels import LEVEL_KINDS, LEVELS, LevelPlayer, found_chance, make_level
 from ginnyo.players import PLAYER_KINDS, make_player
 
 

@@ -13,7 +13,7 @@ from ginnyo import Position
 from ginnyo.native import ranked_moves
 from ginnyo.play_groups import group_key, grouped
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 OPENING = str(EXAMPLES / "opening.json")
 
 

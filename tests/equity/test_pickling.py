@@ -11,7 +11,7 @@ from ginnyo.equity.leaves import default_model, load
 from ginnyo.position import Position
 from ginnyo.simulation import rollouts_of, setup_for, simulate, top_candidates
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def test_a_leave_model_pickles_after_it_was_compiled() -> None:

@@ -17,7 +17,7 @@ from cli_helpers import assert_bad_input, cli
 from ginnyo.errors import GinnyoError
 from ginnyo.support.files import check_new, write_new
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LATE = str(ROOT / "examples" / "late.json")
 CORPUS = str(ROOT / "bench" / "corpus-mid.jsonl")
 

@@ -30,7 +30,7 @@ import pytest
 
 from helpers import child_environment
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "examples" / "README.md"]
 FENCE = re.compile(r"^```([\w-]*)\n(.*?)^```", re.S | re.M)
 MARKER = re.compile(r"<!-- (illustrative|checked by (tests/[\w/]+\.py))[^>]*-->\s*$")
