@@ -150,10 +150,10 @@ def _figure_calls(name: str, count: int) -> tuple[list[Any], Callable[[Any], obj
     if name == "best_play":
         return [native.core_of(position).best_play for position in positions], operator.call
     if name == "equity":
-        from ginnyo.equity.rank import position_box_size, rank_actions
+        from ginnyo.equity.rank import rank_actions
         from ginnyo.equity.leaves import default_model
         model = default_model()
-        loaded = [(native.core_of(p), p.rack, position_box_size(p)) for p in positions]
+        loaded = [(native.core_of(p), p.rack, p.game_context.box_size) for p in positions]
         return loaded, lambda arguments: rank_actions(*arguments, model, limit=EQUITY_SHOWN)
     if name == "rollout":
         from ginnyo.equity.rank import rank_position

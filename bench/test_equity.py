@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from conftest import COUNTS, FACTS, FASTEST, RESULTS, record
 from ginnyo import native
-from ginnyo.equity.rank import best_action, compiled_model, position_box_size
+from ginnyo.equity.rank import best_action, compiled_model
 from ginnyo.players.equity import EquityPlayer
 from ginnyo.game.game import Game, play_game
 from ginnyo.equity.leaves import default_model
@@ -43,7 +43,7 @@ def test_best_play_core_per_call_on_the_corpus(benchmark, corpus):
 def test_equity_best_move_compiled_per_call(benchmark, corpus):
     from ginnycore.equity import rank_core
     cores = [native.core_of(p) for p in corpus]
-    boxes = [position_box_size(p) for p in corpus]
+    boxes = [p.game_context.box_size for p in corpus]
     model = compiled_model(default_model())
     pairs = list(zip(cores, boxes))
     ranked = benchmark(lambda: [rank_core(core, model, box, True, 1) for core, box in pairs])
@@ -54,7 +54,7 @@ def test_equity_best_move_compiled_per_call(benchmark, corpus):
 
 def test_equity_best_move_through_the_api(benchmark, corpus):
     cores = [native.core_of(p) for p in corpus]
-    jobs = [(core, p.rack, position_box_size(p)) for core, p in zip(cores, corpus)]
+    jobs = [(core, p.rack, p.game_context.box_size) for core, p in zip(cores, corpus)]
     model = default_model()
     benchmark(lambda: [best_action(core, rack, box, model) for core, rack, box in jobs])
     record(EQUITY_API, benchmark.stats.stats, len(cores))

@@ -7,7 +7,7 @@ position.py, which imports them (no import circle).
 
 from __future__ import annotations
 
-from typing import Mapping, Protocol
+from typing import Any, Mapping, Protocol
 
 from .layout import Layout
 from .tiles import PlacedTile
@@ -30,4 +30,13 @@ class PositionFields(Protocol):
     def rack(self) -> tuple[int, ...]: ...
 
 
-__all__ = ["PositionFields"]
+class GameFields(PositionFields, Protocol):
+    """A position's four fields and its game fields as read (``context``:
+    docs/FORMAT.md's players, scores, to_move, unseen), which
+    :mod:`ginnyo.position.context` checks and fills."""
+
+    @property
+    def context(self) -> Mapping[str, Any]: ...
+
+
+__all__ = ["PositionFields", "GameFields"]

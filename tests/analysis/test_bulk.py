@@ -12,7 +12,6 @@ import pytest
 from ginnyo.analysis import bulk
 from ginnyo import native
 from ginnyo.analysis.bulk import iter_jsonl, load_jsonl
-from ginnyo.game.context import game_context
 from ginnyo.errors import PositionError
 from ginnyo.position.position import Position
 
@@ -34,7 +33,7 @@ def _check(arrays: bulk.PositionArrays, expected: list[tuple[int, Position]]) ->
         assert arrays.layout == position.layout
         assert arrays.cards[row].tobytes() == cards and arrays.jokers[row].tobytes() == jokers
         assert arrays.racks[row].tobytes() == rack
-        assert arrays.box_sizes[row] == game_context(position).box_size
+        assert arrays.box_sizes[row] == position.game_context.box_size
         assert arrays.lines[row] == line and arrays.sets[row] == position.sets
         rebuilt = arrays.position(row)
         assert rebuilt == position and repr(rebuilt) == repr(position) and rebuilt.context == position.context
@@ -65,13 +64,13 @@ def test_blank_lines_game_fields_and_two_sets_load_with_their_line_numbers() -> 
 
 
 def test_each_rows_game_state_is_its_positions() -> None:
-    from ginnyo.equity.rank import position_state
+    from ginnyo.equity.rank import leave_state
     data = _mixed() + json.dumps({**json.loads(CORPUS.splitlines()[7]), "players": 3, "sets": 2}).encode() + b"\n" + json.dumps({"board": {}, "rack": "AS"}).encode()
     arrays = load_jsonl(data)
     states = arrays.states()
     assert states.dtype == np.int64 and states.shape == (len(arrays), 4)
     assert [tuple(row) for row in states.tolist()] == \
-        [position_state(position).as_tuple() for _, position in _expected(data)]
+        [leave_state(position).as_tuple() for _, position in _expected(data)]
     assert {row[0] for row in states.tolist()} == {2, 3} and {row[1] for row in states.tolist()} == {0, 1}
 
 
@@ -97,7 +96,7 @@ def test_a_bad_line_is_named_with_the_message_position_gives(bad: bytes, where_b
     lines.insert(where_bad, bad)
     try:
         Position.from_json(bad)
-        game_context(Position.from_json(bad))
+        Position.from_json(bad).game_context
     except PositionError as error:
         message = str(error)
     with pytest.raises(PositionError) as caught:

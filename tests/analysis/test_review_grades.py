@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cli_helpers import cli
-from ginnyo.equity import EquityPlayer
+from ginnyo.players.equity import EquityPlayer
 from ginnyo.game import Game, play_game
 from ginnyo.players.levels import make_level
 from ginnyo.game.records import parse_record, record_text

@@ -17,7 +17,8 @@ from ginnyo import native, solver
 from ginnyo.errors import PositionError
 from ginnyo.game.game import tile_set
 from ginnyo.layout import Layout
-from ginnyo.position.position import Position, parse_tile_codes
+from ginnyo.position.context import parse_tile_codes
+from ginnyo.position.position import Position
 from ginnyo.endgame.preendgame import MAX_BOX, greedy_preendgames, handfuls, is_preendgame, preendgame_box, rank
 from ginnyo.tiles import PlacedTile, rack_code
 

@@ -13,7 +13,7 @@ import pytest
 from equity_reference import reference_key, reference_ranking
 from helpers import FULL_CORPUS, position
 from ginnyo.selfplay.corpus import game_positions
-from ginnyo.equity.rank import PLAY, RETURN, compiled_model, position_box_size, rank_actions, rank_position, rank_positions
+from ginnyo.equity.rank import PLAY, RETURN, compiled_model, rank_actions, rank_position, rank_positions
 from ginnyo.equity.leaves import FEATURES, STAGES, TILES, LeaveModel, LeaveState, default_model, features, stage_of
 from ginnyo.native import core_of
 from ginnyo.position.position import Position
@@ -50,7 +50,7 @@ def disagreements(positions: list[Position], model: LeaveModel,
     game state ``states[i]`` of position i; None: the default state)."""
     found = []
     for index, pos in enumerate(positions):
-        box = position_box_size(pos)
+        box = pos.game_context.box_size
         core = core_of(pos)
         state = states[index] if states is not None else None
         expected = reference_ranking(core.legal_plays(), pos.rack, box, model, state=state)
@@ -102,7 +102,7 @@ def test_compiled_leave_values_are_those_of_leaves_py_at_every_stage() -> None:
 
 def test_compiled_ranking_agrees_with_the_python_reference_on_the_corpus() -> None:
     positions = corpus(QUICK_POSITIONS)
-    assert {position_box_size(p) > 0 for p in positions} == {True, False}
+    assert {p.game_context.box_size > 0 for p in positions} == {True, False}
     assert {p.sets for p in positions} == {1, 2}
     assert disagreements(positions, default_model()) == []
 
@@ -125,7 +125,7 @@ def test_every_return_subset_is_considered_not_only_the_old_129() -> None:
     model = hand_model(pairs=10.0, tiles=-1.0)
     best = rank_position(pos, model)[0]
     assert best.kind == RETURN and best.returned == tuple(sorted(tiles("2H 4C 6S QD")))
-    old = reference_ranking([], pos.rack, position_box_size(pos), model, every_subset=False)
+    old = reference_ranking([], pos.rack, pos.game_context.box_size, model, every_subset=False)
     assert len(old) == 129 and old[0].returned != best.returned and old[0].equity < best.equity
 
 

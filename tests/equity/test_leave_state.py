@@ -18,9 +18,7 @@ import pytest
 from cli_helpers import assert_bad_input, cli
 from ginnyo.position.position import Position
 from test_equity_core import corpus, disagreements, random_leaves
-from ginnyo.game.context import game_context
-from ginnyo.equity.rank import (PLAY, RETURN, compiled_model, position_state, rank_actions, rank_position, rank_positions,
-                           view_state)
+from ginnyo.equity.rank import (PLAY, RETURN, compiled_model, leave_state, rank_actions, rank_position, rank_positions)
 from ginnyo.game.game import Game
 from ginnyo.selfplay.leave_training import design, fit, train
 from ginnyo.equity.leaves import (DATA_FILE, FEATURES, PLAYER_COUNTS, STAGES, STATE_FEATURES, LeaveFileError, LeaveModel,
@@ -98,7 +96,7 @@ def test_compiled_ranking_agrees_with_the_reference_in_game_states() -> None:
 
 def test_with_open_first_an_opening_is_never_declined() -> None:
     pos = Position.from_dict(AUDIT)
-    core, box = core_of(pos), game_context(pos).box_size
+    core, box = core_of(pos), pos.game_context.box_size
     model = LeaveModel(hand_model().weights, hand_model().returns,
                        state_weights=tuple((0.0, 0.0, 0.0, 0.0, 1000.0, 0.0, 0.0) for _ in STAGES), open_first=True)
     unopened = LeaveState(2, False, 0, 40)
@@ -122,18 +120,18 @@ def test_the_batch_ranks_each_position_in_its_own_state() -> None:
 
 def test_a_position_is_ranked_in_its_state_no_meld_yet_and_its_player_count() -> None:
     pos = Position.from_dict(THREE_PLAYERS)
-    state = position_state(pos)
+    state = leave_state(pos)
     assert state == LeaveState(3, False, 0, quiet_turn_limit(3, False))
     model = state_model()
-    assert rank_position(pos, model) == rank_actions(core_of(pos), pos.rack, game_context(pos).box_size, model,
+    assert rank_position(pos, model) == rank_actions(core_of(pos), pos.rack, pos.game_context.box_size, model,
                                                      state=state)
-    assert rank_position(pos, model) != rank_actions(core_of(pos), pos.rack, game_context(pos).box_size, model)
+    assert rank_position(pos, model) != rank_actions(core_of(pos), pos.rack, pos.game_context.box_size, model)
 
 
 def test_a_player_sees_its_games_state() -> None:
     game = Game.deal(3, 7)
     view = game.begin_turn()
-    assert view_state(view) == LeaveState(3, False, 0, quiet_turn_limit(3, False))
+    assert leave_state(view) == LeaveState(3, False, 0, quiet_turn_limit(3, False))
 
 
 def test_the_compiled_loop_gives_its_equity_seats_the_state() -> None:
@@ -159,7 +157,7 @@ def test_a_version_1_file_still_loads_and_ranks_as_before_in_any_state() -> None
     assert old.others == {} and all(w == 0.0 for row in old.state_weights for w in row)
     for pos in corpus(30):
         core = core_of(pos)
-        box = game_context(pos).box_size
+        box = pos.game_context.box_size
         plain = rank_actions(core, pos.rack, box, old)
         for state in (LeaveState(2, False, 5, 40), LeaveState(4, True, 7, 12)):
             assert rank_actions(core, pos.rack, box, old, state=state) == plain

@@ -10,7 +10,8 @@ import pytest
 
 from cli_helpers import assert_bad_input, cli
 from ginnyo.game.actions import Place
-from ginnyo.equity import PLAY, RETURN, Candidate, EquityPlayer
+from ginnyo.equity import PLAY, RETURN, Candidate
+from ginnyo.players.equity import EquityPlayer
 from ginnyo.game import Game, play_game
 from ginnyo.players.levels import LEVEL_KINDS, LEVELS, LevelPlayer, found_chance, make_level
 from ginnyo.players import PLAYER_KINDS, make_player

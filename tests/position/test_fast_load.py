@@ -13,9 +13,9 @@ from typing import Any, Callable
 
 import pytest
 
-from ginnyo.game.context import game_context
 from ginnyo.errors import PositionError
-from ginnyo.position.position import READER, Position, checked_game_fields
+from ginnyo.position.context import checked_game_fields
+from ginnyo.position.position import READER, Position
 from ginnyo.tiles import rack_code
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,7 +64,7 @@ def test_the_reader_takes_every_committed_positions_line_and_builds_the_checked_
 
 def test_the_game_fields_are_kept_as_the_checked_path_keeps_them() -> None:
     data = json.loads(CORPUS[0])
-    unseen = " ".join(rack_code(tile) for tile in game_context(Position.from_json(CORPUS[0])).unseen[:2])
+    unseen = " ".join(rack_code(tile) for tile in Position.from_json(CORPUS[0]).game_context.unseen[:2])
     text = json.dumps({"unseen": unseen, "players": 2, "rack": data["rack"], "to_move": 1,
                        "board": data["board"], "scores": [1_000_000_000, -3]})
     fast = READER.read_json(text)

@@ -93,7 +93,8 @@ def test_old_homes_hand_out_the_same_rules() -> None:
     from ginnyo.simulation import rollouts as simulation
     assert game.RACK_SIZE == rules.RACK_SIZE and game.sets_for is rules.sets_for
     assert game.quiet_turn_limit is rules.quiet_turn_limit and game.tile_set is rules.tile_set
-    assert simulation.game_context is ginnyo.game.context.game_context
+    from ginnyo.position import context
+    assert simulation.GameContext is context.GameContext
     assert not hasattr(simulation, "RACK_SIZE") or simulation.RACK_SIZE is rules.RACK_SIZE
 
 

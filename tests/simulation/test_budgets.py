@@ -125,3 +125,23 @@ def test_the_endgame_command_keeps_its_time_budget(capsys: pytest.CaptureFixture
         path.write_text(position.to_json(), encoding="utf-8")
         ratios.append(overshoot_ratio(lambda: cli(capsys, "endgame", "--time", str(budget), str(path)), budget))
     assert ratios and max(ratios) <= bound(budget) / budget, f"{max(ratios):.1f} budgets"
+
+
+def test_a_dask_part_past_its_deadline_runs_one_rollout_and_stops() -> None:
+    from ginnyo.simulation.rollouts import _outcome_part
+    setup = stage_setup("midgame")
+    start, (outcomes, wins) = _outcome_part((BLOCK, BLOCK), setup, (time.time() - 1.0, 0.01))
+    assert start == BLOCK and outcomes.shape == (1, len(setup.candidates))
+    assert np.array_equal(outcomes, rollout_results(setup, BLOCK, 1)[0])
+    assert _outcome_part((0, 10), setup)[1][0].shape == (10, len(setup.candidates))
+
+
+def test_a_simulation_on_a_dask_cluster_keeps_its_time_budget_within_a_block() -> None:
+    """Before issue 31's fix a Dask run checked its budget only between blocks, so it
+    always ran a whole block; now each part runs in pieces and stops at the deadline."""
+    distributed = pytest.importorskip("distributed")
+    setup = stage_setup("late")   # its rollouts play to the end: a block takes far longer than the budget
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        results = simulate(setup, 10**6, scheduler=cluster.scheduler_address, seconds=0.01)
+    assert 0 < results[0].rollouts < BLOCK

@@ -19,7 +19,7 @@ from inference_reference import reference_infer
 from ginnycore import RACK_KINDS
 from ginnycore.simulate import inferred_deal
 from ginnyo.game.actions import Pass, Place, Return
-from ginnyo.equity import EquityPlayer
+from ginnyo.players.equity import EquityPlayer
 from ginnyo.game import Game
 from ginnyo.inference import RETURN, Inference, Observed, alias_table, deal_tables, infer, view_observations
 from ginnyo.equity.leaves import default_model

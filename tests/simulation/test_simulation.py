@@ -15,7 +15,7 @@ from ginnyo.errors import PositionError
 from ginnyo.game.game import Game, play_game
 from ginnyo.equity.leaves import FEATURES, STAGES, LeaveModel
 from ginnyo.players.players import GreedyPlayer
-from ginnyo.simulation.rollouts import Setup, deal, game_context, setup_for, simulate, top_candidates
+from ginnyo.simulation.rollouts import Setup, deal, setup_for, simulate, top_candidates
 from ginnyo.players.simulation import SimPlayer
 from ginnyo.tiles import parse_rack_tile
 
@@ -41,7 +41,7 @@ def write(tmp_path: Path, data: dict[str, object]) -> str:
 # -- the game around a position --------------------------------------------------------------------
 
 def test_unseen_defaults_to_every_tile_not_on_the_board_or_the_rack() -> None:
-    context = game_context(position(RUN_BOARD, "5C 5S 8H * KD KC KS AS"))
+    context = position(RUN_BOARD, "5C 5S 8H * KD KC KS AS").game_context
     assert len(context.unseen) == 54 - 3 - 8
     assert context.unseen.count(52) == 1                       # one joker left
     assert parse_rack_tile("5H") not in context.unseen
@@ -49,18 +49,18 @@ def test_unseen_defaults_to_every_tile_not_on_the_board_or_the_rack() -> None:
 
 
 def test_the_unseen_field_is_taken_as_given() -> None:
-    context = game_context(position(RUN_BOARD, "5C 5S", unseen="AS 2D 3D 4D 5D 6D 7D 8D 9D TD"))
+    context = position(RUN_BOARD, "5C 5S", unseen="AS 2D 3D 4D 5D 6D 7D 8D 9D TD").game_context
     assert sorted(context.unseen) == sorted(tiles("AS 2D 3D 4D 5D 6D 7D 8D 9D TD"))
     assert context.opponent_racks == (7,) and context.box_size == 3
 
 
 def test_few_unseen_tiles_make_a_short_opponent_rack_and_an_empty_box() -> None:
-    context = game_context(position(RUN_BOARD, "5C 5S", unseen=["AS", "2D"]))
+    context = position(RUN_BOARD, "5C 5S", unseen=["AS", "2D"]).game_context
     assert context.opponent_racks == (2,) and context.box_size == 0
 
 
 def test_two_sets_default_to_three_players() -> None:
-    context = game_context(position({}, "AS", sets=2))
+    context = position({}, "AS", sets=2).game_context
     assert context.players == 3 and context.opponent_racks == (7, 7)
     assert context.box_size == 108 - 1 - 14
 
@@ -79,7 +79,7 @@ def test_two_sets_default_to_three_players() -> None:
 ])
 def test_bad_game_fields_are_refused_naming_the_field(fields: dict[str, object], message: str) -> None:
     with pytest.raises(PositionError) as error:
-        game_context(position(RUN_BOARD, "5C 5S", **fields))
+        position(RUN_BOARD, "5C 5S", **fields).game_context
     assert message in str(error.value)
 
 
@@ -174,10 +174,9 @@ def test_a_rollout_ends_when_the_games_stall_clock_runs_out() -> None:
     from ginnyo.simulation.rollouts import rollout_outcomes
     pos = position(RUN_BOARD, "8H AS 2D")
     returned = next(candidate for candidate in rank_position(pos, model()) if candidate.kind == "return")
-    context = game_context(pos)
-
     def outcomes(quiet_turns: int, plies: int) -> list[float]:
-        setup = setup_for(pos, [returned], plies, 1, model(), replace(context, quiet_turns=quiet_turns))
+        setup = setup_for(pos, [returned], plies, 1, model())
+        setup = replace(setup, context=replace(setup.context, quiet_turns=quiet_turns))
         return list(rollout_outcomes(setup, 0, 8)[:, 0])
 
     # our return is the sixth quiet turn of two players (three full rounds): the game ends on it,
@@ -187,13 +186,12 @@ def test_a_rollout_ends_when_the_games_stall_clock_runs_out() -> None:
 
 
 def test_the_sim_player_sees_the_games_stall_clock() -> None:
-    from ginnyo.simulation.rollouts import view_context
     game = Game.deal(2, 0)
     view = game.begin_turn()
-    assert view_context(view).quiet_turns == 0
+    assert view.game_context.quiet_turns == 0
     game.apply(GreedyPlayer().choose(view))   # seed 0 starts with a return
     view = game.begin_turn()
-    assert view_context(view).quiet_turns == game.turns_without_play == 1
+    assert view.game_context.quiet_turns == game.turns_without_play == 1
 
 
 def test_the_sim_player_plays_a_reproducible_game() -> None:

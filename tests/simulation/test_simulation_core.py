@@ -15,7 +15,6 @@ from cli_helpers import assert_bad_input, cli
 from helpers import position
 from simulation_reference import SplitMix64, reference_outcomes
 from ginnycore.simulate import POLICY_EQUITY, Rollouts
-from ginnyo.game.context import game_context
 from ginnyo.equity.rank import compiled_model, rank_position
 from ginnyo.equity.leaves import default_model
 from ginnyo.native import core_of
@@ -94,7 +93,7 @@ def test_rollouts_are_identical_on_one_thread_and_two(policy: str) -> None:
 
 
 def test_a_deal_holds_the_unseen_tiles_and_another_seed_deals_others() -> None:
-    context = game_context(position(RUN_BOARD, "5C 5S 8H * KD KC KS AS", sets=2))
+    context = position(RUN_BOARD, "5C 5S 8H * KD KC KS AS", sets=2).game_context
     hands, box, _ = deal(context.unseen, context.opponent_racks, 9, 0)
     assert [len(hand) for hand in hands] == [7, 7]
     assert sorted(hands[0] + hands[1] + box) == sorted(context.unseen)

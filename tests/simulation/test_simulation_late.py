@@ -14,13 +14,13 @@ import pytest
 
 from cli_helpers import assert_bad_input, cli
 from simulation_reference import reference_rollouts, win_share
-from ginnyo.equity.rank import rank_actions, view_state
+from ginnyo.equity.rank import leave_state, rank_actions
 from ginnyo.game.game import Game, View
 from ginnyo.equity.leaves import default_model
 from ginnyo.players.players import GreedyPlayer, make_player
 from ginnyo.simulation.choices import ROLLOUT_ENDGAME_NODES
 from ginnyo.simulation.rollouts import (POLICIES, Setup, Tally, is_late, leader_is_significant, ranking,
-                               rollout_results, simulate, top_candidates, view_setup)
+                               rollout_results, setup_for, simulate, top_candidates)
 from ginnyo.players.simulation import SimPlayer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,8 +46,8 @@ def late_games(players: int, count: int, low: int = 1, high: int = 7, seed: int 
 def late_setup(view: View, policy: str = "greedy", plies: int = 2, late_box: int = 7,
                endgame_nodes: int = 1000, candidates: int = 4) -> Setup:
     model = default_model()
-    ranked = rank_actions(view.core(), view.rack, view.box_size, model, limit=candidates, state=view_state(view))
-    return view_setup(view, top_candidates(ranked, candidates), plies, view.turn, model, policy, late_box,
+    ranked = rank_actions(view.core(), view.rack, view.box_size, model, limit=candidates, state=leave_state(view))
+    return setup_for(view, top_candidates(ranked, candidates), plies, view.turn, model, policy, late_box,
                       endgame_nodes)
 
 

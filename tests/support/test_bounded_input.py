@@ -335,10 +335,9 @@ def test_a_crazy_hand_of_more_cards_than_a_deck_is_refused_without_reading_them_
 
 @pytest.mark.parametrize("field", ["players", "to_move"])
 def test_a_huge_game_context_value_is_quoted_short(field: str) -> None:
-    from ginnyo.simulation.rollouts import game_context
     from ginnyo.solver import load_position
     position = load_position(str(Path(__file__).resolve().parents[2] / "examples" / "midgame.json"))
     position.context[field] = "x" * 100_000
     with pytest.raises(PositionError) as caught:
-        game_context(position)
+        position.game_context
     assert len(str(caught.value)) < 200 and f"field {field!r}" in str(caught.value)

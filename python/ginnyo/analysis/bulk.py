@@ -19,7 +19,7 @@ from ..native.core import EMPTY_SQUARE, RACK_KINDS
 from ..native.parse import DONE, FULL, MORE, OTHER_LAYOUT, SLOW
 
 from .. import native
-from ..game.context import default_players, game_context
+from ..rules import default_players
 from ..errors import PositionError
 from ..support.files import MIB, PATH_CHARS, POSITION_BYTES, check_length, path_name, quote
 from ..layout import Layout
@@ -40,7 +40,7 @@ class PositionArrays:
     ``cards`` and ``jokers`` (uint8 ``[n, layout.size]``): the card on each
     square (``EMPTY_SQUARE`` where empty) and 1 where the tile is a joker;
     ``racks`` (uint8 ``[n, RACK_KINDS]``): rack tile counts; ``box_sizes``
-    (int32 ``[n]``): the tiles left in the box (``game_context(...).box_size``);
+    (int32 ``[n]``): the tiles left in the box (``position.game_context.box_size``);
     ``lines`` (int64 ``[n]``): the 1-based line each came from; ``sets`` (uint8
     ``[n]``): 1 or 2; ``contexts``: the game fields (players, scores...) of the
     rows that have any."""
@@ -73,11 +73,11 @@ class PositionArrays:
 
     def states(self) -> np.ndarray:
         """int64 ``[n, 4]``: each row's game state as the equity ranking takes it
-        (``LeaveState.as_tuple``, :func:`ginnyo.equity.position_state`): the
+        (``LeaveState.as_tuple``, :func:`ginnyo.equity.leave_state`): the
         players, a meld down, the stall clock and its limit.  Rows without game
         fields take the defaults (computed on the arrays); the others are read
         from their position."""
-        from ..equity.rank import position_state
+        from ..equity.rank import leave_state
         from ..rules import quiet_turn_limit
         n = len(self)
         result = np.empty((n, 4), dtype=np.int64)
@@ -88,7 +88,7 @@ class PositionArrays:
                 rows = (self.sets == sets) & (opened == is_open)
                 result[rows] = (players, is_open, 0, quiet_turn_limit(players, is_open))
         for index in self.contexts:
-            result[index] = position_state(self.position(index)).as_tuple()
+            result[index] = leave_state(self.position(index)).as_tuple()
         return result
 
 
@@ -129,7 +129,7 @@ class _Rows:
         """The position of line ``line``, read by :meth:`Position.from_json`, into the next row."""
         try:
             position = Position.from_json(text)
-            box_size = game_context(position).box_size
+            box_size = position.game_context.box_size
         except PositionError as error:
             raise PositionError(f"{where}:{line}: {error}") from None
         if position.layout != self.layout:

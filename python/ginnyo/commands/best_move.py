@@ -21,7 +21,6 @@ from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rol
 if TYPE_CHECKING:
     from ..equity.leaves import LeaveModel, LeaveState
     from ..equity.rank import Candidate
-    from ..game.context import GameContext
     from ..simulation.rollouts import PairedLead, SimResult
 
 
@@ -152,12 +151,11 @@ def cmd_best_move(args: argparse.Namespace) -> int:
 def _best_move_by_equity(args: argparse.Namespace, position: Position) -> int:
     """``best-move --equity`` / ``--sim N`` (docs/EQUITY.md); their modules load only here."""
     from ..equity.leaves import load
-    from ..game.context import game_context
-    context = game_context(position)   # checks the game fields (unseen, players, scores, to_move) first
+    position.game_context   # checks the game fields (unseen, players, scores, to_move) first
     model = load(args.leaves)
     if args.sim is not None:
-        return cmd_best_move_sim(args, position, model, context)
-    return cmd_best_move_equity(args, position, model, context)
+        return cmd_best_move_sim(args, position, model)
+    return cmd_best_move_equity(args, position, model)
 
 
 def return_line(position: Position) -> str:
@@ -168,12 +166,11 @@ def return_line(position: Position) -> str:
     return f"No legal play. Return {' '.join(rack_code(t) for t in tiles)} to the box: {reason}."
 
 
-def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: LeaveModel,
-                         context: GameContext) -> int:
+def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
     """``ginnyo best-move --equity``: the actions ranked by equity (``--candidates K`` shown)."""
-    from ..equity.rank import candidate_json, candidate_line, position_state, rank_position
-    box_size = context.box_size
-    shown = rank_position(position, model, limit=args.candidates, context=context)
+    from ..equity.rank import candidate_json, candidate_line, leave_state, rank_position
+    box_size = position.game_context.box_size
+    shown = rank_position(position, model, limit=args.candidates)
     if args.json:
         print(json.dumps({"box": box_size, "best": candidate_json(position, shown[0]),
                           "candidates": [candidate_json(position, candidate) for candidate in shown]}))
@@ -181,7 +178,7 @@ def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: Le
     print(f"ranked by equity = score + leave value ({box_size} tiles in the box):")
     for rank, candidate in enumerate(shown, 1):
         print(f"{rank:>2}. {candidate_line(position, candidate)}")
-    why = _why_not_the_top_score(position, shown[0], model, box_size, position_state(position, context))
+    why = _why_not_the_top_score(position, shown[0], model, box_size, leave_state(position))
     if why:
         print(why)
     return 0
@@ -210,14 +207,14 @@ def _why_not_the_top_score(position: Position, first: Candidate, model: LeaveMod
             f"#1 {how} keeps {first_kept}, worth {number(first.leave_value, '+.1f')}")
 
 
-def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel,
-                      context: GameContext) -> int:
+def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
     """``ginnyo best-move --sim N``: simulate the top candidates and print them ranked."""
     from ..equity.rank import candidate_json, candidate_line
     from .progress import progress_bar
     from ..simulation.rollouts import Z95, simulate_position
     from ..support.workers import default_workers
     from ..win_probability import default_model as win_model, leads_of, outcome_chances
+    context = position.game_context
     threads = args.workers or default_workers()
     inferred = tables = None
     if args.infer:
@@ -233,7 +230,7 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
             position, args.sim, model, candidates=args.candidates, plies=args.plies, seed=args.seed,
             policy=args.policy, late_box=args.late_box, endgame_nodes=args.rollout_endgame_nodes,
             threads=threads, scheduler=args.scheduler, stop=args.stop,
-            seconds=args.time, on_progress=bar.update, context=context, inferred=tables, chance=chance)
+            seconds=args.time, on_progress=bar.update, inferred=tables, chance=chance)
     finally:
         bar.close()
     seconds = time.perf_counter() - start
@@ -299,10 +296,9 @@ def _best_move_from_solver(args: argparse.Namespace, position: Position) -> bool
     pre-endgame): print the solver's choice and return True; False when the
     ranking asked for is by equity or simulation and the position is neither.
     ``--endgame`` on any other position raises :class:`PositionError`."""
-    from ..game.context import game_context
     from ..endgame.choice import solver_move
     from ..errors import PositionError
-    game_context(position)   # checks the game fields first
+    position.game_context   # checks the game fields first
     move = solver_move(position, args.time or SOLVER_SECONDS)
     if move is None:
         if args.endgame:

@@ -79,8 +79,7 @@ def opponent_rack(position: Position) -> tuple[int, ...]:
     """The opponent's rack of an endgame position: its ``unseen`` tiles (or every
     tile not on the board or the rack).  Raises :class:`PositionError` naming
     the field when the position is no 2-player endgame."""
-    from ..game.context import game_context     # checks players, scores, to_move and unseen
-    context = game_context(position)
+    context = position.game_context     # checks players, scores, to_move and unseen
     if context.players != 2:
         raise PositionError(f"field 'players': {context.players} players; the endgame solver is for 2")
     if len(context.unseen) > MAX_UNSEEN:

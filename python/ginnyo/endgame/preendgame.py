@@ -106,8 +106,7 @@ class PreendgameResult:
 def preendgame_box(position: Position, rack_size: int = RACK_SIZE) -> int:
     """The number of tiles in the box of a 2-player pre-endgame (1 to
     :data:`MAX_BOX`); :class:`PositionError` naming the field otherwise."""
-    from ..game.context import game_context
-    context = game_context(position)
+    context = position.game_context
     if context.players != 2:
         raise PositionError(f"field 'players': {context.players} players; the pre-endgame is for 2")
     box = len(context.unseen) - rack_size
@@ -342,11 +341,10 @@ def rank(position: Position, seconds: float | None = None, *, plays: int = DEFAU
             raise ValueError(f"{name} must be a whole number >= 0, not {count!r}")
     if type(rack_size) is not int or not 1 <= rack_size <= RACK_SIZE:
         raise ValueError(f"rack_size must be from 1 to {RACK_SIZE}, not {rack_size!r}")
-    from ..game.context import game_context
     box = preendgame_box(position, rack_size)
     if not position.rack:
         raise PositionError("field 'rack': empty, but with tiles in the box a turn starts with a draw")
-    unseen = game_context(position).unseen
+    unseen = position.game_context.unseen
     started = time.perf_counter()
     deadline = None if seconds is None else started + seconds
     search = _Search(position, rack_size, quiet_turns, rules, stall_rounds, deadline, endgame_seconds)

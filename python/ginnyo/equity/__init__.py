@@ -13,11 +13,11 @@ from ..support.lazy import lazy_names
 if TYPE_CHECKING:
     from .rank import (
     Candidate, rank_actions, best_action, compiled_model, candidate_of, rank_position,
-    rank_positions, position_box_size, view_state, position_state, PLAY, RETURN, PASS_KIND)
+    rank_positions, leave_state, PLAY, RETURN, PASS_KIND)
 
 __all__ = [
     "Candidate", "rank_actions", "best_action", "compiled_model", "candidate_of",
-    "rank_position", "rank_positions", "position_box_size", "view_state", "position_state",
+    "rank_position", "rank_positions", "leave_state",
     "PLAY", "RETURN", "PASS_KIND"]
 
 #: moved to the players package; the old path warns for one release

@@ -7,8 +7,8 @@ Every return is considered: each distinct non-empty multiset of the rack's
 tiles (255 of 8 different tiles); returns need a tile in the box.  With an
 empty box and no play the only action is a pass, which keeps the whole rack.
 The leave values see the game state (:class:`ginnyo.leaves.LeaveState`: the
-player count, a meld down or not, the stall clock): :func:`view_state` and
-:func:`position_state` give it.  The ranking runs in C (:mod:`ginnycore.equity`, its doc gives the tie-break).
+player count, a meld down or not, the stall clock): :func:`leave_state` gives
+it for a static position and a game's view alike.  The ranking runs in C (:mod:`ginnycore.equity`, its doc gives the tie-break).
 """
 
 from __future__ import annotations
@@ -19,17 +19,15 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from ..game.actions import PASS, Action, Place, Return
-from ..game.context import game_context
 from .leaves import PENALTY, PLAYER_COUNTS, STAGES, LeaveModel, LeaveState, default_model
-from ..rules import play_rank_key, quiet_turn_limit
+from ..rules import play_rank_key
 from ..tiles import JOKER
 
 if TYPE_CHECKING:
     from ..native.core import Core
     from ..native.equity import LeaveModel as CompiledLeaves
 
-    from ..game.context import GameContext
-    from ..game.game import View
+    from ..position.context import Decision
     from ..position.position import Position
 
 Placements = tuple[tuple[int, int, bool], ...]
@@ -119,38 +117,21 @@ def best_action(core: Core, rack: Sequence[int], box_size: int, model: LeaveMode
     return rank_actions(core, rack, box_size, model, limit=1, state=state)[0]
 
 
-def view_state(view: View) -> LeaveState:
-    """The game state a player in a game sees (the leave model's :class:`LeaveState`)."""
-    opened = bool(view.board)
-    return LeaveState(view.players, opened, view.quiet_turns,
-                      quiet_turn_limit(view.players, opened, rules=view.rules, stall_rounds=view.stall_rounds))
+def leave_state(decision: Decision) -> LeaveState:
+    """The game state the leave model sees in a decision, a static position or a
+    game's view alike (:class:`LeaveState`, from ``decision.game_context``): its
+    players, a meld down or not, the stall clock (0 for a static position)."""
+    context = decision.game_context
+    return LeaveState(context.players, context.opened, context.quiet_turns, context.quiet_limit)
 
 
-def position_state(position: Position, context: GameContext | None = None) -> LeaveState:
-    """The game state of a static position: its players, a meld down when the
-    board has tiles, the stall clock of its game context (0 unless given)."""
-    context = context or game_context(position)
-    opened = bool(position.board)
-    return LeaveState(context.players, opened, context.quiet_turns,
-                      quiet_turn_limit(context.players, opened, rules=context.rules,
-                                       stall_rounds=context.stall_rounds))
-
-
-def position_box_size(position: Position) -> int:
-    """How many tiles the box holds in a static position: the unseen tiles
-    (the ``unseen`` field, or all those not on the board or the rack) less the
-    other players' racks (7 each).  See :func:`ginnyo.context.game_context`."""
-    return game_context(position).box_size
-
-
-def rank_position(position: Position, model: LeaveModel | None = None, limit: int | None = None,
-                  context: GameContext | None = None) -> list[Candidate]:
+def rank_position(position: Position, model: LeaveModel | None = None, limit: int | None = None
+                  ) -> list[Candidate]:
     """The first ``limit`` actions (all when None) of a static position, best
-    equity first (``context``: its game context, when the caller has it)."""
+    equity first, in its game context."""
     from ..native import core_of
-    context = context or game_context(position)
-    return rank_actions(core_of(position), position.rack, context.box_size, model, limit=limit,
-                        state=position_state(position, context))
+    return rank_actions(core_of(position), position.rack, position.game_context.box_size, model, limit=limit,
+                        state=leave_state(position))
 
 
 def rank_positions(positions: Sequence[Position], model: LeaveModel | None = None, limit: int = 5,
@@ -164,10 +145,8 @@ def rank_positions(positions: Sequence[Position], model: LeaveModel | None = Non
         raise ValueError(f"limit must be a whole number of at least 1, not {limit!r}")
     batch = Batch(list(positions))
     n = len(batch)
-    contexts = [game_context(position) for position in positions]
-    box_sizes = np.array([context.box_size for context in contexts], dtype=np.int32)
-    states = np.array([position_state(position, context).as_tuple()
-                       for position, context in zip(positions, contexts)], dtype=np.int64).reshape(n, 4)
+    box_sizes = np.array([position.game_context.box_size for position in positions], dtype=np.int32)
+    states = np.array([leave_state(position).as_tuple() for position in positions], dtype=np.int64).reshape(n, 4)
     kinds = np.empty((n, limit), dtype=np.int8)
     scores = np.empty((n, limit), dtype=np.int32)
     values = np.empty((n, limit), dtype=np.float64)
@@ -237,5 +216,5 @@ def candidate_line(position: Position, candidate: Candidate) -> str:
 
 
 __all__ = ["Candidate", "rank_actions", "best_action", "compiled_model", "candidate_of",
-           "rank_position", "rank_positions", "position_box_size", "view_state", "position_state", "PLAY", "RETURN",
+           "rank_position", "rank_positions", "leave_state", "PLAY", "RETURN",
            "PASS_KIND"]

@@ -1,5 +1,5 @@
-"""Whole games: the game, its views and turns (game), the actions a player takes (actions), the game
-around a position (context) and game records (records).
+"""Whole games: the game, its views and turns (game), the actions a player takes (actions) and game
+records (records).
 
 The names below are those of :mod:`ginnyo.game.game`; each loads on first use.
 """

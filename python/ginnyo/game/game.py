@@ -24,6 +24,7 @@ from .actions import Action, Pass, Place, Return
 from ..errors import IllegalMoveError
 from ..layout import Layout
 from ..play import Play
+from ..position.context import GameContext, seen_from_seat
 from ..position.position import Position
 from ..rules import (BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS, RACK_SIZE,
                     RULES_VERSION, STALL_ROUNDS, check_rules, check_stall_rounds, draw_strength, quiet_end_reason,
@@ -99,7 +100,7 @@ class View:
     decision only (for look-ahead, load your own with ``native.core_of``).
     """
 
-    __slots__ = ("_game", "player", "turn", "rack", "box_size", "_position")
+    __slots__ = ("_game", "player", "turn", "rack", "box_size", "_position", "_game_context")
 
     def __init__(self, game: "Game", player: int) -> None:
         self._game = game
@@ -108,6 +109,7 @@ class View:
         self.rack = tuple(sorted(game.racks[player]))
         self.box_size = len(game.box)
         self._position: Position | None = None
+        self._game_context: GameContext | None = None
 
     @property
     def players(self) -> int:
@@ -166,6 +168,16 @@ class View:
         if self._position is None:
             self._position = self._game.position(self.player)
         return self._position
+
+    @property
+    def game_context(self) -> GameContext:
+        """The game as this player sees it (:class:`ginnyo.position.context.GameContext`),
+        made once a view: the tiles not on the board or its rack unseen, the racks' sizes and the box known."""
+        if self._game_context is None:
+            self._game_context = seen_from_seat(self.sets, self.board, self.rack, self.players, self.player,
+                                                self.scores, self.rack_sizes, self.box_size, self.quiet_turns,
+                                                self.stall_rounds, self.rules)
+        return self._game_context
 
     def core(self) -> Core:
         """The compiled core holding this board and rack: ``best_play()``,

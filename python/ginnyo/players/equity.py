@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..endgame.choice import endgame_action
 from ..equity.leaves import LeaveModel, default_model
-from ..equity.rank import best_action, view_state
+from ..equity.rank import best_action, leave_state
 
 if TYPE_CHECKING:
     from ..game.actions import Action
@@ -30,7 +30,7 @@ class EquityPlayer:
             action = endgame_action(view)
             if action is not None:
                 return action
-        return best_action(view.core(), view.rack, view.box_size, self.model, view_state(view)).action()
+        return best_action(view.core(), view.rack, view.box_size, self.model, leave_state(view)).action()
 
 
 __all__ = ["EquityPlayer"]

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 
 from ..game.actions import Action
-from ..equity import PLAY, Candidate, rank_actions, view_state
+from ..equity import PLAY, Candidate, leave_state, rank_actions
 from ..game import View
 from ..equity.leaves import LeaveModel, default_model
 
@@ -75,7 +75,7 @@ class LevelPlayer:
             if solved is not None:
                 return solved
         ranked = rank_actions(view.core(), view.rack, view.box_size, self.model, limit=CONSIDERED,
-                              state=view_state(view))
+                              state=leave_state(view))
         found = [candidate for candidate in ranked
                  if candidate.kind != PLAY or self.rng.random() < found_chance(self.level, candidate)]
         if not found:                   # only plays, none found: the simplest play there is

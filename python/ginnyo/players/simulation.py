@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 from ..endgame.choice import endgame_action
 from ..equity.leaves import LeaveModel, default_model
-from ..equity.rank import rank_actions, view_state
+from ..equity.rank import leave_state, rank_actions
 from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES
 from ..simulation.rollouts import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_PLIES, DEFAULT_ROLLOUTS, simulate,
-                                   top_candidates, view_setup)
+                                   top_candidates, setup_for)
 
 if TYPE_CHECKING:
     from ..game.actions import Action
@@ -68,11 +68,11 @@ class SimPlayer:
             return solved
         core = view.core()
         ranked = rank_actions(core, view.rack, view.box_size, self.model, limit=max(self.candidates, 1),
-                              state=view_state(view))
+                              state=leave_state(view))
         chosen = top_candidates(ranked, self.candidates, self.margin)
         if len(chosen) <= 1 or self.rollouts < 1:
             return ranked[0].action()
-        setup = view_setup(view, chosen, self.plies, self.seed * 1000 + view.turn, self.model, self.policy,
+        setup = setup_for(view, chosen, self.plies, self.seed * 1000 + view.turn, self.model, self.policy,
                            self.late_box, self.endgame_nodes)
         if self.infer:
             from dataclasses import replace

@@ -1,8 +1,10 @@
-"""A position and what is asked of it: the :class:`Position` value (position), its one-line string
+"""A position and what is asked of it: the :class:`Position` value (position), the game around it
+(context: :class:`GameContext`, which a game's view fills too), its one-line string
 (line), its lazy legal plays (legal), scoring a play (scoring), its pictures (render) and the
 plain-Python rules reference (reference).
 
-The names below are those of :mod:`ginnyo.position.position`; each loads on first use.
+The names below are those of :mod:`ginnyo.position.position` and :mod:`ginnyo.position.context`; each
+loads on first use.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from ..support.lazy import lazy_names
 
 if TYPE_CHECKING:
     from .position import (
-    MAX_RACK, CONTEXT_FIELDS, KNOWN_FIELDS, Position, READER, parse_tile_codes)
+    MAX_RACK, CONTEXT_FIELDS, KNOWN_FIELDS, Position, READER)
+    from .context import GameContext, parse_tile_codes
 
 __all__ = [
-    "MAX_RACK", "CONTEXT_FIELDS", "KNOWN_FIELDS", "Position", "READER", "parse_tile_codes"]
+    "MAX_RACK", "CONTEXT_FIELDS", "KNOWN_FIELDS", "Position", "READER", "GameContext", "parse_tile_codes"]
 
-__getattr__ = lazy_names(__name__, {"position": __all__})
+__getattr__ = lazy_names(__name__, {"position": __all__[:5], "context": __all__[5:]})

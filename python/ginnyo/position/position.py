@@ -24,13 +24,14 @@ from ..support import strict_json
 from ..errors import PositionError, TileError
 from ..support.files import BYTE_ORDER_MARK, POSITION_BYTES, check_length, quote, read_bounded
 from ..layout import Layout
+from .context import GameContext, checked_game_fields, parse_tile_codes, position_context
 from .legal import LegalPlays
 from ..melds import meld_kind
 from ..play import Play, ScoredPlay
 from .line import line_data, looks_like_json, to_line
 from .render import board_svg
 from ..rules import JOKERS_PER_SET
-from ..tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, parse_rack_tile, rack_code, rack_penalty
+from ..tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, rack_code, rack_penalty
 
 MAX_RACK = 14
 CONTEXT_FIELDS = ("players", "scores", "to_move", "unseen")
@@ -50,12 +51,13 @@ class Position:
     (:meth:`apply`); a position never changes.
     """
 
-    __slots__ = ("layout", "sets", "board", "rack", "context")
+    __slots__ = ("layout", "sets", "board", "rack", "context", "_game_context")
     layout: Layout
     sets: int
     board: Mapping[int, PlacedTile]
     rack: tuple[int, ...]
     context: dict[str, Any]
+    _game_context: GameContext
 
     @overload
     def __init__(self, line: str, /) -> None: ...
@@ -244,6 +246,18 @@ class Position:
         return Position(self.layout, self.sets, board, rack, self.context, validate=False)
 
     @property
+    def game_context(self) -> GameContext:
+        """The game around this position, its game fields checked and filled
+        (:class:`ginnyo.position.context.GameContext`), made once and kept.
+        Raises :class:`PositionError` naming a bad field."""
+        try:
+            return self._game_context
+        except AttributeError:   # not asked yet (the C reader builds positions without __init__)
+            made = position_context(self)
+            object.__setattr__(self, "_game_context", made)
+            return made
+
+    @property
     def legal_plays(self) -> LegalPlays:
         """The legal plays as a lazy view (:class:`ginnyo.legal.LegalPlays`):
         iterating gives them best first, ``in`` tests one, ``len`` counts them."""
@@ -386,74 +400,6 @@ def _parse_board(layout: Layout, value: object) -> dict[int, PlacedTile]:
             raise PositionError(f"board {name}: {error}") from None
         board[square] = PlacedTile(card_id, joker)
     return board
-
-
-def parse_tile_codes(value: object, field: str, tile_prefix: str, limit: int | None = None) -> list[int]:
-    """Rack tiles from a string of codes or a list of codes (a rack, the unseen
-    tiles); a bad one raises PositionError naming ``field`` (``tile_prefix``
-    leads the message about a single tile)."""
-    if isinstance(value, str):   # split no further than the limit: a huge string never becomes a huge list
-        codes: list[object] = list(value.split(None, limit) if limit is not None else value.split())
-    elif isinstance(value, list):
-        codes = list(value)
-    else:
-        raise PositionError(f"field '{field}': must be a string of tile codes or a list of codes")
-    if limit is not None and len(codes) > limit:
-        count = len(codes) if isinstance(value, list) else f"more than {limit}"
-        raise PositionError(f"field '{field}': {count} tiles, at most {limit}")
-    tiles = []
-    for code in codes:
-        if not isinstance(code, str):
-            raise PositionError(f"{tile_prefix}: tile {quote(code)} is not a string")
-        try:
-            tiles.append(parse_rack_tile(code))
-        except TileError as error:
-            raise PositionError(f"{tile_prefix}: {error}") from None
-    return tiles
-
-
-def checked_game_fields(position: Position) -> tuple[int, list[int], int, list[int]]:
-    """A position's game fields (docs/FORMAT.md) checked: ``(players, scores,
-    to_move, unseen)``, each at its default when absent: ``players`` 2 with one
-    set and 3 with two, ``scores`` zeros, ``to_move`` 0, ``unseen`` every tile not
-    on the board or the rack.  Raises :class:`PositionError` naming the field."""
-    context = position.context
-    players = context.get("players", rules.default_players(position.sets))
-    try:
-        sets = rules.sets_for(players)
-    except ValueError:
-        raise PositionError(f"field 'players': must be a whole number from {rules.MIN_PLAYERS} to "
-                            f"{rules.MAX_PLAYERS}, not {quote(players)}") from None
-    if sets != position.sets:
-        raise PositionError(f"field 'players': {players} players play with {sets} set(s), "
-                            f"the position has {position.sets}")
-    scores = context.get("scores", [0] * players)
-    if not isinstance(scores, list) or len(scores) != players or not all(type(s) is int for s in scores):
-        raise PositionError(f"field 'scores': must be a list of {players} whole numbers")
-    for seat, score in enumerate(scores):
-        if not -rules.MAX_SCORE <= score <= rules.MAX_SCORE:
-            raise PositionError(f"field 'scores': seat {seat}'s score must be from {-rules.MAX_SCORE} to "
-                                f"{rules.MAX_SCORE}, not {quote(score)}")
-    to_move = context.get("to_move", 0)
-    if type(to_move) is not int or not 0 <= to_move < players:
-        raise PositionError(f"field 'to_move': must be a seat from 0 to {players - 1}, not {quote(to_move)}")
-    seen = Counter(tile.rack_tile for tile in position.board.values())
-    seen.update(position.rack)
-    if "unseen" in context:
-        unseen = parse_tile_codes(context["unseen"], "unseen", "field 'unseen'")
-        total = seen + Counter(unseen)
-        for tile in sorted(total):
-            held = JOKERS_PER_SET * position.sets if tile == JOKER else position.sets
-            if total[tile] > held:
-                what = "jokers" if tile == JOKER else f"copies of {rack_code(tile)}"
-                raise PositionError(f"field 'unseen': {total[tile]} {what} with the board and rack, "
-                                    f"but {position.sets} set(s) hold {held}")
-    else:
-        unseen = []
-        for tile in range(NUM_CARDS + 1):
-            held = JOKERS_PER_SET * position.sets if tile == JOKER else position.sets
-            unseen += [tile] * (held - seen[tile])
-    return players, list(scores), to_move, unseen
 
 
 def _parse_rack(value: object) -> list[int]:

@@ -25,7 +25,6 @@ def game_positions(seed: int, players: int | None = None, *, late_fields: bool =
     unless given), in turn order; with ``late_fields``, a late one carries the game
     fields that ``endgame``, ``--equity`` and ``--sim`` read (``players``, ``scores``,
     ``to_move``, ``unseen``: what its player sees)."""
-    from ..game.context import view_context
     from ..tiles import rack_code
     rng = random.Random(seed)
     players = players or rng.choice((2, 2, 3, 4))
@@ -34,7 +33,7 @@ def game_positions(seed: int, players: int | None = None, *, late_fields: bool =
     def keep(view: View) -> None:
         position = view.position
         if late_fields and stage_of(len(position.board), position.sets) == "late":
-            context = view_context(view)
+            context = view.game_context
             position = Position(position.layout, position.sets, position.board, position.rack,
                                 {"players": context.players, "scores": list(context.scores),
                                  "to_move": context.to_move, "unseen": " ".join(map(rack_code, context.unseen))},

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..game.actions import Place, Return
-from ..equity.rank import PLAY, rank_actions, view_state
+from ..equity.rank import PLAY, leave_state, rank_actions
 from ..game.game import Game, View, play_game
 from ..equity.leaves import PLAYER_COUNTS, STAGES, TILES, LeaveModel, counts_of, features, stage_of
 from ..native import to_play
@@ -58,7 +58,7 @@ class _Explorer:
     def choose(self, view: View) -> Any:
         rack = list(view.rack)
         stage = stage_of(view.box_size)
-        state = view_state(view)
+        state = leave_state(view)
         action: Any
         if view.box_size and self.rng.random() < EXPLORE_RETURN:
             count = self.rng.randint(1, min(3, len(rack)))

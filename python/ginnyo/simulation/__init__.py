@@ -12,13 +12,13 @@ from ..support.lazy import lazy_names
 
 if TYPE_CHECKING:
     from .rollouts import (
-    GameContext, game_context, view_context, Setup, SimResult, simulate, rollout_outcomes,
-    rollout_results, rollouts_of, ranking, is_late, view_setup, top_candidates, setup_for, simulate_position, deal,
+    GameContext, Setup, SimResult, simulate, rollout_outcomes,
+    rollout_results, rollouts_of, ranking, is_late, top_candidates, setup_for, simulate_position, deal,
     Tally, leader_is_significant, POLICIES, STOP_LEVELS, LATE_BOX, BLOCK)
 
 __all__ = [
-    "GameContext", "game_context", "view_context", "Setup", "SimResult", "simulate",
-    "rollout_outcomes", "rollout_results", "rollouts_of", "ranking", "is_late", "view_setup",
+    "GameContext", "Setup", "SimResult", "simulate",
+    "rollout_outcomes", "rollout_results", "rollouts_of", "ranking", "is_late",
     "top_candidates", "setup_for", "simulate_position", "deal", "Tally", "leader_is_significant", "POLICIES",
     "STOP_LEVELS", "LATE_BOX", "BLOCK"]
 

@@ -53,8 +53,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 import numpy as np
 
 from ..game.actions import Action
-from ..game.context import GameContext, game_context, view_context
-from ..equity.rank import COMPILED_PLAY, COMPILED_RETURN, PLAY, RETURN, Candidate, compiled_model, rank_actions, view_state
+from ..position.context import Decision, GameContext
+from ..equity.rank import COMPILED_PLAY, COMPILED_RETURN, PLAY, RETURN, Candidate, compiled_model
 from ..equity.leaves import LeaveModel, default_model
 from .choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
 from ..layout import core_premiums
@@ -65,7 +65,6 @@ from ..native.simulate import POLICY_EQUITY, POLICY_GREEDY, Rollouts   # a rollo
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from ..game.game import View
     from ..position.position import Position
 
 DEFAULT_ROLLOUTS = 32
@@ -210,11 +209,17 @@ def rollout_results(setup: Setup, start: int, count: int, threads: int = 1
     return out, wins
 
 
-def _outcome_part(part: tuple[int, int], setup: Setup
+def _outcome_part(part: tuple[int, int], setup: Setup, budget: tuple[float, float] | None = None
                   ) -> tuple[int, tuple[NDArray[np.float64], NDArray[np.float64]]]:
-    """One part of a Dask run: ``(start, (outcomes, wins))``."""
+    """One part of a Dask run: ``(start, (outcomes, wins))``.  With a ``budget``
+    (the deadline on the wall clock, which the machines share, and the pieces'
+    length) the part runs in pieces and is cut short once the deadline passes."""
     start, count = part
-    return start, rollout_results(setup, start, count)
+    if budget is None:
+        return start, rollout_results(setup, start, count)
+    wall_deadline, piece_seconds = budget
+    deadline = time.monotonic() + (wall_deadline - time.time())
+    return start, _block_in_pieces(setup, start, count, 1, deadline, piece_seconds, 1)[0]
 
 
 class Tally:
@@ -348,10 +353,11 @@ Block = tuple["NDArray[np.float64]", "NDArray[np.float64]"]
 def _blocks(setup: Setup, rollouts: int, threads: int, scheduler: str | None, deadline: float | None = None,
             seconds: float | None = None) -> Iterator[Block]:
     """The outcomes and wins of rollouts 0 to ``rollouts - 1``, a block at a time, in order;
-    a block cut short where the ``deadline`` (of a budget of ``seconds``) passed."""
+    a block cut short where the ``deadline`` (of a budget of ``seconds``) passed, on
+    the threads here or on the Dask cluster at ``scheduler`` alike (see :func:`_outcome_part`)."""
     starts = range(0, rollouts, BLOCK)
+    piece_seconds = PIECE_SECONDS if seconds is None else min(PIECE_SECONDS, seconds / 4)
     if scheduler is None:
-        piece_seconds = PIECE_SECONDS if seconds is None else min(PIECE_SECONDS, seconds / 4)
         piece = max(threads, 1)      # the first piece: one rollout a thread
         for start in starts:
             block, piece = _block_in_pieces(setup, start, min(BLOCK, rollouts - start), threads, deadline,
@@ -360,8 +366,10 @@ def _blocks(setup: Setup, rollouts: int, threads: int, scheduler: str | None, de
         return
     from ..support.workers import run_batches
     parts = [(start, min(BLOCK, rollouts - start)) for start in starts]
+    budget = None if deadline is None else (time.time() + deadline - time.monotonic(), piece_seconds)
     waiting: dict[int, Block] = {}
-    for start, block in run_batches(partial(_outcome_part, setup=setup), parts, workers=1, scheduler=scheduler):
+    for start, block in run_batches(partial(_outcome_part, setup=setup, budget=budget), parts, workers=1,
+                                    scheduler=scheduler):
         waiting[start] = block
         while parts and parts[0][0] in waiting:
             yield waiting.pop(parts.pop(0)[0])
@@ -401,16 +409,18 @@ def top_candidates(ranked: Sequence[Candidate], count: int, margin: float = math
     return tuple(candidate for candidate in ranked[:count] if candidate.equity >= best - margin)
 
 
-def setup_for(position: Position, candidates: Sequence[Candidate], plies: int, seed: int,
-              model: LeaveModel, context: GameContext | None = None, policy: str = DEFAULT_POLICY,
-              late_box: int = LATE_BOX, endgame_nodes: int = ROLLOUT_ENDGAME_NODES) -> Setup:
-    """The rollout setup of a static position: to the game's end when its box
-    holds at most ``late_box`` tiles (see :func:`is_late`)."""
-    from ..native import _kinds, encode
-    cards, jokers, _ = encode(position)
-    layout = position.layout
-    context = context or game_context(position)
-    return Setup(layout.width, layout.height, _kinds(layout), cards, jokers, position.rack, context,
+def setup_for(decision: Decision, candidates: Sequence[Candidate], plies: int, seed: int, model: LeaveModel,
+              policy: str = DEFAULT_POLICY, late_box: int = LATE_BOX,
+              endgame_nodes: int = ROLLOUT_ENDGAME_NODES) -> Setup:
+    """The rollout setup of a decision, a static position or a game's view alike
+    (what its player knows: the board, the rack, ``decision.game_context``): to
+    the game's end when its box holds at most ``late_box`` tiles (see :func:`is_late`)."""
+    from ..native import _kinds
+    from ginnyo.native.encoding import encode_board
+    layout = decision.layout
+    context = decision.game_context
+    cards, jokers = encode_board(layout.size, decision.board)
+    return Setup(layout.width, layout.height, _kinds(layout), cards, jokers, decision.rack, context,
                  tuple(candidates), plies, seed, model, policy, is_late(context.box_size, late_box), endgame_nodes)
 
 
@@ -418,7 +428,7 @@ def simulate_position(position: Position, rollouts: int, model: LeaveModel, *, c
                       plies: int = DEFAULT_PLIES, seed: int = 0, policy: str = DEFAULT_POLICY,
                       late_box: int = LATE_BOX, endgame_nodes: int = ROLLOUT_ENDGAME_NODES, threads: int = 1,
                       scheduler: str | None = None, stop: int | None = None, seconds: float | None = None,
-                      on_progress: Callable[[int], None] | None = None, context: GameContext | None = None,
+                      on_progress: Callable[[int], None] | None = None,
                       inferred: Any = None,
                       chance: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None
                       ) -> tuple[Setup, list[SimResult]]:
@@ -429,9 +439,8 @@ def simulate_position(position: Position, rollouts: int, model: LeaveModel, *, c
     from instead of uniformly; ``chance``: each candidate's win probability
     reported (:func:`ginnyo.win_probability.outcome_chances`)."""
     from ..equity.rank import rank_position
-    context = context or game_context(position)
-    ranked = rank_position(position, model, limit=candidates, context=context)
-    setup = setup_for(position, top_candidates(ranked, candidates), plies, seed, model, context, policy, late_box,
+    ranked = rank_position(position, model, limit=candidates)
+    setup = setup_for(position, top_candidates(ranked, candidates), plies, seed, model, policy, late_box,
                       endgame_nodes)
     if inferred is not None:
         setup = replace(setup, inferred=inferred)
@@ -440,26 +449,13 @@ def simulate_position(position: Position, rollouts: int, model: LeaveModel, *, c
     return setup, results
 
 
-def view_setup(view: View, candidates: Sequence[Candidate], plies: int, seed: int, model: LeaveModel,
-               policy: str = DEFAULT_POLICY, late_box: int = LATE_BOX,
-               endgame_nodes: int = ROLLOUT_ENDGAME_NODES) -> Setup:
-    """The rollout setup of a player's decision in a game (what it sees of it)."""
-    from ..native import _kinds
-    from ginnyo.native.encoding import encode_board
-    layout = view.layout
-    cards, jokers = encode_board(layout.size, view.board)
-    return Setup(layout.width, layout.height, _kinds(layout), cards, jokers, view.rack,
-                 view_context(view), tuple(candidates), plies, seed, model, policy,
-                 is_late(view.box_size, late_box), endgame_nodes)
-
-
 def is_late(box_size: int, late_box: int = LATE_BOX) -> bool:
     """Whether rollouts play to the game's end and rank by wins: at most
     ``late_box`` tiles in the box (a negative ``late_box``: never)."""
     return 0 <= box_size <= late_box
 
 
-__all__ = ["GameContext", "game_context", "view_context", "Setup", "SimResult", "simulate",
-           "rollout_outcomes", "rollout_results", "rollouts_of", "ranking", "is_late", "view_setup", "top_candidates",
+__all__ = ["GameContext", "Setup", "SimResult", "simulate",
+           "rollout_outcomes", "rollout_results", "rollouts_of", "ranking", "is_late", "top_candidates",
            "setup_for", "simulate_position", "deal", "Tally", "leader_is_significant", "paired_leads", "PairedLead",
            "POLICIES", "STOP_LEVELS", "LATE_BOX", "BLOCK"]

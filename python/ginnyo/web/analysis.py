@@ -36,8 +36,8 @@ from ginnyo import GinnyoError, Position
 from ginnyo.game.actions import Place
 from ginnyo.play import ScoredPlay
 from ginnyo.tiles import rack_code
-from ginnyo.game.context import GameContext, game_context
-from ginnyo.equity.rank import PLAY, Candidate, candidate_json, position_state, rank_actions
+from ginnyo.position.context import GameContext
+from ginnyo.equity.rank import PLAY, Candidate, candidate_json, leave_state, rank_actions
 from ginnyo.equity.leaves import default_model
 from ginnyo.native import core_of
 from ginnyo.simulation.rollouts import (BLOCK, SimResult, Setup, Tally, leader_is_significant, ranking, rollout_results,
@@ -76,7 +76,7 @@ def read_position(value: object) -> tuple[Position, GameContext]:
         raise BadRequest("field 'position': must be a position object (docs/FORMAT.md), JSON text or a position line")
     try:
         position = Position.from_dict(value) if isinstance(value, dict) else Position.from_text(value)
-        return position, game_context(position)
+        return position, position.game_context
     except GinnyoError as error:
         raise Illegal(" ".join(str(error).split("\n"))) from None
 
@@ -132,7 +132,7 @@ def analysis(position: Position, context: GameContext, limit: int) -> dict[str, 
     data = position.to_dict()
     by_score = [_with_tiles(play_to_json(position, scored), data["board"]) for scored in position.top_plays(limit)]
     ranked = rank_actions(core_of(position), position.rack, context.box_size, default_model(), limit=limit,
-                          state=position_state(position, context))
+                          state=leave_state(position))
     by_equity = [dict(candidate_json(position, candidate), melds=melds_json(position, candidate, data["board"]))
                  for candidate in ranked]
     return {"position": data, "line": position.to_line(), "layout_grid": list(position.layout.rows),
@@ -364,8 +364,8 @@ def simulation_setup(body: dict[str, Any]) -> tuple[Position, Setup, int, int | 
     position, context = read_position(body.get("position"))
     model = default_model()
     ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=count,
-                          state=position_state(position, context))
-    setup = setup_for(position, top_candidates(ranked, count), plies, seed, model, context, policy)
+                          state=leave_state(position))
+    setup = setup_for(position, top_candidates(ranked, count), plies, seed, model, policy)
     return position, setup, rollouts, stop
 
 
