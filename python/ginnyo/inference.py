@@ -28,7 +28,7 @@ from .game.actions import Place, Return
 from .equity import compiled_model
 from .equity.leaves import LeaveModel, LeaveState, default_model
 from .rules import quiet_turn_limit, tile_set
-from .tiles import JOKER
+from .tiles import JOKER, rack_code
 
 if TYPE_CHECKING:
     from .game import Game, Turn, View
@@ -90,6 +90,18 @@ class Inference:
             for tile in set(leave):
                 chances[tile] = chances.get(tile, 0.0) + probability
         return dict(sorted(chances.items(), key=lambda item: (-item[1], item[0])))
+
+    def to_json(self, top: int | None = None) -> dict[str, Any]:
+        """The inference as ``ginnyo infer --json`` gives it: the action read,
+        how much was judged and kept, the ``top`` likeliest leaves (all: None)
+        and each tile's chance of being kept, likeliest first."""
+        observed = self.observed
+        return {"player": observed.player, "turn": observed.turn, "action": ("play", "return", "pass")[observed.kind],
+                "exact": self.exact, "racks_judged": self.considered,
+                "kept_share": round(self.kept / self.considered, 6) if self.considered else 0.0,
+                "leaves": [{"tiles": " ".join(rack_code(tile) for tile in leave), "probability": round(p, 6)}
+                           for leave, p in self.leaves[:top]],
+                "tiles": {rack_code(tile): round(p, 6) for tile, p in self.tile_probabilities().items()}}
 
 
 def infer(observed: Observed, model: LeaveModel | None = None, *, margin: float = MARGIN,
@@ -305,7 +317,7 @@ def record_decision(source: str | list[tuple[int, dict[str, Any]]], turn: int | 
     from .layout import Layout
     from .position import Position
     from .game.records import read_record, replay
-    from .tiles import rack_code, tile_code
+    from .tiles import tile_code
     lines = source if isinstance(source, list) else read_record(source)
     name = source if isinstance(source, str) else "record"
     wanted = turn if turn is not None else sum(1 for _, data in lines[1:] if "end" not in data)
@@ -339,5 +351,21 @@ def record_decision(source: str | list[tuple[int, dict[str, Any]]], turn: int | 
     return RecordDecision(wanted, caught["player"], position, observed)
 
 
+def record_inferences(source: str | list[tuple[int, dict[str, Any]]], turn: int | None = None,
+                      model: LeaveModel | None = None, *, margin: float = MARGIN, seed: int = 0, threads: int = 1,
+                      top: int | None = None) -> dict[str, Any]:
+    """What ``ginnyo infer --json`` prints: turn ``turn`` of a game record as its
+    player saw it (:func:`record_decision`) and the inference of each opponent's
+    last action, the next seat first (:meth:`Inference.to_json`, ``top``
+    leaves each; ``{"player": P, "turn": None}`` for one that has not acted)."""
+    decision = record_decision(source, turn)
+    players = len(decision.observed) + 1
+    inferences = infer_opponents(decision.observed, model, margin=margin, seed=seed, threads=threads)
+    return {"turn": decision.turn, "player": decision.player, "margin": margin,
+            "opponents": [{"player": (decision.player + seat) % players, "turn": None} if inference is None
+                          else inference.to_json(top) for seat, inference in enumerate(inferences, 1)]}
+
+
 __all__ = ["MARGIN", "MAX_LEAVES", "SAMPLES", "Observed", "Inference", "RecordDecision", "infer", "observations",
-           "view_observations", "game_observations", "infer_opponents", "alias_table", "deal_tables", "record_decision"]
+           "view_observations", "game_observations", "infer_opponents", "alias_table", "deal_tables", "record_decision",
+           "record_inferences"]

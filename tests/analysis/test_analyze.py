@@ -118,8 +118,8 @@ def test_by_score_or_by_equity_writes_only_that(tmp_path: Path, capsys: pytest.C
 def test_blank_lines_are_skipped_and_the_line_numbers_stay_the_files(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str],
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from ginnyo.commands import analyze
-    monkeypatch.setattr(analyze, "CHUNK_POSITIONS", 2)     # several pieces
+    from ginnyo.analysis import schedule
+    monkeypatch.setattr(schedule, "CHUNK_POSITIONS", 2)     # several pieces
     lines = corpus_lines(5)
     corpus = write_corpus(tmp_path / "c.jsonl", [lines[0], "", lines[1], "  ", lines[2], lines[3], "", lines[4]])
     code, out, err = cli(capsys, "analyze", str(corpus))
@@ -131,7 +131,7 @@ def test_the_progress_bar_counts_the_lines_and_quiet_hides_it(tmp_path: Path, re
                                                               capsys: pytest.CaptureFixture[str],
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     import ginnyo.commands.progress
-    from ginnyo.commands import analyze
+    from ginnyo.analysis import schedule
     bars: list[tuple[int, str, list[int]]] = []
 
     class Bar:
@@ -145,7 +145,7 @@ def test_the_progress_bar_counts_the_lines_and_quiet_hides_it(tmp_path: Path, re
             pass
 
     monkeypatch.setattr(ginnyo.commands.progress, "progress_bar", Bar)
-    monkeypatch.setattr(analyze, "CHUNK_POSITIONS", 2)
+    monkeypatch.setattr(schedule, "CHUNK_POSITIONS", 2)
     corpus = write_corpus(tmp_path / "c.jsonl", corpus_lines(5) + [""])
     record = tmp_path / "game.jsonl"
     record.write_text(record_of_seed_11)
@@ -240,11 +240,11 @@ def test_one_thread_and_two_give_identical_output(tmp_path: Path, record_of_seed
 
 def test_two_worker_processes_give_the_output_of_one_thread(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    from ginnyo.commands import analyze
+    from ginnyo.analysis import schedule
     corpus = write_corpus(tmp_path / "c.jsonl", corpus_lines(120))
     one = cli(capsys, "analyze", str(corpus), "--workers", "1", "--table")
-    monkeypatch.setattr(analyze, "PROCESS_SECONDS", 0.0)    # processes pay after the first piece
-    monkeypatch.setattr(analyze, "CHUNK_POSITIONS", 9)      # and more pieces than processes
+    monkeypatch.setattr(schedule, "PROCESS_SECONDS", 0.0)    # processes pay after the first piece
+    monkeypatch.setattr(schedule, "CHUNK_POSITIONS", 9)      # and more pieces than processes
     import ginnyo.support.workers
     spread: list[int] = []
 
@@ -285,9 +285,9 @@ def test_a_dask_cluster_gives_the_same_rows(tmp_path: Path, record_of_seed_11: s
                                             capsys: pytest.CaptureFixture[str],
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     distributed = pytest.importorskip("distributed")
-    from ginnyo.commands import analyze
-    monkeypatch.setattr(analyze, "CHUNK_POSITIONS", 7)     # several tasks, and several windows
-    monkeypatch.setattr(analyze, "WINDOW_CHUNKS", 2)
+    from ginnyo.analysis import schedule
+    monkeypatch.setattr(schedule, "CHUNK_POSITIONS", 7)     # several tasks, and several windows
+    monkeypatch.setattr(schedule, "WINDOW_CHUNKS", 2)
     corpus = write_corpus(tmp_path / "c.jsonl", corpus_lines(40))
     record = tmp_path / "game.jsonl"
     record.write_text(record_of_seed_11)
@@ -323,8 +323,8 @@ def test_a_bad_corpus_line_is_named_by_file_line_and_field(tmp_path: Path, capsy
 
 def test_a_bad_line_in_a_later_piece_is_named_by_its_own_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from ginnyo.commands import analyze
-    monkeypatch.setattr(analyze, "CHUNK_POSITIONS", 2)
+    from ginnyo.analysis import schedule
+    monkeypatch.setattr(schedule, "CHUNK_POSITIONS", 2)
     path = _bad_corpus(tmp_path, corpus_lines(5) + ['{"board": {}, "rack": "ZZ"}'])
     assert_bad_input(capsys, "analyze", path, message="c.jsonl:6: rack: ")
 

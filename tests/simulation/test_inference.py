@@ -189,6 +189,24 @@ def test_infer_prints_each_opponents_leaves_and_tiles(record_file: Path, capsys:
     assert all(0.0 <= p <= 1.0 for p in opponent["tiles"].values())
 
 
+def test_infer_prints_what_record_inferences_gives_the_api(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ginnyo.inference import record_inferences
+    game = Game.deal(3, 5)
+    players = [EquityPlayer() for _ in range(3)]
+    while not game.over:
+        game.apply(players[game.to_move].choose(game.begin_turn()))
+    path = tmp_path / "three.jsonl"
+    path.write_text(record_text(game, ["a", "b", "c"]))
+    for turn, acted in ((1, [False, False]), (2, [False, True]), (9, [True, True])):
+        code, out, _ = cli(capsys, "infer", str(path), "--turn", str(turn), "--json", "--top", "3", "--workers", "1")
+        data = record_inferences(str(path), turn, seed=0, top=3)
+        assert code == 0 and out == json.dumps(data) + "\n"
+        assert [row["player"] for row in data["opponents"]] == [(data["player"] + seat) % 3 for seat in (1, 2)]
+        assert [row["turn"] is not None for row in data["opponents"]] == acted    # the next seat first
+        assert all(len(row["leaves"]) <= 3 for row in data["opponents"] if row["turn"] is not None)
+    assert len(record_inferences(str(path), 9)["opponents"][0]["leaves"]) > 3    # all leaves unless told
+
+
 def test_infer_refuses_a_turn_the_record_lacks(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert_bad_input(capsys, "infer", str(record_file), "--turn", "100000", message="no turn 100000")
 

@@ -1,7 +1,9 @@
 """Analysis of many positions and of game records: batch solving (positions), records turn by turn
-(records) and the bulk loader of .jsonl corpora (bulk).
+(records), the bulk loader of .jsonl corpora (bulk), and where a corpus's or a record's analysis
+runs, on threads, processes or a Dask cluster (schedule).
 
-The names below are those of :mod:`ginnyo.analysis.positions`; each loads on first use.
+The names below are those of :mod:`ginnyo.analysis.positions` and of
+:mod:`ginnyo.analysis.schedule`; each loads on first use.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ if TYPE_CHECKING:
     from .positions import (
     Solved, solve, best_rows, analyze_arrays, equity_json, Notation, row_json, layout_core,
     WANTS, SCORE, EQUITY, BOTH)
+    from .schedule import analyze_corpus, analyze_record_file
 
 __all__ = [
     "Solved", "solve", "best_rows", "analyze_arrays", "equity_json", "Notation", "row_json",
-    "layout_core", "WANTS", "SCORE", "EQUITY", "BOTH"]
+    "layout_core", "WANTS", "SCORE", "EQUITY", "BOTH",
+    "analyze_corpus", "analyze_record_file"]
 
-__getattr__ = lazy_names(__name__, {"positions": __all__})
+__getattr__ = lazy_names(__name__, {"positions": __all__[:-2], "schedule": __all__[-2:]})

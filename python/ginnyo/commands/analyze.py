@@ -6,18 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
 from functools import partial
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 from .arguments import EXIT_OK, FORCE_HELP, worker_count
 
 KINDS = ("auto", "corpus", "records")
-CHUNK_POSITIONS = 4096      # positions solved in one batch call (and one Dask task)
-WINDOW_CHUNKS = 64          # chunks handed to a Dask cluster at once: memory stays bounded
-PROCESS_SECONDS = 3.0       # in-process work left above which starting worker processes pays
-FIRST_POSITIONS = 1024      # the first piece, which tells how long the rest would take here
-SPREAD_PIECES = 256         # the fewest positions in a piece sent to a worker process
 Format = Callable[[dict[str, Any]], str]    # a row as a line of text
 
 
@@ -185,176 +179,66 @@ def detect_kind(first_line: bytes) -> str:
     return "records" if isinstance(data, dict) and "record" in data else "corpus"
 
 
-def _bar(total: int | None, unit: str, quiet: bool) -> Any:
-    from .progress import progress_bar
-    return _NoBar() if quiet else progress_bar(total, unit)  # type: ignore[arg-type]
+class _Bar:
+    """The progress bar of one file on stderr, shown once the work tells its total."""
 
+    def __init__(self, unit: str) -> None:
+        self.unit = unit
+        self.shown: Any = None
 
-class _NoBar:
-    """A progress bar that shows nothing (``--quiet``)."""
-
-    def update(self, count: int = 1) -> None:
-        pass
+    def __call__(self, total: int | None) -> Callable[[int], object]:
+        from .progress import progress_bar
+        self.shown = progress_bar(total, self.unit)  # type: ignore[arg-type]
+        return self.shown.update    # type: ignore[no-any-return]  # tqdm has no inline types
 
     def close(self) -> None:
-        pass
+        if self.shown is not None:
+            self.shown.close()
 
 
 # -- a corpus ------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Piece:
-    """Consecutive lines of a corpus, from line ``first`` of the file ``where``,
-    and what to make of them: where the work is done, in this process, another
-    or on a Dask worker."""
-
-    first: int
-    data: bytes
-    where: str
-    want: str
-    as_json: bool
-    as_table: bool
-    threads: int = 1
-    named: bool = False     # each JSON row begins with "file": where
-
-
-def analyze_piece(piece: Piece) -> tuple[str, str]:
-    """A piece's rows, as JSON lines and as lines of the table, as asked."""
-    from ..analysis.positions import analyze_arrays, row_json
+def piece_texts(rows: list[dict[str, Any]], *, named: str | None, as_json: bool, as_table: bool
+                ) -> tuple[str, str]:
+    """A piece's rows as JSON lines (each beginning with ``"file": named`` when
+    named) and as lines of the table, as asked: made where the piece ran."""
+    from ..analysis.positions import row_json
     from .table import position_line
-    from ..analysis.bulk import load_jsonl
-    rows = analyze_arrays(load_jsonl(piece.data, first_line=piece.first, where=piece.where),
-                          want=piece.want, threads=piece.threads)
-    as_json = (partial(_named_row, json.dumps({"file": piece.where})[:-1]) if piece.named else row_json) \
-        if piece.as_json else None
-    return formatted(rows, as_json, position_line if piece.as_table else None)
+    json_line = (partial(_named_row, json.dumps({"file": named})[:-1]) if named is not None else row_json) \
+        if as_json else None
+    return formatted(rows, json_line, position_line if as_table else None)
 
 
 def _named_row(head: str, row: dict[str, Any]) -> str:
     """A row's JSON line beginning with its file (``head``: ``{"file": "..."``)."""
-    from ..analysis import row_json
+    from ..analysis.positions import row_json
     return head + ", " + row_json(row)[1:]
 
 
 def _corpus(source: Any, args: argparse.Namespace, output: Output, workers: int) -> None:
     from ..analysis.positions import BOTH, EQUITY, SCORE
+    from ..analysis.schedule import analyze_corpus
     from .table import position_header
     output.text(position_header(args.by in (BOTH, SCORE), args.by in (BOTH, EQUITY)))
-    lines = source.lines_left()
-
-    def piece(first: int, data: bytes, threads: int) -> Piece:
-        return Piece(first, data, source.name, args.by, output.wants_json, output.table, threads,
-                     output.named is not None)
-
-    bar = _bar(lines, "line", args.quiet)
+    texts = partial(piece_texts, named=output.named, as_json=output.wants_json, as_table=output.table)
+    bar = _Bar("line")
     try:
-        if args.scheduler:
-            results = _spread((piece(first, data, 1) for first, data in source.pieces(CHUNK_POSITIONS)), 2,
-                              workers, args.scheduler)
-        else:
-            results = _here_or_spread(source, piece, lines, workers)
-        for done, texts in results:
-            output.write(*texts)
-            bar.update(_line_count(done.data))
+        for piece in analyze_corpus(source, want=args.by, workers=workers, scheduler=args.scheduler, then=texts,
+                                    progress=None if args.quiet else bar):
+            output.write(*piece)
     finally:
         bar.close()
-
-
-def _line_count(data: bytes) -> int:
-    return data.count(b"\n") + (not data.endswith(b"\n"))
-
-
-def _here_or_spread(source: Any, piece: Callable[[int, bytes, int], Piece], lines: int | None,
-                    workers: int) -> Iterator[tuple[Piece, tuple[str, str]]]:
-    """The pieces analysed in this process on ``workers`` threads while the
-    work left, judged by the time the pieces so far took, is too little to pay
-    for starting processes (:data:`PROCESS_SECONDS`); the rest over ``workers``
-    processes, in smaller pieces (that the load evens out), once it is not."""
-    import time
-    seconds, done, size = 0.0, 0, min(FIRST_POSITIONS, CHUNK_POSITIONS)
-    while True:
-        found = next(source.pieces(size), None)     # the next piece alone: the next may be read otherwise
-        if found is None:
-            return
-        here = piece(found[0], found[1], workers)
-        started = time.perf_counter()
-        texts = analyze_piece(here)
-        seconds += time.perf_counter() - started
-        yield here, texts
-        done, size = done + _line_count(here.data), CHUNK_POSITIONS
-        if workers > 1 and lines is not None and seconds / done * (lines - done) > PROCESS_SECONDS:
-            size = min(CHUNK_POSITIONS, max(SPREAD_PIECES, (lines - done) // (8 * workers)))
-            yield from _spread((piece(first, data, 1) for first, data in source.pieces(size)),
-                               -(-(lines - done) // size), workers, None)
-            return
-
-
-class _Pieces(Sequence[tuple[int, Piece]]):
-    """Numbered pieces made as a pool asks for the next (bounded memory); ``len``
-    is an estimate, which the pool uses only to start no more processes than pieces."""
-
-    def __init__(self, pieces: Iterator[tuple[int, Piece]], estimate: int) -> None:
-        self.pieces, self.estimate = pieces, estimate
-
-    def __len__(self) -> int:
-        return self.estimate
-
-    def __iter__(self) -> Iterator[tuple[int, Piece]]:
-        return self.pieces
-
-    def __getitem__(self, index: Any) -> Any:
-        raise TypeError("pieces are read in order, not by index")
-
-
-def _spread(pieces: Iterator[Piece], estimate: int, workers: int, scheduler: str | None
-            ) -> Iterator[tuple[Piece, tuple[str, str]]]:
-    """The pieces analysed over ``workers`` local processes or on the Dask
-    cluster of ``scheduler`` (a window of them at a time: the futures of a
-    window are all sent at once), given back in the file's order."""
-    from itertools import islice
-
-    from ..support.workers import run_batches
-    numbered = enumerate(pieces)
-    windows: Iterator[Sequence[tuple[int, Piece]]]
-    if scheduler is None:
-        windows = iter([_Pieces(numbered, max(estimate, 2))])
-    else:
-        windows = iter(lambda: list(islice(numbered, WINDOW_CHUNKS)), [])
-    kept: dict[int, tuple[Piece, tuple[str, str]]] = {}
-    expected = 0
-    for window in windows:
-        for index, piece, texts in run_batches(_numbered, window, workers=workers, scheduler=scheduler):
-            kept[index] = (piece, texts)
-            while expected in kept:
-                yield kept.pop(expected)
-                expected += 1
-
-
-def _numbered(part: tuple[int, Piece]) -> tuple[int, Piece, tuple[str, str]]:
-    """``(index, piece, its texts)``: results that come back in any order are put back in order."""
-    index, piece = part
-    return index, piece, analyze_piece(piece)
 
 
 # -- a game record -------------------------------------------------------------------------------
 
 def _records(source: Any, args: argparse.Namespace, output: Output, workers: int) -> None:
+    from ..analysis.schedule import analyze_record_file
     from .table import summary_lines, turn_header, turn_line
-    from ..errors import RecordError
-    from ..support.files import RECORD_BYTES, text_of
-    from ..analysis.records import analyze_record
-    from ..game.records import parse_record
-    from ..support.workers import run_batches
-    source.error = RecordError
-    data = source.rest(RECORD_BYTES, "game record")
-    lines = parse_record(text_of(data, source.name, RecordError), source.name)
-    bar = _bar(max(0, len(lines) - 2), "turn", args.quiet)
+    bar = _Bar("turn")
     try:
-        if args.scheduler:
-            task = partial(analyze_record, name=source.name, threads=1)
-            [(rows, summary)] = list(run_batches(task, [lines], workers=1, scheduler=args.scheduler))
-        else:
-            rows, summary = analyze_record(lines, source.name, threads=workers, on_turn=bar.update)
+        rows, summary = analyze_record_file(source, workers=workers, scheduler=args.scheduler,
+                                            progress=None if args.quiet else bar)
     finally:
         bar.close()
     output.text(turn_header())

@@ -38,32 +38,15 @@ def register(commands: Any) -> None:
 
 
 def cmd_infer(args: argparse.Namespace) -> int:
-    from ..inference import infer_opponents, record_decision
-    from ..tiles import rack_code
+    from ..inference import record_inferences
     from ..support.workers import default_workers
-    decision = record_decision(args.record, args.turn)
-    inferences = infer_opponents(decision.observed, margin=args.margin, seed=args.seed,
-                                 threads=args.workers or default_workers())
-    rows: list[dict[str, Any]] = []
-    for seat, inference in enumerate(inferences, 1):
-        opponent = (decision.player + seat) % len(decision.observed + [None])
-        if inference is None:
-            rows.append({"player": opponent, "turn": None})
-            continue
-        observed = inference.observed
-        rows.append({"player": opponent, "turn": observed.turn,
-                     "action": ("play", "return", "pass")[observed.kind],
-                     "exact": inference.exact, "racks_judged": inference.considered,
-                     "kept_share": round(inference.kept / inference.considered, 6) if inference.considered else 0.0,
-                     "leaves": [{"tiles": " ".join(rack_code(tile) for tile in leave), "probability": round(p, 6)}
-                                for leave, p in inference.leaves[:args.top]],
-                     "tiles": {rack_code(tile): round(p, 6) for tile, p in inference.tile_probabilities().items()}})
+    data = record_inferences(args.record, args.turn, margin=args.margin, seed=args.seed,
+                             threads=args.workers or default_workers(), top=args.top)
     if args.json:
-        print(json.dumps({"turn": decision.turn, "player": decision.player, "margin": args.margin,
-                          "opponents": rows}))
+        print(json.dumps(data))
         return EXIT_OK
-    print(f"turn {decision.turn}, player {decision.player}: margin {args.margin:g} points of equity")
-    for row in rows:
+    print(f"turn {data['turn']}, player {data['player']}: margin {args.margin:g} points of equity")
+    for row in data["opponents"]:
         if row["turn"] is None:
             print(f"player {row['player']}: no action to read yet")
             continue
