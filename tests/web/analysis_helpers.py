@@ -94,36 +94,6 @@ def play_to_end(client: TestClient, game: str, token: str) -> dict[str, Any]:
 
 
 # -- the browser tests ----------------------------------------------------------------------------
-CHROMIUM = Path("/usr/bin/chromium")
-
-
-def unavailable(reason: str) -> None:
-    """Skip a browser test, or fail it when CI is set (the browser tests must run there)."""
-    import os
-
-    import pytest
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}, and CI is set: the browser tests must run")
-    pytest.skip(reason)
-
-
-@contextmanager
-def chromium() -> Iterator[Any]:
-    """Debian's chromium under Playwright's sync API."""
-    if not CHROMIUM.exists():
-        unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("playwright is not installed (pip install '.[test]')")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 def served_game_to_end(server: Any, game: str, token: str) -> dict[str, Any]:
     """Plays the token's seat of a ``ginnyo serve`` game by best score until it is over."""
     deadline = time.monotonic() + WAIT_SECONDS * 5
@@ -139,5 +109,5 @@ def served_game_to_end(server: Any, game: str, token: str) -> dict[str, Any]:
         assert time.monotonic() < deadline, "the game did not end"
 
 
-__all__ = ["TestClient", "EXAMPLES", "SHIPPED", "RANKED_STATICALLY", "WAIT_SECONDS", "CHROMIUM", "client_of", "cli", "cli_json", "cli_error",
-           "bearer", "view", "best_action", "play_to_end", "unavailable", "chromium", "served_game_to_end"]
+__all__ = ["TestClient", "EXAMPLES", "SHIPPED", "RANKED_STATICALLY", "WAIT_SECONDS", "client_of", "cli", "cli_json", "cli_error",
+           "bearer", "view", "best_action", "play_to_end", "served_game_to_end"]

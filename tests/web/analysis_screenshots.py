@@ -10,8 +10,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from analysis_helpers import EXAMPLES, chromium, cli   # noqa: E402
-from browser_table import Server                       # noqa: E402
+from analysis_helpers import EXAMPLES, cli              # noqa: E402
+from browser_table import Server, chromium             # noqa: E402
 
 
 def main(docs: Path) -> None:

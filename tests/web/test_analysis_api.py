@@ -174,7 +174,12 @@ def test_a_stopped_simulation_stops_where_it_was(client: TestClient) -> None:
     job = start(client, rollouts=100_000)
     stopped = client.post(f"/api/analysis/simulations/{job['id']}/stop").json()
     assert stopped["state"] == "stopped" and stopped["rollouts"] < 100_000
-    time.sleep(0.2)
+    simulations: Simulations = client.app.state.simulations   # type: ignore[attr-defined]
+    simulations.close()    # its threads end once the block under way (thrown away) is done
+    deadline = time.monotonic() + WAIT_SECONDS
+    while simulations.threads:
+        assert time.monotonic() < deadline, "the simulation threads did not end"
+        time.sleep(0.01)
     later = client.get(f"/api/analysis/simulations/{job['id']}").json()
     assert later["rollouts"] == stopped["rollouts"]
     assert events(client, job)[-1][0] == "end"

@@ -5,59 +5,19 @@ never see each other's racks, and a server killed mid-game."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from browser_table import (CHROMIUM, WAIT_MS, Server, best_choice, joker_choice, joker_seed, page_version,
+from browser_table import (Server, best_choice, joker_choice, joker_seed, page_version,
                            place_tiles, play_turns, take_turn, wait_turn)
 from ginnyo import IllegalMoveError, Position
 
 FIRST_LOAD_LIMIT = 300 * 1024   # bytes: the issue's bound on /play's first load (html + js + css)
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}, and CI is set: the browser tests must run")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed (pip install '.[test]')")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("serve"))
-    yield running
-    running.stop()
-
-
-@pytest.fixture()
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"the page raised: {errors}"
 
 
 def test_first_load_of_the_table_is_under_300_kb(server: Server, page: Any) -> None:

@@ -6,21 +6,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from analysis_helpers import chromium, cli, served_game_to_end
-from browser_table import WAIT_MS, Server
+from analysis_helpers import cli, served_game_to_end
+from browser_table import Server
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("data"))
-    try:
-        yield running
-    finally:
-        running.stop()
+@pytest.fixture
+def viewport() -> dict[str, int]:
+    return {"width": 1400, "height": 1000}
 
 
 @pytest.fixture(scope="module")
@@ -30,23 +26,6 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
                          "--records", str(folder))
     assert status == 0, err
     return next(folder.glob("*.jsonl"))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT_MS)
-    try:
-        yield opened
-    finally:
-        context.close()
 
 
 def upload(page: Any, server: Server, record: Path) -> int:
