@@ -1,6 +1,7 @@
-"""The game review's API (docs/WEB.md "Review"): a finished game's turns, each with the board it
+"""The game review's API (docs/WEB-ANALYSIS.md "Reviews"): a finished game's turns, each with the board it
 was played on, the move against the best by score and by equity (``ginnyo analyze``'s rows), the
-points and equity it lost, the scores after it, and a summary a player.
+points and equity it lost, its graded review (win probability before and after, the grade:
+:mod:`ginnyo.analysis.grades`), the scores after it, and a summary a player (with its accuracy).
 
 A review is of a finished table game (any of its seats' tokens; 409 while it is played, as its
 record would reveal the box) or of a record uploaded as text (``ginnyo selfplay --records``'s
@@ -10,6 +11,7 @@ files), replayed and checked as ``ginnyo analyze`` checks it: a record that brea
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +22,7 @@ from starlette.routing import Route
 
 from ginnyo import GinnyoError, Position
 from ginnyo.game.actions import Place
+from ginnyo.analysis.grades import ENDGAME_GRADE_CUTS, GRADE_CUTS
 from ginnyo.analysis.records import analyze_record
 from ginnyo.game.records import parse_record, record_names, replay
 
@@ -36,6 +39,10 @@ MAX_RECORD = 1024 * 1024     # bytes of an uploaded record (a 4-player game's is
 RECORD_NAME = "record"       # what a refusal calls an uploaded record
 #: a move that lost at least this much equity is marked as one where the game turned
 BIG_LOSS = 10.0
+#: the graded review's cut-offs (:mod:`ginnyo.analysis.grades`) for the page to state: each grade
+#: with its upper bound of the win probability lost (below it) or of an endgame's points lost (up to it)
+GRADE_CUTS_JSON = {kind: [[name, None if math.isinf(cut) else cut] for name, cut in cuts]
+                   for kind, cuts in (("win_lost", GRADE_CUTS), ("spread_lost", ENDGAME_GRADE_CUTS))}
 
 
 def turn_boards(lines: list[tuple[int, dict[str, Any]]]) -> tuple[Game, list[dict[str, Any]]]:
@@ -79,7 +86,7 @@ def review_of(text: str) -> dict[str, Any]:
         row.update(drawn, name=names[row["player"]], big_loss=row["equity_lost"] >= BIG_LOSS)
     end = lines[-1][1]
     return {"players": game.players, "names": names, "layout_grid": list(game.layout.rows), "sets": game.sets,
-            "big_loss": BIG_LOSS, "turns": rows, "summary": summary,
+            "big_loss": BIG_LOSS, "grade_cuts": GRADE_CUTS_JSON, "turns": rows, "summary": summary,
             "final": {"reason": end.get("end"), "penalties": end.get("penalties"), "scores": end.get("scores"),
                       "winners": end.get("winners"), "board": _final_board(game)}}
 
@@ -128,4 +135,4 @@ routes = [
     Route("/api/games/{game_id}/review", review_game),
 ]
 
-__all__ = ["routes", "review_of", "turn_boards", "BIG_LOSS", "MAX_RECORD"]
+__all__ = ["routes", "review_of", "turn_boards", "BIG_LOSS", "GRADE_CUTS_JSON", "MAX_RECORD"]
