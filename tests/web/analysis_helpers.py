@@ -21,9 +21,11 @@ from ginnyo.web.app import create_app
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SHIPPED = sorted(EXAMPLES.glob("*.json"))
-# best-move --equity hands a 2-player endgame or pre-endgame to its solver, where the analysis
-# board's equity column stays the static ranking (docs/WEB-ANALYSIS.md): these are the others
-SOLVED = ("endgame", "preendgame", "endgame-short")
+# best-move --equity hands a 2-player endgame or pre-endgame to its solver; the analysis board
+# answers an endgame with the exact solver's move too, beside the static ranking, and ranks a
+# pre-endgame statically (docs/WEB-ANALYSIS.md): RANKED_STATICALLY are the examples of neither
+ENDGAMES = [path for path in SHIPPED if path.stem in ("endgame", "endgame-short")]
+SOLVED = (*(path.stem for path in ENDGAMES), "preendgame")
 RANKED_STATICALLY = [path for path in SHIPPED if path.stem not in SOLVED]
 WAIT_SECONDS = 60.0   # how long a test waits for bots or a simulation before failing (a guard, not a timing)
 
@@ -109,5 +111,5 @@ def served_game_to_end(server: Any, game: str, token: str) -> dict[str, Any]:
         assert time.monotonic() < deadline, "the game did not end"
 
 
-__all__ = ["TestClient", "EXAMPLES", "SHIPPED", "RANKED_STATICALLY", "WAIT_SECONDS", "client_of", "cli", "cli_json", "cli_error",
+__all__ = ["TestClient", "EXAMPLES", "SHIPPED", "ENDGAMES", "RANKED_STATICALLY", "WAIT_SECONDS", "client_of", "cli", "cli_json", "cli_error",
            "bearer", "view", "best_action", "play_to_end", "served_game_to_end"]

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the fixtures)
 from browser_table import (Server, best_choice, joker_choice, joker_seed, page_version,
                            place_tiles, play_turns, take_turn, wait_turn)
 from ginnyo import IllegalMoveError, Position

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from analysis_helpers import RANKED_STATICALLY, SHIPPED, cli_error, cli_json
+from analysis_helpers import ENDGAMES, RANKED_STATICALLY, SHIPPED, cli_error, cli_json
+from browser_fixtures import browser, page, server  # noqa: F401 (the fixtures)
 from browser_table import Server
 from ginnyo import Position
 
@@ -47,6 +48,19 @@ def test_a_shipped_example_tops_as_best_move_says(page: Any, server: Server, pat
     open_file(page, server, path)
     assert first_play(page, "by-score") == cli_json("best-move", "--json", str(path))["notation"]
     assert first_play(page, "by-equity") == cli_json("best-move", "--equity", "--json", str(path))["best"]["notation"]
+
+
+@pytest.mark.parametrize("path", ENDGAMES, ids=[path.name for path in ENDGAMES])
+def test_an_endgame_tops_the_equity_column_with_best_moves_solver_answer(page: Any, server: Server, path: Path) -> None:
+    open_file(page, server, path)
+    expected = cli_json("best-move", "--equity", "--json", str(path))
+    assert first_play(page, "by-equity") == expected["notation"]
+    first = page.locator("#by-equity li").first
+    assert "solver" in (first.get_attribute("class") or "")
+    assert f"endgame spread {'+' if expected['spread'] > 0 else ''}{expected['spread']}" in first.text_content()
+    assert "endgame solver" in page.locator("#equity-note").text_content()
+    first.locator("button").click()
+    assert " | ".join(expected["line"]) in page.locator("#detail-text").text_content()
 
 
 def test_a_play_clicked_is_shown_on_the_board_with_its_melds(page: Any, server: Server) -> None:

@@ -13,6 +13,7 @@ import pytest
 from analysis_helpers import EXAMPLES, cli, served_game_to_end
 from ginnyo.analysis.records import analyze_record
 from ginnyo.game.records import parse_record
+from browser_fixtures import browser, page, server  # noqa: F401 (the fixtures)
 from browser_table import Server
 
 

@@ -1,6 +1,6 @@
 """A position and what is asked of it: the :class:`Position` value (position), its one-line string
-(line), its lazy legal plays (legal), scoring a play (scoring), its pictures (render) and the
-plain-Python rules reference (reference).
+(line), its lazy legal plays (legal), scoring a play (scoring), plays as JSON (plays_json), its
+pictures (render) and the plain-Python rules reference (reference).
 
 The names below are those of :mod:`ginnyo.position.position`; each loads on first use.
 """

@@ -1,6 +1,8 @@
 """The browser tests' fixtures: Debian's chromium under Playwright and a real ``ginnyo serve`` on
 a fresh data directory (one of each a module), and a page that fails its test on a script error.
-A module asks for another window size by defining its own ``viewport`` fixture."""
+A test module imports them (``from browser_fixtures import browser, page, server, viewport``: a
+conftest.py here would share its module name with tests/conftest.py, which mypy refuses), or
+defines its own ``viewport`` fixture for another window size."""
 
 from __future__ import annotations
 
@@ -44,3 +46,6 @@ def page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
     finally:
         context.close()
     assert not errors, f"the page raised: {errors}"
+
+
+__all__ = ["browser", "server", "viewport", "page"]
