@@ -44,6 +44,14 @@ def cli(*argv: str) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
+def selfplay_record(folder: Path, seed: int) -> Path:
+    """A game of greedy against equity, as ``ginnyo selfplay --records FOLDER --seed SEED`` writes it."""
+    status, _, err = cli("selfplay", "--games", "1", "--seed", str(seed), "--workers", "1", "--bots", "greedy,equity",
+                         "--records", str(folder))
+    assert status == 0, err
+    return next(folder.glob("*.jsonl"))
+
+
 def cli_json(*argv: str) -> Any:
     status, out, err = cli(*argv)
     assert status == 0, err
@@ -111,5 +119,5 @@ def served_game_to_end(server: Any, game: str, token: str) -> dict[str, Any]:
         assert time.monotonic() < deadline, "the game did not end"
 
 
-__all__ = ["TestClient", "EXAMPLES", "SHIPPED", "ENDGAMES", "RANKED_STATICALLY", "WAIT_SECONDS", "client_of", "cli", "cli_json", "cli_error",
+__all__ = ["TestClient", "EXAMPLES", "SHIPPED", "ENDGAMES", "RANKED_STATICALLY", "WAIT_SECONDS", "client_of", "cli", "selfplay_record", "cli_json", "cli_error",
            "bearer", "view", "best_action", "play_to_end", "served_game_to_end"]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from analysis_helpers import EXAMPLES, cli, served_game_to_end
+from analysis_helpers import EXAMPLES, cli, selfplay_record, served_game_to_end
 from ginnyo.analysis.records import analyze_record
 from ginnyo.game.records import parse_record
 from browser_fixtures import browser, page, server  # noqa: F401 (the fixtures)
@@ -24,11 +24,7 @@ def viewport() -> dict[str, int]:
 
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("records")
-    status, _, err = cli("selfplay", "--games", "1", "--seed", "2", "--workers", "1", "--bots", "greedy,equity",
-                         "--records", str(folder))
-    assert status == 0, err
-    return next(folder.glob("*.jsonl"))
+    return selfplay_record(tmp_path_factory.mktemp("records"), seed=2)
 
 
 def upload(page: Any, server: Server, record: Path) -> int:

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from analysis_helpers import EXAMPLES, TestClient, bearer, cli, cli_error, client_of, play_to_end
+from analysis_helpers import EXAMPLES, TestClient, bearer, cli, cli_error, client_of, play_to_end, selfplay_record
 from ginnyo import Position
 from ginnyo.analysis.grades import GRADES, accuracy, endgame_grade, grade
 from ginnyo.analysis.records import analyze_record
@@ -26,11 +26,7 @@ SHIPPED_RECORD = EXAMPLES / "game-7.jsonl"
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A game of greedy against equity, as ``ginnyo selfplay --records`` writes it."""
-    folder = tmp_path_factory.mktemp("records")
-    status, _, err = cli("selfplay", "--games", "1", "--seed", "4", "--workers", "1", "--bots", "greedy,equity",
-                         "--records", str(folder))
-    assert status == 0, err
-    return next(folder.glob("*.jsonl"))
+    return selfplay_record(tmp_path_factory.mktemp("records"), seed=4)
 
 
 @pytest.fixture

@@ -25,12 +25,11 @@ import threading
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, AsyncIterator
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ginnyo import GinnyoError, Position
@@ -46,9 +45,9 @@ from ginnyo.simulation.rollouts import (BLOCK, SimResult, Setup, Tally, leader_i
 from ginnyo.simulation.choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 
 from . import requests as fields
+from .pages import page_response
 from .errors import BadRequest, Conflict, Illegal, NotFound
 
-STATIC = Path(__file__).parent / "static"
 DEFAULT_LIMIT, MAX_LIMIT = 10, 50          # plays shown in each ranking
 DEFAULT_ROLLOUTS, MAX_ROLLOUTS = 1000, 100_000
 DEFAULT_CANDIDATES, MAX_CANDIDATES = 5, 10
@@ -427,7 +426,7 @@ async def simulation_events(request: Request) -> Response:
 
 
 async def analysis_page(request: Request) -> Response:
-    return FileResponse(STATIC / "analysis.html")
+    return page_response("analysis")
 
 
 routes = [

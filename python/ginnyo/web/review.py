@@ -12,12 +12,11 @@ files), replayed and checked as ``ginnyo analyze`` checks it: a record that brea
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ginnyo import GinnyoError, Position
@@ -27,14 +26,14 @@ from ginnyo.analysis.records import analyze_record
 from ginnyo.game.records import parse_record, record_names, replay
 
 from . import requests as fields
-from .errors import BadRequest, Illegal, TooLarge
+from .pages import page_response
+from .errors import BadRequest, Illegal
 
 if TYPE_CHECKING:
     from ginnyo.game import Game, Turn
 
     from .tables import Tables
 
-STATIC = Path(__file__).parent / "static"
 MAX_RECORD = 1024 * 1024     # bytes of an uploaded record (a 4-player game's is about 20 KB)
 RECORD_NAME = "record"       # what a refusal calls an uploaded record
 #: a move that lost at least this much equity is marked as one where the game turned
@@ -97,17 +96,9 @@ def _final_board(game: Game) -> dict[str, str]:
 
 async def review_record(request: Request) -> Response:
     """POST /api/review: the body is the record itself (JSON lines, UTF-8)."""
-    length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > MAX_RECORD:
-        raise TooLarge(f"the record holds {length} bytes, more than {MAX_RECORD}")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_RECORD:
-            raise TooLarge(f"the record holds more than {MAX_RECORD} bytes")
-        chunks.append(chunk)
+    data = await fields.bounded_body(request, MAX_RECORD, "the record")
     try:
-        text = b"".join(chunks).decode("utf-8").lstrip("\ufeff")
+        text = data.decode("utf-8").lstrip("\ufeff")
     except UnicodeDecodeError:
         raise BadRequest("the record is not UTF-8 text") from None
     return JSONResponse(await run_in_threadpool(review_of, text))
@@ -125,7 +116,7 @@ async def review_game(request: Request) -> Response:
 
 
 async def review_page(request: Request) -> Response:
-    return FileResponse(STATIC / "review.html")
+    return page_response("review")
 
 
 routes = [
