@@ -76,12 +76,15 @@ def test_a_play_clicked_is_shown_on_the_board_with_its_melds(page: Any, server: 
 def test_a_simulation_started_in_the_page_runs_and_stops(page: Any, server: Server) -> None:
     open_file(page, server, MIDGAME)
     page.fill("#sim-rollouts", "100000")
+    # the longest rollouts of the most candidates (some 25 s of work): still running when the stop is clicked
+    page.fill("#sim-plies", "8")
+    page.fill("#sim-candidates", "10")
     with page.expect_response(lambda response: response.url.endswith("/api/analysis/simulations")) as started:
         page.click("#sim-start")
     job = started.value.json()["id"]
     page.wait_for_function("() => /^[1-9][0-9]* of 100000 rollouts — running/.test("
                            "document.getElementById('sim-progress').textContent)")
-    assert page.locator("#by-sim li").count() == 5
+    assert page.locator("#by-sim li").count() == 10
     page.click("#sim-stop")
     page.wait_for_function("() => document.getElementById('sim-progress').dataset.state === 'stopped'")
     stopped = page.locator("#sim-progress").text_content()
