@@ -156,7 +156,7 @@ def test_legal_plays_view_iterates_lazily_in_ranking_order() -> None:
 
 def test_moves_prints_the_same_list_as_ranking_every_play(capsys: pytest.CaptureFixture[str]) -> None:
     from ginnyo.cli import main
-    from ginnyo.commands.best_move import play_to_json
+    from ginnyo.position.plays_json import play_to_json
     for name in ("opening.json", "extend.json", "no-play.json"):
         position = load_position(EXAMPLES / name)
         full = solver.legal_plays(position)

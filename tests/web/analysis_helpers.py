@@ -21,9 +21,11 @@ from ginnyo.web.app import create_app
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SHIPPED = sorted(EXAMPLES.glob("*.json"))
-# best-move --equity hands a 2-player endgame or pre-endgame to its solver, where the analysis
-# board's equity column stays the static ranking (docs/WEB-ANALYSIS.md): these are the others
-SOLVED = ("endgame", "preendgame", "endgame-short")
+# best-move --equity hands a 2-player endgame or pre-endgame to its solver; the analysis board
+# answers an endgame with the exact solver's move too, beside the static ranking, and ranks a
+# pre-endgame statically (docs/WEB-ANALYSIS.md): RANKED_STATICALLY are the examples of neither
+ENDGAMES = [path for path in SHIPPED if path.stem in ("endgame", "endgame-short")]
+SOLVED = (*(path.stem for path in ENDGAMES), "preendgame")
 RANKED_STATICALLY = [path for path in SHIPPED if path.stem not in SOLVED]
 WAIT_SECONDS = 60.0   # how long a test waits for bots or a simulation before failing (a guard, not a timing)
 
@@ -40,6 +42,14 @@ def cli(*argv: str) -> tuple[int, str, str]:
     with redirect_stdout(out), redirect_stderr(err):
         status = main(list(argv))
     return status, out.getvalue(), err.getvalue()
+
+
+def selfplay_record(folder: Path, seed: int) -> Path:
+    """A game of greedy against equity, as ``ginnyo selfplay --records FOLDER --seed SEED`` writes it."""
+    status, _, err = cli("selfplay", "--games", "1", "--seed", str(seed), "--workers", "1", "--bots", "greedy,equity",
+                         "--records", str(folder))
+    assert status == 0, err
+    return next(folder.glob("*.jsonl"))
 
 
 def cli_json(*argv: str) -> Any:
@@ -94,36 +104,6 @@ def play_to_end(client: TestClient, game: str, token: str) -> dict[str, Any]:
 
 
 # -- the browser tests ----------------------------------------------------------------------------
-CHROMIUM = Path("/usr/bin/chromium")
-
-
-def unavailable(reason: str) -> None:
-    """Skip a browser test, or fail it when CI is set (the browser tests must run there)."""
-    import os
-
-    import pytest
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}, and CI is set: the browser tests must run")
-    pytest.skip(reason)
-
-
-@contextmanager
-def chromium() -> Iterator[Any]:
-    """Debian's chromium under Playwright's sync API."""
-    if not CHROMIUM.exists():
-        unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("playwright is not installed (pip install '.[test]')")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 def served_game_to_end(server: Any, game: str, token: str) -> dict[str, Any]:
     """Plays the token's seat of a ``ginnyo serve`` game by best score until it is over."""
     deadline = time.monotonic() + WAIT_SECONDS * 5
@@ -139,5 +119,5 @@ def served_game_to_end(server: Any, game: str, token: str) -> dict[str, Any]:
         assert time.monotonic() < deadline, "the game did not end"
 
 
-__all__ = ["TestClient", "EXAMPLES", "SHIPPED", "RANKED_STATICALLY", "WAIT_SECONDS", "CHROMIUM", "client_of", "cli", "cli_json", "cli_error",
-           "bearer", "view", "best_action", "play_to_end", "unavailable", "chromium", "served_game_to_end"]
+__all__ = ["TestClient", "EXAMPLES", "SHIPPED", "ENDGAMES", "RANKED_STATICALLY", "WAIT_SECONDS", "client_of", "cli", "selfplay_record", "cli_json", "cli_error",
+           "bearer", "view", "best_action", "play_to_end", "served_game_to_end"]

@@ -10,17 +10,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from analysis_helpers import EXAMPLES, chromium, cli   # noqa: E402
-from browser_table import Server                       # noqa: E402
+from analysis_helpers import EXAMPLES, selfplay_record  # noqa: E402
+from browser_table import Server, chromium             # noqa: E402
 
 
 def main(docs: Path) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
-        status, _, err = cli("selfplay", "--games", "1", "--seed", "2", "--workers", "1", "--bots", "greedy,equity",
-                             "--records", str(folder / "records"))
-        assert status == 0, err
-        record = next((folder / "records").glob("*.jsonl"))
+        record = selfplay_record(folder / "records", seed=2)
         server = Server(folder / "data")
         try:
             with chromium() as browser:

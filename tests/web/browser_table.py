@@ -11,9 +11,10 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ginnyo import Position, rack_code
 from ginnyo.game import Game
@@ -23,6 +24,31 @@ from ginnyo.tiles import JOKER
 CHROMIUM = Path("/usr/bin/chromium")
 START_TIMEOUT = 60.0   # seconds for `ginnyo serve` to print its address (a guard, not a measurement)
 WAIT_MS = 30_000       # the longest a page may take to show what the test waits for (a guard)
+
+
+def unavailable(reason: str) -> None:
+    """Skip a browser test, or fail it when CI is set (the browser tests must run there)."""
+    import pytest
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason}, and CI is set: the browser tests must run")
+    pytest.skip(reason)
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's chromium under Playwright's sync API."""
+    if not CHROMIUM.exists():
+        unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("playwright is not installed (pip install '.[test]')")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 class Server:

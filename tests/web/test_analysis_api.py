@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from analysis_helpers import RANKED_STATICALLY, SHIPPED, WAIT_SECONDS, TestClient, bearer, cli_error, cli_json, client_of, view
+from analysis_helpers import ENDGAMES, EXAMPLES, RANKED_STATICALLY, SHIPPED, WAIT_SECONDS, TestClient, bearer, cli_error, cli_json, client_of, view
 from ginnyo import Position
 from ginnyo.web import analysis as analysis_module
 from ginnyo.web.analysis import MAX_ACTIVE, Simulations, simulation_setup
@@ -50,6 +50,34 @@ def test_the_best_play_by_score_is_best_moves(client: TestClient, path: Path) ->
         assert answer["by_score"] == [] and answer["no_play"] == expected
     else:
         assert without_tiles(answer["by_score"][0]) == expected
+
+
+@pytest.mark.parametrize("path", ENDGAMES, ids=[path.name for path in ENDGAMES])
+def test_an_endgame_is_answered_by_the_endgame_solver_as_best_move_answers_it(client: TestClient, path: Path) -> None:
+    expected = cli_json("best-move", "--equity", "--json", str(path))
+    answer = analyse(client, json.loads(path.read_text()))
+    solved, timing = answer["endgame"], ("nodes", "seconds")
+    assert {key: value for key, value in solved.items() if key not in ("placements", "melds", *timing)} == {
+        key: value for key, value in expected.items() if key not in timing}
+    position = Position.from_dict(answer["position"])
+    play = position.score(position.parse(solved["notation"]))
+    assert solved["placements"] == {position.layout.square_name(square): tile.code
+                                    for square, tile in play.play.placements}
+    assert [meld["score"] for meld in solved["melds"]] == [meld.score for meld in play.melds]
+
+
+def test_the_endgame_solver_answers_within_its_budget_unproven_when_it_runs_out(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis_module, "ENDGAME_SECONDS", 1e-6)
+    endgame = next(path for path in ENDGAMES if path.stem == "endgame")
+    solved = analyse(client, json.loads(endgame.read_text()))["endgame"]
+    assert solved["proven"] is False and solved["seconds"] < 0.5 and solved["line"]
+
+
+@pytest.mark.parametrize("path", [*RANKED_STATICALLY, EXAMPLES / "preendgame.json"],
+                         ids=[*(path.name for path in RANKED_STATICALLY), "preendgame.json"])
+def test_no_endgame_no_solver(client: TestClient, path: Path) -> None:
+    assert analyse(client, json.loads(path.read_text()))["endgame"] is None
 
 
 @pytest.mark.parametrize("path", RANKED_STATICALLY, ids=[path.name for path in RANKED_STATICALLY])
@@ -174,7 +202,12 @@ def test_a_stopped_simulation_stops_where_it_was(client: TestClient) -> None:
     job = start(client, rollouts=100_000)
     stopped = client.post(f"/api/analysis/simulations/{job['id']}/stop").json()
     assert stopped["state"] == "stopped" and stopped["rollouts"] < 100_000
-    time.sleep(0.2)
+    simulations: Simulations = client.app.state.simulations   # type: ignore[attr-defined]
+    simulations.close()    # its threads end once the block under way (thrown away) is done
+    deadline = time.monotonic() + WAIT_SECONDS
+    while simulations.threads:
+        assert time.monotonic() < deadline, "the simulation threads did not end"
+        time.sleep(0.01)
     later = client.get(f"/api/analysis/simulations/{job['id']}").json()
     assert later["rollouts"] == stopped["rollouts"]
     assert events(client, job)[-1][0] == "end"

@@ -5,59 +5,39 @@ never see each other's racks, and a server killed mid-game."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from browser_table import (CHROMIUM, WAIT_MS, Server, best_choice, joker_choice, joker_seed, page_version,
+from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the fixtures)
+from browser_table import (Server, best_choice, joker_choice, joker_seed, page_version,
                            place_tiles, play_turns, take_turn, wait_turn)
 from ginnyo import IllegalMoveError, Position
 
 FIRST_LOAD_LIMIT = 300 * 1024   # bytes: the issue's bound on /play's first load (html + js + css)
 
 
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}, and CI is set: the browser tests must run")
-    pytest.skip(reason)
+def first_turn(server: Server, page: Any, seed: int) -> tuple[str, str, dict[str, Any]]:
+    """A person (seat 0) against greedy dealt by ``seed``, the page at the person's first turn:
+    the game's id, the seat's token and its view."""
+    created = server.create(["human", "greedy"], seed=seed)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    page.goto(server.page_url(created))
+    wait_turn(page)
+    return game_id, token, server.view(game_id, token)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed (pip install '.[test]')")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("serve"))
-    yield running
-    running.stop()
-
-
-@pytest.fixture()
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"the page raised: {errors}"
+def third_turn(server: Server, page: Any, seed: int) -> tuple[str, str, dict[str, Any]]:
+    """As :func:`first_turn`, with the person's first two turns played in the page."""
+    created = server.create(["human", "greedy"], seed=seed)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    page.goto(server.page_url(created))
+    assert play_turns(page, server, game_id, token, turns=2) == "mine"
+    return game_id, token, server.view(game_id, token)
 
 
 def test_first_load_of_the_table_is_under_300_kb(server: Server, page: Any) -> None:
@@ -102,11 +82,7 @@ def test_a_whole_game_against_greedy_is_played_to_its_end(server: Server, page: 
 
 
 def test_an_illegal_placement_shows_its_reason_in_words(server: Server, page: Any) -> None:
-    created = server.create(["human", "greedy"], seed=5)
-    game_id, token = created["id"], created["seats"][0]["token"]
-    page.goto(server.page_url(created))
-    wait_turn(page)
-    view = server.view(game_id, token)
+    game_id, token, view = first_turn(server, page, seed=5)
     tile = view["position"]["rack"].split()[0]
     if tile == "*":
         tile = view["position"]["rack"].split()[-1]
@@ -123,11 +99,7 @@ def test_an_illegal_placement_shows_its_reason_in_words(server: Server, page: An
 
 
 def test_a_joker_is_placed_with_its_identity_chosen_from_the_offered_list(server: Server, page: Any) -> None:
-    created = server.create(["human", "greedy"], seed=joker_seed())
-    game_id, token = created["id"], created["seats"][0]["token"]
-    page.goto(server.page_url(created))
-    wait_turn(page)
-    view = server.view(game_id, token)
+    game_id, token, view = first_turn(server, page, seed=joker_seed())
     choice = joker_choice(view)
     assert choice is not None, "the seed's deal gives seat 0 a play with a joker"
     square, identity = next((square, code) for square, code in choice.placements.items() if code[-1].islower())
@@ -151,11 +123,7 @@ def test_a_joker_is_placed_with_its_identity_chosen_from_the_offered_list(server
 
 
 def test_a_reload_mid_game_resumes_the_seat(server: Server, page: Any) -> None:
-    created = server.create(["human", "greedy"], seed=11)
-    game_id, token = created["id"], created["seats"][0]["token"]
-    page.goto(server.page_url(created))
-    assert play_turns(page, server, game_id, token, turns=2) == "mine"
-    before = server.view(game_id, token)
+    game_id, token, before = third_turn(server, page, seed=11)
     page.reload()
     wait_turn(page)
     assert page_version(page) == before["version"]
@@ -183,11 +151,7 @@ def _type_the_move(page: Any, view: dict[str, Any]) -> None:
 
 
 def test_a_move_typed_in_notation_that_breaks_a_rule_is_refused_in_words(server: Server, page: Any) -> None:
-    created = server.create(["human", "greedy"], seed=5)
-    game_id, token = created["id"], created["seats"][0]["token"]
-    page.goto(server.page_url(created))
-    wait_turn(page)
-    view = server.view(game_id, token)
+    game_id, token, view = first_turn(server, page, seed=5)
     tile = next(code for code in view["position"]["rack"].split() if code != "*")
     page.fill("#notation-text", f"8H {tile}")
     page.press("#notation-text", "Enter")
@@ -199,9 +163,7 @@ def test_a_move_typed_in_notation_that_breaks_a_rule_is_refused_in_words(server:
 
 
 def test_a_tile_is_placed_from_the_keyboard_and_recalled_with_escape(server: Server, page: Any) -> None:
-    created = server.create(["human", "greedy"], seed=5)
-    page.goto(server.page_url(created))
-    wait_turn(page)
+    first_turn(server, page, seed=5)
     first = page.locator("#rack .slot").first
     code = first.get_attribute("data-code")
     first.focus()
@@ -219,11 +181,7 @@ def test_a_tile_is_placed_from_the_keyboard_and_recalled_with_escape(server: Ser
 
 
 def test_enter_plays_a_legal_placement_made_with_the_mouse(server: Server, page: Any) -> None:
-    created = server.create(["human", "greedy"], seed=3)
-    game_id, token = created["id"], created["seats"][0]["token"]
-    page.goto(server.page_url(created))
-    wait_turn(page)
-    view = server.view(game_id, token)
+    game_id, token, view = first_turn(server, page, seed=3)
     choice = best_choice(view)
     while choice.kind != "play":
         take_turn(page, choice)
@@ -239,9 +197,7 @@ def test_enter_plays_a_legal_placement_made_with_the_mouse(server: Server, page:
 
 
 def test_a_tile_dragged_from_the_rack_lands_on_the_square(server: Server, page: Any) -> None:
-    created = server.create(["human", "greedy"], seed=5)
-    page.goto(server.page_url(created))
-    wait_turn(page)
+    first_turn(server, page, seed=5)
     tile = page.locator("#rack .slot").nth(1)
     code = tile.get_attribute("data-code")
     start, target = tile.bounding_box(), page.locator('[data-square="G8"]').bounding_box()
@@ -331,11 +287,7 @@ def test_a_server_killed_mid_game_comes_back_and_the_page_resumes(browser: Any, 
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     try:
-        created = killed.create(["human", "greedy"], seed=31)
-        game_id, token = created["id"], created["seats"][0]["token"]
-        page.goto(killed.page_url(created))
-        assert play_turns(page, killed, game_id, token, turns=2) == "mine"
-        before = killed.view(game_id, token)
+        game_id, token, before = third_turn(killed, page, seed=31)
         killed.kill()
         page.wait_for_selector('#conn[data-live="no"]')
         assert page.inner_text("#status") == "Lost the connection to the server: reconnecting…"

@@ -7,41 +7,21 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from analysis_helpers import RANKED_STATICALLY, SHIPPED, chromium, cli_error, cli_json
-from browser_table import WAIT_MS, Server
+from analysis_helpers import ENDGAMES, RANKED_STATICALLY, SHIPPED, cli_error, cli_json
+from browser_fixtures import browser, page, server  # noqa: F401 (the fixtures)
+from browser_table import Server
 from ginnyo import Position
 
 MIDGAME = next(path for path in SHIPPED if path.name == "midgame.json")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("data"))
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
-
-
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT_MS)
-    try:
-        yield opened
-    finally:
-        context.close()
+def viewport() -> dict[str, int]:
+    return {"width": 1400, "height": 1000}
 
 
 def open_file(page: Any, server: Server, path: Path) -> None:
@@ -70,6 +50,19 @@ def test_a_shipped_example_tops_as_best_move_says(page: Any, server: Server, pat
     assert first_play(page, "by-equity") == cli_json("best-move", "--equity", "--json", str(path))["best"]["notation"]
 
 
+@pytest.mark.parametrize("path", ENDGAMES, ids=[path.name for path in ENDGAMES])
+def test_an_endgame_tops_the_equity_column_with_best_moves_solver_answer(page: Any, server: Server, path: Path) -> None:
+    open_file(page, server, path)
+    expected = cli_json("best-move", "--equity", "--json", str(path))
+    assert first_play(page, "by-equity") == expected["notation"]
+    first = page.locator("#by-equity li").first
+    assert "solver" in (first.get_attribute("class") or "")
+    assert f"endgame spread {'+' if expected['spread'] > 0 else ''}{expected['spread']}" in first.text_content()
+    assert "endgame solver" in page.locator("#equity-note").text_content()
+    first.locator("button").click()
+    assert " | ".join(expected["line"]) in page.locator("#detail-text").text_content()
+
+
 def test_a_play_clicked_is_shown_on_the_board_with_its_melds(page: Any, server: Server) -> None:
     open_file(page, server, MIDGAME)
     best = cli_json("best-move", "--json", str(MIDGAME))
@@ -83,17 +76,22 @@ def test_a_play_clicked_is_shown_on_the_board_with_its_melds(page: Any, server: 
 def test_a_simulation_started_in_the_page_runs_and_stops(page: Any, server: Server) -> None:
     open_file(page, server, MIDGAME)
     page.fill("#sim-rollouts", "100000")
-    page.click("#sim-start")
+    # the longest rollouts of the most candidates (some 25 s of work): still running when the stop is clicked
+    page.fill("#sim-plies", "8")
+    page.fill("#sim-candidates", "10")
+    with page.expect_response(lambda response: response.url.endswith("/api/analysis/simulations")) as started:
+        page.click("#sim-start")
+    job = started.value.json()["id"]
     page.wait_for_function("() => /^[1-9][0-9]* of 100000 rollouts — running/.test("
                            "document.getElementById('sim-progress').textContent)")
-    assert page.locator("#by-sim li").count() == 5
+    assert page.locator("#by-sim li").count() == 10
     page.click("#sim-stop")
     page.wait_for_function("() => document.getElementById('sim-progress').dataset.state === 'stopped'")
     stopped = page.locator("#sim-progress").text_content()
     done = int(stopped.split(" of ")[0])
     assert 0 < done < 100000 and page.locator("#sim-stop").is_disabled()
-    page.wait_for_timeout(500)   # nothing more arrives once stopped
-    assert page.locator("#sim-progress").text_content() == stopped
+    # the stopped job's count is final (a block under way when it stopped is thrown away): the page shows it
+    assert server.call("GET", f"api/analysis/simulations/{job}")["rollouts"] == done
     assert re.search(r"[+-]\d+\.\d \[", page.locator("#by-sim li").first.text_content())
 
 

@@ -5,16 +5,16 @@ turns clicked in the page (a swap of a wild among them), the record downloaded a
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from browser_table import CHROMIUM, WAIT_MS, Server
+from browser_fixtures import browser, page, server  # noqa: F401 (the fixtures)
+from browser_table import WAIT_MS, Server, chromium
 from crazy_helpers import advisor_steps, swap_seed
 from ginnyo.crazy.cards import parse_one, rank_of, wild_rank
 from ginnyo.web.crazy_match import normal_step
@@ -22,43 +22,9 @@ from ginnyo.web.crazy_match import normal_step
 SEATS = ["human", "advisor", "advisor"]
 
 
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}, and CI is set: the browser tests must run")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed (pip install '.[test]')")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("serve"))
-    yield running
-    running.stop()
-
-
-@pytest.fixture()
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"the page raised: {errors}"
+@pytest.fixture
+def viewport() -> dict[str, int]:
+    return {"width": 1280, "height": 900}
 
 
 def create_crazy(server: Server, seed: int) -> dict[str, Any]:
@@ -195,6 +161,7 @@ def test_the_hint_shows_the_advisors_turn_to_the_asking_seat(page: Any, server: 
 
 
 def test_on_one_screen_the_next_persons_hand_is_covered_until_they_are_there(page: Any, server: Server) -> None:
+    from playwright.sync_api import expect
     created: dict[str, Any] = server.call("POST", "api/games", {"game": "crazy", "seats": ["human", "human", "advisor"],
                                                                 "seed": 5})
     first, second = (seat["token"] for seat in created["seats"][:2])
@@ -202,21 +169,21 @@ def test_on_one_screen_the_next_persons_hand_is_covered_until_they_are_there(pag
     view = wait_my_turn(page, server, created["id"], first)
     choose_cards(page, [view["hand"].split()[0]])
     page.click("#discard")
-    page.wait_for_selector("#cover:not(.hidden)")
-    assert page.text_content("#cover-title") == "Pass the screen to Player 2"
-    assert page.locator("#hand .tile").count() == 0
-    page.click("#cover-show")
-    shown = page.eval_on_selector_all("#hand .tile", "tiles => tiles.map(t => t.dataset.code)")
-    assert " ".join(shown) == server.call("GET", f"api/games/{created['id']}", token=second)["hand"]
+    expect(page.locator("#cover")).to_be_visible()
+    expect(page.locator("#cover-title")).to_have_text("Pass the screen to Player 2")
+    expect(page.locator("#hand .tile")).to_have_count(0)
+    page.click("#cover-show")    # waits until the button is enabled: the second seat's view has come
+    expect(page.locator("#cover")).to_be_hidden()
+    hand = server.call("GET", f"api/games/{created['id']}", token=second)["hand"].split()
+    expect(page.locator("#hand .tile")).to_have_count(len(hand))
+    assert page.eval_on_selector_all("#hand .tile", "tiles => tiles.map(t => t.dataset.code)") == hand
 
 
 def main(out: Path) -> None:
     """docs/web-crazy.png: the table a few turns into a game (python tests/web/test_browser_crazy.py docs/)."""
-    from playwright.sync_api import sync_playwright
     running = Server(Path(tempfile.mkdtemp()))
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        with chromium() as browser:
             opened = browser.new_page(viewport={"width": 1280, "height": 860})
             opened.set_default_timeout(WAIT_MS)
             created = create_crazy(running, swap_seed(len(SEATS)))
@@ -229,7 +196,6 @@ def main(out: Path) -> None:
             opened.click("#hint")
             opened.wait_for_selector("#hint-text:not(.hidden)")
             opened.screenshot(path=str(out / "web-crazy.png"), full_page=True)
-            browser.close()
     finally:
         running.stop()
 

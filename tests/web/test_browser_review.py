@@ -6,47 +6,25 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from analysis_helpers import chromium, cli, served_game_to_end
-from browser_table import WAIT_MS, Server
+from analysis_helpers import EXAMPLES, cli, selfplay_record, served_game_to_end
+from ginnyo.analysis.records import analyze_record
+from ginnyo.game.records import parse_record
+from browser_fixtures import browser, page, server  # noqa: F401 (the fixtures)
+from browser_table import Server
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("data"))
-    try:
-        yield running
-    finally:
-        running.stop()
+@pytest.fixture
+def viewport() -> dict[str, int]:
+    return {"width": 1400, "height": 1000}
 
 
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("records")
-    status, _, err = cli("selfplay", "--games", "1", "--seed", "2", "--workers", "1", "--bots", "greedy,equity",
-                         "--records", str(folder))
-    assert status == 0, err
-    return next(folder.glob("*.jsonl"))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT_MS)
-    try:
-        yield opened
-    finally:
-        context.close()
+    return selfplay_record(tmp_path_factory.mktemp("records"), seed=2)
 
 
 def upload(page: Any, server: Server, record: Path) -> int:
@@ -101,6 +79,28 @@ def test_the_big_losses_are_marked_in_the_list_and_the_chart(page: Any, server: 
     assert marked == big and big
     assert page.locator("#chart svg circle.big-loss").count() == len(big)
     assert page.locator("#chart svg polyline").count() == 2
+
+
+def test_a_moves_grade_and_win_probability_are_shown_with_each_players_accuracy(page: Any, server: Server) -> None:
+    from playwright.sync_api import expect
+    record = EXAMPLES / "game-7.jsonl"
+    rows, summary = analyze_record(parse_record(record.read_text(), "record"), "record")
+    upload(page, server, record)
+    worst = next(row for row in rows if row["grade"] == "large")
+    page.click(f"#turns li[data-turn='{worst['turn']}']")
+    expect(page.locator("#where")).to_contain_text(f"Turn {worst['turn']} of {len(rows)}")
+    expect(page.locator("#compare .grade")).to_have_text("large")
+    expect(page.locator("#compare")).to_contain_text(
+        f"{100 * worst['win_before']:.1f}% with the best, {100 * worst['win_after']:.1f}% as played")
+    expect(page.locator(f"#turns li[data-turn='{worst['turn']}'] .grade")).to_have_text("large")
+    for index, player in enumerate(summary, 1):   # row 0 is the header
+        line = page.locator("#summary tr").nth(index)
+        expect(line).to_contain_text(f"{player['accuracy']:.1f}")
+        expect(line).to_contain_text(f"{player['grades']['large']} large")
+    endgame = next(row for row in rows if row.get("endgame"))
+    page.click(f"#turns li[data-turn='{endgame['turn']}']")
+    expect(page.locator("#compare")).to_contain_text(
+        f"spread {endgame['spread_best']} with the best, {endgame['spread_played']} as played")
 
 
 def test_a_finished_table_game_is_reviewed_from_its_link(page: Any, server: Server) -> None:

@@ -10,21 +10,23 @@ from typing import Any, Iterator
 
 import pytest
 
-from analysis_helpers import TestClient, bearer, cli, cli_error, client_of, play_to_end
+from analysis_helpers import EXAMPLES, TestClient, bearer, cli, cli_error, client_of, play_to_end, selfplay_record
 from ginnyo import Position
+from ginnyo.analysis.grades import GRADES, accuracy, endgame_grade, grade
+from ginnyo.analysis.records import analyze_record
+from ginnyo.game.records import parse_record
 from ginnyo.web.review import BIG_LOSS, MAX_RECORD
 
 ROW_FIELDS = ("turn", "player", "name", "played", "best", "equity", "points_lost", "equity_lost")
+GRADE_FIELDS = ("grade", "win_before", "win_after", "win_lost")
+ENDGAME_FIELDS = ("endgame", "spread_best", "spread_played", "spread_lost", "proven")
+SHIPPED_RECORD = EXAMPLES / "game-7.jsonl"
 
 
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A game of greedy against equity, as ``ginnyo selfplay --records`` writes it."""
-    folder = tmp_path_factory.mktemp("records")
-    status, _, err = cli("selfplay", "--games", "1", "--seed", "4", "--workers", "1", "--bots", "greedy,equity",
-                         "--records", str(folder))
-    assert status == 0, err
-    return next(folder.glob("*.jsonl"))
+    return selfplay_record(tmp_path_factory.mktemp("records"), seed=4)
 
 
 @pytest.fixture
@@ -49,10 +51,41 @@ def analyze_rows(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
 def test_every_turn_is_rated_as_analyze_rates_it(client: TestClient, record: Path) -> None:
     answer = review(client, record.read_text())
     rows, summary = analyze_rows(record)
-    # analyze's rows also carry the graded review (win probability, grade, accuracy), which the page does not show yet
     assert [{key: row[key] for key in ROW_FIELDS} for row in answer["turns"]] == [
         {key: row[key] for key in ROW_FIELDS} for row in rows]
     assert [{key: row[key] for key in player} for player, row in zip(answer["summary"], summary)] == answer["summary"]
+
+
+def test_every_move_of_a_shipped_record_is_graded_as_the_analysis_grades_it(client: TestClient) -> None:
+    text = SHIPPED_RECORD.read_text()
+    answer = review(client, text)
+    rows, summary = analyze_record(parse_record(text, "record"), "record")
+    graded = GRADE_FIELDS + ENDGAME_FIELDS
+    assert [{key: turn.get(key) for key in graded} for turn in answer["turns"]] == [
+        {key: row.get(key) for key in graded} for row in rows]
+    assert [(player["accuracy"], player["grades"]) for player in answer["summary"]] == [
+        (player["accuracy"], player["grades"]) for player in summary]
+    assert {turn["grade"] for turn in answer["turns"]} == set(GRADES)   # the record has moves of every grade
+    assert any(turn.get("endgame") for turn in answer["turns"])
+
+
+def test_the_grades_are_the_cut_offs_of_the_win_probability_or_the_endgame_points_lost(client: TestClient) -> None:
+    answer = review(client, SHIPPED_RECORD.read_text())
+    for turn in answer["turns"]:
+        assert turn["win_lost"] == pytest.approx(max(0.0, turn["win_before"] - turn["win_after"]), abs=2e-4)  # each rounded
+        assert turn["grade"] == (endgame_grade(turn["spread_lost"]) if turn.get("endgame") else grade(turn["win_lost"]))
+    for player in answer["summary"]:
+        lost = [turn["win_lost"] for turn in answer["turns"] if turn["player"] == player["player"]]
+        assert player["accuracy"] == pytest.approx(accuracy(lost), abs=0.01)   # the rows' win_lost are rounded
+    assert [name for name, _ in answer["grade_cuts"]["win_lost"]] == list(GRADES)
+
+
+def test_the_review_grades_a_record_as_ginnyo_analyze_does(client: TestClient) -> None:
+    answer = review(client, SHIPPED_RECORD.read_text())
+    rows, summary = analyze_rows(SHIPPED_RECORD)
+    assert [{key: turn.get(key) for key in GRADE_FIELDS + ENDGAME_FIELDS} for turn in answer["turns"]] == [
+        {key: row.get(key) for key in GRADE_FIELDS + ENDGAME_FIELDS} for row in rows]
+    assert [player["accuracy"] for player in answer["summary"]] == [player["accuracy"] for player in summary]
 
 
 def test_each_turn_is_drawn_on_the_board_the_last_one_left(client: TestClient, record: Path) -> None:

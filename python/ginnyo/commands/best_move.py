@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..endgame.choice import COMMAND_SECONDS as SOLVER_SECONDS
 from ..melds import tile_value
 from ..play import MeldScore, ScoredPlay
+from ..position.plays_json import no_play_json, play_to_json
 from ..position.position import Position
 from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
 from ..notation import play_notation
@@ -67,24 +68,6 @@ def register(commands: Any) -> None:
                       help=f"with --endgame/--equity/--sim: the solver's budget (default {SOLVER_SECONDS:g}); "
                            f"with --sim: also stop the rollouts after S seconds (default: no limit)")
     best.set_defaults(run=cmd_best_move)
-
-
-def play_to_json(position: Position, scored: ScoredPlay) -> dict[str, Any]:
-    """The JSON object of one play, as ``best-move --json`` and ``moves --json`` print it."""
-    name = position.layout.square_name
-    return {
-        "notation": play_notation(position, scored.play),
-        "score": scored.score,
-        "placements": {name(square): tile.code for square, tile in scored.play.placements},
-        "melds": [{"kind": meld.kind, "squares": [name(s) for s in meld.squares],
-                   "score": meld.score} for meld in scored.melds],
-    }
-
-
-def no_play_json(position: Position) -> dict[str, Any]:
-    tiles, reason = position.return_advice()
-    return {"notation": None, "score": 0, "placements": {}, "melds": [],
-            "return": [rack_code(tile) for tile in tiles], "reason": reason}
 
 
 def meld_formula(position: Position, scored: ScoredPlay, meld: MeldScore) -> str:

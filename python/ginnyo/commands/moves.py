@@ -11,7 +11,8 @@ from typing import Any, Iterator
 from ..notation import play_notation
 from ..position.position import Position
 from .arguments import EXIT_OK, POSITION_HELP, whole_number
-from .best_move import play_to_json, return_line
+from ..position.plays_json import play_to_json
+from .best_move import return_line
 
 LISTED_BEFORE_COUNTING = 4096   # moves: with fewer plays the list itself says how many
 

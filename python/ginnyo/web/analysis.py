@@ -1,5 +1,6 @@
-"""The analysis board's API (docs/WEB.md "Analysis"): a position's plays ranked by score and by
-equity, and its simulation run as a background job whose progress streams as server-sent events.
+"""The analysis board's API (docs/WEB-ANALYSIS.md): a position's plays ranked by score and by
+equity (in a 2-player endgame with the endgame solver's move, as ``best-move --equity`` gives it),
+and its simulation run as a background job whose progress streams as server-sent events.
 
 A position is read from FORMAT.md's JSON object, or from text holding JSON or a position line (never
 from a file), and
@@ -24,18 +25,17 @@ import threading
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, AsyncIterator
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ginnyo import GinnyoError, Position
 from ginnyo.game.actions import Place
-from ginnyo.play import ScoredPlay
-from ginnyo.tiles import rack_code
+from ginnyo.position.plays_json import no_play_json, play_to_json
+from ginnyo.endgame.choice import solver_move
 from ginnyo.position.context import GameContext
 from ginnyo.equity.rank import PLAY, Candidate, candidate_json, leave_state, rank_actions
 from ginnyo.equity.leaves import default_model
@@ -45,9 +45,9 @@ from ginnyo.simulation.rollouts import (BLOCK, SimResult, Setup, Tally, leader_i
 from ginnyo.simulation.choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 
 from . import requests as fields
+from .pages import page_response
 from .errors import BadRequest, Conflict, Illegal, NotFound
 
-STATIC = Path(__file__).parent / "static"
 DEFAULT_LIMIT, MAX_LIMIT = 10, 50          # plays shown in each ranking
 DEFAULT_ROLLOUTS, MAX_ROLLOUTS = 1000, 100_000
 DEFAULT_CANDIDATES, MAX_CANDIDATES = 5, 10
@@ -61,6 +61,7 @@ MAX_KEPT = 64              # finished jobs kept for their answers
 KEEP_SECONDS = 600.0       # how long a finished job is kept
 KEEPALIVE_SECONDS = 15.0   # a comment line on a quiet event stream
 DIGITS = 3
+ENDGAME_SECONDS = 1.0      # the endgame solver's budget in an analysis: the answer stays prompt
 
 
 # -- reading a position -------------------------------------------------------------------------
@@ -88,23 +89,6 @@ def _number(body: dict[str, Any], key: str, default: int, low: int, high: int) -
 
 # -- the rankings -------------------------------------------------------------------------------
 
-def play_to_json(position: Position, scored: ScoredPlay) -> dict[str, Any]:
-    """A play as ``best-move --json`` prints it (the commands' ``play_to_json``, which a domain
-    module may not import: tests/test_layering.py; tests/web/test_analysis_api.py checks they agree)."""
-    name = position.layout.square_name
-    return {"notation": position.notation(scored), "score": scored.score,
-            "placements": {name(square): tile.code for square, tile in scored.play.placements},
-            "melds": [{"kind": meld.kind, "squares": [name(square) for square in meld.squares], "score": meld.score}
-                      for meld in scored.melds]}
-
-
-def no_play_json(position: Position) -> dict[str, Any]:
-    """What ``best-move --json`` prints for a position without a legal play: the tile to return and why."""
-    tiles, reason = position.return_advice()   # best-move's own choice and words
-    return {"notation": None, "score": 0, "placements": {}, "melds": [],
-            "return": [rack_code(tile) for tile in tiles], "reason": reason}
-
-
 def melds_json(position: Position, candidate: Candidate, board: dict[str, str] | None = None
                ) -> list[dict[str, Any]]:
     """The melds a candidate play makes, with their tiles and scores (none for a return or pass);
@@ -126,9 +110,25 @@ def _with_tiles(play: dict[str, Any], board: dict[str, str]) -> dict[str, Any]:
     return play
 
 
+def endgame_json(position: Position, context: GameContext, board: dict[str, str]) -> dict[str, Any] | None:
+    """In a 2-player endgame (the box empty), the exact endgame solver's move as ``best-move
+    --equity --json`` prints it (:func:`ginnyo.endgame.choice.solver_move`), within
+    :data:`ENDGAME_SECONDS` (``proven`` says whether the search ended), with the move's placements
+    and melds; None for any other position (a pre-endgame too: its ranking takes seconds)."""
+    if context.players != 2 or context.box_size:
+        return None
+    move = solver_move(position, ENDGAME_SECONDS, quiet_turns=context.quiet_turns, preendgame=False)
+    if move is None:        # the box ran out on a first draw: no endgame for the solver
+        return None
+    played = (_with_tiles(play_to_json(position, position.score(move.action.play)), board)
+              if isinstance(move.action, Place) else {"placements": {}, "melds": []})
+    return dict(move.to_json(), placements=played["placements"], melds=played["melds"])
+
+
 def analysis(position: Position, context: GameContext, limit: int) -> dict[str, Any]:
     """The answer of POST /api/analysis: the position as JSON and as a line, the premium
-    squares, and the first ``limit`` plays by score and actions by equity."""
+    squares, the first ``limit`` plays by score and actions by equity, and in a 2-player
+    endgame the endgame solver's move."""
     data = position.to_dict()
     by_score = [_with_tiles(play_to_json(position, scored), data["board"]) for scored in position.top_plays(limit)]
     ranked = rank_actions(core_of(position), position.rack, context.box_size, default_model(), limit=limit,
@@ -138,7 +138,8 @@ def analysis(position: Position, context: GameContext, limit: int) -> dict[str, 
     return {"position": data, "line": position.to_line(), "layout_grid": list(position.layout.rows),
             "players": context.players, "to_move": context.to_move, "scores": list(context.scores),
             "box": context.box_size, "unseen": len(context.unseen),
-            "by_score": by_score, "no_play": None if by_score else no_play_json(position), "by_equity": by_equity}
+            "by_score": by_score, "no_play": None if by_score else no_play_json(position), "by_equity": by_equity,
+            "endgame": endgame_json(position, context, data["board"])}
 
 
 async def analyse(request: Request) -> Response:
@@ -425,7 +426,7 @@ async def simulation_events(request: Request) -> Response:
 
 
 async def analysis_page(request: Request) -> Response:
-    return FileResponse(STATIC / "analysis.html")
+    return page_response("analysis")
 
 
 routes = [
@@ -437,5 +438,5 @@ routes = [
     Route("/api/analysis/simulations/{job_id}/events", simulation_events),
 ]
 
-__all__ = ["routes", "read_position", "analysis", "Simulations", "Job", "play_to_json", "no_play_json", "simulation_setup", "MAX_ACTIVE",
-           "SIM_THREADS", "MAX_ROLLOUTS"]
+__all__ = ["routes", "read_position", "analysis", "Simulations", "Job", "endgame_json", "simulation_setup", "MAX_ACTIVE",
+           "SIM_THREADS", "MAX_ROLLOUTS", "ENDGAME_SECONDS"]

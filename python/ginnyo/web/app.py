@@ -18,7 +18,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -27,6 +27,7 @@ from . import requests as fields
 from .errors import BadRequest, WebError
 from .kinds import GAME_KINDS, GameKind
 from .openapi import openapi_document
+from .pages import page_response
 from .store import GINNYO, Store
 from .tables import MAX_SEED, Subscriber, Tables
 from .views import HUMAN, created_answer
@@ -49,13 +50,13 @@ def _tables(request: Request | WebSocket) -> Tables:
 
 async def lobby(request: Request) -> Response:
     """The lobby: make a game."""
-    return FileResponse(STATIC / "index.html")
+    return page_response("index")
 
 
 async def table_page(request: Request) -> Response:
     """The table of a game, its game kind's page (the seat's token in the URL's fragment)."""
     table = _tables(request).tables.get(request.path_params["game_id"])
-    return FileResponse(STATIC / GAME_KINDS[table.game_kind if table else GINNYO].page)
+    return page_response(GAME_KINDS[table.game_kind if table else GINNYO].page)
 
 
 async def health(request: Request) -> Response:

@@ -18,15 +18,15 @@ class GameKind:
     """A game the tables can hold."""
 
     name: str
-    page: str                                 # the table's page in static/
+    page: str                                 # the table's page (web/pages.py)
     seat_kinds: tuple[str, ...]               # "human" and the bot kinds
     check_players: Callable[[int], object]    # raises ValueError (the rules' words) for a wrong player count
     rebuild: Rebuild                          # a stored game -> its live table
 
 
 GAME_KINDS: dict[str, GameKind] = {
-    GINNYO: GameKind(GINNYO, "play.html", tables.SEAT_KINDS, sets_for, tables.rebuilt),
-    CRAZY: GameKind(CRAZY, "crazy.html", crazy_table.SEAT_KINDS, crazy_table.check_players, crazy_table.rebuilt),
+    GINNYO: GameKind(GINNYO, "play", tables.SEAT_KINDS, sets_for, tables.rebuilt),
+    CRAZY: GameKind(CRAZY, "crazy", crazy_table.SEAT_KINDS, crazy_table.check_players, crazy_table.rebuilt),
 }
 
 __all__ = ["GameKind", "GAME_KINDS"]

@@ -1,5 +1,5 @@
-"""Reading a request: a bearer token, and a JSON body of at most :data:`MAX_BODY` bytes whose
-fields are checked one by one (each refusal a 400 or 413 naming the field)."""
+"""Reading a request: a bearer token, a body of bounded size, and a JSON body of at most
+:data:`MAX_BODY` bytes whose fields are checked one by one (each refusal a 400 or 413 naming the field)."""
 
 from __future__ import annotations
 
@@ -25,19 +25,25 @@ def bearer_token(request: Request) -> str | None:
     return header[len(BEARER):].strip()
 
 
-async def json_body(request: Request, *, empty_ok: bool = False) -> dict[str, Any]:
-    """The body as a JSON object: 413 over :data:`MAX_BODY` bytes (read no further),
-    400 for malformed JSON, a key given twice or no object."""
+async def bounded_body(request: Request, limit: int, what: str = "the body") -> bytes:
+    """The body's bytes: 413 (``what`` holds more than ``limit`` bytes) as soon as its length says so
+    or the bytes read pass the limit, reading no further."""
     length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > MAX_BODY:
-        raise TooLarge(f"the body holds {length} bytes, more than {MAX_BODY}")
+    if length is not None and length.isdigit() and int(length) > limit:
+        raise TooLarge(f"{what} holds {length} bytes, more than {limit}")
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY:
-            raise TooLarge(f"the body holds more than {MAX_BODY} bytes")
+        if size > limit:
+            raise TooLarge(f"{what} holds more than {limit} bytes")
         chunks.append(chunk)
-    data = b"".join(chunks)
+    return b"".join(chunks)
+
+
+async def json_body(request: Request, *, empty_ok: bool = False) -> dict[str, Any]:
+    """The body as a JSON object: 413 over :data:`MAX_BODY` bytes (read no further),
+    400 for malformed JSON, a key given twice or no object."""
+    data = await bounded_body(request, MAX_BODY)
     if not data.strip() and empty_ok:
         return {}
     try:
@@ -107,4 +113,4 @@ def text(body: dict[str, Any], key: str, limit: int) -> str:
     return value
 
 
-__all__ = ["MAX_BODY", "bearer_token", "json_body", "only_fields", "whole_number", "seconds", "text"]
+__all__ = ["MAX_BODY", "bearer_token", "bounded_body", "json_body", "only_fields", "whole_number", "seconds", "text"]

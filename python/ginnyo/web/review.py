@@ -1,6 +1,7 @@
-"""The game review's API (docs/WEB.md "Review"): a finished game's turns, each with the board it
+"""The game review's API (docs/WEB-ANALYSIS.md "Reviews"): a finished game's turns, each with the board it
 was played on, the move against the best by score and by equity (``ginnyo analyze``'s rows), the
-points and equity it lost, the scores after it, and a summary a player.
+points and equity it lost, its graded review (win probability before and after, the grade:
+:mod:`ginnyo.analysis.grades`), the scores after it, and a summary a player (with its accuracy).
 
 A review is of a finished table game (any of its seats' tokens; 409 while it is played, as its
 record would reveal the box) or of a record uploaded as text (``ginnyo selfplay --records``'s
@@ -10,32 +11,37 @@ files), replayed and checked as ``ginnyo analyze`` checks it: a record that brea
 
 from __future__ import annotations
 
-from pathlib import Path
+import math
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ginnyo import GinnyoError, Position
 from ginnyo.game.actions import Place
+from ginnyo.analysis.grades import ENDGAME_GRADE_CUTS, GRADE_CUTS
 from ginnyo.analysis.records import analyze_record
 from ginnyo.game.records import parse_record, record_names, replay
 
 from . import requests as fields
-from .errors import BadRequest, Illegal, TooLarge
+from .pages import page_response
+from .errors import BadRequest, Illegal
 
 if TYPE_CHECKING:
     from ginnyo.game import Game, Turn
 
     from .tables import Tables
 
-STATIC = Path(__file__).parent / "static"
 MAX_RECORD = 1024 * 1024     # bytes of an uploaded record (a 4-player game's is about 20 KB)
 RECORD_NAME = "record"       # what a refusal calls an uploaded record
 #: a move that lost at least this much equity is marked as one where the game turned
 BIG_LOSS = 10.0
+#: the graded review's cut-offs (:mod:`ginnyo.analysis.grades`) for the page to state: each grade
+#: with its upper bound of the win probability lost (below it) or of an endgame's points lost (up to it)
+GRADE_CUTS_JSON = {kind: [[name, None if math.isinf(cut) else cut] for name, cut in cuts]
+                   for kind, cuts in (("win_lost", GRADE_CUTS), ("spread_lost", ENDGAME_GRADE_CUTS))}
 
 
 def turn_boards(lines: list[tuple[int, dict[str, Any]]]) -> tuple[Game, list[dict[str, Any]]]:
@@ -79,7 +85,7 @@ def review_of(text: str) -> dict[str, Any]:
         row.update(drawn, name=names[row["player"]], big_loss=row["equity_lost"] >= BIG_LOSS)
     end = lines[-1][1]
     return {"players": game.players, "names": names, "layout_grid": list(game.layout.rows), "sets": game.sets,
-            "big_loss": BIG_LOSS, "turns": rows, "summary": summary,
+            "big_loss": BIG_LOSS, "grade_cuts": GRADE_CUTS_JSON, "turns": rows, "summary": summary,
             "final": {"reason": end.get("end"), "penalties": end.get("penalties"), "scores": end.get("scores"),
                       "winners": end.get("winners"), "board": _final_board(game)}}
 
@@ -90,17 +96,9 @@ def _final_board(game: Game) -> dict[str, str]:
 
 async def review_record(request: Request) -> Response:
     """POST /api/review: the body is the record itself (JSON lines, UTF-8)."""
-    length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > MAX_RECORD:
-        raise TooLarge(f"the record holds {length} bytes, more than {MAX_RECORD}")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_RECORD:
-            raise TooLarge(f"the record holds more than {MAX_RECORD} bytes")
-        chunks.append(chunk)
+    data = await fields.bounded_body(request, MAX_RECORD, "the record")
     try:
-        text = b"".join(chunks).decode("utf-8").lstrip("\ufeff")
+        text = data.decode("utf-8").lstrip("\ufeff")
     except UnicodeDecodeError:
         raise BadRequest("the record is not UTF-8 text") from None
     return JSONResponse(await run_in_threadpool(review_of, text))
@@ -118,7 +116,7 @@ async def review_game(request: Request) -> Response:
 
 
 async def review_page(request: Request) -> Response:
-    return FileResponse(STATIC / "review.html")
+    return page_response("review")
 
 
 routes = [
@@ -128,4 +126,4 @@ routes = [
     Route("/api/games/{game_id}/review", review_game),
 ]
 
-__all__ = ["routes", "review_of", "turn_boards", "BIG_LOSS", "MAX_RECORD"]
+__all__ = ["routes", "review_of", "turn_boards", "BIG_LOSS", "GRADE_CUTS_JSON", "MAX_RECORD"]

@@ -52,10 +52,20 @@ function render() {
     const reason = answer.no_play.reason;
     $("by-score").replaceChildren(text("li", `No legal play${reason ? `: ${reason}` : ""}.`, "note"));
   }
-  drawPlays($("by-equity"), answer.by_equity,
-    (play) => `${play.notation}  ${play.score} pts, equity ${play.equity.toFixed(1)}`);
+  // a 2-player endgame: the exact solver's move first (best-move --equity's answer), the static ranking after it
+  const solver = answer.endgame;
+  drawPlays($("by-equity"), solver ? [solver, ...answer.by_equity] : answer.by_equity,
+    (play) => (play === solver ? `${play.notation}  ${play.score} pts, endgame spread ${signed(play.spread)}${play.proven ? "" : " (not proven)"}`
+      : `${play.notation}  ${play.score} pts, equity ${play.equity.toFixed(1)}`));
+  if (solver) $("by-equity").firstElementChild.classList.add("solver");
+  $("equity-note").textContent = solver
+    ? `The box is empty: first the endgame solver's move, spread ${signed(solver.spread)} for the player to move `
+      + `(${solver.proven ? "proven" : "not proven: the time ran out"}); then the static ranking.`
+    : "";
   fillForms(answer.position);
 }
+
+function signed(value) { return `${value > 0 ? "+" : ""}${value}`; }
 
 function drawPlays(list, plays, words) {
   list.replaceChildren();
@@ -77,6 +87,7 @@ function showPlay(play) {
   const parts = [`${play.notation}: ${play.score} points`];
   if (play.equity !== undefined) parts.push(`leave ${(play.leave || []).join(" ") || "—"} (${play.leave_value >= 0 ? "+" : ""}${play.leave_value}), equity ${play.equity}`);
   if (play.mean !== undefined && play.mean !== null) parts.push(`simulated ${play.mean}`);
+  if (play.line) parts.push(`endgame spread ${signed(play.spread)}, line ${play.line.join(" | ")}`);
   $("detail-text").textContent = parts.join("; ");
   $("detail-melds").replaceChildren(...state.shown.melds.map((meld) => text("li",
     `${meld.kind} ${meld.squares[0]}–${meld.squares[meld.squares.length - 1]}: ${(meld.tiles || []).join(" ")} = ${meld.score}`)));

@@ -95,7 +95,8 @@ function draw() {
   const hand = $("hand");
   hand.replaceChildren();
   $("cover").classList.toggle("hidden", !state.covered);
-  $("cover-title").textContent = `Pass the screen to ${view.names[view.seat]}`;
+  $("cover-title").textContent = `Pass the screen to ${view.names[state.seat]}`;
+  $("cover-show").disabled = view.seat !== state.seat;   // the next seat's view is still on its way
   for (const code of state.covered ? [] : codes(view.hand)) {
     const tile = cardElement(code);
     tile.tabIndex = 0;
@@ -178,7 +179,9 @@ function onto(owner, number) {
   choose({ cards: [...state.chosen], onto: [owner, number] });
 }
 
-$("cover-show").addEventListener("click", () => { state.covered = false; draw(); });
+$("cover-show").addEventListener("click", () => {
+  if (state.view && state.view.seat === state.seat) { state.covered = false; draw(); }
+});
 $("stock").addEventListener("click", () => act({ draw: "stock" }));
 $("discard-pile").addEventListener("click", () => act({ draw: "discard" }));
 $("meld").addEventListener("click", () => choose({ cards: [...state.chosen], onto: null }));

@@ -1,5 +1,6 @@
 // The game review: a finished game stepped through move by move (buttons, arrow keys), each move
-// against the best by score and by equity, the scores over the game in an SVG chart, each player's summary.
+// against the best by score and by equity with its grade (win probability lost), the scores over the
+// game in an SVG chart, each player's summary with their accuracy.
 import { ApiError, api, rackCodes, readFragment, text } from "./common.js";
 import { BoardView, tileRow } from "./board-view.js";
 
@@ -19,7 +20,8 @@ function show(review, note) {
   state.review = review;
   state.step = 0;
   say(note);
-  $("cutoff").textContent = `Marked in red: a move that lost ${review.big_loss} points of equity or more against the best by equity.`;
+  $("cutoff").textContent = `Marked in red: a move that lost ${review.big_loss} points of equity or more against the best by equity. `
+    + gradeCuts(review.grade_cuts);
   drawSummary();
   drawTurnList();
   go(0);
@@ -76,6 +78,32 @@ function row(cells, header = false) {
 
 function code(words) { return text("code", words); }
 
+const percent = (share) => `${(100 * share).toFixed(1)}%`;
+
+/** The grade cut-offs in words (ginnyo.analysis.grades): by the win probability lost, an endgame move by the points lost. */
+function gradeCuts(cuts) {
+  if (!cuts) return "";
+  const words = (bounds, below, unit) => bounds.map(([name, cut]) => (cut === null
+    ? `${name} beyond` : `${name} ${below} ${unit(cut)}`)).join(", ");
+  return `Grades by the win probability lost: ${words(cuts.win_lost, "below", percent)}; `
+    + `an endgame move by the points lost: ${words(cuts.spread_lost, "up to", String)}.`;
+}
+
+/** A move's grade as a badge (none, small, medium, large). */
+function gradeBadge(grade) { return text("span", grade, `grade grade-${grade}`); }
+
+/** The graded review of a move, where the review has it: win probability before and after, or an endgame's spreads. */
+function gradeRows(turn) {
+  if (turn.grade === undefined) return [];
+  const rows = [row(["win probability", `${percent(turn.win_before)} with the best, ${percent(turn.win_after)} as played`,
+    `lost ${percent(turn.win_lost)}`, gradeBadge(turn.grade)])];
+  if (turn.endgame) {
+    rows.push(row(["endgame (exact)", `spread ${turn.spread_best} with the best, ${turn.spread_played} as played`,
+      `lost ${turn.spread_lost} points`, turn.proven ? "proven" : "not proven"]));
+  }
+  return rows;
+}
+
 function drawComparison(turn) {
   const best = turn.best;
   const rows = [
@@ -88,7 +116,7 @@ function drawComparison(turn) {
   lost.className = `lost${turn.big_loss ? " big" : ""}`;
   lost.textContent = `lost ${turn.points_lost} points and ${turn.equity_lost} equity${turn.big_loss ? " — a big loss" : ""}`;
   rows.push(row(["", lost, "", ""]));
-  $("compare").replaceChildren(...rows);
+  $("compare").replaceChildren(...rows, ...gradeRows(turn));
 }
 
 function drawTurnList() {
@@ -98,6 +126,7 @@ function drawTurnList() {
     const item = document.createElement("li");
     item.append(text("span", `${turn.name}: ${turn.played.notation} (${turn.played.score})`));
     if (turn.points_lost || turn.equity_lost) item.append(text("span", ` — lost ${turn.points_lost} pts, ${turn.equity_lost} eq`, "lost"));
+    if (turn.grade !== undefined && turn.grade !== "none") item.append(" ", gradeBadge(turn.grade));
     item.classList.toggle("big-loss", turn.big_loss);
     item.dataset.turn = turn.turn;
     item.addEventListener("click", () => go(index));
@@ -110,11 +139,15 @@ function drawTurnList() {
 
 function drawSummary() {
   const review = state.review;
-  const rows = [row(["player", "turns", "points lost", "equity lost", "best by score", "best by equity", "final"], true)];
+  const graded = review.summary.some((player) => player.accuracy !== undefined);
+  const rows = [row(["player", "turns", "points lost", "equity lost", "best by score", "best by equity",
+    ...(graded ? ["accuracy", "grades"] : []), "final"], true)];
   for (const player of review.summary) {
     const share = (value) => (value === null ? "—" : `${Math.round(100 * value)}%`);
+    const grades = graded ? [player.accuracy === null ? "—" : player.accuracy.toFixed(1),
+      Object.entries(player.grades || {}).map(([name, count]) => `${count} ${name}`).join(", ")] : [];
     rows.push(row([review.names[player.player], player.turns, player.points_lost, player.equity_lost,
-      share(player.best_moves), share(player.best_equity_moves), (review.final.scores || [])[player.player] ?? ""]));
+      share(player.best_moves), share(player.best_equity_moves), ...grades, (review.final.scores || [])[player.player] ?? ""]));
   }
   $("summary").replaceChildren(...rows);
   const winners = (review.final.winners || []).map((seat) => review.names[seat]).join(" and ");
