@@ -15,7 +15,7 @@ from itertools import combinations
 
 from equity_reference import reference_ranking
 from ginnycore import EMPTY_SQUARE
-from ginnyo.inference import PASS, PLAY, RETURN, Observed
+from ginnyo.odds.inference import PASS, PLAY, RETURN, Observed
 from ginnyo.equity.leaves import LeaveModel
 from ginnyo.native import empty_core
 from ginnyo.tiles import JOKER

@@ -170,13 +170,13 @@ def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
 #: only from lower floors and from itself.  The two lowest floors and the top one
 #: are each one room: their modules may import one another (without circles).
 FLOORS: list[tuple[str, set[str]]] = [
-    ("ground", {"errors", "support", "number_text"}),
-    ("vocabulary", {"tiles", "layout", "melds", "rules", "board", "play", "notation", "illegal", "fields", "player_kinds", "play_groups"}),
+    ("ground", {"errors", "support"}),
+    ("vocabulary", {"tiles", "layout", "melds", "rules", "board", "play", "notation", "illegal", "fields"}),
     ("bridge", {"native"}),
     ("position", {"position"}),
     ("game", {"game", "ginnyo", "solver", "position_string"}),
     ("equity", {"equity"}),
-    ("search", {"endgame", "simulation", "inference", "win_probability"}),
+    ("search", {"endgame", "simulation", "odds"}),
     ("players", {"players", "levels"}),
     ("applications", {"selfplay", "strength", "analysis", "engine", "crazy"}),
     ("table", {"web"}),

@@ -11,7 +11,7 @@ import pytest
 from cli_helpers import cli
 from ginnyo import Position
 from ginnyo.native import ranked_moves
-from ginnyo.play_groups import group_key, grouped
+from ginnyo.position.play_groups import group_key, grouped
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 OPENING = str(EXAMPLES / "opening.json")

@@ -11,7 +11,7 @@ import pytest
 from cli_helpers import assert_bad_input
 from ginnyo.cli import build_parser
 from ginnyo.commands.crazy import crazy_parser
-from ginnyo.player_kinds import KIND_HELP, PLAYER_KINDS
+from ginnyo.players.kinds import KIND_HELP, PLAYER_KINDS
 from ginnyo.players import PLAYER_KINDS as PLAYERS_PLAYER_KINDS
 from test_command_help import OPTIONS, _shown_help
 

@@ -13,7 +13,7 @@ import pytest
 from cli_helpers import cli
 from ginnyo import Position
 from ginnyo.commands.table import turn_line
-from ginnyo.number_text import number
+from ginnyo.support.number_text import number
 from ginnyo.position.render import KINDS, board_svg
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

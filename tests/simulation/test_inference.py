@@ -1,4 +1,4 @@
-"""Rack inference (ginnyo.inference, ginnycore.infer): the compiled judging agrees
+"""Rack inference (ginnyo.odds.inference, ginnycore.infer): the compiled judging agrees
 exactly with the plain-Python yardstick on small pools, plays, returns and
 passes; the opponent's true leave survives; sampling is seeded; the alias table
 and the simulation's inferred deal draw only inferred leaves."""
@@ -21,7 +21,7 @@ from ginnycore.simulate import inferred_deal
 from ginnyo.game.actions import Pass, Place, Return
 from ginnyo.players.equity import EquityPlayer
 from ginnyo.game import Game
-from ginnyo.inference import RETURN, Inference, Observed, alias_table, deal_tables, infer, view_observations
+from ginnyo.odds.inference import RETURN, Inference, Observed, alias_table, deal_tables, infer, view_observations
 from ginnyo.equity.leaves import default_model
 from ginnyo.game.records import record_text
 
@@ -190,7 +190,7 @@ def test_infer_prints_each_opponents_leaves_and_tiles(record_file: Path, capsys:
 
 
 def test_infer_prints_what_record_inferences_gives_the_api(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ginnyo.inference import record_inferences
+    from ginnyo.odds.inference import record_inferences
     game = Game.deal(3, 5)
     players = [EquityPlayer() for _ in range(3)]
     while not game.over:

@@ -1,4 +1,4 @@
-"""The win-probability model (ginnyo.win_probability): the shipped file loads
+"""The win-probability model (ginnyo.odds.win_probability): the shipped file loads
 and beats the spread-only baseline as it records, a bigger lead is a better
 chance, the fit recovers a known logistic law, the compiled snapshots are
 reproducible and label the mover's share of the win, and best-move --sim
@@ -14,7 +14,7 @@ import pytest
 
 from cli_helpers import cli
 from helpers import position
-from ginnyo.win_probability import (BOX_BANDS, DATA_FILE, PLAYER_COUNTS, band_of, calibration, default_model,
+from ginnyo.odds.win_probability import (BOX_BANDS, DATA_FILE, PLAYER_COUNTS, band_of, calibration, default_model,
                                     fit_logistic, from_json, outcome_chances, self_play_positions, train)
 
 

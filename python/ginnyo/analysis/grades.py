@@ -2,7 +2,7 @@
 
 ``ginnyo analyze RECORD`` adds these to the rows of :mod:`ginnyo.record_analysis`.
 A move is judged from its player's side just after it, by the win-probability
-model (:mod:`ginnyo.win_probability`): the lead over each other player before
+model (:mod:`ginnyo.odds.win_probability`): the lead over each other player before
 the turn plus the action's equity (score plus leave value), at the box the
 player saw.  ``win_before`` is the chance with the best equity action (what
 the position offered), ``win_after`` the chance with the move played,
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..game.actions import Pass, Place, Return
 from ..tiles import rack_code, tile_code
-from ..win_probability import WinModel, default_model, leads_of
+from ..odds.win_probability import WinModel, default_model, leads_of
 
 if TYPE_CHECKING:
     from ..game import Game, Turn

@@ -109,7 +109,7 @@ def _tile_on(position: Position, scored: ScoredPlay, square: int) -> str:
 def cmd_best_move(args: argparse.Namespace) -> int:
     args.observed = None
     if args.turn is not None:
-        from ..inference import record_decision
+        from ..odds.inference import record_decision
         decision = record_decision(args.position, args.turn)
         position, args.observed = decision.position, decision.observed
     else:
@@ -172,7 +172,7 @@ def _why_not_the_top_score(position: Position, first: Candidate, model: LeaveMod
     """Why the first by equity beats the highest-scoring play: what each keeps and
     what that is worth (empty when the first is that play or an ordering of it, or
     there is no play)."""
-    from ..number_text import number
+    from ..support.number_text import number
     from ..tiles import rack_code
     top = position.best_play()
     if top is None or (first.kind == "play" and first.score == top.score
@@ -196,12 +196,12 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     from .progress import progress_bar
     from ..simulation.rollouts import Z95, simulate_position
     from ..support.workers import default_workers
-    from ..win_probability import default_model as win_model, leads_of, outcome_chances
+    from ..odds.win_probability import default_model as win_model, leads_of, outcome_chances
     context = position.game_context
     threads = args.workers or default_workers()
     inferred = tables = None
     if args.infer:
-        from ..inference import deal_tables, infer_opponents
+        from ..odds.inference import deal_tables, infer_opponents
         inferred = infer_opponents(args.observed, model, seed=args.seed, threads=threads)
         tables = deal_tables(inferred)
     chance = outcome_chances(win_model(), context.players, leads_of(context.scores, context.to_move),
@@ -241,7 +241,7 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     print(f"{len(results)} candidates x {rollouts} rollouts{stopped}, {horizon} ({args.policy}), "
           f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)"
           + ("" if setup.inferred is None else "; opponents' racks dealt from their inferred leaves"))
-    from ..number_text import number
+    from ..support.number_text import number
     z = STOP_LEVELS[args.stop] if args.stop else Z95
     for rank, result in enumerate(results, 1):
         wins = f"  {'wins' if result.wins is not None else 'win '} {100 * _chance(result):5.1f}%"
@@ -258,7 +258,7 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
 def _lead_text(paired: PairedLead | None, z: float) -> str:
     """A non-leader's column: the leader's paired lead over it and its interval (``z`` standard errors)."""
     import math
-    from ..number_text import number
+    from ..support.number_text import number
     if paired is None or not math.isfinite(paired.error):
         return ""
     scale, unit = (100, "%") if paired.by_wins else (1, "")

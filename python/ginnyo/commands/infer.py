@@ -22,7 +22,7 @@ def _margin(text: str) -> float:
 
 def register(commands: Any) -> None:
     """Add ``infer`` to the main parser's commands."""
-    from ..inference import MARGIN
+    from ..odds.inference import MARGIN
     infer = commands.add_parser("infer", help="the likeliest tiles each opponent kept, read from its last action")
     infer.add_argument("record", metavar="RECORD", help="a game record (ginnyo selfplay --records, match --records)")
     infer.add_argument("--turn", type=whole_number(1), metavar="T",
@@ -38,7 +38,7 @@ def register(commands: Any) -> None:
 
 
 def cmd_infer(args: argparse.Namespace) -> int:
-    from ..inference import record_inferences
+    from ..odds.inference import record_inferences
     from ..support.workers import default_workers
     data = record_inferences(args.record, args.turn, margin=args.margin, seed=args.seed,
                              threads=args.workers or default_workers(), top=args.top)

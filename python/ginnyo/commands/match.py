@@ -17,7 +17,7 @@ from .arguments import FORCE_HELP, game_count, ply_count, rollout_count, seed_nu
 
 def register(commands: Any) -> None:
     """Add ``match`` to the main parser's commands."""
-    from ..player_kinds import kinds_help
+    from ..players.kinds import kinds_help
     match = commands.add_parser("match", help="player A against B (or a field of B's): seeded deals played with A "
                                 "in every seat, win rate and CI")
     match.add_argument("--bots", required=True, metavar="A,B", help=f"the two players: {kinds_help()}")

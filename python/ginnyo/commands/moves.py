@@ -60,7 +60,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
 def _grouped_moves(args: argparse.Namespace, position: Any) -> int:
     """``moves --group``: a line (or JSON object, with ``orderings``) a group of orderings."""
     from .. import native
-    from ..play_groups import grouped
+    from ..position.play_groups import grouped
     groups = grouped(native.ranked_moves(position), args.limit)
     if args.json:
         _write_lines(_json_array(dict(play_to_json(position, position.score(play)), orderings=count)

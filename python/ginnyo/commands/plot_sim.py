@@ -15,7 +15,7 @@ from .match import add_deal_options, parse_bots
 
 def register(commands: Any) -> None:
     """Add ``plot-sim`` to the main parser's commands."""
-    from ..player_kinds import PLAYER_KINDS
+    from ..players.kinds import PLAYER_KINDS
     plot_sim = commands.add_parser("plot-sim", help="the sim player's win rate against its rollouts, as an SVG")
     plot_sim.add_argument("--rollouts", default="2,4,8,16,32", metavar="N,N,...",
                           help="rollout counts, increasing")

@@ -17,7 +17,7 @@ def register(commands: Any) -> None:
     selfplay.add_argument("--games", type=game_count, required=True, metavar="N", help="how many games to play")
     selfplay.add_argument("--players", type=whole_number(2, 4), default=2, metavar="K", help="players a game, 2 to 4")
     selfplay.add_argument("--seed", type=seed_number, default=0, metavar="S", help="game i is dealt from seed S+i")
-    from ..player_kinds import kinds_help
+    from ..players.kinds import kinds_help
     selfplay.add_argument("--bots", metavar="KIND[,KIND...]",
                           help=f"one kind for every seat, or one a seat: {kinds_help(default='greedy')}")
     selfplay.add_argument("--workers", type=worker_count, metavar="W",

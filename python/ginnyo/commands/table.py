@@ -13,7 +13,7 @@ def _action(action: dict[str, Any] | None, field: str) -> str:
     """An action's notation and its ``field`` (score or equity), or ``-``."""
     if action is None:
         return f"{NONE:<{NOTATION_WIDTH}} {NONE:>7}"
-    from ..number_text import number as shown
+    from ..support.number_text import number as shown
     value = action[field]
     number = shown(value, "+7.1f") if isinstance(value, float) else f"{value:>7}"
     return f"{action['notation']:<{NOTATION_WIDTH}} {number}"
@@ -51,7 +51,7 @@ def _player(player: int, name: str | None) -> str:
 
 def turn_line(row: dict[str, Any]) -> str:
     """One turn: the move played, the best play, the points lost, the best action, the equity lost."""
-    from ..number_text import number
+    from ..support.number_text import number
     return (f"{row['turn']:>4} {_player(row['player'], row['name'])[:12]:<12} {_action(row['played'], 'score')}  "
             f"{_action(row['best'], 'score')}  {row['points_lost']:>4}  "
             f"{_action(row['equity'], 'equity')}  {number(row['equity_lost'], '>6.1f')}"
@@ -60,7 +60,7 @@ def turn_line(row: dict[str, Any]) -> str:
 
 def summary_lines(summary: list[dict[str, Any]]) -> list[str]:
     """The players' summary: turns, points and equity lost, shares of best moves."""
-    from ..number_text import number
+    from ..support.number_text import number
     lines = [f"{'player':<16} {'turns':>5} {'points lost':>11} {'equity lost':>11} "
              f"{'best moves':>10} {'best by equity':>14} {'accuracy':>8}"]
     for row in summary:

@@ -49,7 +49,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
     from ..equity.leaves import FEATURES, STAGE_NAMES, STATE_FEATURES, LeaveModel
     from ..rules import RULES_VERSION
     from .progress import progress_bar
-    from ..number_text import number
+    from ..support.number_text import number
     out = Path(args.out)
     if out.is_dir():
         raise GinnyoError(f"--out {str(out)!r}: is a directory (give a file name)")

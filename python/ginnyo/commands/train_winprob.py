@@ -13,7 +13,7 @@ from .arguments import FORCE_HELP, seed_number, whole_number, worker_count
 
 def register(commands: Any) -> None:
     """Add ``train-winprob`` to the main parser's commands."""
-    from ..win_probability import DEFAULT_GAMES, DEFAULT_PER_GAME, DEFAULT_SEED
+    from ..odds.win_probability import DEFAULT_GAMES, DEFAULT_PER_GAME, DEFAULT_SEED
     train = commands.add_parser("train-winprob",
                                 help="fit the win-probability model on self-play (docs/INFERENCE.md)")
     train.add_argument("--games", type=whole_number(10, 10**7), default=DEFAULT_GAMES, metavar="N",
@@ -30,7 +30,7 @@ def register(commands: Any) -> None:
 
 def cmd_train_winprob(args: argparse.Namespace) -> int:
     from ..support.files import check_new, write_new
-    from ..win_probability import calibration_svg, train
+    from ..odds.win_probability import calibration_svg, train
     from ..support.workers import default_workers
     targets = [Path(args.out)] + ([Path(args.plot)] if args.plot else [])
     for target, option in zip(targets, ("--out", "--plot")):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GinnyoError
-from ..number_text import number
+from ..support.number_text import number
 from ..game.actions import PASS, Action, Place, Return, action_notation
 from ..position.position import Position
 from ..support.files import quote

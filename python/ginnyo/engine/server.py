@@ -127,7 +127,7 @@ class Engine:
 
     def go(self, argument: str) -> list[str]:
         """``go`` or ``go top N``: ``info`` lines for the best N, then one ``bestmove``;
-        ``go endgame [S]``: the endgame or pre-endgame solver's move (:mod:`ginnyo.endgame_choice`)."""
+        ``go endgame [S]``: the endgame or pre-endgame solver's move (:mod:`ginnyo.endgame.choice`)."""
         if argument.split()[:1] == ["endgame"]:
             from ..endgame.choice import go_endgame
             lines = go_endgame(self._current(), argument)

@@ -208,7 +208,7 @@ def _tile_code(card: int, joker: bool) -> str:
 
 def candidate_line(position: Position, candidate: Candidate) -> str:
     """One candidate for people: notation, score, leave, leave value, equity."""
-    from ..number_text import number
+    from ..support.number_text import number
     from ..tiles import rack_code
     leave = " ".join(rack_code(tile) for tile in candidate.leave) or "-"
     return (f"{candidate_notation(position, candidate):<28} score {candidate.score:>4}  "

@@ -17,7 +17,7 @@ from typing import Protocol
 from ..game.actions import PASS, Action, Place, Return
 from ..game.game import View
 from ..native import to_play
-from ..player_kinds import PLAYER_KINDS, SIM_KINDS   # the one list, re-exported here
+from .kinds import PLAYER_KINDS, SIM_KINDS   # the one list, re-exported here
 from ..rules import tile_to_return
 
 
@@ -135,7 +135,7 @@ def sim_options(kind: str) -> tuple[int, int]:
 def sim_extras(kind: str) -> tuple[bool, int]:
     """The ``infer`` and ``chance_box`` of a sim kind's :class:`~ginnyo.players.SimPlayer`."""
     if kind == "sim-wp":
-        from ..win_probability import SIM_CHANCE_BOX
+        from ..odds.win_probability import SIM_CHANCE_BOX
         return False, SIM_CHANCE_BOX
     return kind == "sim-infer", -1
 

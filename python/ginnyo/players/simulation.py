@@ -30,11 +30,11 @@ class SimPlayer:
     within ``endgame_nodes`` nodes (0: played on by the policy).  Once a
     2-player game's box is empty it plays the endgame solver's move instead.
     With ``infer``, each opponent's rack is dealt from what its last action
-    says of the tiles it kept (:mod:`ginnyo.inference`, ``infer_samples``
+    says of the tiles it kept (:mod:`ginnyo.odds.inference`, ``infer_samples``
     racks judged when there are too many to judge all).  With at most
     ``chance_box`` tiles in the box (negative: never) and a fixed horizon, the
     candidates are ranked by the win probability of their outcomes
-    (:func:`ginnyo.win_probability.outcome_chances`) instead of the mean.
+    (:func:`ginnyo.odds.win_probability.outcome_chances`) instead of the mean.
     Decision ``t`` of a game is seeded from ``(seed, t)``, so a game is
     reproducible; with ``seconds`` (a think-time budget) the rollouts also stop
     once it is spent, and where they stop depends on the machine."""
@@ -77,7 +77,7 @@ class SimPlayer:
         if self.infer:
             from dataclasses import replace
 
-            from ..inference import deal_tables, infer, view_observations
+            from ..odds.inference import deal_tables, infer, view_observations
             found = view_observations(view)
             tables = deal_tables([None if observed is None else
                                   infer(observed, self.model, samples=self.infer_samples, seed=setup.seed)
@@ -85,7 +85,7 @@ class SimPlayer:
             setup = replace(setup, inferred=tables)
         chance = None
         if 0 <= view.box_size <= self.chance_box and not setup.to_end:
-            from ..win_probability import default_model as win_model, leads_of, outcome_chances
+            from ..odds.win_probability import default_model as win_model, leads_of, outcome_chances
             chance = outcome_chances(win_model(), view.players, leads_of(view.scores, view.player), view.box_size,
                                      self.plies)
         return simulate(setup, self.rollouts, seconds=self.seconds, chance=chance,

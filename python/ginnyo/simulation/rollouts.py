@@ -99,7 +99,7 @@ class Setup:
     policy: str = DEFAULT_POLICY        # the rollout players' (POLICIES)
     to_end: bool = False                # rollouts play on to the game's end; ranked by wins first
     endgame_nodes: int = 0              # 2 players: the rollouts' endgame solver's node budget (0: none)
-    # an alias table an opponent seat (ginnyo.inference.deal_tables), or None
+    # an alias table an opponent seat (ginnyo.odds.inference.deal_tables), or None
     inferred: tuple[tuple[bytes, tuple[float, ...], tuple[int, ...]] | None, ...] | None = None
 
     def __getstate__(self) -> dict[str, object]:
@@ -136,7 +136,7 @@ class SimResult:
     stdev: float
     wins: float | None = None
     paired: PairedLead | None = None
-    chance: float | None = None         # the win probability (ginnyo.win_probability) of its outcomes, when asked
+    chance: float | None = None         # the win probability (ginnyo.odds.win_probability) of its outcomes, when asked
 
     @property
     def half_width(self) -> float:
@@ -313,7 +313,7 @@ def simulate(setup: Setup, rollouts: int, *, threads: int = 1, scheduler: str | 
     ``stop`` (a level of :data:`STOP_LEVELS`) finds the leader significant, or
     when ``seconds`` have passed (a budget: where it stops depends on the machine).
     With ``chance`` (a block of outcomes to their win probabilities,
-    :func:`ginnyo.win_probability.outcome_chances`) each result gets its mean
+    :func:`ginnyo.odds.win_probability.outcome_chances`) each result gets its mean
     win probability (its share of wins when the rollouts play to the end), and
     with ``rank_by_chance`` the results are ranked by it first."""
     if not setup.candidates:
@@ -435,9 +435,9 @@ def simulate_position(position: Position, rollouts: int, model: LeaveModel, *, c
     """``best-move --sim``: the top ``candidates`` of a static position's equity
     ranking simulated ``rollouts`` times each (see :func:`setup_for` and
     :func:`simulate`); the setup and the results, best first.  ``inferred``:
-    the opponents' deal tables (:func:`ginnyo.inference.deal_tables`), dealt
+    the opponents' deal tables (:func:`ginnyo.odds.inference.deal_tables`), dealt
     from instead of uniformly; ``chance``: each candidate's win probability
-    reported (:func:`ginnyo.win_probability.outcome_chances`)."""
+    reported (:func:`ginnyo.odds.win_probability.outcome_chances`)."""
     from ..equity.rank import rank_position
     ranked = rank_position(position, model, limit=candidates)
     setup = setup_for(position, top_candidates(ranked, candidates), plies, seed, model, policy, late_box,

@@ -206,7 +206,7 @@ class MatchSummary:
 
     def lines(self, seconds: float, where: str, played: int | None = None) -> list[str]:
         """The summary for people; ``played``, the games played when only some are summarised."""
-        from ..number_text import number
+        from ..support.number_text import number
         a, b = self.bots
         if self.players == 2:
             dealt, ties, rate, field = "seats swapped", "ties", f"win rate of {a}", b

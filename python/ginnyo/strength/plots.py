@@ -20,7 +20,7 @@ PLOT_COLOURS = ("#1f6fb4", "#d9622b")
 def scores_svg(summary: MatchSummary, results: Sequence[DealResult], bins: int = 40) -> str:
     """An SVG picture: the distributions of A's and the field's final scores
     (left) and of the score difference A - the field's mean (right), with their means."""
-    from ..number_text import number
+    from ..support.number_text import number
     a, b = summary.bots   # escaped as they go into the picture
     a_scores = [score for result in results for score in result.a_scores]
     b_scores = [score for result in results for field in result.field_scores for score in field]

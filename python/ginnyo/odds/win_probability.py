@@ -32,7 +32,7 @@ import numpy as np
 
 FORMAT_VERSION = 1
 KIND = "ginnyo win probability"
-DATA_FILE = Path(__file__).resolve().parent / "data" / f"winprob-v{FORMAT_VERSION}.json"
+DATA_FILE = Path(__file__).resolve().parents[1] / "data" / f"winprob-v{FORMAT_VERSION}.json"
 PLAYER_COUNTS = (2, 3, 4)
 #: Box sizes (inclusive) of a band: each band has its own weights.
 BOX_BANDS = ((0, 0), (1, 3), (4, 7), (8, 13), (14, 21), (22, 31), (32, 10**6))
@@ -182,12 +182,12 @@ class Positions:
 def self_play_positions(players: int, games: int, seed: int, per_game: int = DEFAULT_PER_GAME,
                         threads: int = 1) -> Positions:
     """``per_game`` positions of each of ``games`` equity games (the shipped leave values)."""
-    from .native.selfplay import snapshot_games
+    from ..native.selfplay import snapshot_games
 
-    from .equity import compiled_model
-    from .layout import Layout
-    from .equity.leaves import default_model as default_leaves
-    from .native import empty_core
+    from ..equity import compiled_model
+    from ..layout import Layout
+    from ..equity.leaves import default_model as default_leaves
+    from ..native import empty_core
     rows = np.zeros((games * per_game, 9), dtype=np.int32)
     wins = np.zeros(games * per_game)
     snapshot_games(empty_core(Layout.standard()), games, players, seed, compiled_model(default_leaves()), per_game,

@@ -25,8 +25,8 @@ PLAYER_KINDS = tuple(KIND_HELP)
 #: by wins and finishes a 2-player rollout's endgame with the solver;
 #: ``sim-spread`` is the simulation without these (a fixed horizon, the mean spread);
 #: ``sim-infer`` is ``sim`` dealing the opponents' racks from their inferred leaves
-#: (ginnyo.inference); ``sim-wp`` is ``sim-spread`` ranking late decisions (at most
-#: ``ginnyo.win_probability``'s SIM_CHANCE_BOX tiles in the box) by the win-probability model.
+#: (ginnyo.odds.inference); ``sim-wp`` is ``sim-spread`` ranking late decisions (at most
+#: ``ginnyo.odds.win_probability``'s SIM_CHANCE_BOX tiles in the box) by the win-probability model.
 #: (``level1`` to ``level5`` are ginnyo.players.levels' players of graded strength, not sim kinds.)
 SIM_KINDS = ("sim", "sim-spread", "sim-infer", "sim-wp")
 
