@@ -22,10 +22,11 @@ from ginnyo.web.app import create_app
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SHIPPED = sorted(EXAMPLES.glob("*.json"))
 # best-move --equity hands a 2-player endgame or pre-endgame to its solver; the analysis board
-# answers an endgame with the exact solver's move too, beside the static ranking, and ranks a
-# pre-endgame statically (docs/WEB-ANALYSIS.md): RANKED_STATICALLY are the examples of neither
+# answers them with the solver's move too, beside the static ranking (docs/WEB-ANALYSIS.md):
+# RANKED_STATICALLY are the examples of neither
 ENDGAMES = [path for path in SHIPPED if path.stem in ("endgame", "endgame-short")]
-SOLVED = (*(path.stem for path in ENDGAMES), "preendgame")
+PREENDGAMES = [EXAMPLES / "preendgame.json"]
+SOLVED = tuple(path.stem for path in (*ENDGAMES, *PREENDGAMES))
 RANKED_STATICALLY = [path for path in SHIPPED if path.stem not in SOLVED]
 WAIT_SECONDS = 60.0   # how long a test waits for bots or a simulation before failing (a guard, not a timing)
 

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from analysis_helpers import ENDGAMES, EXAMPLES, RANKED_STATICALLY, SHIPPED, WAIT_SECONDS, TestClient, bearer, cli_error, cli_json, client_of, view
+from analysis_helpers import ENDGAMES, EXAMPLES, PREENDGAMES, RANKED_STATICALLY, SHIPPED, WAIT_SECONDS, TestClient, bearer, cli_error, cli_json, client_of, view
 from ginnyo import Position
 from ginnyo.web import analysis as analysis_module
 from ginnyo.web.analysis import MAX_ACTIVE, Simulations, simulation_setup
@@ -52,13 +52,18 @@ def test_the_best_play_by_score_is_best_moves(client: TestClient, path: Path) ->
         assert without_tiles(answer["by_score"][0]) == expected
 
 
-@pytest.mark.parametrize("path", ENDGAMES, ids=[path.name for path in ENDGAMES])
-def test_an_endgame_is_answered_by_the_endgame_solver_as_best_move_answers_it(client: TestClient, path: Path) -> None:
+@pytest.mark.parametrize("path", [*ENDGAMES, *PREENDGAMES], ids=[path.name for path in (*ENDGAMES, *PREENDGAMES)])
+def test_an_endgame_or_preendgame_is_answered_by_the_solver_as_best_move_answers_it(client: TestClient,
+                                                                                     path: Path) -> None:
     expected = cli_json("best-move", "--equity", "--json", str(path))
     answer = analyse(client, json.loads(path.read_text()))
     solved, timing = answer["endgame"], ("nodes", "seconds")
+    assert solved["proven"] and solved["source"] == ("endgame" if path in ENDGAMES else "pre-endgame")
     assert {key: value for key, value in solved.items() if key not in ("placements", "melds", *timing)} == {
         key: value for key, value in expected.items() if key not in timing}
+    if solved["notation"].startswith(("return", "pass")):
+        assert solved["placements"] == {} and solved["melds"] == []
+        return
     position = Position.from_dict(answer["position"])
     play = position.score(position.parse(solved["notation"]))
     assert solved["placements"] == {position.layout.square_name(square): tile.code
@@ -74,8 +79,7 @@ def test_the_endgame_solver_answers_within_its_budget_unproven_when_it_runs_out(
     assert solved["proven"] is False and solved["seconds"] < 0.5 and solved["line"]
 
 
-@pytest.mark.parametrize("path", [*RANKED_STATICALLY, EXAMPLES / "preendgame.json"],
-                         ids=[*(path.name for path in RANKED_STATICALLY), "preendgame.json"])
+@pytest.mark.parametrize("path", RANKED_STATICALLY, ids=[path.name for path in RANKED_STATICALLY])
 def test_no_endgame_no_solver(client: TestClient, path: Path) -> None:
     assert analyse(client, json.loads(path.read_text()))["endgame"] is None
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from analysis_helpers import ENDGAMES, RANKED_STATICALLY, SHIPPED, cli_error, cli_json
+from analysis_helpers import ENDGAMES, PREENDGAMES, RANKED_STATICALLY, SHIPPED, cli_error, cli_json
 from browser_fixtures import browser, page, server  # noqa: F401 (the fixtures)
 from browser_table import Server
 from ginnyo import Position
@@ -61,6 +61,17 @@ def test_an_endgame_tops_the_equity_column_with_best_moves_solver_answer(page: A
     assert "endgame solver" in page.locator("#equity-note").text_content()
     first.locator("button").click()
     assert " | ".join(expected["line"]) in page.locator("#detail-text").text_content()
+
+
+def test_a_preendgame_tops_the_equity_column_with_best_moves_solver_answer(page: Any, server: Server) -> None:
+    path = PREENDGAMES[0]
+    open_file(page, server, path)
+    expected = cli_json("best-move", "--equity", "--json", str(path))
+    assert first_play(page, "by-equity") == expected["notation"]
+    spread = f"{'+' if expected['spread'] > 0 else ''}{expected['spread']}"
+    assert f"expected spread {spread}" in page.locator("#by-equity li").first.text_content()
+    note = page.locator("#equity-note").text_content()
+    assert "pre-endgame solver" in note and f"{expected['box']} tiles in the box" in note
 
 
 def test_a_play_clicked_is_shown_on_the_board_with_its_melds(page: Any, server: Server) -> None:

@@ -36,6 +36,7 @@ from ginnyo import GinnyoError, Position
 from ginnyo.game.actions import Place
 from ginnyo.position.plays_json import no_play_json, play_to_json
 from ginnyo.endgame.choice import solver_move
+from ginnyo.endgame.preendgame import MAX_BOX
 from ginnyo.position.context import GameContext
 from ginnyo.equity.rank import PLAY, Candidate, candidate_json, leave_state, rank_actions
 from ginnyo.equity.leaves import default_model
@@ -62,6 +63,7 @@ KEEP_SECONDS = 600.0       # how long a finished job is kept
 KEEPALIVE_SECONDS = 15.0   # a comment line on a quiet event stream
 DIGITS = 3
 ENDGAME_SECONDS = 1.0      # the endgame solver's budget in an analysis: the answer stays prompt
+PREENDGAME_SECONDS = 5.0   # the pre-endgame solver's: it solves every opponent rack and draw (seconds)
 
 
 # -- reading a position -------------------------------------------------------------------------
@@ -111,14 +113,16 @@ def _with_tiles(play: dict[str, Any], board: dict[str, str]) -> dict[str, Any]:
 
 
 def endgame_json(position: Position, context: GameContext, board: dict[str, str]) -> dict[str, Any] | None:
-    """In a 2-player endgame (the box empty), the exact endgame solver's move as ``best-move
-    --equity --json`` prints it (:func:`ginnyo.endgame.choice.solver_move`), within
-    :data:`ENDGAME_SECONDS` (``proven`` says whether the search ended), with the move's placements
-    and melds; None for any other position (a pre-endgame too: its ranking takes seconds)."""
-    if context.players != 2 or context.box_size:
+    """In a 2-player endgame (the box empty) or pre-endgame (1 to :data:`MAX_BOX` tiles in
+    the box), the solver's move as ``best-move --equity --json`` prints it
+    (:func:`ginnyo.endgame.choice.solver_move`; ``source`` names the solver), within
+    :data:`ENDGAME_SECONDS` or :data:`PREENDGAME_SECONDS` (``proven`` says whether the
+    search ended), with the move's placements and melds; None for any other position."""
+    if context.players != 2 or context.box_size > MAX_BOX:
         return None
-    move = solver_move(position, ENDGAME_SECONDS, quiet_turns=context.quiet_turns, preendgame=False)
-    if move is None:        # the box ran out on a first draw: no endgame for the solver
+    seconds = ENDGAME_SECONDS if context.box_size == 0 else PREENDGAME_SECONDS
+    move = solver_move(position, seconds, quiet_turns=context.quiet_turns)
+    if move is None:        # neither an endgame nor a pre-endgame the solver takes (an empty rack)
         return None
     played = (_with_tiles(play_to_json(position, position.score(move.action.play)), board)
               if isinstance(move.action, Place) else {"placements": {}, "melds": []})
@@ -128,7 +132,7 @@ def endgame_json(position: Position, context: GameContext, board: dict[str, str]
 def analysis(position: Position, context: GameContext, limit: int) -> dict[str, Any]:
     """The answer of POST /api/analysis: the position as JSON and as a line, the premium
     squares, the first ``limit`` plays by score and actions by equity, and in a 2-player
-    endgame the endgame solver's move."""
+    endgame or pre-endgame the solver's move."""
     data = position.to_dict()
     by_score = [_with_tiles(play_to_json(position, scored), data["board"]) for scored in position.top_plays(limit)]
     ranked = rank_actions(core_of(position), position.rack, context.box_size, default_model(), limit=limit,
@@ -439,4 +443,5 @@ routes = [
 ]
 
 __all__ = ["routes", "read_position", "analysis", "Simulations", "Job", "endgame_json", "simulation_setup", "MAX_ACTIVE",
-           "SIM_THREADS", "MAX_ROLLOUTS", "ENDGAME_SECONDS"]
+           "SIM_THREADS", "MAX_ROLLOUTS", "ENDGAME_SECONDS",
+           "PREENDGAME_SECONDS"]

@@ -52,20 +52,23 @@ function render() {
     const reason = answer.no_play.reason;
     $("by-score").replaceChildren(text("li", `No legal play${reason ? `: ${reason}` : ""}.`, "note"));
   }
-  // a 2-player endgame: the exact solver's move first (best-move --equity's answer), the static ranking after it
+  // a 2-player endgame or pre-endgame: the solver's move first (best-move --equity's answer), the static ranking after it
   const solver = answer.endgame;
   drawPlays($("by-equity"), solver ? [solver, ...answer.by_equity] : answer.by_equity,
-    (play) => (play === solver ? `${play.notation}  ${play.score} pts, endgame spread ${signed(play.spread)}${play.proven ? "" : " (not proven)"}`
+    (play) => (play === solver ? `${play.notation}  ${play.score} pts, ${spreadWord(play)} ${signed(play.spread)}${play.proven ? "" : " (not proven)"}`
       : `${play.notation}  ${play.score} pts, equity ${play.equity.toFixed(1)}`));
   if (solver) $("by-equity").firstElementChild.classList.add("solver");
   $("equity-note").textContent = solver
-    ? `The box is empty: first the endgame solver's move, spread ${signed(solver.spread)} for the player to move `
+    ? `${solver.source === "endgame" ? "The box is empty" : `${solver.box} tile${solver.box === 1 ? "" : "s"} in the box`}: `
+      + `first the ${solver.source} solver's move, ${spreadWord(solver).replace(/^endgame /, "")} ${signed(solver.spread)} for the player to move `
       + `(${solver.proven ? "proven" : "not proven: the time ran out"}); then the static ranking.`
     : "";
   fillForms(answer.position);
 }
 
 function signed(value) { return `${value > 0 ? "+" : ""}${value}`; }
+
+function spreadWord(solved) { return solved.source === "endgame" ? "endgame spread" : "expected spread"; }
 
 function drawPlays(list, plays, words) {
   list.replaceChildren();
