@@ -194,26 +194,18 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     """``ginnyo best-move --sim N``: simulate the top candidates and print them ranked."""
     from ..equity.rank import candidate_json, candidate_line
     from .progress import progress_bar
-    from ..simulation.rollouts import Z95, simulate_position
+    from ..players.simulation import simulate_with_odds
+    from ..simulation.rollouts import Z95
     from ..support.workers import default_workers
-    from ..odds.win_probability import default_model as win_model, leads_of, outcome_chances
     context = position.game_context
-    threads = args.workers or default_workers()
-    inferred = tables = None
-    if args.infer:
-        from ..odds.inference import deal_tables, infer_opponents
-        inferred = infer_opponents(args.observed, model, seed=args.seed, threads=threads)
-        tables = deal_tables(inferred)
-    chance = outcome_chances(win_model(), context.players, leads_of(context.scores, context.to_move),
-                             context.box_size, args.plies)
     bar = progress_bar(args.sim, "rollout", leave=False)
     start = time.perf_counter()
     try:
-        setup, results = simulate_position(
-            position, args.sim, model, candidates=args.candidates, plies=args.plies, seed=args.seed,
+        setup, results, inferred = simulate_with_odds(
+            position, args.sim, model, observed=args.observed if args.infer else None, plies=args.plies,
+            seed=args.seed, threads=args.workers or default_workers(), candidates=args.candidates,
             policy=args.policy, late_box=args.late_box, endgame_nodes=args.rollout_endgame_nodes,
-            threads=threads, scheduler=args.scheduler, stop=args.stop,
-            seconds=args.time, on_progress=bar.update, inferred=tables, chance=chance)
+            scheduler=args.scheduler, stop=args.stop, seconds=args.time, on_progress=bar.update)
     finally:
         bar.close()
     seconds = time.perf_counter() - start

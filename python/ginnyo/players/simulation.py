@@ -1,21 +1,27 @@
 """The simulating player: the top equity candidates played forward against
 sampled racks (:mod:`ginnyo.simulation`), the best mean outcome taken; the
-exact endgame solver's move once a 2-player game's box is empty."""
+exact endgame solver's move once a 2-player game's box is empty.  And the same
+simulation of a static position with the odds (:func:`simulate_with_odds`,
+``best-move --sim``): each candidate's win probability, the opponents' racks
+inferred from their last actions."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..endgame.choice import endgame_action
 from ..equity.leaves import LeaveModel, default_model
 from ..equity.rank import leave_state, rank_actions
 from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES
 from ..simulation.rollouts import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_PLIES, DEFAULT_ROLLOUTS, simulate,
-                                   top_candidates, setup_for)
+                                   simulate_position, top_candidates, setup_for)
 
 if TYPE_CHECKING:
     from ..game.actions import Action
     from ..game.game import View
+    from ..odds.inference import Inference, Observed
+    from ..position.position import Position
+    from ..simulation.rollouts import Setup, SimResult
 
 
 class SimPlayer:
@@ -92,4 +98,26 @@ class SimPlayer:
                         rank_by_chance=chance is not None)[0].candidate.action()
 
 
-__all__ = ["SimPlayer"]
+def simulate_with_odds(position: Position, rollouts: int, model: LeaveModel, *,
+                       observed: Sequence[Observed | None] | None = None, plies: int = DEFAULT_PLIES,
+                       seed: int = 0, threads: int = 1, **settings: Any
+                       ) -> tuple[Setup, list[SimResult], list[Inference | None] | None]:
+    """``best-move --sim``: :func:`ginnyo.simulation.simulate_position` of a static
+    position (``settings``: its other keywords) with each candidate's win probability
+    (:func:`ginnyo.odds.win_probability.outcome_chances`); with ``observed`` (each
+    opponent's last action, :func:`ginnyo.odds.inference.observations`) the
+    opponents' racks dealt from what those actions say they kept.  The setup, the
+    results best first, and the inferences (None without ``observed``)."""
+    from ..odds.inference import deal_tables, infer_opponents
+    from ..odds.win_probability import default_model as win_model, leads_of, outcome_chances
+    context = position.game_context
+    inferred = None if observed is None else infer_opponents(observed, model, seed=seed, threads=threads)
+    chance = outcome_chances(win_model(), context.players, leads_of(context.scores, context.to_move),
+                             context.box_size, plies)
+    setup, results = simulate_position(position, rollouts, model, plies=plies, seed=seed, threads=threads,
+                                       inferred=None if inferred is None else deal_tables(inferred), chance=chance,
+                                       **settings)
+    return setup, results, inferred
+
+
+__all__ = ["SimPlayer", "simulate_with_odds"]

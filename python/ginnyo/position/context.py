@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, Mapping, Protocol
 
 from .. import rules
 from ..errors import PositionError, TileError
+from ..fields import GameFields, PositionFields
 from ..rules import JOKERS_PER_SET, RACK_SIZE, RULES_VERSION, STALL_ROUNDS, default_players, quiet_turn_limit, tile_set
 from ..support.files import quote
 from ..tiles import JOKER, NUM_CARDS, parse_rack_tile, rack_code
-
-from ..fields import GameFields, PositionFields
 
 if TYPE_CHECKING:
     from ..tiles import PlacedTile
