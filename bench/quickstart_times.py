@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+TAIL_LINES = 60     # of a failed command's output, shown
 
 
 def quick_start(readme: Path) -> list[str]:
@@ -36,16 +37,19 @@ def quick_start(readme: Path) -> list[str]:
 
 
 def timed(command: str, folder: Path, env: dict[str, str]) -> str:
-    """Run ``command`` in bash in ``folder``; its line of times, or exit on its failure."""
+    """Run ``command`` in bash in ``folder``; its line of times, or exit on its failure
+    with the end of what it printed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.monotonic()
-    done = subprocess.run(["bash", "-c", command], cwd=folder, env=env, stdout=subprocess.DEVNULL)
+    done = subprocess.run(["bash", "-c", command], cwd=folder, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, errors="replace")
     wall = time.monotonic() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     load = os.getloadavg()[0]
     if done.returncode:
-        sys.exit(f"quickstart_times: {command!r} failed with exit status {done.returncode}")
+        tail = "\n".join(done.stdout.splitlines()[-TAIL_LINES:])
+        sys.exit(f"{tail}\nquickstart_times: {command!r} failed with exit status {done.returncode}")
     return f"{command}: {wall:.0f} s wall, {cpu:.0f} s CPU, load {load:.1f}"
 
 

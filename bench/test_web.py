@@ -2,6 +2,7 @@
 ``ginnyo serve`` on loopback, and a client playing moves in them all the while, the latency of a
 preview (legality and score by the core) and of an equity bot's move (a person's action posted until
 the bot's answer arrives on the game's socket); the percentiles are printed, nothing is asserted of them.
+The other client runs in a process of its own, as another person's browser would.
 
 Run alone: ``python -m pytest bench/test_web.py -p no:cacheprovider -s``.
 """
@@ -13,12 +14,13 @@ import re
 import statistics
 import subprocess
 import sys
-import threading
+import multiprocessing
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import connect
 
 from conftest import FACTS
@@ -28,6 +30,9 @@ GAMES = 100
 PREVIEWS = 1000
 BOT_MOVES = 300
 MEASURED = 40          # the games the latencies are measured in; a client moves in the other 60 meanwhile
+#: how often the other games' client moves in each (seconds: 0, as fast as the server answers, which
+#: no crowd of people does; 2, a move in each game every 2 s, 30 a second in all)
+PACES = {0.0: "flat out", 2.0: "every 2 s"}
 LINE = re.compile(r"serving on (http://127\.0\.0\.1:(\d+)/)")
 
 
@@ -81,21 +86,27 @@ class Games:
                          json={"action": _action(seen), "version": seen["version"]})
 
 
-def _background(url: str, games: list[tuple[str, str]], stop: threading.Event) -> None:
-    """Another client moving in the games all along, so the server is busy with them."""
+def _background(url: str, games: list[tuple[str, str]], stop: Any, pace: float) -> None:
+    """Another client moving in the games all along, so the server is busy with them (in a
+    process of its own: in this one it would hold the measuring client's GIL, and its waits
+    would be counted as the server's): each game at most once every ``pace`` seconds (0: as
+    fast as the server answers)."""
     with httpx.Client(base_url=url, timeout=60) as client:
         play = Games.__new__(Games)
         play.client, play.games = client, games
         while not stop.is_set():
+            began = time.monotonic()
             for game, token in games:
                 if stop.is_set():
                     return
                 seen = play.view(game, token)
                 if seen["your_turn"]:
                     play.act(game, token, seen)
+            stop.wait(max(0.0, pace - (time.monotonic() - began)))
 
 
-def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any) -> None:
+@pytest.mark.parametrize("pace", PACES, ids=list(PACES.values()))
+def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any, pace: float) -> None:
     server = subprocess.Popen([sys.executable, "-m", "ginnyo", "serve", "--port", "0", "--data", str(tmp_path)],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
@@ -106,13 +117,16 @@ def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any) -> 
         with httpx.Client(base_url=url, timeout=60) as client:
             games = Games(client)
             measured, busy = games.games[:MEASURED], games.games[MEASURED:]
-            stop = threading.Event()
-            background = threading.Thread(target=_background, args=(url, busy, stop), daemon=True)
+            spawn = multiprocessing.get_context("spawn")
+            stop = spawn.Event()
+            background = spawn.Process(target=_background, args=(url, busy, stop, pace), daemon=True)
             background.start()
             previews = _preview_latencies(games, measured)
             bot_moves = _bot_latencies(games, measured, url)
             stop.set()
             background.join(60)
+            if background.is_alive():
+                background.terminate()
             in_progress = sum(1 for game, token in games.games if not games.view(game, token)["finished"])
     finally:
         server.terminate()
@@ -120,12 +134,12 @@ def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any) -> 
     rows = {"preview (HTTP round trip)": _percentiles(previews),
             "equity bot's move (action posted .. bot's view on the socket)": _percentiles(bot_moves)}
     with capsys.disabled():
-        print(f"\nweb latency, {GAMES} games in progress ({in_progress} still at the end), {len(previews)} previews, "
-              f"{len(bot_moves)} bot moves (ms)")
+        print(f"\nweb latency, {GAMES} games in progress ({in_progress} still at the end), the other "
+              f"{GAMES - MEASURED} moved {PACES[pace]}, {len(previews)} previews, {len(bot_moves)} bot moves (ms)")
         for name, cut in rows.items():
             line = "  ".join(f"{key} {value:7.2f}" for key, value in cut.items())
             print(f"  {name:<64} {line}")
-            FACTS[f"web: {name}"] = line + " ms"
+            FACTS[f"web, the other games moved {PACES[pace]}: {name}"] = line + " ms"
 
 
 def _preview_latencies(games: Games, measured: list[tuple[str, str]]) -> list[float]:
