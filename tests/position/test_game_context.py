@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from collections import Counter
 from typing import Iterator
 
 import pytest
@@ -18,7 +19,7 @@ from ginnyo.errors import PositionError
 from ginnyo.game import Game, View
 from ginnyo.players.players import GreedyPlayer
 from ginnyo.position.context import GameContext
-from ginnyo.rules import quiet_turn_limit
+from ginnyo.rules import quiet_turn_limit, tile_set
 from ginnyo.simulation.rollouts import setup_for, top_candidates
 from ginnyo.tiles import rack_code
 
@@ -55,6 +56,14 @@ def test_a_view_and_its_static_position_fill_the_same_game_context(players: int)
         assert leave_state(static) == replace(leave_state(view), quiet_turns=0)
         compared += 1
     assert compared >= 3
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_views_unseen_tiles_are_those_not_on_the_board_or_its_rack(players: int) -> None:
+    for view in views(players, seed=11, turns=12):
+        seen = Counter(tile.rack_tile for tile in view.board.values()) + Counter(view.rack)
+        assert view.game_context.unseen == tuple(sorted((Counter(tile_set(view.sets)) - seen).elements()))
+        assert sum(view.game_context.opponent_racks) + view.box_size == len(view.game_context.unseen)
 
 
 def test_the_game_context_is_made_once_a_position_and_once_a_view() -> None:

@@ -24,7 +24,7 @@ from .actions import Action, Pass, Place, Return
 from ..errors import IllegalMoveError
 from ..layout import Layout
 from ..play import Play
-from ..position.context import GameContext, seen_from_seat
+from ..position.context import GameContext
 from ..position.position import Position
 from ..rules import (BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS, RACK_SIZE,
                     RULES_VERSION, STALL_ROUNDS, check_rules, check_stall_rounds, draw_strength, quiet_end_reason,
@@ -172,11 +172,21 @@ class View:
     @property
     def game_context(self) -> GameContext:
         """The game as this player sees it (:class:`ginnyo.position.context.GameContext`),
-        made once a view: the tiles not on the board or its rack unseen, the racks' sizes and the box known."""
+        made once a view: the racks' sizes and the box known, the tiles not on the board or its rack
+        unseen (counted here as the box's and the other racks' tiles: the same multiset, in order,
+        and nothing of where each one is)."""
         if self._game_context is None:
-            self._game_context = seen_from_seat(self.sets, self.board, self.rack, self.players, self.player,
-                                                self.scores, self.rack_sizes, self.box_size, self.quiet_turns,
-                                                self.stall_rounds, self.rules)
+            game, seat = self._game, self.player
+            unseen = list(game.box.tiles)
+            for other, rack in enumerate(game.racks):
+                if other != seat:
+                    unseen += rack
+            unseen.sort()
+            players = game.players
+            racks = tuple(len(game.racks[(seat + offset) % players]) for offset in range(1, players))
+            self._game_context = GameContext(players, seat, tuple(game.scores), tuple(unseen), racks, self.box_size,
+                                             game.turns_without_play, game.stall_rounds, game.rules, game.sets,
+                                             bool(game.board))
         return self._game_context
 
     def core(self) -> Core:

@@ -11,17 +11,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping, Protocol
+from typing import Protocol
 
 from .. import rules
 from ..errors import PositionError, TileError
 from ..fields import GameFields, PositionFields
-from ..rules import JOKERS_PER_SET, RACK_SIZE, RULES_VERSION, STALL_ROUNDS, default_players, quiet_turn_limit, tile_set
+from ..rules import JOKERS_PER_SET, RACK_SIZE, RULES_VERSION, STALL_ROUNDS, default_players, quiet_turn_limit
 from ..support.files import quote
 from ..tiles import JOKER, NUM_CARDS, parse_rack_tile, rack_code
-
-if TYPE_CHECKING:
-    from ..tiles import PlacedTile
 
 
 @dataclass(frozen=True)
@@ -143,18 +140,5 @@ def position_context(position: GameFields) -> GameContext:
                        sets=position.sets, opened=bool(position.board))
 
 
-def seen_from_seat(sets: int, board: Mapping[int, PlacedTile], rack: tuple[int, ...], players: int, seat: int,
-                   scores: tuple[int, ...], rack_sizes: tuple[int, ...], box_size: int, quiet_turns: int,
-                   stall_rounds: int, rules: int) -> GameContext:
-    """The game context a player in a game sees: everything not on the board or
-    its rack is unseen; the racks' sizes and the box are known."""
-    seen = Counter(tile.rack_tile for tile in board.values())
-    seen.update(rack)
-    unseen = list((Counter(tile_set(sets)) - seen).elements())
-    racks = tuple(rack_sizes[(seat + offset) % players] for offset in range(1, players))
-    return GameContext(players, seat, scores, tuple(sorted(unseen)), racks, box_size, quiet_turns, stall_rounds,
-                       rules, sets, bool(board))
-
-
-__all__ = ["GameContext", "Decision", "position_context", "seen_from_seat", "checked_game_fields",
+__all__ = ["GameContext", "Decision", "position_context", "checked_game_fields",
            "parse_tile_codes", "default_players"]
