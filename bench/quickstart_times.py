@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -58,6 +59,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("repository", nargs="?", default=str(ROOT), help="what to clone (default: this checkout)")
     parser.add_argument("--ci", action="store_true", help="then time .ci/run in the same clone")
     args = parser.parse_args(argv)
+    # a job started in the background of a shell ignores Ctrl-C, and its children would inherit
+    # that: they get Python's own handler, as in a terminal
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     with tempfile.TemporaryDirectory(prefix="ginnyo-quickstart-") as temporary:
         clone = Path(temporary) / "ginnyo"
         subprocess.run(["git", "clone", "--quiet", args.repository, str(clone)], check=True)
