@@ -16,7 +16,7 @@ from typing import Any, BinaryIO, Iterator, Mapping
 
 import numpy as np
 from ..native.core import EMPTY_SQUARE, RACK_KINDS
-from ..native.parse import DONE, FULL, MORE, OTHER_LAYOUT, SLOW
+from ..native.parse import DONE, FULL, OTHER_LAYOUT, SLOW
 
 from .. import native
 from ..rules import default_players

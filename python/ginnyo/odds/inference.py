@@ -186,7 +186,6 @@ def observations(history: Sequence[Turn], board: Mapping[int, tuple[int, bool]],
     on_board_now = Counter(JOKER if joker else card for card, joker in board.values())
     unseen_now = _counts(everything - on_board_now - Counter(rack))
     # walk back from now to each turn since ours: the board and the box as they were at it
-    placed_after: dict[int, tuple[int, bool]] = {}
     box = box_size + drawn
     box_at: dict[int, int] = {}
     for index in range(len(history) - 1, since - 1, -1):

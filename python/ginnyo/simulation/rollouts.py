@@ -52,10 +52,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from ..game.actions import Action
 from ..position.context import Decision, GameContext
 from ..equity.rank import COMPILED_PLAY, COMPILED_RETURN, PLAY, RETURN, Candidate, compiled_model
-from ..equity.leaves import LeaveModel, default_model
+from ..equity.leaves import LeaveModel
 from .choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
 from ..layout import core_premiums
 from ..native.core import Core
