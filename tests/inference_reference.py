@@ -67,3 +67,23 @@ def reference_infer(observed: Observed, model: LeaveModel, margin: float) -> dic
 def _board(observed: Observed) -> dict[int, tuple[int, bool]]:
     return {square: (observed.cards[square], bool(observed.jokers[square]))
             for square in range(observed.layout.size) if observed.cards[square] != EMPTY_SQUARE}
+
+
+def reference_condition(observed: Observed, kept: list[tuple[bytes, float]]) -> dict[tuple[int, ...], float]:
+    """The kept leaves (53 counts each, with their weights) summed by leave and
+    conditioned on the tiles seen since (``pool - unseen_now``): each leave's
+    weight times the ways those tiles could have been drawn from what it left."""
+    pool, now = observed.pool, observed.unseen_now
+    weights: dict[tuple[int, ...], float] = {}
+    for counts, weight in kept:
+        ways = weight
+        for tile in range(53):
+            seen = pool[tile] - now[tile]
+            if seen > 0:
+                ways *= math.comb(max(pool[tile] - counts[tile], 0), seen)
+            elif counts[tile] > now[tile]:
+                ways = 0.0
+        if ways:
+            leave = tuple(tile for tile in range(53) for _ in range(counts[tile]))
+            weights[leave] = weights.get(leave, 0.0) + ways
+    return weights

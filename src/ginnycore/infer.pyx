@@ -355,3 +355,68 @@ def infer(Core position not None, LeaveModel model not None, pool, int rack_size
         free(weights)
         free(verdict)
         free(judge.board)
+
+
+cdef double _choose(int n, int k) noexcept nogil:
+    """C(n, k) as a double (exact for the small counts of a tile kind)."""
+    cdef long long ways = 1
+    cdef int i
+    if k < 0 or k > n:
+        return 0.0
+    for i in range(1, k + 1):
+        ways = ways * (n - k + i) // i
+    return <double>ways
+
+
+def condition(pool, now, list kept):
+    """The kept leaves of :func:`infer` conditioned on what was seen since:
+    ``pool`` the 53 counts the hidden tiles came from, ``now`` the 53 counts
+    the inferring player cannot see now.  A leave's weight is multiplied by
+    the ways the tiles seen since (``pool - now``) could still have been
+    drawn from what the leave left; a leave holding more of a kind than is
+    unseen now is dropped.  Returns ``(kept weight, leaves)``: the weight
+    kept before conditioning, and ``(tiles, weight, counts)`` for each leave
+    left (its sorted tiles as a tuple, its summed weight, its 53 counts as
+    bytes), heaviest first, ties by tiles.  ValueError on bad input."""
+    cdef unsigned char pool_counts[RACK_KINDS]
+    cdef unsigned char now_counts[RACK_KINDS]
+    cdef int seen[RACK_KINDS]
+    cdef const unsigned char* leave
+    cdef int tile, left
+    cdef double weight, ways, kept_weight = 0.0
+    cdef dict weights = {}
+    _counts(pool, pool_counts, "pool")
+    _counts(now, now_counts, "now")
+    for tile in range(RACK_KINDS):
+        seen[tile] = pool_counts[tile] - now_counts[tile]
+    for entry in kept:
+        key, weight = entry
+        if type(key) is not bytes or len(<bytes>key) != RACK_KINDS:
+            raise ValueError(f"a kept leave must be {RACK_KINDS} tile counts as bytes")
+        leave = <bytes>key
+        kept_weight += weight
+        ways = weight
+        for tile in range(RACK_KINDS):
+            if seen[tile] > 0:
+                left = pool_counts[tile] - leave[tile]
+                ways *= _choose(left if left > 0 else 0, seen[tile])
+            elif leave[tile] > now_counts[tile]:
+                ways = 0.0
+            if ways == 0.0:
+                break
+        if ways != 0.0:
+            weights[key] = weights.get(key, 0.0) + ways
+    leaves = []
+    for key, weight in weights.items():
+        leave = <bytes>key
+        tiles = []
+        for tile in range(RACK_KINDS):
+            for left in range(leave[tile]):
+                tiles.append(tile)
+        leaves.append((tuple(tiles), weight, key))
+    leaves.sort(key=_heaviest_first)
+    return kept_weight, leaves
+
+
+def _heaviest_first(item):
+    return (-item[1], item[0])

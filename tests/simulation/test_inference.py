@@ -15,13 +15,14 @@ import pytest
 
 from cli_helpers import assert_bad_input, cli
 
-from inference_reference import reference_infer
+from inference_reference import reference_condition, reference_infer
 from ginnycore import RACK_KINDS
 from ginnycore.simulate import inferred_deal
 from ginnyo.game.actions import Pass, Place, Return
 from ginnyo.players.equity import EquityPlayer
 from ginnyo.game import Game
-from ginnyo.odds.inference import RETURN, Inference, Observed, alias_table, deal_tables, infer, view_observations
+from ginnyo.odds.inference import (RETURN, Inference, Observed, alias_table, deal_tables, infer, judged,
+                                   view_observations)
 from ginnyo.equity.leaves import default_model
 from ginnyo.game.records import record_text
 
@@ -135,6 +136,35 @@ def test_the_pool_seen_since_rules_leaves_out() -> None:
     inference = infer(replace(small, unseen_now=bytes(now)), margin=30.0)
     assert all(leave.count(gone) <= now[gone] for leave, _ in inference.leaves)
     assert sum(probability for _, probability in inference.leaves) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("seed", [3, 5, 8])
+@pytest.mark.parametrize("kind", [Place, Return])
+def test_conditioning_on_what_was_seen_since_is_the_yardsticks(seed: int, kind: type) -> None:
+    found = _maybe_observed_after(seed, kind, min_board=4 if kind is Place else 0)
+    assert found is not None
+    _, observed = found
+    assert observed.pool != observed.unseen_now      # the inferring player has drawn since, at least
+    exact, considered, kept = judged(observed)
+    expected = reference_condition(observed, kept)
+    total = sum(expected.values())
+    inference = infer(observed)
+    assert inference.considered == considered and inference.kept == pytest.approx(sum(w for _, w in kept))
+    assert _kept(inference).keys() == expected.keys()
+    for leave, weight in expected.items():
+        assert _kept(inference)[leave] == pytest.approx(weight / total, rel=1e-12)
+    probabilities = [probability for _, probability in inference.leaves]
+    assert probabilities == sorted(probabilities, reverse=True)
+    assert inference.counts == tuple(bytes(leave.count(tile) for tile in range(RACK_KINDS))
+                                     for leave, _ in inference.leaves)
+
+
+def test_conditioning_names_a_bad_kept_leave() -> None:
+    from ginnyo.native.infer import condition
+    with pytest.raises(ValueError, match="53 tile counts"):
+        condition(bytes(RACK_KINDS), bytes(RACK_KINDS), [(b"x", 1.0)])
+    with pytest.raises(ValueError, match="pool"):
+        condition(b"", bytes(RACK_KINDS), [])
 
 
 def test_the_alias_table_gives_each_leave_its_probability() -> None:

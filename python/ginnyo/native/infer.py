@@ -3,6 +3,6 @@ uses of it, imported here alone."""
 
 from __future__ import annotations
 
-from ginnycore.infer import infer
+from ginnycore.infer import condition, infer
 
-__all__ = ["infer"]
+__all__ = ["condition", "infer"]

@@ -17,9 +17,8 @@ deal draws from (:mod:`ginnycore.simulate`'s ``inferred``).
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..native.encoding import RACK_KINDS, empty_board, encode_rack
@@ -77,6 +76,7 @@ class Inference:
     considered: float                   # the weight judged
     kept: float                         # the weight kept (before conditioning)
     leaves: tuple[tuple[tuple[int, ...], float], ...]
+    counts: tuple[bytes, ...] = field(default=(), repr=False, compare=False)   # each leave's 53 counts
 
     @property
     def informative(self) -> bool:
@@ -107,42 +107,38 @@ class Inference:
 def infer(observed: Observed, model: LeaveModel | None = None, *, margin: float = MARGIN,
           max_leaves: int = MAX_LEAVES, samples: int = SAMPLES, seed: int = 0, threads: int = 1) -> Inference:
     """The inference of one observed decision (see the module's doc)."""
-    from ..native.infer import infer as compiled_infer
-
-    from ..native import empty_core
-    core = empty_core(observed.layout)
-    core.load(observed.cards, observed.jokers, bytes(RACK_KINDS))
-    exact, considered, kept = compiled_infer(
-        core, compiled_model(model or default_model()), observed.pool, observed.rack_size, observed.kind,
-        observed.placements, observed.returned, observed.box_size, observed.state.as_tuple(), margin,
-        max_leaves, samples, seed % 2**64, threads)
+    exact, considered, kept = judged(observed, model, margin=margin, max_leaves=max_leaves, samples=samples,
+                                     seed=seed, threads=threads)
     return _conditioned(observed, exact, considered, kept)
 
 
+def judged(observed: Observed, model: LeaveModel | None = None, *, margin: float = MARGIN,
+           max_leaves: int = MAX_LEAVES, samples: int = SAMPLES, seed: int = 0,
+           threads: int = 1) -> tuple[bool, float, list[tuple[bytes, float]]]:
+    """The core's judging of one observed decision, before conditioning on what
+    was seen since: whether every rack was judged, the weight judged, and each
+    rack kept as ``(leave as 53 counts, weight)`` (:func:`ginnycore.infer.infer`)."""
+    from ..native import empty_core
+    from ..native.infer import infer as compiled_infer
+    core = empty_core(observed.layout)
+    core.load(observed.cards, observed.jokers, bytes(RACK_KINDS))
+    return compiled_infer(
+        core, compiled_model(model or default_model()), observed.pool, observed.rack_size, observed.kind,
+        observed.placements, observed.returned, observed.box_size, observed.state.as_tuple(), margin,
+        max_leaves, samples, seed % 2**64, threads)
+
+
 def _conditioned(observed: Observed, exact: bool, considered: float, kept: list[tuple[bytes, float]]) -> Inference:
-    """The kept leaves summed by leave, conditioned on what was seen since, normalised."""
-    pool, now = observed.pool, observed.unseen_now
-    seen = [pool[tile] - now[tile] for tile in range(RACK_KINDS)]
-    weights: dict[bytes, float] = {}
-    kept_weight = 0.0
-    for leave, weight in kept:
-        kept_weight += weight
-        ways = weight
-        for tile in range(RACK_KINDS):
-            if seen[tile] > 0:
-                ways *= math.comb(max(pool[tile] - leave[tile], 0), seen[tile])
-            elif leave[tile] > now[tile]:
-                ways = 0.0
-            if not ways:
-                break
-        if ways:
-            weights[leave] = weights.get(leave, 0.0) + ways
-    total = sum(weights.values())
-    leaves: list[tuple[tuple[int, ...], float]] = []
-    if total > 0 and kept_weight >= MIN_KEPT * considered:
-        leaves = sorted(((tuple(tile for tile in range(RACK_KINDS) for _ in range(leave[tile])), weight / total)
-                         for leave, weight in weights.items()), key=lambda item: (-item[1], item[0]))
-    return Inference(observed, exact, considered, kept_weight, tuple(leaves))
+    """The kept leaves summed by leave, conditioned on what was seen since
+    (the core's :func:`ginnycore.infer.condition`), normalised."""
+    from ..native.infer import condition
+    kept_weight, conditioned = condition(observed.pool, observed.unseen_now, kept)
+    total = sum(weight for _, weight, _ in conditioned)
+    if total <= 0 or kept_weight < MIN_KEPT * considered:
+        return Inference(observed, exact, considered, kept_weight, (), ())
+    return Inference(observed, exact, considered, kept_weight,
+                     tuple((tiles, weight / total) for tiles, weight, _ in conditioned),
+                     tuple(counts for _, _, counts in conditioned))
 
 
 def _counts(tiles: Sequence[int] | Counter[int]) -> bytes:
@@ -273,7 +269,8 @@ def alias_table(inference: Inference) -> AliasTable | None:
     if not inference.leaves:
         return None
     n = len(inference.leaves)
-    leaves = b"".join(_counts(leave) for leave, _ in inference.leaves)
+    counts = inference.counts if len(inference.counts) == n else tuple(_counts(leave) for leave, _ in inference.leaves)
+    leaves = b"".join(counts)
     scaled = [probability * n for _, probability in inference.leaves]
     keep = [1.0] * n
     alias = list(range(n))
