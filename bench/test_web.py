@@ -2,7 +2,9 @@
 ``ginnyo serve`` on loopback, and a client playing moves in them all the while, the latency of a
 preview (legality and score by the core) and of an equity bot's move (a person's action posted until
 the bot's answer arrives on the game's socket); the percentiles are printed, nothing is asserted of them.
-The other client runs in a process of its own, as another person's browser would.
+The other client runs in a process of its own, as another person's browser would.  The server
+commits with ``--sync normal`` (its default) at both paces, and with ``--sync full`` (an fsync a
+move) at the slower one; a third test times the store's commit alone in both modes.
 
 Run alone: ``python -m pytest bench/test_web.py -p no:cacheprovider -s``.
 """
@@ -25,6 +27,7 @@ from websockets.sync.client import connect
 
 from conftest import FACTS
 from ginnyo import Position
+from ginnyo.web.store import SYNC_MODES, GameRow, Store
 
 GAMES = 100
 PREVIEWS = 1000
@@ -33,7 +36,27 @@ MEASURED = 40          # the games the latencies are measured in; a client moves
 #: how often the other games' client moves in each (seconds: 0, as fast as the server answers, which
 #: no crowd of people does; 2, a move in each game every 2 s, 30 a second in all)
 PACES = {0.0: "flat out", 2.0: "every 2 s"}
+#: the runs: (the other games' pace, the server's --sync)
+RUNS = [(0.0, "normal"), (2.0, "normal"), (2.0, "full")]
+COMMITS = 300          # the store's commits timed in each sync mode, a millisecond apart
 LINE = re.compile(r"serving on (http://127\.0\.0\.1:(\d+)/)")
+
+
+def _cpu_times() -> list[int] | None:
+    """The machine's CPU time so far by kind (/proc/stat's first line, in ticks), None where there is none."""
+    try:
+        with open("/proc/stat") as stat:
+            return [int(ticks) for ticks in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+
+
+def _stolen(before: list[int] | None, after: list[int] | None) -> str:
+    """The share of the CPUs' time the host took from this machine between two readings (steal, the 8th field)."""
+    if before is None or after is None or len(before) < 8:
+        return "steal unknown"
+    spent = [later - earlier for earlier, later in zip(before, after)]
+    return f"the host took {100 * spent[7] / max(1, sum(spent[:8])):.0f}% of the CPUs' time (steal)"
 
 
 def _percentiles(samples: list[float]) -> dict[str, float]:
@@ -105,10 +128,11 @@ def _background(url: str, games: list[tuple[str, str]], stop: Any, pace: float) 
             stop.wait(max(0.0, pace - (time.monotonic() - began)))
 
 
-@pytest.mark.parametrize("pace", PACES, ids=list(PACES.values()))
-def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any, pace: float) -> None:
-    server = subprocess.Popen([sys.executable, "-m", "ginnyo", "serve", "--port", "0", "--data", str(tmp_path)],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+@pytest.mark.parametrize(("pace", "sync"), RUNS, ids=[f"{PACES[pace]}, sync {sync}" for pace, sync in RUNS])
+def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any, pace: float, sync: str) -> None:
+    began = _cpu_times()
+    server = subprocess.Popen([sys.executable, "-m", "ginnyo", "serve", "--port", "0", "--data", str(tmp_path),
+                               "--sync", sync], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert server.stdout is not None
         match = LINE.search(server.stdout.readline())
@@ -131,15 +155,40 @@ def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any, pac
     finally:
         server.terminate()
         server.wait(60)
+    stolen = _stolen(began, _cpu_times())
     rows = {"preview (HTTP round trip)": _percentiles(previews),
             "equity bot's move (action posted .. bot's view on the socket)": _percentiles(bot_moves)}
     with capsys.disabled():
-        print(f"\nweb latency, {GAMES} games in progress ({in_progress} still at the end), the other "
-              f"{GAMES - MEASURED} moved {PACES[pace]}, {len(previews)} previews, {len(bot_moves)} bot moves (ms)")
+        print(f"\nweb latency, --sync {sync}, {GAMES} games in progress ({in_progress} still at the end), the other "
+              f"{GAMES - MEASURED} moved {PACES[pace]}, {len(previews)} previews, {len(bot_moves)} bot moves (ms); "
+              f"{stolen}")
         for name, cut in rows.items():
             line = "  ".join(f"{key} {value:7.2f}" for key, value in cut.items())
             print(f"  {name:<64} {line}")
-            FACTS[f"web, the other games moved {PACES[pace]}: {name}"] = line + " ms"
+            FACTS[f"web, --sync {sync}, the other games moved {PACES[pace]}: {name}"] = f"{line} ms ({stolen})"
+
+
+def test_store_commit_latency(tmp_path: Path, capsys: Any) -> None:
+    """One action committed by the store (``Store.append_action``), a millisecond between commits, in each sync mode."""
+    rows = {}
+    for sync in SYNC_MODES:
+        store = Store(tmp_path / sync, sync)
+        store.create_game(GameRow("g", ("human", "greedy"), ("a", "b"), 1, 0.5, "playing", None, None), {})
+        samples = []
+        for number in range(1, COMMITS + 1):
+            started = time.perf_counter()
+            store.append_action("g", number, "pass", False)
+            samples.append(time.perf_counter() - started)
+            time.sleep(0.001)
+        store.close()
+        assert len(Store(tmp_path / sync).actions("g")) == COMMITS
+        rows[sync] = _percentiles(samples)
+    with capsys.disabled():
+        print(f"\nthe store's commit of one action, {COMMITS} a millisecond apart (ms)")
+        for sync, cut in rows.items():
+            line = "  ".join(f"{key} {value:7.2f}" for key, value in cut.items())
+            print(f"  --sync {sync:<8} {line}")
+            FACTS[f"web, the store's commit, --sync {sync}"] = line + " ms"
 
 
 def _preview_latencies(games: Games, measured: list[tuple[str, str]]) -> list[float]:

@@ -100,14 +100,15 @@ def test_a_bad_port_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 2 and "port" in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
-def test_a_killed_server_resumes_every_game_exactly(served: list[Served], tmp_path: Path) -> None:
-    first = serve(served, tmp_path / "killed")
+@pytest.mark.parametrize("sync", ["normal", "full"])
+def test_a_killed_server_resumes_every_game_exactly(served: list[Served], tmp_path: Path, sync: str) -> None:
+    first = serve(served, tmp_path / "killed", "--sync", sync)
     made = create(first.client, ["human", "greedy"], seed=11)
     game, token = made["id"], made["seats"][0]["token"]
     before = play_person(first.client, game, token, 4)
     first.kill()
 
-    second = serve(served, tmp_path / "killed")
+    second = serve(served, tmp_path / "killed", "--sync", sync)
     assert view(second.client, game, token) == before
     after = play_person(second.client, game, token, 3)
 
@@ -141,6 +142,26 @@ def test_the_data_directory_holds_a_wal_database(served: list[Served], tmp_path:
     database = sqlite3.connect(tmp_path / "games.sqlite3")
     assert database.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     database.close()
+
+
+def test_the_store_commits_with_the_sync_mode_asked_for(tmp_path: Path) -> None:
+    from ginnyo.web.store import Store
+    for sync, pragma in (("normal", 1), ("full", 2)):
+        store = Store(tmp_path / sync, sync)
+        assert store._db.execute("PRAGMA synchronous").fetchone()[0] == pragma
+        store.close()
+    default = Store(tmp_path / "default")
+    assert default._db.execute("PRAGMA synchronous").fetchone()[0] == 1
+    default.close()
+    with pytest.raises(ValueError, match="sync must be one of normal, full, not 'fast'"):
+        Store(tmp_path / "bad", "fast")
+
+
+def test_a_bad_sync_mode_is_refused_with_one_line(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "ginnyo", "serve", "--port", "0", "--data", str(tmp_path),
+                           "--sync", "fast"], capture_output=True, text=True, timeout=WAIT_SECONDS)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "--sync" in lines[0] and "'fast'" in lines[0]
 
 
 def test_xdg_data_home_is_the_default_data_directory(served: list[Served], tmp_path: Path,

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from ..errors import RunError
+from ..web.store import SYNC_MODES
 from .arguments import EXIT_OK
 
 DEFAULT_HOST = "127.0.0.1"
@@ -23,6 +24,9 @@ def register(commands: Any) -> None:
                        help=f"the port (0: any free one; default {DEFAULT_PORT} when free, else any free one)")
     serve.add_argument("--data", metavar="DIR", default=None,
                        help="the directory of the games' database (default: the user's data directory for ginnyo)")
+    serve.add_argument("--sync", choices=SYNC_MODES, default=SYNC_MODES[0],
+                       help="how a move is committed before it is acknowledged: normal survives the "
+                            "server's being killed, full also a power cut (each move waits for the disk)")
     serve.set_defaults(run=cmd_serve)
 
 
@@ -97,7 +101,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     def warn(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    config = uvicorn.Config(create_app(data, warn), log_level="warning", access_log=False, ws="websockets-sansio",
+    config = uvicorn.Config(create_app(data, warn, args.sync), log_level="warning", access_log=False, ws="websockets-sansio",
                             lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY)
     Server(config).run(sockets=[sock])
     sys.stdout.flush()

@@ -28,7 +28,7 @@ from .errors import BadRequest, WebError
 from .kinds import GAME_KINDS, GameKind
 from .openapi import openapi_document
 from .pages import page_response
-from .store import GINNYO, Store
+from .store import GINNYO, SYNC_MODES, Store
 from .tables import MAX_SEED, Subscriber, Tables
 from .views import HUMAN, created_answer
 from . import analysis, review   # the analysis board and the game review (issue 28)
@@ -238,13 +238,14 @@ async def internal_error(request: Request, error: Exception) -> Response:
 
 
 def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLogger(__name__).warning,
-               ) -> Starlette:
-    """The web app of the games in ``data_dir`` (its SQLite file, made if need be); ``warn``
-    hears of a stored game left out because it no longer replays."""
+               sync: str = SYNC_MODES[0]) -> Starlette:
+    """The web app of the games in ``data_dir`` (its SQLite file, made if need be, committed
+    with ``sync``: :data:`.store.SYNC_MODES`); ``warn`` hears of a stored game left out
+    because it no longer replays."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store(data_dir)
+        store = Store(data_dir, sync)
         tables = Tables(store, rebuilders={name: kind.rebuild for name, kind in GAME_KINDS.items()})
         await run_in_threadpool(tables.load, warn)
         app.state.tables = tables

@@ -2,9 +2,13 @@
 
 A game is its seats, names, seed and think time plus the actions applied in
 order (their notation); :mod:`.tables` rebuilds it by dealing from the seed
-and applying them.  The file is in WAL mode with ``synchronous=FULL``: an
-action is on disk when :meth:`Store.append_action` returns, before the move is
-acknowledged.  Seat tokens are never stored, only their SHA-256.
+and applying them.  The file is in WAL mode: an action is committed when
+:meth:`Store.append_action` returns, before the move is acknowledged.  With
+``synchronous=NORMAL`` (the default) the commit is in the operating system's
+hands, so it survives the server's death by any signal (SIGKILL included) and
+the file is never left half-written, but a power cut or a crash of the system
+may undo the last commits; with ``synchronous=FULL`` each commit also waits for
+the disk (an fsync).  Seat tokens are never stored, only their SHA-256.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DATABASE_NAME = "games.sqlite3"
+SYNC_MODES = ("normal", "full")   # SQLite's synchronous= for the file; the first is the default
 GINNYO = "ginny-o"                # the game kinds: Ginny-O ...
 CRAZY = "crazy"                   # ... and Crazy Rummy (docs/RULES.md §7)
 
@@ -64,16 +69,18 @@ class GameRow:
 
 
 class Store:
-    """The database of ``data_dir`` (created if need be); its methods may be called
-    from any thread (one connection, one lock)."""
+    """The database of ``data_dir`` (created if need be), committing with ``sync`` (one
+    of :data:`SYNC_MODES`); its methods may be called from any thread (one connection, one lock)."""
 
-    def __init__(self, data_dir: str | Path) -> None:
+    def __init__(self, data_dir: str | Path, sync: str = SYNC_MODES[0]) -> None:
+        if sync not in SYNC_MODES:
+            raise ValueError(f"sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
         self.path = Path(data_dir) / DATABASE_NAME
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute(f"PRAGMA synchronous={sync.upper()}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
         columns = [row[1] for row in self._db.execute("PRAGMA table_info(games)")]
@@ -139,4 +146,4 @@ class Store:
         return [(digest, game, seat) for digest, game, seat in rows]
 
 
-__all__ = ["Store", "GameRow", "DATABASE_NAME", "GINNYO", "CRAZY"]
+__all__ = ["Store", "GameRow", "DATABASE_NAME", "SYNC_MODES", "GINNYO", "CRAZY"]
