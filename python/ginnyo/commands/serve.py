@@ -101,8 +101,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     def warn(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    config = uvicorn.Config(create_app(data, warn, args.sync), log_level="warning", access_log=False, ws="websockets-sansio",
-                            lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY)
+    config = uvicorn.Config(create_app(data, warn, args.sync), log_level="warning", access_log=False,
+                            ws="websockets-sansio", lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY)
     Server(config).run(sockets=[sock])
     sys.stdout.flush()
     return EXIT_OK
