@@ -137,6 +137,36 @@ def test_a_play_is_applied_and_scored_by_the_rules(client: TestClient, duel: tup
     assert sorted(after["last"]["squares"]) == sorted(position.layout.square_name(s) for s in best.play.squares)
 
 
+def test_a_polled_view_is_the_seats_own_and_follows_every_move(client: TestClient) -> None:
+    """The views kept for polls: each seat's own rack, never one from before a move."""
+    made = create(client, ["human", "human"], seed=11)
+    game, tokens = made["id"], [seat["token"] for seat in made["seats"]]
+    first = [view(client, game, token) for token in tokens]
+    assert [view(client, game, token) for token in tokens] == first   # polled again: the same
+    assert first[0]["position"]["rack"] != first[1]["position"]["rack"]
+    assert [seen["seat"] for seen in first] == [0, 1]
+    mover = first[0]["to_move"]
+    assert act(client, game, tokens[mover], best_action(first[mover]), first[mover]["version"]).status_code == 200
+    after = [view(client, game, token) for token in tokens]
+    assert [seen["version"] for seen in after] == [first[0]["version"] + 1] * 2
+    assert after[mover]["position"]["rack"] != first[mover]["position"]["rack"]
+    assert after[1 - mover]["your_turn"] and not after[mover]["your_turn"]
+
+
+def test_the_views_kept_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ginnyo.web import tables
+    monkeypatch.setattr(tables, "VIEWS_KEPT", 3)
+    with client_of(tmp_path) as client:
+        made = [create(client, ["human", "human"], seed=seed) for seed in range(5)]
+        for game in made:
+            for seat in game["seats"]:
+                view(client, game["id"], seat["token"])
+        kept = client.app.state.tables._views   # type: ignore[attr-defined]
+        assert len(kept) == 3
+        last = made[-1]
+        assert {(last["id"], 1, last["seats"][1]["token"])} <= set(kept)
+
+
 def _playable(client: TestClient, game: str, token: str) -> dict[str, Any]:
     """The person's view at a turn where a play exists."""
     seen = wait_for(client, game, token)

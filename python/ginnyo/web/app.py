@@ -136,7 +136,13 @@ async def _seat(request: Request) -> tuple[Tables, Any, int, str]:
 async def game_view(request: Request) -> Response:
     """The seat's view: its position (docs/FORMAT.md) and the game's state."""
     tables, table, seat, token = await _seat(request)
-    return JSONResponse(await run_in_threadpool(tables.view, table, seat, token))
+    return JSONResponse(await _view(tables, table, seat, token))
+
+
+async def _view(tables: Tables, table: Any, seat: int, token: str) -> dict[str, Any]:
+    """The seat's view: the one kept since the game last changed, else made in a worker thread."""
+    view = tables.kept_view(table, seat, token)
+    return view if view is not None else await run_in_threadpool(tables.view, table, seat, token)
 
 
 async def game_preview(request: Request) -> Response:
@@ -188,7 +194,7 @@ async def game_events(websocket: WebSocket) -> None:
     subscriber = Subscriber(seat, token, asyncio.get_running_loop(), asyncio.Queue())
     tables.subscribe(table, subscriber)
     try:
-        view = await run_in_threadpool(tables.view, table, seat, token)
+        view = await _view(tables, table, seat, token)
         subscriber.queue.put_nowait({"type": "view", "view": view})
         await _pump(websocket, subscriber)
     finally:

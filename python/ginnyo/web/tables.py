@@ -37,6 +37,7 @@ TOKEN_CHARS = 43
 GAME_ID_BYTES = 9         # 12 url-safe characters
 MAX_SEED = 2 ** 63        # seeds are 0 .. 2**63 - 1 (SQLite's INTEGER)
 BOT_WORKERS = 2           # threads deciding bot moves, for every game
+VIEWS_KEPT = 512          # the seat views kept made (a poll of an unchanged game is answered from them)
 
 
 def token_hash(token: str) -> str:
@@ -211,6 +212,8 @@ class Tables:
         self.tables: dict[str, SeatTable] = {}
         self.tokens: dict[str, tuple[str, int]] = {}      # token hash -> (game, seat)
         self._lock = threading.RLock()                     # the two dicts and rematches
+        self._views: dict[tuple[str, int, str], tuple[tuple[int, str | None], dict[str, Any]]] = {}
+        self._views_lock = threading.Lock()                # (game, seat, token) -> ((version, rematch), view)
         self._workers = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ginnyo-bot")
         self._closing = False
         self.warn: Callable[[str], None] = lambda line: None   # set by load()
@@ -314,7 +317,28 @@ class Tables:
 
     def view(self, table: SeatTable, seat: int, token: str) -> dict[str, Any]:
         with table.lock:
-            return table.view(seat, self.rematch_entry(table, seat, token))
+            return self._view(table, seat, token)
+
+    def kept_view(self, table: SeatTable, seat: int, token: str) -> dict[str, Any] | None:
+        """The seat's view if one made since the game last changed is at hand, else None; it takes
+        no lock, so the event loop may ask (a view is made only of a committed game, under its lock)."""
+        kept = self._views.get((table.id, seat, token))
+        if kept is None or kept[0] != (table.version, table.rematch):
+            return None
+        return kept[1]
+
+    def _view(self, table: SeatTable, seat: int, token: str) -> dict[str, Any]:
+        """The seat's view, kept for the polls until the game changes (the caller holds the lock)."""
+        view = self.kept_view(table, seat, token)
+        if view is None:
+            view = table.view(seat, self.rematch_entry(table, seat, token))
+            with self._views_lock:
+                views = self._views
+                views.pop((table.id, seat, token), None)
+                views[table.id, seat, token] = ((table.version, table.rematch), view)
+                if len(views) > VIEWS_KEPT:
+                    del views[next(iter(views))]   # the one made longest ago
+        return view
 
     # -- moving -------------------------------------------------------------------------
     def act(self, table: SeatTable, seat: int, token: str, text: object, version: int | None) -> dict[str, Any]:
@@ -334,7 +358,7 @@ class Tables:
                 self._commit(table, action)
             except GinnyoError as error:
                 raise Illegal(str(error)) from None
-            answer = table.view(seat, None)
+            answer = self._view(table, seat, token)
         self.schedule_bot(table)
         return answer
 
@@ -360,8 +384,7 @@ class Tables:
         for subscriber in subscribers:
             key = (subscriber.seat, subscriber.token)
             if key not in views:
-                views[key] = {"type": "view", "view": table.view(
-                    subscriber.seat, self.rematch_entry(table, subscriber.seat, subscriber.token))}
+                views[key] = {"type": "view", "view": self._view(table, subscriber.seat, subscriber.token)}
             subscriber.send(views[key])
 
     def schedule_bot(self, table: SeatTable) -> None:
