@@ -167,6 +167,42 @@ def test_the_views_kept_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert {(last["id"], 1, last["seats"][1]["token"])} <= set(kept)
 
 
+def test_finished_games_beyond_the_bound_leave_memory_and_come_back_whole(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from ginnyo.web import tables
+    monkeypatch.setattr(tables, "FINISHED_KEPT", 1)
+    with client_of(tmp_path) as client:
+        live = client.app.state.tables   # type: ignore[attr-defined]
+        made = [create(client, ["human", "human"], seed=seed) for seed in (31, 32, 33)]
+        tokens = [[seat["token"] for seat in game["seats"]] for game in made]
+        finals = [play_to_end(client, game["id"], both) for game, both in zip(made, tokens)]
+        assert [game["id"] in live.tables for game in made] == [False, False, True]
+        first, first_tokens = made[0]["id"], tokens[0]
+        assert view(client, first, first_tokens[0]) == finals[0]   # rebuilt from the store, as it ended
+        assert first in live.tables and made[2]["id"] not in live.tables
+        record = client.get(f"/api/games/{first}/record", headers=bearer(first_tokens[0]))
+        assert record.status_code == 200 and record.text.count("\n") >= 2
+        assert client.get(f"/api/games/{made[1]['id']}", headers=bearer(first_tokens[0])).status_code == 403
+        again = _rematch(client, made[1]["id"], tokens[1][0]).json()   # made on a game rebuilt from the store
+        other = view(client, made[1]["id"], tokens[1][1])["rematch"]
+        assert other["id"] == again["id"] and view(client, other["id"], other["token"])["seat"] == 1
+        assert _rematch(client, made[1]["id"], tokens[1][1]).json()["id"] == again["id"]
+
+
+def test_a_restart_rebuilds_only_the_games_in_play(tmp_path: Path) -> None:
+    with client_of(tmp_path) as client:
+        done = create(client, ["human", "human"], seed=34)
+        done_tokens = [seat["token"] for seat in done["seats"]]
+        final = play_to_end(client, done["id"], done_tokens)
+        playing = create(client, ["human", "greedy"], seed=35)
+    with client_of(tmp_path) as client:
+        live = client.app.state.tables   # type: ignore[attr-defined]
+        assert set(live.tables) == {playing["id"]}
+        assert view(client, done["id"], done_tokens[0]) == final
+        assert client.get(f"/play/{done['id']}").status_code == 200
+        assert done["id"] in live.tables
+
+
 def _playable(client: TestClient, game: str, token: str) -> dict[str, Any]:
     """The person's view at a turn where a play exists."""
     seen = wait_for(client, game, token)

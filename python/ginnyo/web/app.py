@@ -55,7 +55,7 @@ async def lobby(request: Request) -> Response:
 
 async def table_page(request: Request) -> Response:
     """The table of a game, its game kind's page (the seat's token in the URL's fragment)."""
-    table = _tables(request).tables.get(request.path_params["game_id"])
+    table = _tables(request).find(request.path_params["game_id"])
     return page_response(GAME_KINDS[table.game_kind if table else GINNYO].page)
 
 

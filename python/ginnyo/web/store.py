@@ -19,11 +19,14 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DATABASE_NAME = "games.sqlite3"
 SYNC_MODES = ("normal", "full")   # SQLite's synchronous= for the file; the first is the default
 GINNYO = "ginny-o"                # the game kinds: Ginny-O ...
 CRAZY = "crazy"                   # ... and Crazy Rummy (docs/RULES.md §7)
+
+ROW_COLUMNS = "id, seats, names, seed, think, status, rematch_of, rematch, game"   # a GameRow's, in its order
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -121,14 +124,18 @@ class Store:
             if finished:
                 self._db.execute("UPDATE games SET status = 'finished' WHERE id = ?", (game,))
 
-    def games(self) -> list[GameRow]:
-        """Every stored game, oldest first."""
+    def games(self, status: str | None = None) -> list[GameRow]:
+        """Every stored game (of ``status``, "playing" or "finished", when given), oldest first."""
+        where, values = ("", ()) if status is None else (" WHERE status = ?", (status,))
         with self._lock:
-            rows = self._db.execute(
-                "SELECT id, seats, names, seed, think, status, rematch_of, rematch, game FROM games"
-                " ORDER BY created, rowid").fetchall()
-        return [GameRow(id, tuple(json.loads(seats)), tuple(json.loads(names)), seed, think, status, rematch_of,
-                        rematch, game) for id, seats, names, seed, think, status, rematch_of, rematch, game in rows]
+            rows = self._db.execute(f"SELECT {ROW_COLUMNS} FROM games{where} ORDER BY created, rowid", values).fetchall()
+        return [_game_row(row) for row in rows]
+
+    def game(self, game: str) -> GameRow | None:
+        """The stored game ``game``, None if there is none."""
+        with self._lock:
+            row = self._db.execute(f"SELECT {ROW_COLUMNS} FROM games WHERE id = ?", (game,)).fetchone()
+        return None if row is None else _game_row(row)
 
     def actions(self, game: str) -> list[str]:
         """The actions of ``game`` in the order they were applied."""
@@ -139,11 +146,19 @@ class Store:
                 raise RuntimeError(f"game {game}: action {expected} is missing from the database")
         return [text for _, text in rows]
 
-    def tokens(self) -> list[tuple[str, str, int]]:
-        """Every ``(token hash, game, seat)``."""
+    def tokens(self, game: str | None = None) -> list[tuple[str, str, int]]:
+        """Every ``(token hash, game, seat)`` (of ``game`` when given)."""
+        where, values = ("", ()) if game is None else (" WHERE game = ?", (game,))
         with self._lock:
-            rows = self._db.execute("SELECT hash, game, seat FROM tokens").fetchall()
+            rows = self._db.execute(f"SELECT hash, game, seat FROM tokens{where}", values).fetchall()
         return [(digest, game, seat) for digest, game, seat in rows]
+
+
+def _game_row(row: tuple[Any, ...]) -> GameRow:
+    """A ``games`` row (its :data:`ROW_COLUMNS`) as a :class:`GameRow`."""
+    id, seats, names, seed, think, status, rematch_of, rematch, game = row
+    return GameRow(id, tuple(json.loads(seats)), tuple(json.loads(names)), seed, think, status, rematch_of, rematch,
+                   game)
 
 
 __all__ = ["Store", "GameRow", "DATABASE_NAME", "SYNC_MODES", "GINNYO", "CRAZY"]

@@ -38,6 +38,7 @@ GAME_ID_BYTES = 9         # 12 url-safe characters
 MAX_SEED = 2 ** 63        # seeds are 0 .. 2**63 - 1 (SQLite's INTEGER)
 BOT_WORKERS = 2           # threads deciding bot moves, for every game
 VIEWS_KEPT = 512          # the seat views kept made (a poll of an unchanged game is answered from them)
+FINISHED_KEPT = 100       # finished games kept in memory; the others are rebuilt from the store when asked for
 
 
 def token_hash(token: str) -> str:
@@ -203,14 +204,17 @@ Rebuild = Callable[[GameRow, list[str]], SeatTable]   # a stored game (its row, 
 
 
 class Tables:
-    """Every game of the store, live: made, found, moved and watched here."""
+    """Every game of the store, live: made, found, moved and watched here.  The games in
+    play are all in memory; of the finished ones, the :data:`FINISHED_KEPT` last asked
+    for (the others are rebuilt from the store when asked for)."""
 
     def __init__(self, store: Store, workers: int = BOT_WORKERS,
                  rebuilders: dict[str, Rebuild] | None = None) -> None:
         self.store = store
         self.rebuilders: dict[str, Rebuild] = rebuilders or {GINNYO: rebuilt}   # game kind -> its tables' rebuild
-        self.tables: dict[str, SeatTable] = {}
-        self.tokens: dict[str, tuple[str, int]] = {}      # token hash -> (game, seat)
+        self.tables: dict[str, SeatTable] = {}            # the games in memory
+        self._finished: dict[str, None] = {}               # the finished ones, the last asked for last
+        self.tokens: dict[str, tuple[str, int]] = {}      # token hash -> (game, seat), of every game
         self._lock = threading.RLock()                     # the two dicts and rematches
         self._views: dict[tuple[str, int, str], tuple[tuple[int, str | None], dict[str, Any]]] = {}
         self._views_lock = threading.Lock()                # (game, seat, token) -> ((version, rematch), view)
@@ -220,11 +224,11 @@ class Tables:
 
     # -- starting and stopping ------------------------------------------------------
     def load(self, warn: Callable[[str], None]) -> None:
-        """Rebuild every stored game and set its bots going where a bot is to move; a
+        """Rebuild every stored game in play and set its bots going where a bot is to move; a
         game that no longer replays (a database changed by hand) is left out, with one line to ``warn``
-        (which also hears of a bot that fails)."""
+        (which also hears of a bot that fails, and of a finished game left out when asked for)."""
         self.warn = warn
-        for row in self.store.games():
+        for row in self.store.games("playing"):
             try:
                 self.tables[row.id] = self._rebuilt(row, self.store.actions(row.id))
             except (RuntimeError, ValueError) as error:
@@ -270,6 +274,7 @@ class Tables:
         if not table.over:
             raise Conflict("the game is not over: a rematch follows a finished game")
         with self._lock:
+            table = self.find(table.id) or table   # the one in memory (this one may have been let go)
             if table.rematch is None:
                 new, tokens = self.create(list(table.kinds), list(table.names), None, table.think,
                                           rematch_of=table, game=table.game_kind)
@@ -277,12 +282,12 @@ class Tables:
                 return created_answer(new, tokens)
         entry = self.rematch_entry(table, seat, token)
         assert entry is not None
-        return created_answer(self.tables[entry["id"]], {seat: entry["token"]})
+        return created_answer(self.get(entry["id"]), {seat: entry["token"]})
 
     def rematch_entry(self, table: SeatTable, seat: int, token: str) -> dict[str, Any] | None:
         """Seat ``seat``'s place in the rematch of ``table``, once there is one (its
         token derived from the seat's token here, and stored hashed when first given)."""
-        new = None if table.rematch is None else self.tables.get(table.rematch)
+        new = None if table.rematch is None else self.find(table.rematch)
         if new is None or new.kinds[seat] != HUMAN:   # none yet (or it was left out on loading)
             return None
         derived = rematch_token(token, table.id)
@@ -296,10 +301,50 @@ class Tables:
 
     # -- finding games and seats ------------------------------------------------------
     def get(self, game_id: str) -> SeatTable:
-        table = self.tables.get(game_id)
+        table = self.find(game_id)
         if table is None:
             raise NotFound(f"no game {game_id!r}" if len(game_id) <= 40 else "no such game")
         return table
+
+    def find(self, game_id: str) -> SeatTable | None:
+        """The game ``game_id``, rebuilt from the store if it is a finished one no longer
+        in memory; None if there is none (or it no longer replays)."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            if table.over:
+                self._kept_finished(table)
+            return table
+        if len(game_id) > 40:
+            return None
+        with self._lock:
+            table = self.tables.get(game_id)
+            if table is not None:
+                return table
+            row = self.store.game(game_id)
+            if row is None:
+                return None
+            try:
+                table = self._rebuilt(row, self.store.actions(game_id))
+            except (RuntimeError, ValueError) as error:
+                self.warn(f"ginnyo: game {game_id} left out: {error}")
+                return None
+            table.token_hashes.update((digest, seat) for digest, _, seat in self.store.tokens(game_id))
+            self.tables[game_id] = table
+        self._kept_finished(table)
+        return table
+
+    def _kept_finished(self, table: SeatTable) -> None:
+        """Note a finished game as the last asked for, and let the one asked for longest ago go
+        when more than :data:`FINISHED_KEPT` are in memory (its store holds it; a request or
+        socket still holding it goes on with it: a finished game changes no more, but for its rematch,
+        which is stored)."""
+        with self._lock:
+            self._finished.pop(table.id, None)
+            self._finished[table.id] = None
+            while len(self._finished) > FINISHED_KEPT:
+                oldest = next(iter(self._finished))
+                del self._finished[oldest]
+                self.tables.pop(oldest, None)
 
     def seat_of(self, table: SeatTable, token: str | None) -> int:
         """The seat ``token`` holds in ``table``: 401 without a token of any game, 403 for another game's."""
@@ -374,6 +419,8 @@ class Tables:
                 fresh.subscribers, fresh.subscribers_lock = table.subscribers, table.subscribers_lock
                 fresh.token_hashes, fresh.rematch = table.token_hashes, table.rematch
             raise
+        if table.over:
+            self._kept_finished(table)
         self.broadcast(table)
 
     def broadcast(self, table: SeatTable) -> None:
