@@ -1,5 +1,6 @@
 """The web server under load (issue 27 §7; not a timed test): with 100 games in progress on a real
-``ginnyo serve`` on loopback, and a client playing moves in them all the while, the latency of a
+``ginnyo serve`` on loopback (a game that ends replaced by a new one), and a client playing moves in
+them all the while, the latency of a
 preview (legality and score by the core) and of an equity bot's move (a person's action posted until
 the bot's answer arrives on the game's socket); the percentiles are printed, nothing is asserted of them.
 The other client runs in a process of its own, as another person's browser would.  The server
@@ -30,8 +31,8 @@ from ginnyo import Position
 from ginnyo.web.store import SYNC_MODES, GameRow, Store
 
 GAMES = 100
-PREVIEWS = 1000
-BOT_MOVES = 300
+PREVIEWS = 2000
+BOT_MOVES = 1000
 MEASURED = 40          # the games the latencies are measured in; a client moves in the other 60 meanwhile
 #: how often the other games' client moves in each (seconds: 0, as fast as the server answers, which
 #: no crowd of people does; 2, a move in each game every 2 s, 30 a second in all)
@@ -85,47 +86,65 @@ def _placements(seen: dict[str, Any]) -> dict[str, str]:
 
 
 class Games:
-    """The 100 games: each a person (played by this client) against the equity bot."""
+    """Games of a person (played by this client) against the equity bot; a game that ends is
+    replaced by a new one, so that as many stay in progress."""
 
-    def __init__(self, client: httpx.Client) -> None:
+    def __init__(self, client: httpx.Client, count: int, first_seed: int) -> None:
         self.client = client
-        self.games: list[tuple[str, str]] = []
-        for number in range(GAMES):
-            made = client.post("/api/games", json={"seats": ["human", "equity"], "seed": 1000 + number}).json()
-            self.games.append((made["id"], made["seats"][0]["token"]))
+        self.next_seed = first_seed
+        self.games = [self.new() for _ in range(count)]
+
+    def new(self) -> tuple[str, str]:
+        """A new game: its id and the person's token."""
+        made = self.client.post("/api/games", json={"seats": ["human", "equity"], "seed": self.next_seed}).json()
+        self.next_seed += 1
+        return made["id"], made["seats"][0]["token"]
 
     def view(self, game: str, token: str) -> dict[str, Any]:
         return dict(self.client.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {token}"}).json())
 
-    def wait_turn(self, game: str, token: str) -> dict[str, Any]:
+    def turn(self, slot: int) -> tuple[str, str, dict[str, Any]]:
+        """The game of ``slot`` at the person's turn (waiting for the bot): its id, token and view."""
         while True:
+            game, token = self.games[slot]
             seen = self.view(game, token)
-            if seen["your_turn"] or seen["finished"]:
-                return seen
-            time.sleep(0.005)
+            if seen["finished"]:
+                self.games[slot] = self.new()
+            elif seen["your_turn"]:
+                return game, token, seen
+            else:
+                time.sleep(0.005)
 
-    def act(self, game: str, token: str, seen: dict[str, Any]) -> None:
+    def act(self, game: str, token: str, seen: dict[str, Any], action: str | None = None) -> None:
+        """Post the person's move (``action``, else the one :func:`_action` picks) in the view ``seen``."""
         self.client.post(f"/api/games/{game}/actions", headers={"Authorization": f"Bearer {token}"},
-                         json={"action": _action(seen), "version": seen["version"]})
+                         json={"action": _action(seen) if action is None else action, "version": seen["version"]})
+
+    def in_progress(self) -> int:
+        return sum(1 for game, token in self.games if not self.view(game, token)["finished"])
 
 
-def _background(url: str, games: list[tuple[str, str]], stop: Any, pace: float) -> None:
-    """Another client moving in the games all along, so the server is busy with them (in a
-    process of its own: in this one it would hold the measuring client's GIL, and its waits
-    would be counted as the server's): each game at most once every ``pace`` seconds (0: as
-    fast as the server answers)."""
+def _background(url: str, count: int, ready: Any, stop: Any, pace: float, result: Any) -> None:
+    """Another client moving in ``count`` games of its own all along, so the server is busy
+    with them (in a process of its own: in this one it would hold the measuring client's
+    GIL, and its waits would be counted as the server's): each game at most once every
+    ``pace`` seconds (0: as fast as the server answers), an ended one replaced by a new game.
+    It puts on ``result`` how many of its games are in progress when it stops."""
     with httpx.Client(base_url=url, timeout=60) as client:
-        play = Games.__new__(Games)
-        play.client, play.games = client, games
+        play = Games(client, count, 100_000)
+        ready.set()
         while not stop.is_set():
             began = time.monotonic()
-            for game, token in games:
+            for slot, (game, token) in enumerate(play.games):
                 if stop.is_set():
-                    return
+                    break
                 seen = play.view(game, token)
-                if seen["your_turn"]:
+                if seen["finished"]:
+                    play.games[slot] = play.new()
+                elif seen["your_turn"]:
                     play.act(game, token, seen)
             stop.wait(max(0.0, pace - (time.monotonic() - began)))
+        result.put(play.in_progress())
 
 
 @pytest.mark.parametrize(("pace", "sync"), RUNS, ids=[f"{PACES[pace]}, sync {sync}" for pace, sync in RUNS])
@@ -139,19 +158,20 @@ def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any, pac
         assert match
         url = match.group(1).rstrip("/")
         with httpx.Client(base_url=url, timeout=60) as client:
-            games = Games(client)
-            measured, busy = games.games[:MEASURED], games.games[MEASURED:]
             spawn = multiprocessing.get_context("spawn")
-            stop = spawn.Event()
-            background = spawn.Process(target=_background, args=(url, busy, stop, pace), daemon=True)
+            ready, stop, result = spawn.Event(), spawn.Event(), spawn.Queue()
+            background = spawn.Process(target=_background, args=(url, GAMES - MEASURED, ready, stop, pace, result),
+                                       daemon=True)
             background.start()
-            previews = _preview_latencies(games, measured)
-            bot_moves = _bot_latencies(games, measured, url)
+            games = Games(client, MEASURED, 1000)
+            assert ready.wait(120), "the other client made no games"
+            previews = _preview_latencies(games)
+            bot_moves = _bot_latencies(games, url)
             stop.set()
+            in_progress = games.in_progress() + result.get(timeout=120)
             background.join(60)
             if background.is_alive():
                 background.terminate()
-            in_progress = sum(1 for game, token in games.games if not games.view(game, token)["finished"])
     finally:
         server.terminate()
         server.wait(60)
@@ -159,8 +179,8 @@ def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any, pac
     rows = {"preview (HTTP round trip)": _percentiles(previews),
             "equity bot's move (action posted .. bot's view on the socket)": _percentiles(bot_moves)}
     with capsys.disabled():
-        print(f"\nweb latency, --sync {sync}, {GAMES} games in progress ({in_progress} still at the end), the other "
-              f"{GAMES - MEASURED} moved {PACES[pace]}, {len(previews)} previews, {len(bot_moves)} bot moves (ms); "
+        print(f"\nweb latency, --sync {sync}, {GAMES} games in progress (an ended one replaced; {in_progress} at "
+              f"the end), the other {GAMES - MEASURED} moved {PACES[pace]}, {len(previews)} previews, {len(bot_moves)} bot moves (ms); "
               f"{stolen}")
         for name, cut in rows.items():
             line = "  ".join(f"{key} {value:7.2f}" for key, value in cut.items())
@@ -191,13 +211,11 @@ def test_store_commit_latency(tmp_path: Path, capsys: Any) -> None:
             FACTS[f"web, the store's commit, --sync {sync}"] = line + " ms"
 
 
-def _preview_latencies(games: Games, measured: list[tuple[str, str]]) -> list[float]:
+def _preview_latencies(games: Games) -> list[float]:
     samples: list[float] = []
     while len(samples) < PREVIEWS:
-        for game, token in measured:
-            seen = games.wait_turn(game, token)
-            if seen["finished"]:
-                continue
+        for slot in range(len(games.games)):
+            game, token, seen = games.turn(slot)
             body = {"placements": _placements(seen)}
             started = time.perf_counter()
             answer = games.client.post(f"/api/games/{game}/preview", headers={"Authorization": f"Bearer {token}"},
@@ -209,25 +227,20 @@ def _preview_latencies(games: Games, measured: list[tuple[str, str]]) -> list[fl
     return samples
 
 
-def _bot_latencies(games: Games, measured: list[tuple[str, str]], url: str) -> list[float]:
+def _bot_latencies(games: Games, url: str) -> list[float]:
     samples: list[float] = []
     socket_url = url.replace("http://", "ws://")
     while len(samples) < BOT_MOVES:
-        active = 0
-        for game, token in measured:
-            seen = games.wait_turn(game, token)
-            if seen["finished"]:
-                continue
-            active += 1
+        for slot in range(len(games.games)):
+            game, token, seen = games.turn(slot)
             with connect(f"{socket_url}/api/games/{game}/events?token={token}") as socket:
                 json.loads(socket.recv(timeout=60))   # the view on connect
+                action = _action(seen)   # the person's choice is not the server's time
                 started = time.perf_counter()
-                games.act(game, token, seen)
+                games.act(game, token, seen, action)
                 while True:
                     view = json.loads(socket.recv(timeout=60))["view"]
                     if view["finished"] or view["version"] >= seen["version"] + 2:
                         break
                 samples.append(time.perf_counter() - started)
-        if not active:
-            break
     return samples
