@@ -272,11 +272,17 @@ def play_person_turns(client: TestClient, game: str, tokens: list[str]) -> dict[
             post(client, game, token, step)
 
 
-def test_a_whole_game_through_the_api_ends_and_its_record_replays(client: TestClient, tmp_path: Path) -> None:
+def test_a_whole_game_through_the_api_ends_and_its_record_replays(client: TestClient, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from ginnyo.web import tables
+    monkeypatch.setattr(tables, "FINISHED_KEPT", 0)   # once over, the game is rebuilt from the store each request
     made = create_crazy(client, seed=2)
     tokens = tokens_of(made)
     assert client.get(f"/api/games/{made['id']}/record", headers=bearer(tokens[0])).status_code == 409
     final = play_person_turns(client, made["id"], tokens)
+    assert made["id"] not in client.app.state.tables.tables   # type: ignore[attr-defined]
+    assert view(client, made["id"], tokens[0]) == final
+    assert "crazy.js" in client.get(f"/play/{made['id']}").text
     assert final["result"]["winners"] and len(final["rounds_played"]) == 13
     assert any(played["end"] == "out" and played["points"][played["out"]] == 0 for played in final["rounds_played"])
     record = client.get(f"/api/games/{made['id']}/record", headers=bearer(tokens[1]))
