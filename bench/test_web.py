@@ -180,8 +180,8 @@ def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any, pac
             "equity bot's move (action posted .. bot's view on the socket)": _percentiles(bot_moves)}
     with capsys.disabled():
         print(f"\nweb latency, --sync {sync}, {GAMES} games in progress (an ended one replaced; {in_progress} at "
-              f"the end), the other {GAMES - MEASURED} moved {PACES[pace]}, {len(previews)} previews, {len(bot_moves)} bot moves (ms); "
-              f"{stolen}")
+              f"the end), the other {GAMES - MEASURED} moved {PACES[pace]}, {len(previews)} previews, "
+              f"{len(bot_moves)} bot moves (ms); {stolen}")
         for name, cut in rows.items():
             line = "  ".join(f"{key} {value:7.2f}" for key, value in cut.items())
             print(f"  {name:<64} {line}")

@@ -128,7 +128,8 @@ class Store:
         """Every stored game (of ``status``, "playing" or "finished", when given), oldest first."""
         where, values = ("", ()) if status is None else (" WHERE status = ?", (status,))
         with self._lock:
-            rows = self._db.execute(f"SELECT {ROW_COLUMNS} FROM games{where} ORDER BY created, rowid", values).fetchall()
+            rows = self._db.execute(f"SELECT {ROW_COLUMNS} FROM games{where} ORDER BY created, rowid",
+                                    values).fetchall()
         return [_game_row(row) for row in rows]
 
     def game(self, game: str) -> GameRow | None:
