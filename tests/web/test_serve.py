@@ -220,3 +220,20 @@ def test_the_default_port_taken_gives_a_free_one() -> None:
             chosen.close()
     finally:
         holder.close()
+
+
+def test_the_socket_sends_views_uncompressed_as_the_same_json_the_api_gives(served: list[Served],
+                                                                             tmp_path: Path) -> None:
+    """Views are small and the server is local: no per-message deflate (its CPU would fall on every
+    move); a view on the socket is the text of the seat's view, made once for both."""
+    from websockets.sync.client import connect
+
+    server = serve(served, tmp_path)
+    made = create(server.client, ["human", "greedy"])
+    game, token = made["id"], made["seats"][0]["token"]
+    with connect(f"{server.url.replace('http://', 'ws://')}api/games/{game}/events?token={token}") as socket:
+        assert "Sec-WebSocket-Extensions" not in socket.response.headers
+        message = socket.recv(timeout=WAIT_SECONDS)
+    answer = server.client.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {token}"})
+    assert answer.headers["content-type"] == "application/json"
+    assert message == '{"type":"view","view":' + answer.text + "}"

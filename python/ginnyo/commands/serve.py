@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gc
 import socket
 import sys
 from typing import Any
@@ -96,13 +97,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
             if self.started:
+                # what is loaded by now (the modules, the games in play) lives as long as the server:
+                # kept out of the collector's full passes, each of which would otherwise stop every game
+                gc.collect()
+                gc.freeze()
                 print(f"ginnyo: serving on http://{shown}:{port}/  (Ctrl-C to stop)", flush=True)
 
     def warn(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
     config = uvicorn.Config(create_app(data, warn, args.sync), log_level="warning", access_log=False,
-                            ws="websockets-sansio", lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY)
+                            ws="websockets-sansio", ws_per_message_deflate=False,   # views are small: not worth the CPU
+                            lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY)
     Server(config).run(sockets=[sock])
     sys.stdout.flush()
     return EXIT_OK

@@ -29,7 +29,7 @@ from .kinds import GAME_KINDS, GameKind
 from .openapi import openapi_document
 from .pages import page_response
 from .store import GINNYO, SYNC_MODES, Store
-from .tables import MAX_SEED, Subscriber, Tables
+from .tables import MAX_SEED, Subscriber, Tables, json_text, view_message
 from .views import HUMAN, created_answer
 from . import analysis, review   # the analysis board and the game review (issue 28)
 
@@ -136,13 +136,18 @@ async def _seat(request: Request) -> tuple[Tables, Any, int, str]:
 async def game_view(request: Request) -> Response:
     """The seat's view: its position (docs/FORMAT.md) and the game's state."""
     tables, table, seat, token = await _seat(request)
-    return JSONResponse(await _view(tables, table, seat, token))
+    return _json_answer(await _view(tables, table, seat, token))
 
 
-async def _view(tables: Tables, table: Any, seat: int, token: str) -> dict[str, Any]:
-    """The seat's view: the one kept since the game last changed, else made in a worker thread."""
+async def _view(tables: Tables, table: Any, seat: int, token: str) -> str:
+    """The seat's view (JSON text): the one kept since the game last changed, else made in a worker thread."""
     view = tables.kept_view(table, seat, token)
     return view if view is not None else await run_in_threadpool(tables.view, table, seat, token)
+
+
+def _json_answer(text: str, status_code: int = 200) -> Response:
+    """An answer of JSON text already made (a seat's view is encoded once, where it is made)."""
+    return Response(text, status_code=status_code, media_type="application/json")
 
 
 async def game_preview(request: Request) -> Response:
@@ -161,7 +166,7 @@ async def game_action(request: Request) -> Response:
     fields.only_fields(body, ("action", "version"))
     action = body["action"] if isinstance(body.get("action"), (dict, list)) else fields.text(body, "action", MAX_ACTION)
     version = fields.whole_number(body, "version", 0, 1 << 31)
-    return JSONResponse(await run_in_threadpool(tables.act, table, seat, token, action, version))
+    return _json_answer(await run_in_threadpool(tables.act, table, seat, token, action, version))
 
 
 async def game_rematch(request: Request) -> Response:
@@ -187,15 +192,14 @@ async def game_events(websocket: WebSocket) -> None:
         token = websocket.query_params.get("token")
         seat = tables.seat_of(table, token)
     except WebError as error:
-        await websocket.send_json({"type": "error", "error": error.message})
+        await websocket.send_text(json_text({"type": "error", "error": error.message}))
         await websocket.close(code=WS_CLOSE.get(error.status, 4400))
         return
     assert token is not None
     subscriber = Subscriber(seat, token, asyncio.get_running_loop(), asyncio.Queue())
     tables.subscribe(table, subscriber)
     try:
-        view = await _view(tables, table, seat, token)
-        subscriber.queue.put_nowait({"type": "view", "view": view})
+        subscriber.queue.put_nowait(view_message(await _view(tables, table, seat, token)))
         await _pump(websocket, subscriber)
     finally:
         tables.unsubscribe(table, subscriber)
@@ -205,8 +209,7 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
     """Send the subscriber's messages until the socket closes (what the page sends is not read)."""
     async def send() -> None:
         while True:
-            message = await subscriber.queue.get()
-            await websocket.send_json(message)
+            await websocket.send_text(await subscriber.queue.get())
 
     async def receive() -> None:
         with contextlib.suppress(WebSocketDisconnect):

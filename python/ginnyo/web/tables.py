@@ -13,6 +13,7 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -59,16 +60,26 @@ def well_formed_token(token: object) -> bool:
             and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in token))
 
 
+def json_text(value: Any) -> str:
+    """``value`` as the compact JSON text every answer and socket message of a game is sent as."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def view_message(view_text: str) -> str:
+    """The socket message carrying a seat's view (its JSON text): ``{"type": "view", "view": ...}``."""
+    return '{"type":"view","view":' + view_text + "}"
+
+
 @dataclass(eq=False)
 class Subscriber:
-    """A socket of ``seat``: views are put on ``queue`` from any thread through ``loop``."""
+    """A socket of ``seat``: messages (JSON text) are put on ``queue`` from any thread through ``loop``."""
 
     seat: int
     token: str
     loop: asyncio.AbstractEventLoop
-    queue: asyncio.Queue[dict[str, Any]]
+    queue: asyncio.Queue[str]
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: str) -> None:
         try:
             self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
         except RuntimeError:   # its loop is closed: the socket is gone, and unsubscribes itself
@@ -216,8 +227,8 @@ class Tables:
         self._finished: dict[str, None] = {}               # the finished ones, the last asked for last
         self.tokens: dict[str, tuple[str, int]] = {}      # token hash -> (game, seat), of every game
         self._lock = threading.RLock()                     # the two dicts and rematches
-        self._views: dict[tuple[str, int, str], tuple[tuple[int, str | None], dict[str, Any]]] = {}
-        self._views_lock = threading.Lock()                # (game, seat, token) -> ((version, rematch), view)
+        self._views: dict[tuple[str, int, str], tuple[tuple[int, str | None], str]] = {}
+        self._views_lock = threading.Lock()                # (game, seat, token) -> ((version, rematch), view's JSON)
         self._workers = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ginnyo-bot")
         self._closing = False
         self.warn: Callable[[str], None] = lambda line: None   # set by load()
@@ -360,35 +371,37 @@ class Tables:
             raise Forbidden("the seat token is not for this game")
         raise Unauthorized("the seat token is no token of a game here")
 
-    def view(self, table: SeatTable, seat: int, token: str) -> dict[str, Any]:
+    def view(self, table: SeatTable, seat: int, token: str) -> str:
+        """The seat's view, as JSON text."""
         with table.lock:
             return self._view(table, seat, token)
 
-    def kept_view(self, table: SeatTable, seat: int, token: str) -> dict[str, Any] | None:
-        """The seat's view if one made since the game last changed is at hand, else None; it takes
-        no lock, so the event loop may ask (a view is made only of a committed game, under its lock)."""
+    def kept_view(self, table: SeatTable, seat: int, token: str) -> str | None:
+        """The seat's view (JSON text) if one made since the game last changed is at hand, else None; it
+        takes no lock, so the event loop may ask (a view is made only of a committed game, under its lock)."""
         kept = self._views.get((table.id, seat, token))
         if kept is None or kept[0] != (table.version, table.rematch):
             return None
         return kept[1]
 
-    def _view(self, table: SeatTable, seat: int, token: str) -> dict[str, Any]:
-        """The seat's view, kept for the polls until the game changes (the caller holds the lock)."""
-        view = self.kept_view(table, seat, token)
-        if view is None:
-            view = table.view(seat, self.rematch_entry(table, seat, token))
+    def _view(self, table: SeatTable, seat: int, token: str) -> str:
+        """The seat's view as JSON text, made once and kept for the polls until the game changes
+        (the caller holds the lock; encoding here keeps it off the event loop)."""
+        text = self.kept_view(table, seat, token)
+        if text is None:
+            text = json_text(table.view(seat, self.rematch_entry(table, seat, token)))
             with self._views_lock:
                 views = self._views
                 views.pop((table.id, seat, token), None)
-                views[table.id, seat, token] = ((table.version, table.rematch), view)
+                views[table.id, seat, token] = ((table.version, table.rematch), text)
                 if len(views) > VIEWS_KEPT:
                     del views[next(iter(views))]   # the one made longest ago
-        return view
+        return text
 
     # -- moving -------------------------------------------------------------------------
-    def act(self, table: SeatTable, seat: int, token: str, text: object, version: int | None) -> dict[str, Any]:
+    def act(self, table: SeatTable, seat: int, token: str, text: object, version: int | None) -> str:
         """Carry out a person's action (the request's ``action``) for ``seat``: committed, broadcast,
-        then the new view; 409 out of turn or stale, 422 when the rules refuse it."""
+        then the new view (JSON text); 409 out of turn or stale, 422 when the rules refuse it."""
         with table.lock:
             if table.over:
                 raise Conflict("the game is over")
@@ -425,14 +438,14 @@ class Tables:
 
     def broadcast(self, table: SeatTable) -> None:
         """Send every socket of ``table`` its seat's view (the caller holds the lock)."""
-        views: dict[tuple[int, str], dict[str, Any]] = {}
+        messages: dict[tuple[int, str], str] = {}
         with table.subscribers_lock:
             subscribers = list(table.subscribers)
         for subscriber in subscribers:
             key = (subscriber.seat, subscriber.token)
-            if key not in views:
-                views[key] = {"type": "view", "view": self._view(table, subscriber.seat, subscriber.token)}
-            subscriber.send(views[key])
+            if key not in messages:
+                messages[key] = view_message(self._view(table, subscriber.seat, subscriber.token))
+            subscriber.send(messages[key])
 
     def schedule_bot(self, table: SeatTable) -> None:
         """Set a worker deciding for the bot to move, unless one is already."""
@@ -519,4 +532,5 @@ def rebuilt(row: GameRow, actions: list[str]) -> Table:
 
 
 __all__ = ["Tables", "SeatTable", "Table", "Rebuild", "GINNYO", "rebuilt", "Subscriber", "SEAT_KINDS", "token_hash",
+           "json_text", "view_message",
            "well_formed_token", "MAX_SEED"]
