@@ -21,17 +21,14 @@ def line_through(layout: Layout, occupied: Callable[[int], bool], square: int,
     """The maximal run of occupied squares through ``square`` along ``direction``,
     in reading order (``square`` itself counts as occupied)."""
     d_row, d_col = step_of(layout, direction)
-    row, col = divmod(square, layout.width)
-
-    def inside(r: int, c: int) -> bool:
-        return 0 <= r < layout.height and 0 <= c < layout.width
-
+    width, height = layout.width, layout.height
+    row, col = divmod(square, width)
     r, c = row, col
-    while inside(r - d_row, c - d_col) and occupied((r - d_row) * layout.width + c - d_col):
+    while 0 <= r - d_row < height and 0 <= c - d_col < width and occupied((r - d_row) * width + c - d_col):
         r, c = r - d_row, c - d_col
     squares = []
-    while inside(r, c) and ((r, c) == (row, col) or occupied(r * layout.width + c)):
-        squares.append(r * layout.width + c)
+    while 0 <= r < height and 0 <= c < width and ((r, c) == (row, col) or occupied(r * width + c)):
+        squares.append(r * width + c)
         r, c = r + d_row, c + d_col
     return squares
 

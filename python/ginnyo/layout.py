@@ -101,15 +101,15 @@ class Layout:
             raise PositionError(f"layout: needs exactly one centre square S, has {centres}")
         return cls(tuple(rows))
 
-    @property
+    @cached_property
     def width(self) -> int:
         return len(self.rows[0])
 
-    @property
+    @cached_property
     def height(self) -> int:
         return len(self.rows)
 
-    @property
+    @cached_property
     def size(self) -> int:
         return self.width * self.height
 
