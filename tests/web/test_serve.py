@@ -232,6 +232,7 @@ def test_the_socket_sends_views_uncompressed_as_the_same_json_the_api_gives(serv
     made = create(server.client, ["human", "greedy"])
     game, token = made["id"], made["seats"][0]["token"]
     with connect(f"{server.url.replace('http://', 'ws://')}api/games/{game}/events?token={token}") as socket:
+        assert socket.response is not None
         assert "Sec-WebSocket-Extensions" not in socket.response.headers
         message = socket.recv(timeout=WAIT_SECONDS)
     answer = server.client.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {token}"})
