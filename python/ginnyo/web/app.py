@@ -145,9 +145,9 @@ async def _view(tables: Tables, table: Any, seat: int, token: str) -> str:
     return view if view is not None else await run_in_threadpool(tables.view, table, seat, token)
 
 
-def _json_answer(text: str, status_code: int = 200) -> Response:
+def _json_answer(text: str) -> Response:
     """An answer of JSON text already made (a seat's view is encoded once, where it is made)."""
-    return Response(text, status_code=status_code, media_type="application/json")
+    return Response(text, media_type="application/json")
 
 
 async def game_preview(request: Request) -> Response:
