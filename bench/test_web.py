@@ -1,17 +1,21 @@
 """The web server under load (issue 27 §7; not a timed test): with 100 games in progress on a real
 ``ginnyo serve`` on loopback (a game that ends replaced by a new one), and a client playing moves in
-them all the while, the latency of a
-preview (legality and score by the core) and of an equity bot's move (a person's action posted until
-the bot's answer arrives on the game's socket); the percentiles are printed, nothing is asserted of them.
-The other client runs in a process of its own, as another person's browser would.  The server
-commits with ``--sync normal`` (its default) at both paces, and with ``--sync full`` (an fsync a
-move) at the slower one; a third test times the store's commit alone in both modes.
+them all the while, the latency of a preview (legality and score by the core) and of an equity bot's
+move (a person's action posted until the bot's answer arrives on the game's socket); the percentiles
+are printed, nothing is asserted of them.  The other client runs in a process of its own, as another
+person's browser would.  The clients are light, so that they take little of the 2 cores from the
+server: keep-alive HTTP by the standard library, and one socket a game kept while it lasts, as the
+page keeps it (the bot's answer on it starts the person's next turn, with no poll between moves).
+The server commits with ``--sync normal`` (its default) at both paces, and with ``--sync full`` (an
+fsync a move) at the slower one; a third test times the store's commit alone in both modes.
 
 Run alone: ``python -m pytest bench/test_web.py -p no:cacheprovider -s``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
 import re
 import statistics
@@ -19,12 +23,12 @@ import subprocess
 import sys
 import multiprocessing
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 from conftest import FACTS
 from ginnyo import Position
@@ -85,23 +89,51 @@ def _placements(seen: dict[str, Any]) -> dict[str, str]:
     return {"H8": "*" if code == "*" else code}
 
 
+class Connection:
+    """One keep-alive HTTP/1.1 connection to the server, the standard library's: a request costs
+    the client about a quarter of httpx's CPU time, time the 2 cores would otherwise take from the
+    server while it is being measured."""
+
+    def __init__(self, url: str) -> None:
+        parts = urllib.parse.urlsplit(url)
+        self.http = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
+
+    def call(self, method: str, path: str, token: str | None = None, body: Any = None) -> tuple[int, Any]:
+        """The answer's status and JSON to a request (``body``, sent as JSON; ``token``, the seat's)."""
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        self.http.request(method, path, body=data, headers=headers)
+        answer = self.http.getresponse()
+        return answer.status, json.loads(answer.read())
+
+    def close(self) -> None:
+        self.http.close()
+
+
 class Games:
     """Games of a person (played by this client) against the equity bot; a game that ends is
     replaced by a new one, so that as many stay in progress."""
 
-    def __init__(self, client: httpx.Client, count: int, first_seed: int) -> None:
-        self.client = client
+    def __init__(self, connection: Connection, count: int, first_seed: int) -> None:
+        self.connection = connection
         self.next_seed = first_seed
         self.games = [self.new() for _ in range(count)]
 
     def new(self) -> tuple[str, str]:
         """A new game: its id and the person's token."""
-        made = self.client.post("/api/games", json={"seats": ["human", "equity"], "seed": self.next_seed}).json()
+        status, made = self.connection.call("POST", "/api/games",
+                                            body={"seats": ["human", "equity"], "seed": self.next_seed})
+        assert status == 201, made
         self.next_seed += 1
         return made["id"], made["seats"][0]["token"]
 
     def view(self, game: str, token: str) -> dict[str, Any]:
-        return dict(self.client.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {token}"}).json())
+        status, seen = self.connection.call("GET", f"/api/games/{game}", token)
+        assert status == 200, seen
+        return dict(seen)
 
     def turn(self, slot: int) -> tuple[str, str, dict[str, Any]]:
         """The game of ``slot`` at the person's turn (waiting for the bot): its id, token and view."""
@@ -117,8 +149,9 @@ class Games:
 
     def act(self, game: str, token: str, seen: dict[str, Any], action: str | None = None) -> None:
         """Post the person's move (``action``, else the one :func:`_action` picks) in the view ``seen``."""
-        self.client.post(f"/api/games/{game}/actions", headers={"Authorization": f"Bearer {token}"},
-                         json={"action": _action(seen) if action is None else action, "version": seen["version"]})
+        body = {"action": _action(seen) if action is None else action, "version": seen["version"]}
+        status, answer = self.connection.call("POST", f"/api/games/{game}/actions", token, body)
+        assert status == 200, answer
 
     def in_progress(self) -> int:
         return sum(1 for game, token in self.games if not self.view(game, token)["finished"])
@@ -130,8 +163,9 @@ def _background(url: str, count: int, ready: Any, stop: Any, pace: float, result
     GIL, and its waits would be counted as the server's): each game at most once every
     ``pace`` seconds (0: as fast as the server answers), an ended one replaced by a new game.
     It puts on ``result`` how many of its games are in progress when it stops."""
-    with httpx.Client(base_url=url, timeout=60) as client:
-        play = Games(client, count, 100_000)
+    connection = Connection(url)
+    try:
+        play = Games(connection, count, 100_000)
         ready.set()
         while not stop.is_set():
             began = time.monotonic()
@@ -145,6 +179,8 @@ def _background(url: str, count: int, ready: Any, stop: Any, pace: float, result
                     play.act(game, token, seen)
             stop.wait(max(0.0, pace - (time.monotonic() - began)))
         result.put(play.in_progress())
+    finally:
+        connection.close()
 
 
 @pytest.mark.parametrize(("pace", "sync"), RUNS, ids=[f"{PACES[pace]}, sync {sync}" for pace, sync in RUNS])
@@ -157,13 +193,14 @@ def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any, pac
         match = LINE.search(server.stdout.readline())
         assert match
         url = match.group(1).rstrip("/")
-        with httpx.Client(base_url=url, timeout=60) as client:
+        connection = Connection(url)
+        try:
             spawn = multiprocessing.get_context("spawn")
             ready, stop, result = spawn.Event(), spawn.Event(), spawn.Queue()
             background = spawn.Process(target=_background, args=(url, GAMES - MEASURED, ready, stop, pace, result),
                                        daemon=True)
             background.start()
-            games = Games(client, MEASURED, 1000)
+            games = Games(connection, MEASURED, 1000)
             assert ready.wait(120), "the other client made no games"
             previews = _preview_latencies(games)
             bot_moves = _bot_latencies(games, url)
@@ -172,6 +209,8 @@ def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any, pac
             background.join(60)
             if background.is_alive():
                 background.terminate()
+        finally:
+            connection.close()
     finally:
         server.terminate()
         server.wait(60)
@@ -218,23 +257,33 @@ def _preview_latencies(games: Games) -> list[float]:
             game, token, seen = games.turn(slot)
             body = {"placements": _placements(seen)}
             started = time.perf_counter()
-            answer = games.client.post(f"/api/games/{game}/preview", headers={"Authorization": f"Bearer {token}"},
-                                       json=body)
+            status, answer = games.connection.call("POST", f"/api/games/{game}/preview", token, body)
             samples.append(time.perf_counter() - started)
-            assert answer.status_code == 200, answer.text
+            assert status == 200, answer
             if len(samples) % 5 == 0:   # move on now and then, so the previews see many positions
                 games.act(game, token, seen)
     return samples
 
 
 def _bot_latencies(games: Games, url: str) -> list[float]:
+    """The person's action posted .. the bot's answer on the game's socket, each socket opened once
+    and kept while its game lasts, as the page keeps it; the bot's view on it starts the next turn."""
     samples: list[float] = []
+    sockets: dict[str, ClientConnection] = {}
+    latest: dict[str, dict[str, Any]] = {}   # game -> the person's view the last bot answer on its socket gave
     socket_url = url.replace("http://", "ws://")
-    while len(samples) < BOT_MOVES:
-        for slot in range(len(games.games)):
-            game, token, seen = games.turn(slot)
-            with connect(f"{socket_url}/api/games/{game}/events?token={token}") as socket:
-                json.loads(socket.recv(timeout=60))   # the view on connect
+    with contextlib.ExitStack() as still_open:
+        while len(samples) < BOT_MOVES:
+            for slot in range(len(games.games)):
+                game, token = games.games[slot]
+                seen = latest.pop(game, None)
+                if seen is None:
+                    game, token, seen = games.turn(slot)
+                if game not in sockets:
+                    address = f"{socket_url}/api/games/{game}/events?token={token}"
+                    sockets[game] = still_open.enter_context(connect(address))
+                    json.loads(sockets[game].recv(timeout=60))   # the view on connect
+                socket = sockets[game]
                 action = _action(seen)   # the person's choice is not the server's time
                 started = time.perf_counter()
                 games.act(game, token, seen, action)
@@ -243,4 +292,8 @@ def _bot_latencies(games: Games, url: str) -> list[float]:
                     if view["finished"] or view["version"] >= seen["version"] + 2:
                         break
                 samples.append(time.perf_counter() - started)
+                if view["finished"]:
+                    sockets.pop(game).close()
+                elif view["your_turn"]:
+                    latest[game] = view
     return samples
