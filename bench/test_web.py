@@ -163,8 +163,7 @@ def _background(url: str, count: int, ready: Any, stop: Any, pace: float, result
     GIL, and its waits would be counted as the server's): each game at most once every
     ``pace`` seconds (0: as fast as the server answers), an ended one replaced by a new game.
     It puts on ``result`` how many of its games are in progress when it stops."""
-    connection = Connection(url)
-    try:
+    with contextlib.closing(Connection(url)) as connection:
         play = Games(connection, count, 100_000)
         ready.set()
         while not stop.is_set():
@@ -179,8 +178,6 @@ def _background(url: str, count: int, ready: Any, stop: Any, pace: float, result
                     play.act(game, token, seen)
             stop.wait(max(0.0, pace - (time.monotonic() - began)))
         result.put(play.in_progress())
-    finally:
-        connection.close()
 
 
 @pytest.mark.parametrize(("pace", "sync"), RUNS, ids=[f"{PACES[pace]}, sync {sync}" for pace, sync in RUNS])
@@ -193,8 +190,7 @@ def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any, pac
         match = LINE.search(server.stdout.readline())
         assert match
         url = match.group(1).rstrip("/")
-        connection = Connection(url)
-        try:
+        with contextlib.closing(Connection(url)) as connection:
             spawn = multiprocessing.get_context("spawn")
             ready, stop, result = spawn.Event(), spawn.Event(), spawn.Queue()
             background = spawn.Process(target=_background, args=(url, GAMES - MEASURED, ready, stop, pace, result),
@@ -209,8 +205,6 @@ def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any, pac
             background.join(60)
             if background.is_alive():
                 background.terminate()
-        finally:
-            connection.close()
     finally:
         server.terminate()
         server.wait(60)
