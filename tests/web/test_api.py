@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from websockets.sync.client import connect
 
 from ginnyo import rack_code
 from ginnyo.cli import main
 from ginnyo.web.app import create_app
-from web_helpers import (TestClient, act, bearer, best_action, client_of, create, play_to_end, position_of, view,
-                         wait_for)
+from web_helpers import (WAIT_SECONDS, TestClient, act, bearer, best_action, client_of, create, live_server,
+                         play_to_end, position_of, view, wait_for)
 
 
 @pytest.fixture
@@ -391,7 +393,7 @@ def test_a_rematch_is_refused_before_the_end(client: TestClient, duel: tuple[str
     assert _rematch(client, game, token).status_code == 409
 
 
-def test_a_rematch_has_the_same_seats_and_every_persons_token(client: TestClient) -> None:
+def test_a_rematch_has_the_same_seats_and_gives_the_asker_only_their_own_token(client: TestClient) -> None:
     made = create(client, ["human", "greedy", "human"], names=["Ann", "Bot", "Cy"], seed=21)
     tokens = [made["seats"][0]["token"], made["seats"][2]["token"]]
     play_to_end(client, made["id"], tokens)
@@ -401,9 +403,55 @@ def test_a_rematch_has_the_same_seats_and_every_persons_token(client: TestClient
     assert again["id"] != made["id"]
     assert [(seat["kind"], seat["name"]) for seat in again["seats"]] == [("human", "Ann"), ("greedy", "Bot"),
                                                                           ("human", "Cy")]
-    for seat in (0, 2):
-        assert view(client, again["id"], again["seats"][seat]["token"])["seat"] == seat
-    assert "hotseat_url" in again
+    assert [seat.get("token") for seat in again["seats"]] == [view(client, made["id"], tokens[0])["rematch"]["token"],
+                                                              None, None]
+    assert [seat.get("url") is None for seat in again["seats"]] == [False, True, True]
+    assert "hotseat_url" not in again
+    assert view(client, again["id"], again["seats"][0]["token"])["seat"] == 0
+
+
+def test_the_other_person_plays_the_rematch_with_the_token_of_their_own_view(client: TestClient) -> None:
+    made = create(client, ["human", "human"], seed=23)
+    tokens = [seat["token"] for seat in made["seats"]]
+    play_to_end(client, made["id"], tokens)
+    answer = _rematch(client, made["id"], tokens[0])
+    theirs = view(client, made["id"], tokens[1])["rematch"]
+    assert theirs["seat"] == 1 and theirs["id"] == answer.json()["id"]
+    assert theirs["token"] not in answer.text
+    given = [seat["token"] for seat in answer.json()["seats"] if "token" in seat]
+    assert [view(client, theirs["id"], token)["seat"] for token in given] == [0]   # none of them opens seat 1
+    new_tokens = [answer.json()["seats"][0]["token"], theirs["token"]]
+    moved = set()
+    while 1 not in moved:   # the first two turns: seat 1 moves in one of them
+        seen = next(s for s in (view(client, theirs["id"], token) for token in new_tokens) if s["your_turn"])
+        mover = seen["seat"]
+        assert act(client, theirs["id"], new_tokens[mover], best_action(seen), seen["version"]).status_code == 200
+        moved.add(mover)
+
+
+def test_the_other_persons_socket_hears_of_the_rematch(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        made = create(server.client, ["human", "human"], seed=24)
+        tokens = [seat["token"] for seat in made["seats"]]
+        play_to_end(server.client, made["id"], tokens)
+        with connect(server.socket_url(made["id"], tokens[1])) as socket:
+            assert json.loads(socket.recv(timeout=WAIT_SECONDS))["view"]["rematch"] is None
+            asked = server.client.post(f"/api/games/{made['id']}/rematch", headers=bearer(tokens[0]))
+            pushed = json.loads(socket.recv(timeout=WAIT_SECONDS))["view"]
+        assert pushed["rematch"] == view(server.client, made["id"], tokens[1])["rematch"]
+        assert pushed["rematch"]["id"] == asked.json()["id"] and pushed["rematch"]["token"] not in asked.text
+
+
+@pytest.mark.parametrize("body", [{"seed": 3}, {"seats": ["human", "human"]}, {"token": "x"}])
+def test_a_rematch_body_with_an_unknown_field_is_400(client: TestClient, body: dict[str, Any]) -> None:
+    made = create(client, ["human", "human"], seed=25)
+    tokens = [seat["token"] for seat in made["seats"]]
+    play_to_end(client, made["id"], tokens)
+    answer = client.post(f"/api/games/{made['id']}/rematch", headers=bearer(tokens[0]), json=body)
+    assert answer.status_code == 400
+    assert answer.json() == {"error": f"field \"{next(iter(body))}\": unknown field (known: none)"}
+    assert view(client, made["id"], tokens[0])["rematch"] is None
+    assert client.post(f"/api/games/{made['id']}/rematch", headers=bearer(tokens[0]), json={}).status_code == 201
 
 
 def test_each_person_finds_their_rematch_seat_in_their_view(client: TestClient) -> None:

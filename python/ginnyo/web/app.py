@@ -170,9 +170,9 @@ async def game_action(request: Request) -> Response:
 
 
 async def game_rematch(request: Request) -> Response:
-    """The rematch of a finished game (made by the first to ask); 201."""
+    """The rematch of a finished game (made by the first to ask): the caller's seat in it; 201."""
     tables, table, seat, token = await _seat(request)
-    await fields.json_body(request, empty_ok=True)
+    fields.only_fields(await fields.json_body(request, empty_ok=True), ())
     return JSONResponse(await run_in_threadpool(tables.rematch, table, seat, token), status_code=201)
 
 

@@ -78,7 +78,7 @@ def only_fields(body: dict[str, Any], known: tuple[str, ...]) -> None:
     """400 for a field not in ``known``."""
     for key in body:
         if key not in known:
-            raise BadRequest(f"field {json.dumps(key)[:40]}: unknown field (known: {', '.join(known)})")
+            raise BadRequest(f"field {json.dumps(key)[:40]}: unknown field (known: {', '.join(known) or 'none'})")
 
 
 def whole_number(body: dict[str, Any], key: str, low: int, high: int) -> int | None:

@@ -260,7 +260,7 @@ class Tables:
                rematch_of: SeatTable | None = None, tokens: dict[int, str] | None = None,
                game: str = GINNYO) -> tuple[SeatTable, dict[int, str]]:
         """A new game (of kind ``game``) of seats ``kinds`` (seed: a random one when None); its human seats'
-        tokens (given ones for a rematch, else new)."""
+        tokens (for a rematch, the asker's alone: the others' are added as each person asks for theirs)."""
         game_id = secrets.token_urlsafe(GAME_ID_BYTES)
         seed = secrets.randbelow(MAX_SEED) if seed is None else seed
         if tokens is None:
@@ -279,18 +279,21 @@ class Tables:
 
     def rematch(self, table: SeatTable, seat: int, token: str) -> dict[str, Any]:
         """The rematch of a finished game, made by the first seat to ask: the same
-        seats, names and think time, a new seed.  That answer carries every human
-        seat's token (the caller's table: hot-seat, or links to pass on); a later
-        caller gets only its own.  Every seat also finds its own in its view."""
+        seats, names and think time, a new seed.  Every caller's answer carries its own
+        seat's token only (the one its view gives it); every other person finds theirs
+        in their own view, which the game's sockets are sent at once."""
         if not table.over:
             raise Conflict("the game is not over: a rematch follows a finished game")
         with self._lock:
             table = self.find(table.id) or table   # the one in memory (this one may have been let go)
-            if table.rematch is None:
-                new, tokens = self.create(list(table.kinds), list(table.names), None, table.think,
-                                          rematch_of=table, game=table.game_kind)
+            made = table.rematch is None
+            if made:
+                new, _ = self.create(list(table.kinds), list(table.names), None, table.think, rematch_of=table,
+                                     tokens={seat: rematch_token(token, table.id)}, game=table.game_kind)
                 table.rematch = new.id
-                return created_answer(new, tokens)
+        if made:
+            with table.lock:   # taken after self._lock is let go: a move takes the two the other way round
+                self.broadcast(table)
         entry = self.rematch_entry(table, seat, token)
         assert entry is not None
         return created_answer(self.get(entry["id"]), {seat: entry["token"]})
