@@ -193,13 +193,24 @@ $("hint").addEventListener("click", async () => {
     $("hint-text").classList.remove("hidden");
   } catch (error) { say(`No hint: ${error.message}`, true); }
 });
+/** The rematch's page for this screen's seats, each seat's place read from its own view (a rematch
+ *  answer holds the asker's seat only); null until the rematch is made. */
+async function rematchUrl() {
+  const entries = await Promise.all([...seats].map(([, token]) =>
+    api("GET", `/api/games/${gameId}`, { token }).then((view) => view.rematch)));
+  if (entries.some((entry) => !entry)) return null;
+  if (entries.length === 1) return entries[0].url;
+  return `/play/${entries[0].id}#hotseat=${entries.map((entry) => `${entry.seat}:${entry.token}`).join(",")}`;
+}
+
 $("rematch").addEventListener("click", async () => {
-  if (state.view && state.view.rematch) { location.assign(state.view.rematch.url); return; }
   try {
-    const created = await api("POST", `/api/games/${gameId}/rematch`, { token: state.token });
-    storeGame(created);
-    location.assign(seats.size > 1 && created.hotseat_url ? created.hotseat_url
-      : (created.seats.find((seat) => seat.seat === state.seat) || created.seats.find((seat) => seat.token)).url);
+    if (!(state.view && state.view.rematch)) {
+      storeGame(await api("POST", `/api/games/${gameId}/rematch`, { token: state.token }));
+    }
+    const url = await rematchUrl();
+    if (url) location.assign(url);
+    else say("No rematch: a seat of this screen has no place in it.", true);
   } catch (error) { say(`No rematch: ${error.message}`, true); }
 });
 $("record").addEventListener("click", async (event) => {

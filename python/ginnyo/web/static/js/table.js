@@ -420,14 +420,18 @@ function drawJokerChoice() {
 async function send(action) {
   const current = view();
   if (!current || state.sending) return;
+  // the mover's seat, kept: on one screen a socket may hand the screen to the next seat meanwhile
+  const mover = state.shown;
   state.sending = true;
   render();
   try {
     const next = await api("POST", `/api/games/${encodeURIComponent(gameId)}/actions`,
-      { token: token(), body: { action, version: current.version } });
+      { token: tokens.get(mover), body: { action, version: current.version } });
     say(`Played: ${action}.`);
     $("notation-text").value = "";
-    onView(state.shown, next);
+    onView(mover, next);
+    // hot-seat: the next seat's own view, without waiting for its socket
+    if (state.shown !== mover) join(state.shown, token());
   } catch (error) {
     say(`Not played: ${error.message}`, true);
   } finally {
@@ -566,9 +570,10 @@ async function rematch() {
   try {
     const created = await api("POST", `/api/games/${encodeURIComponent(gameId)}/rematch`, { token: token() });
     storeGame(created);
-    const mine = created.seats.find((seat) => seat.seat === state.shown && seat.url)
-      || created.seats.find((seat) => seat.url);
-    location.assign(hotseat && created.hotseat_url ? created.hotseat_url : mine.url);
+    // the answer holds the asker's seat only: each seat of this screen finds its own in its view
+    await Promise.all([...tokens].map(([seat, seatToken]) => join(seat, seatToken)));
+    const mine = created.seats.find((seat) => seat.seat === state.shown && seat.url);
+    location.assign(rematchUrl() || mine.url);
   } catch (error) {
     say(`No rematch: ${error.message}`, true);
   }
@@ -622,11 +627,16 @@ function render() {
   document.body.dataset.seat = String(state.shown);
   document.body.dataset.turn = current.finished ? "over" : myTurn() ? "mine" : "other";
   const cover = $("cover");
+  const show = $("cover-show");
   const wasHidden = cover.classList.contains("hidden");
+  const wasDisabled = show.disabled;
   cover.classList.toggle("hidden", !state.covered);
+  // the next seat's view may still be on its way: its rack is shown once it has come
+  const newest = Math.max(...[...state.views.values()].map((seen) => seen.version));
+  show.disabled = current.version < newest;
   if (state.covered) {
     $("cover-title").textContent = `Pass the device to ${current.names[state.shown]}`;
-    if (wasHidden) $("cover-show").focus();
+    if ((wasHidden || wasDisabled) && !show.disabled) show.focus();
   }
 }
 
