@@ -129,3 +129,23 @@ class TooLarge(WebError):
 class Illegal(WebError):
     """An action the rules refuse (or notation that does not read), in the rules' words."""
     status = 422
+
+
+class Busy(WebError):
+    """Refused for now, not for what was asked: ``retry_after`` seconds until it may be taken
+    (answered in a ``Retry-After`` header)."""
+    status = 503
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class TooManyRequests(Busy):
+    """One client's requests of a kind faster than the server takes them."""
+    status = 429
+
+
+class ServerFull(Busy):
+    """The server holds as many games in play as it is allowed to."""
+    status = 503

@@ -9,6 +9,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -321,8 +322,8 @@ def test_a_database_from_before_crazy_rummy_still_loads(tmp_path: Path) -> None:
         old.execute("CREATE TABLE games (id TEXT PRIMARY KEY, created REAL NOT NULL, seats TEXT NOT NULL,"
                     " names TEXT NOT NULL, seed INTEGER NOT NULL, think REAL NOT NULL, status TEXT NOT NULL,"
                     " rematch_of TEXT, rematch TEXT)")
-        old.execute("INSERT INTO games VALUES ('old', 0, '[\"human\", \"greedy\"]', '[\"A\", \"B\"]', 7, 1.0,"
-                    " 'playing', NULL, NULL)")
+        old.execute("INSERT INTO games VALUES ('old', ?, '[\"human\", \"greedy\"]', '[\"A\", \"B\"]', 7, 1.0,"
+                    " 'playing', NULL, NULL)", (time.time(),))   # made now: a game made long ago is not loaded
     with client_of(tmp_path) as client:
         assert client.app.state.tables.tables["old"].game_kind == "ginny-o"   # type: ignore[attr-defined]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import errno
 import gc
+import math
 import socket
 import sys
 from typing import Any
@@ -15,6 +16,7 @@ from .arguments import EXIT_OK
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765      # taken when free, else a free port (unless --port names one)
+LIMIT_CONCURRENCY = 500  # connections at once: well under the usual 1024 file descriptors a process
 
 
 def register(commands: Any) -> None:
@@ -28,7 +30,47 @@ def register(commands: Any) -> None:
     serve.add_argument("--sync", choices=SYNC_MODES, default=SYNC_MODES[0],
                        help="how a move is committed before it is acknowledged: normal survives the "
                             "server's being killed, full also a power cut (each move waits for the disk)")
+    add_limits(serve)
     serve.set_defaults(run=cmd_serve)
+
+
+def add_limits(serve: argparse.ArgumentParser) -> None:
+    """The options bounding what the server holds and takes (docs/WEB.md, "Limits")."""
+    from ..web import limits
+    serve.add_argument("--games-per-minute", type=whole(0), default=limits.GAMES_PER_MINUTE, metavar="N",
+                       help="games (and rematches) one address may make a minute (0: no limit)")
+    serve.add_argument("--simulations-per-minute", type=whole(0), default=limits.SIMULATIONS_PER_MINUTE, metavar="N",
+                       help="simulations one address may start a minute (0: no limit)")
+    serve.add_argument("--max-games", type=whole(0), default=limits.MAX_GAMES, metavar="N",
+                       help="games in play held in memory; a new one past it is refused with 503 (0: no limit)")
+    serve.add_argument("--expire-days", type=seconds_or_days, default=limits.EXPIRE_DAYS, metavar="DAYS",
+                       help="a game in play untouched this long is let go from memory and not loaded at start; "
+                            "it is rebuilt from the database when opened")
+    serve.add_argument("--request-timeout", type=seconds_or_days, default=limits.REQUEST_SECONDS, metavar="SECONDS",
+                       help="a connection is closed when a request has not come whole this long after the "
+                            "connection opened or the last answer was sent")
+    serve.add_argument("--limit-concurrency", type=whole(1), default=LIMIT_CONCURRENCY, metavar="N",
+                       help="connections open at once (sockets included); a new one past it is closed")
+
+
+def whole(low: int) -> Any:
+    """An argparse type: a whole number ``low`` or more."""
+    def read(text: str) -> int:
+        if not text.isdigit() or int(text) < low:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least {low}")
+        return int(text)
+    return read
+
+
+def seconds_or_days(text: str) -> float:
+    """An argparse type: a number of seconds or days, more than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number more than 0")
+    return value
 
 
 def port_number(text: str) -> int:
@@ -84,6 +126,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web.app import create_app
+        from ..web.connections import deadline_protocol
         from ..web.requests import MAX_BODY
     except ImportError as error:
         raise RunError(f"ginnyo serve needs the web extra: pip install 'ginnyo[web]' ({error})") from None
@@ -106,9 +149,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     def warn(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    config = uvicorn.Config(create_app(data, warn, args.sync), log_level="warning", access_log=False,
+    app = create_app(data, warn, args.sync, games_per_minute=args.games_per_minute,
+                     simulations_per_minute=args.simulations_per_minute, max_games=args.max_games,
+                     expire_days=args.expire_days)
+    config = uvicorn.Config(app, log_level="warning", access_log=False,
                             ws="websockets-sansio", ws_per_message_deflate=False,   # views are small: not worth the CPU
-                            lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY)
+                            lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY,
+                            http=deadline_protocol(args.request_timeout), limit_concurrency=args.limit_concurrency)
     Server(config).run(sockets=[sock])
     sys.stdout.flush()
     return EXIT_OK

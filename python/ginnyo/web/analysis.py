@@ -48,6 +48,7 @@ from ginnyo.simulation.choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 from . import requests as fields
 from .pages import page_response
 from .errors import BadRequest, Conflict, Illegal, NotFound
+from .limits import SIMULATIONS, limited
 
 DEFAULT_LIMIT, MAX_LIMIT = 10, 50          # plays shown in each ranking
 DEFAULT_ROLLOUTS, MAX_ROLLOUTS = 1000, 100_000
@@ -375,6 +376,7 @@ def simulation_setup(body: dict[str, Any]) -> tuple[Position, Setup, int, int | 
 
 
 async def start_simulation(request: Request) -> Response:
+    limited(request, SIMULATIONS)
     body = await fields.json_body(request)
     fields.only_fields(body, ("position", "rollouts", "candidates", "plies", "seed", "policy", "stop"))
     position, setup, rollouts, stop = await run_in_threadpool(simulation_setup, body)

@@ -24,8 +24,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import requests as fields
-from .errors import BadRequest, WebError
+from .errors import BadRequest, Busy, WebError
 from .kinds import GAME_KINDS, GameKind
+from .limits import (EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, SIMULATIONS, SIMULATIONS_PER_MINUTE, RateLimiter,
+                     limited)
 from .openapi import openapi_document
 from .pages import page_response
 from .store import GINNYO, SYNC_MODES, Store
@@ -37,7 +39,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_NAME = 40
 DEFAULT_THINK, MAX_THINK = 1.0, 10.0
 MAX_ACTION = 200            # characters of an action's notation
-WS_CLOSE = {401: 4401, 403: 4403, 404: 4404}
+SWEEP_SECONDS = 3600.0      # how often the games in memory are looked over for those to let go
+WS_CLOSE = {401: 4401, 403: 4403, 404: 4404, 429: 4429}
 mimetypes.add_type("text/javascript", ".js")   # ES modules need a JavaScript type
 
 
@@ -73,6 +76,7 @@ async def openapi(request: Request) -> Response:
 
 async def create_game(request: Request) -> Response:
     """Make a game: {"game", "seats": [...], "seed", "names", "think"}; 201 with each person's token."""
+    limited(request, GAMES)
     body = await fields.json_body(request)
     fields.only_fields(body, ("game", "seats", "seed", "names", "think"))
     game = _game_kind(body.get("game", GINNYO))
@@ -172,6 +176,7 @@ async def game_action(request: Request) -> Response:
 async def game_rematch(request: Request) -> Response:
     """The rematch of a finished game (made by the first to ask): the caller's seat in it; 201."""
     tables, table, seat, token = await _seat(request)
+    limited(request, GAMES)
     fields.only_fields(await fields.json_body(request, empty_ok=True), ())
     return JSONResponse(await run_in_threadpool(tables.rematch, table, seat, token), status_code=201)
 
@@ -191,13 +196,13 @@ async def game_events(websocket: WebSocket) -> None:
         table = tables.get(websocket.path_params["game_id"])
         token = websocket.query_params.get("token")
         seat = tables.seat_of(table, token)
+        assert token is not None
+        subscriber = Subscriber(seat, token, asyncio.get_running_loop(), asyncio.Queue())
+        tables.subscribe(table, subscriber)
     except WebError as error:
         await websocket.send_text(json_text({"type": "error", "error": error.message}))
         await websocket.close(code=WS_CLOSE.get(error.status, 4400))
         return
-    assert token is not None
-    subscriber = Subscriber(seat, token, asyncio.get_running_loop(), asyncio.Queue())
-    tables.subscribe(table, subscriber)
     try:
         subscriber.queue.put_nowait(view_message(await _view(tables, table, seat, token)))
         await _pump(websocket, subscriber)
@@ -229,11 +234,19 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
                 await task
 
 
+async def _sweep(tables: Tables, every: float) -> None:
+    """Let go of the games in play untouched too long (:meth:`.tables.Tables.sweep`), every ``every`` seconds."""
+    while True:
+        await asyncio.sleep(every)
+        await run_in_threadpool(tables.sweep)
+
+
 # -- errors -----------------------------------------------------------------------------
 
 async def web_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, WebError)
-    return JSONResponse({"error": error.message}, status_code=error.status)
+    headers = {"Retry-After": str(error.retry_after)} if isinstance(error, Busy) else None
+    return JSONResponse({"error": error.message}, status_code=error.status, headers=headers)
 
 
 async def http_error(request: Request, error: Exception) -> Response:
@@ -247,20 +260,29 @@ async def internal_error(request: Request, error: Exception) -> Response:
 
 
 def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLogger(__name__).warning,
-               sync: str = SYNC_MODES[0]) -> Starlette:
+               sync: str = SYNC_MODES[0], *, games_per_minute: int = GAMES_PER_MINUTE,
+               simulations_per_minute: int = SIMULATIONS_PER_MINUTE, max_games: int = MAX_GAMES,
+               expire_days: float = EXPIRE_DAYS) -> Starlette:
     """The web app of the games in ``data_dir`` (its SQLite file, made if need be, committed
     with ``sync``: :data:`.store.SYNC_MODES`); ``warn`` hears of a stored game left out
-    because it no longer replays."""
+    because it no longer replays.  The limits (docs/WEB.md, "Limits"; 0: none): games and
+    simulations a client a minute, games in play in memory, days a game in play stays in memory untouched."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(data_dir, sync)
-        tables = Tables(store, rebuilders={name: kind.rebuild for name, kind in GAME_KINDS.items()})
+        expire_seconds = expire_days * 86400 if expire_days > 0 else None
+        tables = Tables(store, rebuilders={name: kind.rebuild for name, kind in GAME_KINDS.items()},
+                        max_games=max_games, expire_seconds=expire_seconds)
         await run_in_threadpool(tables.load, warn)
         app.state.tables = tables
+        app.state.limiters = {GAMES: RateLimiter(games_per_minute, "games"),
+                              SIMULATIONS: RateLimiter(simulations_per_minute, "simulations")}
+        sweeping = asyncio.create_task(_sweep(tables, min(SWEEP_SECONDS, (expire_seconds or SWEEP_SECONDS) / 2)))
         try:
             yield
         finally:
+            sweeping.cancel()
             tables.close()
             store.close()
 

@@ -7,7 +7,7 @@ import json
 import math
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from .errors import BadRequest, TooLarge
 
@@ -32,11 +32,14 @@ async def bounded_body(request: Request, limit: int, what: str = "the body") -> 
     if length is not None and length.isdigit() and int(length) > limit:
         raise TooLarge(f"{what} holds {length} bytes, more than {limit}")
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise TooLarge(f"{what} holds more than {limit} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise TooLarge(f"{what} holds more than {limit} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:   # closed before the body came whole (by the client, or by the server's deadline)
+        raise BadRequest(f"{what} did not come whole: the connection closed") from None
     return b"".join(chunks)
 
 

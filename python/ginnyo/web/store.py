@@ -138,6 +138,15 @@ class Store:
             row = self._db.execute(f"SELECT {ROW_COLUMNS} FROM games WHERE id = ?", (game,)).fetchone()
         return None if row is None else _game_row(row)
 
+    def last_activity(self, status: str = "playing") -> dict[str, float]:
+        """Each game of ``status``'s last activity: when (``time.time()``) its last action, else itself, was made."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT games.id, MAX(games.created, COALESCE(MAX(actions.created), 0)) FROM games"
+                " LEFT JOIN actions ON actions.game = games.id WHERE games.status = ? GROUP BY games.id",
+                (status,)).fetchall()
+        return {game: when for game, when in rows}
+
     def actions(self, game: str) -> list[str]:
         """The actions of ``game`` in the order they were applied."""
         with self._lock:

@@ -16,6 +16,7 @@ import hmac
 import json
 import secrets
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
@@ -26,7 +27,7 @@ from ginnyo.game import Game
 from ginnyo.players import PLAYER_KINDS, Player, make_player
 from ginnyo.game.records import record_text
 
-from .errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
+from .errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, ServerFull, TooManyRequests, Unauthorized
 from .preview import preview, read_placements
 from .requests import only_fields
 from .store import GINNYO, GameRow, Store
@@ -40,6 +41,7 @@ MAX_SEED = 2 ** 63        # seeds are 0 .. 2**63 - 1 (SQLite's INTEGER)
 BOT_WORKERS = 2           # threads deciding bot moves, for every game
 VIEWS_KEPT = 512          # the seat views kept made (a poll of an unchanged game is answered from them)
 FINISHED_KEPT = 100       # finished games kept in memory; the others are rebuilt from the store when asked for
+SOCKETS_PER_GAME = 32     # a game's event sockets open at once (a person has one a tab)
 
 
 def token_hash(token: str) -> str:
@@ -108,6 +110,7 @@ class SeatTable:
     bots: dict[int, Player] = field(default_factory=dict)
     bot_running: bool = False
     bot_failure: str | None = None     # why the bot to move stopped, if it failed
+    touched: float = field(default_factory=time.time)   # its last action, making or rebuilding (time.time())
 
     @property
     def version(self) -> int:
@@ -216,12 +219,16 @@ Rebuild = Callable[[GameRow, list[str]], SeatTable]   # a stored game (its row, 
 
 class Tables:
     """Every game of the store, live: made, found, moved and watched here.  The games in
-    play are all in memory; of the finished ones, the :data:`FINISHED_KEPT` last asked
-    for (the others are rebuilt from the store when asked for)."""
+    play are in memory (at most ``max_games`` of them, 0: no limit), but those untouched for
+    ``expire_seconds`` (None: never), which are rebuilt from the store when asked for; of the
+    finished ones, the :data:`FINISHED_KEPT` last asked for (the others are rebuilt likewise)."""
 
     def __init__(self, store: Store, workers: int = BOT_WORKERS,
-                 rebuilders: dict[str, Rebuild] | None = None) -> None:
+                 rebuilders: dict[str, Rebuild] | None = None, max_games: int = 0,
+                 expire_seconds: float | None = None) -> None:
         self.store = store
+        self.max_games = max_games
+        self.expire_seconds = expire_seconds
         self.rebuilders: dict[str, Rebuild] = rebuilders or {GINNYO: rebuilt}   # game kind -> its tables' rebuild
         self.tables: dict[str, SeatTable] = {}            # the games in memory
         self._finished: dict[str, None] = {}               # the finished ones, the last asked for last
@@ -239,9 +246,13 @@ class Tables:
         game that no longer replays (a database changed by hand) is left out, with one line to ``warn``
         (which also hears of a bot that fails, and of a finished game left out when asked for)."""
         self.warn = warn
+        touched = self.store.last_activity("playing")
         for row in self.store.games("playing"):
+            if self._expired(touched.get(row.id, 0.0), time.time()):
+                continue   # archived: rebuilt when asked for (find)
             try:
                 self.tables[row.id] = self._rebuilt(row, self.store.actions(row.id))
+                self.tables[row.id].touched = touched.get(row.id, time.time())
             except (RuntimeError, ValueError) as error:
                 warn(f"ginnyo: game {row.id} left out: {error}")
         for digest, game_id, seat in self.store.tokens():
@@ -254,6 +265,21 @@ class Tables:
     def close(self) -> None:
         self._closing = True
         self._workers.shutdown(wait=False, cancel_futures=True)
+
+    def _expired(self, touched: float, now: float) -> bool:
+        return self.expire_seconds is not None and touched < now - self.expire_seconds
+
+    def sweep(self, now: float | None = None) -> int:
+        """Let go of the games in play untouched for ``expire_seconds`` (but those with a socket open or
+        a bot deciding): the store holds them, :meth:`find` rebuilds them.  How many were let go."""
+        now = time.time() if now is None else now
+        with self._lock:
+            expired = [table for table in self.tables.values()
+                       if not table.over and self._expired(table.touched, now)
+                       and not table.subscribers and not table.bot_running]
+            for table in expired:
+                del self.tables[table.id]
+        return len(expired)
 
     # -- making games ---------------------------------------------------------------
     def create(self, kinds: list[str], names: list[str], seed: int | None, think: float,
@@ -270,8 +296,11 @@ class Tables:
         table = self._rebuilt(row, [])
         hashes = {seat: token_hash(token) for seat, token in tokens.items()}
         table.token_hashes.update((digest, seat) for seat, digest in hashes.items())
-        self.store.create_game(row, hashes)
         with self._lock:
+            in_play = len(self.tables) - len(self._finished)
+            if self.max_games and in_play >= self.max_games:
+                raise ServerFull(f"the server holds its most games in play ({self.max_games}): try again later", 60)
+            self.store.create_game(row, hashes)
             self.tables[game_id] = table
             self.tokens.update((digest, (game_id, seat)) for seat, digest in hashes.items())
         self.schedule_bot(table)
@@ -344,7 +373,10 @@ class Tables:
                 return None
             table.token_hashes.update((digest, seat) for digest, _, seat in self.store.tokens(game_id))
             self.tables[game_id] = table
-        self._kept_finished(table)
+        if table.over:
+            self._kept_finished(table)
+        else:   # an archived game in play (Tables.sweep): back in memory, its bot going on
+            self.schedule_bot(table)
         return table
 
     def _kept_finished(self, table: SeatTable) -> None:
@@ -435,6 +467,7 @@ class Tables:
                 fresh.subscribers, fresh.subscribers_lock = table.subscribers, table.subscribers_lock
                 fresh.token_hashes, fresh.rematch = table.token_hashes, table.rematch
             raise
+        table.touched = time.time()
         if table.over:
             self._kept_finished(table)
         self.broadcast(table)
@@ -508,7 +541,10 @@ class Tables:
         return rebuild(row, actions)
 
     def subscribe(self, table: SeatTable, subscriber: Subscriber) -> None:
+        """Send ``subscriber`` the game's changes; 429 when :data:`SOCKETS_PER_GAME` are open."""
         with table.subscribers_lock:
+            if len(table.subscribers) >= SOCKETS_PER_GAME:
+                raise TooManyRequests(f"this game has {SOCKETS_PER_GAME} sockets open, the most: close one", 60)
             table.subscribers.add(subscriber)
 
     def unsubscribe(self, table: SeatTable, subscriber: Subscriber) -> None:
