@@ -53,13 +53,18 @@ def _tables(request: Request | WebSocket) -> Tables:
 
 async def lobby(request: Request) -> Response:
     """The lobby: make a game."""
-    return page_response("index")
+    return page_response("index", request)
 
 
 async def table_page(request: Request) -> Response:
     """The table of a game, its game kind's page (the seat's token in the URL's fragment)."""
     table = _tables(request).find(request.path_params["game_id"])
-    return page_response(GAME_KINDS[table.game_kind if table else GINNYO].page)
+    return page_response(GAME_KINDS[table.game_kind if table else GINNYO].page, request)
+
+
+async def rules(request: Request) -> Response:
+    """The rules of Ginny-O for players, in the language asked for (``?lang=``) or negotiated."""
+    return page_response("rules", request)
 
 
 async def health(request: Request) -> Response:
@@ -289,6 +294,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
     routes = [
         Route("/", lobby),
         Route("/play/{game_id}", table_page),
+        Route("/rules", rules),
         Route("/api/health", health),
         Route("/api/openapi.json", openapi),
         Route("/api/games", create_game, methods=["POST"]),

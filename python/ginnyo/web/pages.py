@@ -1,7 +1,13 @@
 """The web table's pages: each page's body (``pages/NAME.html``) in the one shell every page shares
 (``pages/shell.html``: charset, viewport, icon and the common stylesheet), with the page's title,
 a table's hot-seat cover (``pages/cover.html``), its own stylesheets and its scripts (``static/css/NAME.css``, ``static/js/NAME.js``).  A page is put
-together once and kept; the pages are not under ``/static``, which serves the assets alone."""
+together once a language and kept; the pages are not under ``/static``, which serves the assets alone.
+
+A body's ``{{msg key}}`` are messages of the catalogues (:mod:`.i18n`), in the language the request
+chose; ``{{lang}}`` is that language, ``{{legend}}`` the premium squares' legend, ``{{board}}`` the
+standard board drawn and ``{{languages}}`` the language selector.  A page all of whose words are in
+the catalogues is ``translated``: its ``<html lang>`` is the language chosen; the others stay
+``en``, their translated parts marked ``lang="{{lang}}"``."""
 
 from __future__ import annotations
 
@@ -9,8 +15,15 @@ from dataclasses import dataclass
 from functools import cache
 from html import escape
 from pathlib import Path
+from typing import Callable
 
+from starlette.requests import Request
 from starlette.responses import HTMLResponse
+
+from ..layout import Layout
+from .errors import BadRequest
+from .i18n import DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, choose_language, localise
+from .squares import board_picture, legend
 
 PAGES_DIR = Path(__file__).parent / "pages"
 
@@ -18,12 +31,14 @@ PAGES_DIR = Path(__file__).parent / "pages"
 @dataclass(frozen=True)
 class Page:
     """A page's title, its scripts and its stylesheets beyond the common one (names without endings),
-    and on a table what the hot-seat cover (``pages/cover.html``) hides until its player is there."""
+    and on a table what the hot-seat cover (``pages/cover.html``) hides until its player is there;
+    a ``translated`` page's title is a message key."""
 
     title: str
     scripts: tuple[str, ...]
     styles: tuple[str, ...] = ()
     covers: str | None = None
+    translated: bool = False
 
 
 PAGES = {
@@ -32,29 +47,59 @@ PAGES = {
     "crazy": Page("Crazy Rummy — table", ("crazy",), ("crazy",), covers="hand"),
     "analysis": Page("Ginny-O — analysis board", ("analysis",), ("analysis",)),
     "review": Page("Ginny-O — game review", ("review",), ("analysis",)),
+    "rules": Page("rules.page-title", (), ("rules",), translated=True),
 }
+LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
 
 
 @cache
-def page_html(name: str) -> str:
-    """The whole HTML of page ``name`` (a key of :data:`PAGES`)."""
+def page_html(name: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """The whole HTML of page ``name`` (a key of :data:`PAGES`) in ``language`` (of :data:`.i18n.LANGUAGES`)."""
     page = PAGES[name]
     head = [f'<link rel="stylesheet" href="/static/css/{style}.css">' for style in page.styles]
     head += [f'<script type="module" src="/static/js/{script}.js"></script>' for script in page.scripts]
     body = _part(name)
     if page.covers is not None:
         body += _part("cover").replace("{{hidden}}", page.covers)
-    return _part("shell").replace("{{title}}", escape(page.title)).replace("{{head}}", "\n".join(head)) \
-        .replace("{{body}}", body)
+    title = "{{msg %s}}" % page.title if page.translated else escape(page.title)
+    parts: dict[str, Callable[[], str]] = {
+        "{{legend}}": lambda: legend(language), "{{board}}": lambda: board_picture(Layout.standard(), language),
+        "{{languages}}": lambda: _language_selector(language), "{{lang}}": lambda: language}
+    for placeholder, made in parts.items():
+        if placeholder in body:
+            body = body.replace(placeholder, made())
+    html = _part("shell").replace("{{title}}", title).replace("{{head}}", "\n".join(head)).replace("{{body}}", body)
+    html = html.replace('<html lang="en">', f'<html lang="{language if page.translated else DEFAULT_LANGUAGE}">')
+    return localise(html, language)
+
+
+def _language_selector(language: str) -> str:
+    """Links to this page in each language, each named in its own, the one shown marked current."""
+    current = ' aria-current="true"'
+    links = [f'<a href="?lang={code}" hreflang="{code}" lang="{code}"{current if code == language else ""}>'
+             f'{escape(own_name)}</a>' for code, own_name in LANGUAGES.items()]
+    return ('<nav class="languages" aria-label="{{msg languages.label}}">'
+            '<span>{{msg languages.label}}:</span> ' + " · ".join(links) + "</nav>")
 
 
 def _part(name: str) -> str:
     return (PAGES_DIR / f"{name}.html").read_text(encoding="utf-8")
 
 
-def page_response(name: str) -> HTMLResponse:
-    """Page ``name`` as a response."""
-    return HTMLResponse(page_html(name))
+def page_response(name: str, request: Request | None = None) -> HTMLResponse:
+    """Page ``name`` as a response; given the ``request``, in the language it chooses (``?lang=``,
+    the ``lang`` cookie, ``Accept-Language``: :func:`.i18n.choose_language`), a ``?lang=`` remembered."""
+    if request is None:
+        return HTMLResponse(page_html(name))
+    try:
+        choice = choose_language(request.query_params.get("lang"), request.cookies.get(LANGUAGE_COOKIE),
+                                 request.headers.get("accept-language"))
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+    response = HTMLResponse(page_html(name, choice.language), headers={"Vary": "Accept-Language, Cookie"})
+    if choice.remember:
+        response.set_cookie(LANGUAGE_COOKIE, choice.language, max_age=LANGUAGE_COOKIE_SECONDS, samesite="lax")
+    return response
 
 
 __all__ = ["PAGES", "Page", "page_html", "page_response"]

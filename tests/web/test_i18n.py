@@ -1,0 +1,161 @@
+"""The pages' languages (web/i18n.py, issue 42): the language a request chooses (``?lang=``, the
+``lang`` cookie, ``Accept-Language``), every catalogue complete, the rules page in each language
+with the board's squares drawn, the squares' legend on the table, and the Gurmukhi font shipped."""
+
+from __future__ import annotations
+
+import ast
+import glob
+import re
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from analysis_helpers import TestClient, client_of
+from babel.messages.pofile import read_po
+from ginnyo.layout import Layout
+from ginnyo.web.i18n import LANGUAGES, catalogue_path, choose_language, negotiate, translate
+from ginnyo.web.pages import PAGES_DIR
+from ginnyo.web.squares import PREMIUM_KINDS
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "python" / "ginnyo"
+FONTS = PACKAGE / "web" / "static" / "fonts"
+PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with client_of(tmp_path) as client:
+        yield client
+
+
+# -- choosing the language --------------------------------------------------------------
+
+@pytest.mark.parametrize("header, language", [
+    ("de;q=0.9, el;q=0.5, fy;q=0.8", "fy"),          # the highest weight the table speaks
+    ("eo, el", "eo"),                                # equal weights: the first listed
+    ("pa-IN, en;q=0.5", "pa"),                       # a region names its language
+    ("pa-Guru;q=0.9, en;q=0.2", "pa"),               # Punjabi in Gurmukhi is ours
+    ("pa-Arab-PK, en;q=0.2", "en"),                  # Punjabi in Shahmukhi is not
+    ("el;q=0, eo;q=0.1", "eo"),                      # q=0 refuses a language
+    ("EL-gr", "el"),                                 # tags are not case-sensitive
+    ("de-DE, fr;q=0.8", "en"),                       # none spoken: English
+    ("el;q=lots, fy;q=2", "en"),                     # weights that do not read count for nothing
+    ("", "en"),
+    (None, "en"),
+])
+def test_accept_language_picks_the_best_language_the_table_speaks(header: str | None, language: str) -> None:
+    assert negotiate(header) == language
+
+
+def test_lang_in_the_query_beats_the_cookie_which_beats_the_header() -> None:
+    assert choose_language("eo", "el", "fy").language == "eo" and choose_language("eo", "el", "fy").remember
+    assert choose_language(None, "el", "fy").language == "el" and not choose_language(None, "el", "fy").remember
+    assert choose_language(None, None, "fy").language == "fy"
+    assert choose_language(None, "klingon", "fy").language == "fy"    # a stale cookie is passed over
+    with pytest.raises(ValueError, match="field 'lang'"):
+        choose_language("xx", None, None)
+
+
+def test_lang_in_the_query_is_remembered_in_a_cookie(client: TestClient) -> None:
+    answer = client.get("/rules?lang=el", headers={"Accept-Language": "eo"})
+    assert answer.status_code == 200 and '<html lang="el">' in answer.text
+    cookie = answer.headers["set-cookie"]
+    assert cookie.startswith("lang=el;") and "SameSite=lax" in cookie and "Path=/" in cookie
+    again = client.get("/rules", headers={"Accept-Language": "eo"})      # the client sends the cookie back
+    assert '<html lang="el">' in again.text and "set-cookie" not in again.headers
+
+
+def test_without_lang_or_cookie_the_rules_page_follows_accept_language(client: TestClient) -> None:
+    answer = client.get("/rules", headers={"Accept-Language": "fy-NL, nl;q=0.8"})
+    assert '<html lang="fy">' in answer.text and "set-cookie" not in answer.headers
+    assert "Accept-Language" in answer.headers["vary"] and "Cookie" in answer.headers["vary"]
+    assert '<html lang="en">' in client.get("/rules").text
+
+
+def test_an_unknown_lang_is_refused_in_one_line_naming_the_field(client: TestClient) -> None:
+    answer = client.get("/rules?lang=xx")
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "field 'lang': must be one of en, el, fy, eo, pa"}
+
+
+# -- the catalogues ---------------------------------------------------------------------
+
+def _read(language: str) -> dict[str, tuple[str, bool]]:
+    with catalogue_path(language).open("rb") as source:
+        return {str(message.id): (str(message.string), message.fuzzy) for message in read_po(source) if message.id}
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_every_catalogue_has_every_english_message_translated(language: str) -> None:
+    english, translated = _read("en"), _read(language)
+    assert sorted(translated) == sorted(english)
+    for key, (text, fuzzy) in translated.items():
+        assert text.strip() and not fuzzy, f"{language}: {key} is empty or fuzzy"
+        assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(english[key][0])), key
+
+
+def test_every_message_a_page_asks_for_is_in_the_english_catalogue() -> None:
+    english = _read("en")
+    asked = {key for part in PAGES_DIR.glob("*.html") for key in re.findall(r"\{\{msg ([^}]+)\}\}", part.read_text("utf-8"))}
+    asked |= {f"legend.{kind}" for kind in PREMIUM_KINDS} | {"board.picture", "languages.label", "rules.page-title"}
+    assert asked <= set(english), asked - set(english)
+
+
+# -- the rules page and the legend ------------------------------------------------------
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_the_rules_page_is_in_each_language_with_the_board_drawn(client: TestClient, language: str) -> None:
+    html = client.get(f"/rules?lang={language}").text
+    assert f'<html lang="{language}">' in html
+    assert f"<title>{translate(language, 'rules.page-title')}</title>" in html
+    for key in ("rules.tiles.title", "rules.joker.title", "rules.pass.title", "rules.end.penalty"):
+        assert translate(language, key).replace("'", "&#x27;") in html
+    drawn = re.findall(r'<rect data-kind="(.)"', html)
+    assert "".join(drawn) == Layout.standard().kinds          # every square, in order, of its kind
+    legend = re.findall(r'<span class="swatch k-(.)"', html)
+    assert "".join(legend) == PREMIUM_KINDS
+    assert f'hreflang="{language}" lang="{language}" aria-current="true"' in html
+    assert all(f'href="?lang={other}"' in html for other in LANGUAGES)
+
+
+@pytest.mark.parametrize("path", ["/", "/play/no-such-game"])
+def test_the_lobby_and_the_table_link_to_the_rules(client: TestClient, path: str) -> None:
+    html = client.get(path, headers={"Accept-Language": "el"}).text
+    assert '<a href="/rules" lang="el"' in html and f">{translate('el', 'nav.rules')}</a>" in html
+
+
+def test_the_table_shows_the_squares_legend_in_the_players_language(client: TestClient) -> None:
+    html = client.get("/play/no-such-game?lang=eo").text
+    assert '<html lang="en">' in html                          # the rest of the table is English still
+    section = html[html.index('<section class="squares" lang="eo"'):]
+    section = section[:section.index("</section>")]
+    for kind in PREMIUM_KINDS:
+        assert translate("eo", f"legend.{kind}") in section
+    assert "Flava" in section and "Yellow" not in section
+
+
+# -- the font ---------------------------------------------------------------------------
+
+def test_the_gurmukhi_font_ships_with_its_licence_and_is_asked_for_only_for_gurmukhi() -> None:
+    for weight in ("400", "700"):
+        assert (FONTS / f"gurmukhi-{weight}.woff2").read_bytes()[:4] == b"wOF2"
+    licence = (FONTS / "OFL.txt").read_text("utf-8")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in licence and "Copyright" in licence
+    css = (PACKAGE / "web" / "static" / "css" / "ginnyo.css").read_text("utf-8")
+    faces = re.findall(r"@font-face \{[^}]*\}", css)
+    assert len(faces) == 2 and all("unicode-range: U+0A00-0A7F" in face for face in faces)
+    assert re.search(r":lang\(pa\) \{ font-family: \"Ginny-O Gurmukhi\"", css)
+
+
+def test_the_package_data_ships_the_font_its_licence_and_the_catalogues() -> None:
+    listed = re.search(r"^ginnyo = (\[[^\]]*\])", (ROOT / "pyproject.toml").read_text("utf-8"), re.MULTILINE)
+    assert listed is not None, "pyproject.toml: no package-data for ginnyo"
+    patterns: list[str] = ast.literal_eval(listed.group(1))
+    shipped = {Path(path) for pattern in patterns for path in glob.glob(str(PACKAGE / pattern), recursive=True)}
+    needed = [FONTS / "gurmukhi-400.woff2", FONTS / "gurmukhi-700.woff2", FONTS / "OFL.txt",
+              PAGES_DIR / "rules.html", PACKAGE / "web" / "static" / "css" / "rules.css"]
+    needed += [catalogue_path(language) for language in LANGUAGES]
+    assert not [path for path in needed if path not in shipped]
