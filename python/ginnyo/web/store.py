@@ -9,6 +9,12 @@ hands, so it survives the server's death by any signal (SIGKILL included) and
 the file is never left half-written, but a power cut or a crash of the system
 may undo the last commits; with ``synchronous=FULL`` each commit also waits for
 the disk (an fsync).  Seat tokens are never stored, only their SHA-256.
+
+The file is marked as ginnyo's (SQLite's ``application_id``, :data:`APPLICATION_ID`, and
+``user_version``, :data:`SCHEMA_VERSION`); a file of an earlier ginnyo (unmarked, but exactly
+ginnyo's tables) is upgraded and marked, and any other file is refused before a byte of it is
+written (:func:`identify`).  A write that finds the disk full is :class:`StoreUnavailable`, with
+nothing saved; a page SQLite cannot read is a :class:`StoreError`.
 """
 
 from __future__ import annotations
@@ -16,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
-import os
 import sqlite3
 import threading
 import time
@@ -127,9 +132,12 @@ def lock_data(data_dir: str | Path) -> IO[bytes]:
     """Hold DATA/games.lock for as long as the file returned is open: one server a data directory
     (a lock file, so that a server's own worker processes may share the database); StoreRefused
     if another holds it."""
-    import fcntl
     path = Path(data_dir) / LOCK_NAME
     file = open(path, "ab")
+    try:
+        import fcntl
+    except ImportError:   # pragma: no cover - no flock on this system (Windows): no lock
+        return file
     try:
         fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
