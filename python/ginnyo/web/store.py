@@ -70,7 +70,8 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 
-# the tables and columns of a file of an earlier ginnyo (before application_id); games maybe without game
+# the tables and columns of a file of an earlier ginnyo (before application_id): games (maybe without
+# its game column) and the others, each with these columns if it is there at all
 EARLIER_TABLES = {"games": {"id", "created", "seats", "names", "seed", "think", "status", "rematch_of", "rematch"},
                   "tokens": {"hash", "game", "seat"}, "actions": {"game", "n", "text", "created"}}
 SQLITE_MAGIC = b"SQLite format 3\0"
@@ -79,7 +80,8 @@ SQLITE_FULL, FULL_MESSAGE = 13, "database or disk is full"   # SQLite's result c
 
 def identify(path: Path) -> Literal["new", "ours", "earlier"]:
     """Whether the file at ``path`` is to be made (absent or empty), ginnyo's, or ginnyo's from before
-    the file was marked (its tables are ours); StoreRefused for any other file.  It writes nothing:
+    the file was marked (its tables are ours: games, and tokens and actions where they are there);
+    StoreRefused for any other file.  It writes nothing:
     the header is read as bytes, and an unmarked file's tables through a read-only connection."""
     try:
         with open(path, "rb") as file:
@@ -102,8 +104,8 @@ def identify(path: Path) -> Literal["new", "ours", "earlier"]:
         raise StoreRefused(f"{path}: is another program's SQLite database (application_id {application_id:#010x})")
     tables = _tables_read_only(path)
     games = EARLIER_TABLES["games"]
-    if tables.keys() != EARLIER_TABLES.keys() or tables["games"] not in (games, games | {"game"}) or any(
-            tables[name] != columns for name, columns in EARLIER_TABLES.items() if name != "games"):
+    if "games" not in tables or not tables.keys() <= EARLIER_TABLES.keys() or tables["games"] not in (
+            games, games | {"game"}) or any(tables[name] != EARLIER_TABLES[name] for name in tables if name != "games"):
         shown = ", ".join(sorted(tables)) or "none"
         raise StoreRefused(f"{path}: is not ginnyo's games database (its tables: {shown})")
     return "earlier"
@@ -183,7 +185,7 @@ class Store:
             if found == "earlier":   # a file of an earlier ginnyo: upgraded and marked ours in one transaction
                 columns = [row[1] for row in self._db.execute("PRAGMA table_info(games)")]
                 self._db.executescript(
-                    "BEGIN IMMEDIATE;"
+                    f"BEGIN IMMEDIATE; {SCHEMA}"   # the tables it lacks
                     + ("" if "game" in columns   # a file from before Crazy Rummy: its games are Ginny-O's
                        else " ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'ginny-o';")
                     + f" PRAGMA application_id={APPLICATION_ID}; PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
