@@ -67,6 +67,11 @@ class EngineError(GinnyoError):
         self.message = message
 
 
+class StoreRefused(GinnyoError):
+    """The games' database (``ginnyo serve --data``) is not ginnyo's, is damaged, or another
+    server holds it; nothing was written to it."""
+
+
 class DecisionOutOfTime(Exception):
     """Inside a search (the pre-endgame ranking): the decision's budget ran out
     in the middle of a candidate; caught there, never seen by a user."""
@@ -78,6 +83,15 @@ class RunError(RuntimeError):
 
 class ClusterError(RunError):
     """The Dask cluster went away or stopped working in the middle of a run."""
+
+
+class StoreError(RuntimeError):
+    """The games' store could not read or write what was asked (a damaged page, a full disk)."""
+
+
+class StoreUnavailable(StoreError):
+    """A write the store could not make for want of space: nothing was saved, and a later
+    try may succeed (the web table answers 503)."""
 
 
 class EngineTerminatedError(RuntimeError):

@@ -8,9 +8,10 @@ import gc
 import math
 import socket
 import sys
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
-from ..errors import RunError
+from ..errors import RunError, StoreRefused
 from ..web.store import SYNC_MODES
 from .arguments import EXIT_OK
 
@@ -110,15 +111,32 @@ def listening_socket(host: str, port: int | None) -> socket.socket:
     raise AssertionError("unreachable")   # pragma: no cover
 
 
-def check_data(data: str) -> None:
-    """Open (or make) the games' database once, so that an unusable ``--data`` is one line, not a traceback."""
+def check_data(data: str) -> IO[bytes]:
+    """Check ``--data`` before serving, so that an unusable one is one line, not a traceback: its
+    games' database must be ginnyo's and intact, or be made there (exit 2 for a file that is not
+    ours, left untouched, or a damaged one); no other server may use the directory (exit 2).  The
+    lock file returned is held for as long as it is open."""
     import sqlite3
 
-    from ..web.store import Store
+    from ..web.store import DATABASE_NAME, Store, identify, lock_data
     try:
-        Store(data).close()
+        identify(Path(data) / DATABASE_NAME)   # before anything is made in the directory
+        Path(data).mkdir(parents=True, exist_ok=True)
+        lock = lock_data(data)
+        try:
+            store = Store(data)
+            try:
+                store.check()
+            finally:
+                store.close()
+        except BaseException:
+            lock.close()
+            raise
+    except StoreRefused as error:
+        raise StoreRefused(f"--data: {error}") from None
     except (OSError, sqlite3.Error) as error:
         raise RunError(f"--data: {data}: cannot hold the games' database ({error})") from None
+    return lock
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -131,7 +149,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as error:
         raise RunError(f"ginnyo serve needs the web extra: pip install 'ginnyo[web]' ({error})") from None
     data = data_directory(args.data)
-    check_data(data)
+    lock = check_data(data)   # the data directory's lock: held while this process lives (the OS lets it go)
     sock = listening_socket(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
@@ -156,6 +174,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                             ws="websockets-sansio", ws_per_message_deflate=False,   # views are small: not worth the CPU
                             lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY,
                             http=deadline_protocol(args.request_timeout), limit_concurrency=args.limit_concurrency)
-    Server(config).run(sockets=[sock])
+    try:
+        Server(config).run(sockets=[sock])
+    finally:
+        lock.close()
     sys.stdout.flush()
     return EXIT_OK

@@ -23,6 +23,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..errors import StoreUnavailable
 from . import requests as fields
 from .errors import BadRequest, Busy, WebError
 from .kinds import GAME_KINDS, GameKind
@@ -40,6 +41,7 @@ MAX_NAME = 40
 DEFAULT_THINK, MAX_THINK = 1.0, 10.0
 MAX_ACTION = 200            # characters of an action's notation
 SWEEP_SECONDS = 3600.0      # how often the games in memory are looked over for those to let go
+RETRY_AFTER = 10            # seconds a client is asked to wait after a 503 (the server's disk is full)
 WS_CLOSE = {401: 4401, 403: 4403, 404: 4404, 429: 4429}
 mimetypes.add_type("text/javascript", ".js")   # ES modules need a JavaScript type
 
@@ -259,6 +261,11 @@ async def http_error(request: Request, error: Exception) -> Response:
     return JSONResponse({"error": str(error.detail)}, status_code=error.status_code)
 
 
+async def store_unavailable(request: Request, error: Exception) -> Response:
+    """A write the store could not make for now (a full disk): 503, one line; nothing was saved."""
+    return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+
+
 async def internal_error(request: Request, error: Exception) -> Response:
     """A failure of the server itself: 500, one line, never a traceback."""
     return JSONResponse({"error": f"internal error: {type(error).__name__}"}, status_code=500)
@@ -306,7 +313,8 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         WebSocketRoute("/api/games/{game_id}/events", game_events),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ] + analysis.routes + review.routes
-    handlers: dict[Any, Any] = {WebError: web_error, HTTPException: http_error, Exception: internal_error}
+    handlers: dict[Any, Any] = {WebError: web_error, HTTPException: http_error, StoreUnavailable: store_unavailable,
+                                Exception: internal_error}
     return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 from ginnyo import GinnyoError
+from ginnyo.errors import StoreUnavailable
 from ginnyo.game.actions import Action, action_notation, parse_action
 from ginnyo.game import Game
 from ginnyo.players import PLAYER_KINDS, Player, make_player
@@ -40,6 +41,7 @@ GAME_ID_BYTES = 9         # 12 url-safe characters
 MAX_SEED = 2 ** 63        # seeds are 0 .. 2**63 - 1 (SQLite's INTEGER)
 BOT_WORKERS = 2           # threads deciding bot moves, for every game
 VIEWS_KEPT = 512          # the seat views kept made (a poll of an unchanged game is answered from them)
+BOT_RETRY_FIRST, BOT_RETRY_MOST = 0.25, 8.0   # seconds before a bot whose move was not saved (a full disk) tries again
 FINISHED_KEPT = 100       # finished games kept in memory; the others are rebuilt from the store when asked for
 SOCKETS_PER_GAME = 32     # a game's event sockets open at once (a person has one a tab)
 
@@ -238,24 +240,30 @@ class Tables:
         self._views_lock = threading.Lock()                # (game, seat, token) -> ((version, rematch), view's JSON)
         self._workers = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ginnyo-bot")
         self._closing = False
+        self._bot_delays: dict[str, float] = {}          # game -> the wait before its bot is asked again
         self.warn: Callable[[str], None] = lambda line: None   # set by load()
 
     # -- starting and stopping ------------------------------------------------------
     def load(self, warn: Callable[[str], None]) -> None:
         """Rebuild every stored game in play and set its bots going where a bot is to move; a
-        game that no longer replays (a database changed by hand) is left out, with one line to ``warn``
+        game that no longer replays or whose row does not read (a database changed by hand) is left
+        out, with one line to ``warn``
         (which also hears of a bot that fails, and of a finished game left out when asked for)."""
         self.warn = warn
+
+        def left_out(game_id: str, why: str) -> None:
+            warn(f"ginnyo: game {game_id} left out: {why}")
+
         touched = self.store.last_activity("playing")
-        for row in self.store.games("playing"):
+        for row in self.store.games("playing", left_out):
             if self._expired(touched.get(row.id, 0.0), time.time()):
                 continue   # archived: rebuilt when asked for (find)
             try:
                 self.tables[row.id] = self._rebuilt(row, self.store.actions(row.id))
                 self.tables[row.id].touched = touched.get(row.id, time.time())
             except (RuntimeError, ValueError) as error:
-                warn(f"ginnyo: game {row.id} left out: {error}")
-        for digest, game_id, seat in self.store.tokens():
+                left_out(row.id, str(error))
+        for digest, game_id, seat in self.store.tokens(left_out=left_out):
             self.tokens[digest] = (game_id, seat)
             if game_id in self.tables:
                 self.tables[game_id].token_hashes[digest] = seat
@@ -363,15 +371,15 @@ class Tables:
             table = self.tables.get(game_id)
             if table is not None:
                 return table
-            row = self.store.game(game_id)
-            if row is None:
-                return None
-            try:
+            try:   # a row that does not read, a page SQLite cannot read (StoreError): the game is left out
+                row = self.store.game(game_id)
+                if row is None:
+                    return None
                 table = self._rebuilt(row, self.store.actions(game_id))
+                table.token_hashes.update((digest, seat) for digest, _, seat in self.store.tokens(game_id))
             except (RuntimeError, ValueError) as error:
                 self.warn(f"ginnyo: game {game_id} left out: {error}")
                 return None
-            table.token_hashes.update((digest, seat) for digest, _, seat in self.store.tokens(game_id))
             self.tables[game_id] = table
         if table.over:
             self._kept_finished(table)
@@ -507,13 +515,34 @@ class Tables:
                 if self._closing or table.version != version:
                     return
                 self._commit(table, action)
+        except StoreUnavailable as error:   # the disk is full: asked again later, the move unsaved meanwhile
+            self._bot_later(table.id, error)
+            return
         except Exception as error:   # a bot that fails: the game waits (asking again would fail again)
             table.bot_failure = f"the {table.kinds[table.to_move]} bot failed: {type(error).__name__}: {error}"
             self.warn(f"ginnyo: game {table.id}: {table.bot_failure}")
             return
         finally:
             table.bot_running = False
+        self._bot_delays.pop(table.id, None)
         self.schedule_bot(table)
+
+    def _bot_later(self, game_id: str, error: StoreUnavailable) -> None:
+        """Ask the bot of ``game_id`` again after a wait, doubled each time its move could not be saved,
+        up to :data:`BOT_RETRY_MOST` seconds: it moves again once the disk has room, with no restart."""
+        delay = self._bot_delays.get(game_id)
+        if delay is None:
+            self.warn(f"ginnyo: game {game_id}: the bot's move was not saved ({error}); the bot will try again")
+        delay = BOT_RETRY_FIRST if delay is None else min(2 * delay, BOT_RETRY_MOST)
+        self._bot_delays[game_id] = delay
+        timer = threading.Timer(delay, self._bot_again, (game_id,))
+        timer.daemon = True   # a server stopping does not wait for it
+        timer.start()
+
+    def _bot_again(self, game_id: str) -> None:
+        table = self.tables.get(game_id)   # the table rebuilt from the store when the save failed
+        if table is not None:
+            self.schedule_bot(table)
 
     def preview(self, table: SeatTable, seat: int, body: dict[str, Any]) -> dict[str, Any]:
         """A choice of ``seat`` judged before it is made (409 unless it is to move); GinnyoError is a 422."""
