@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import requests as fields
+from .requests import DEFAULT_THINK, MAX_ACTION, MAX_NAME, MAX_THINK
 from .errors import BadRequest, WebError
 from .kinds import GAME_KINDS, GameKind
 from .openapi import openapi_document
@@ -34,9 +35,6 @@ from .views import HUMAN, created_answer
 from . import analysis, review   # the analysis board and the game review (issue 28)
 
 STATIC = Path(__file__).parent / "static"
-MAX_NAME = 40
-DEFAULT_THINK, MAX_THINK = 1.0, 10.0
-MAX_ACTION = 200            # characters of an action's notation
 WS_CLOSE = {401: 4401, 403: 4403, 404: 4404}
 mimetypes.add_type("text/javascript", ".js")   # ES modules need a JavaScript type
 
@@ -237,8 +235,8 @@ async def web_error(request: Request, error: Exception) -> Response:
 
 
 async def http_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, HTTPException)
-    return JSONResponse({"error": str(error.detail)}, status_code=error.status_code)
+    assert isinstance(error, HTTPException)   # its headers too: a 405's Allow (RFC 9110 §15.5.6)
+    return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=error.headers)
 
 
 async def internal_error(request: Request, error: Exception) -> Response:
