@@ -9,6 +9,7 @@ person's seat of the game in the path), so the check probes the endpoint without
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -20,6 +21,8 @@ from ginnyo.web.requests import MAX_NAME
 
 _tokens: dict[str, str] = {}      # game id -> a person's seat token in it
 _lock = threading.Lock()
+#: a file to which every answer's operation and status is added, a line each (for the test to read)
+ANSWERS_LOG = "GINNYO_SCHEMATHESIS_ANSWERS"   # tests/web/test_openapi_schemathesis.py reads it
 
 
 def _a_name(text: str) -> bool:
@@ -33,7 +36,11 @@ schemathesis.openapi.format(NAME_FORMAT, st.text(max_size=MAX_NAME * 2).filter(_
 
 @schemathesis.hook
 def after_call(context: Any, case: Any, response: Any) -> None:
-    """Keep a person's token of every game made (or rematched) in this run."""
+    """Note the answer; keep a person's token of every game made (or rematched) in this run."""
+    log = os.environ.get(ANSWERS_LOG)
+    if log:
+        with _lock, open(log, "a", encoding="utf-8") as answers:
+            answers.write(f"{case.method} {case.operation.path} {response.status_code}\n")
     if case.method != "POST" or response.status_code != 201 or "/api/games" not in case.path:
         return
     made = response.json()
