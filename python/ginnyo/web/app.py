@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import StoreUnavailable
 from . import requests as fields
+from .requests import DEFAULT_THINK, MAX_ACTION, MAX_NAME, MAX_THINK
 from .errors import BadRequest, Busy, WebError
 from .kinds import GAME_KINDS, GameKind
 from .limits import (EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, SIMULATIONS, SIMULATIONS_PER_MINUTE, RateLimiter,
@@ -37,9 +38,6 @@ from .views import HUMAN, created_answer
 from . import analysis, review   # the analysis board and the game review (issue 28)
 
 STATIC = Path(__file__).parent / "static"
-MAX_NAME = 40
-DEFAULT_THINK, MAX_THINK = 1.0, 10.0
-MAX_ACTION = 200            # characters of an action's notation
 SWEEP_SECONDS = 3600.0      # how often the games in memory are looked over for those to let go
 RETRY_AFTER = 10            # seconds a client is asked to wait after a 503 (the server's disk is full)
 WS_CLOSE = {401: 4401, 403: 4403, 404: 4404, 429: 4429}
@@ -257,8 +255,8 @@ async def web_error(request: Request, error: Exception) -> Response:
 
 
 async def http_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, HTTPException)
-    return JSONResponse({"error": str(error.detail)}, status_code=error.status_code)
+    assert isinstance(error, HTTPException)   # its headers too: a 405's Allow (RFC 9110 §15.5.6)
+    return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=error.headers)
 
 
 async def store_unavailable(request: Request, error: Exception) -> Response:

@@ -1,21 +1,106 @@
-"""The web API as an OpenAPI 3 document, made from the routes themselves (their paths, methods
-and docstrings); docs/WEB.md holds the bodies and answers in full."""
+"""The web API as an OpenAPI 3 document, made from the routes themselves (their paths, methods and
+path parameters) and, for each operation, what :data:`OPERATIONS` says of it: its body, its answer,
+the refusals it can give and whether it needs a seat's token (the schemas: :mod:`.api_schemas`)."""
 
 from __future__ import annotations
 
-import inspect
-from typing import Any, Sequence
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ginnyo import __version__
 
-#: The API paths anyone may call; every other one needs a seat's token.
-OPEN_PATHS = ("/api/health", "/api/openapi.json", "/api/games")
-CREATED = ("/api/games", "/api/games/{game_id}/rematch")
-REFUSAL = {"description": 'a refusal, 4xx: {"error": "one line"} (docs/WEB.md lists the statuses)',
-           "content": {"application/json": {"schema": {"type": "object", "properties": {"error": {"type": "string"}},
-                                                        "required": ["error"]}}}}
+from . import api_schemas as schemas
+from .requests import MAX_BODY
+from .review import MAX_RECORD
+
+JSON = "application/json"
+PARAMETER = re.compile(r"{(\w+)(?::\w+)?}")
+REFUSALS = {
+    400: "a malformed body or field (the field named)",
+    401: "no seat token (Authorization: Bearer TOKEN), a malformed one or none of a game here",
+    403: "a seat token of another game, or a request from a foreign Origin",
+    404: "no such game (or job)",
+    409: "not now: out of turn, a stale version, the game over or not yet over, too many jobs",
+    413: f"a body over {MAX_BODY} bytes (read no further)",
+    415: "a body that is not application/json",
+    421: "a Host that is not this server's",
+    422: "what the rules or the formats refuse, in their own words",
+    429: "too many requests: try again after Retry-After seconds",
+    503: "the server cannot store it now (the disk is full)",
+}
+#: what any operation may answer, besides its own refusals (the request guard, rate limits)
+EVERY_OPERATION = (421, 429)
+GAME = (401, 403, 404)
+JSON_BODY = (400, 403, 413, 415)
+
+
+@dataclass(frozen=True)
+class Operation:
+    """What the document says of one method on one path beyond the route itself."""
+
+    summary: str
+    answer: Callable[[], dict[str, Any]] | None      # the success's JSON schema (None: ``answer_type`` text)
+    refusals: tuple[int, ...] = ()
+    status: int = 200
+    body: Callable[[], dict[str, Any]] | None = None
+    seat: bool = False                               # needs a seat's token (``Authorization: Bearer``)
+    answer_type: str = JSON
+    body_type: str = JSON
+    links: tuple[str, ...] = ()                      # the operations the answer leads to (their ids)
+
+
+GAME_OPERATIONS = ("game_view", "game_preview", "game_action", "game_rematch", "game_record", "review_game")
+JOB_OPERATIONS = ("simulation_status", "stop_simulation", "simulation_events")
+OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
+    ("get", "/api/health"): ("health", Operation("Whether the server answers", schemas.health_answer)),
+    ("get", "/api/openapi.json"): ("openapi", Operation("This document", schemas.document_answer)),
+    ("post", "/api/games"): ("create_game", Operation(
+        "Make a game: its seats (people and bots), seed, names and think time; each person's token, only here",
+        schemas.created_answer, JSON_BODY + (422, 503), 201, schemas.new_game_body, links=GAME_OPERATIONS)),
+    ("get", "/api/games/{game_id}"): ("game_view", Operation(
+        "The seat's view: its position (docs/FORMAT.md) and the game's state", schemas.seat_view, GAME,
+        seat=True)),
+    ("post", "/api/games/{game_id}/preview"): ("game_preview", Operation(
+        "Judge a choice of the seat to move, changing nothing: Ginny-O placements, Crazy Rummy cards or a hint",
+        schemas.preview_answer, GAME + JSON_BODY + (409, 422), body=schemas.preview_body, seat=True)),
+    ("post", "/api/games/{game_id}/actions"): ("game_action", Operation(
+        "Make the seat's move (committed before the answer); the new view",
+        schemas.seat_view, GAME + JSON_BODY + (409, 422, 503), body=schemas.action_body, seat=True)),
+    ("post", "/api/games/{game_id}/rematch"): ("game_rematch", Operation(
+        "The rematch of a finished game (made by the first seat to ask): answered as a made game",
+        schemas.created_answer, GAME + JSON_BODY + (409, 503), 201, schemas.any_object, seat=True)),
+    ("get", "/api/games/{game_id}/record"): ("game_record", Operation(
+        "The finished game's record (JSON lines, as ginnyo replay reads it); 409 before the end",
+        None, GAME + (409,), seat=True, answer_type="text/plain")),
+    ("get", "/api/games/{game_id}/review"): ("review_game", Operation(
+        "The review of a finished table game, for any of its seats; 409 while it is played",
+        lambda: schemas.review_answer(of_table=True), GAME + (409, 422), seat=True)),
+    ("post", "/api/review"): ("review_record", Operation(
+        f"The review of an uploaded record (JSON lines, UTF-8, at most {MAX_RECORD} bytes)",
+        schemas.review_answer, (400, 403, 413, 422), body=lambda: {"type": "string"}, body_type="text/plain")),
+    ("post", "/api/analysis"): ("analyse", Operation(
+        "A position's plays by score and by equity (and a 2-player endgame's solver move)",
+        schemas.analysis_answer, JSON_BODY + (422,), body=schemas.analysis_body)),
+    ("post", "/api/analysis/simulations"): ("start_simulation", Operation(
+        "Start a simulation of a position's best candidates by equity, as a background job",
+        lambda: schemas.job_answer(created=True), JSON_BODY + (409, 422), 201, schemas.simulation_body,
+        links=JOB_OPERATIONS)),
+    ("get", "/api/analysis/simulations/{job_id}"): ("simulation_status", Operation(
+        "A simulation job: its state and candidates so far, best first", schemas.job_answer, (404,))),
+    ("post", "/api/analysis/simulations/{job_id}/stop"): ("stop_simulation", Operation(
+        "Stop a simulation job where it is; the job", schemas.job_answer, (403, 404))),
+    ("get", "/api/analysis/simulations/{job_id}/events"): ("simulation_events", Operation(
+        "A simulation job's progress as server-sent events, one after each block, then its end",
+        None, (404,), answer_type="text/event-stream")),
+}
+LINK_PARAMETERS = {
+    # the game's id; the seat token (Authorization: Bearer TOKEN) is a person's seat's "token" in "seats"
+    "create_game": {"game_id": "$response.body#/id"},
+    "start_simulation": {"job_id": "$response.body#/id"},
+}
 
 
 def openapi_document(routes: Sequence[BaseRoute]) -> dict[str, Any]:
@@ -28,26 +113,62 @@ def openapi_document(routes: Sequence[BaseRoute]) -> dict[str, Any]:
         if not isinstance(route, Route) or not route.path.startswith("/api/"):
             continue
         for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
-            paths.setdefault(route.path, {})[method.lower()] = _operation(route)
-    description = ("The API of ginnyo serve: docs/WEB.md. Live views: the websocket "
-                   + ", ".join(f"{path}?token=TOKEN" for path in sockets) + ".")
+            paths.setdefault(route.path, {})[method.lower()] = _operation(method.lower(), route)
+    description = ("The API of ginnyo serve: docs/WEB.md and docs/WEB-ANALYSIS.md. Live views: the websocket "
+                   + ", ".join(f"{path}?token=TOKEN" for path in sockets) + ". A method a path does not take "
+                   "is answered 405 with the Allow header (components.responses.MethodNotAllowed).")
     return {"openapi": "3.0.3",
             "info": {"title": "ginnyo web table", "version": __version__, "description": description},
             "paths": paths,
             "components": {"securitySchemes": {"seat": {"type": "http", "scheme": "bearer",
-                                                        "description": "a seat's token"}}}}
+                                                        "description": "a seat's token (POST /api/games gives them)"}},
+                           "schemas": {"Refusal": schemas.refusal()},
+                           "responses": {"Refusal": _refusal("a refusal: one line of reason"),
+                                         "MethodNotAllowed": _method_not_allowed()}}}
 
 
-def _operation(route: Route) -> dict[str, Any]:
-    doc = inspect.getdoc(route.endpoint) or ""
-    status = "201" if route.path in CREATED else "200"
-    operation: dict[str, Any] = {"summary": doc.splitlines()[0] if doc else route.path,
-                                 "responses": {status: {"description": "done"}, "default": REFUSAL}}
-    if "{game_id}" in route.path:
-        operation["parameters"] = [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}]
-    if route.path not in OPEN_PATHS:
+def _operation(method: str, route: Route) -> dict[str, Any]:
+    operation_id, known = OPERATIONS.get((method, route.path), (route.name, None))
+    operation: dict[str, Any] = {"operationId": operation_id}
+    names = PARAMETER.findall(route.path)
+    if names:
+        operation["parameters"] = [{"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+                                   for name in names]
+    if known is None:   # a route not described yet: its path and methods only (the document's test says so)
+        operation["responses"] = {"default": {"$ref": "#/components/responses/Refusal"}}
+        return operation
+    operation["summary"] = known.summary
+    if known.body is not None:
+        operation["requestBody"] = {"required": known.body is not schemas.any_object,
+                                    "content": {known.body_type: {"schema": known.body()}}}
+    answer_schema = known.answer() if known.answer is not None else {"type": "string"}
+    success: dict[str, Any] = {"description": "done", "content": {known.answer_type: {"schema": answer_schema}}}
+    if known.links:
+        success["links"] = {target: {"operationId": target, "parameters": LINK_PARAMETERS[operation_id]}
+                            for target in known.links}
+    responses: dict[str, Any] = {str(known.status): success}
+    for status in sorted(set(known.refusals + EVERY_OPERATION)):
+        responses[str(status)] = _refusal(REFUSALS[status], retry_after=status == 429)
+    responses["default"] = {"$ref": "#/components/responses/Refusal"}
+    operation["responses"] = responses
+    if known.seat:
         operation["security"] = [{"seat": []}]
     return operation
 
 
-__all__ = ["openapi_document"]
+def _refusal(description: str, retry_after: bool = False) -> dict[str, Any]:
+    answer: dict[str, Any] = {"description": description,
+                              "content": {JSON: {"schema": {"$ref": "#/components/schemas/Refusal"}}}}
+    if retry_after:
+        answer["headers"] = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
+    return answer
+
+
+def _method_not_allowed() -> dict[str, Any]:
+    answer = _refusal("a method the path does not take (RFC 9110 §15.5.6)")
+    answer["headers"] = {"Allow": {"description": "the methods the path takes", "required": True,
+                                   "schema": {"type": "string"}}}
+    return answer
+
+
+__all__ = ["openapi_document", "OPERATIONS"]

@@ -12,6 +12,9 @@ from starlette.requests import ClientDisconnect, Request
 from .errors import BadRequest, TooLarge
 
 MAX_BODY = 64 * 1024
+MAX_NAME = 40               # characters of a seat's name
+DEFAULT_THINK, MAX_THINK = 1.0, 10.0   # a sim bot's seconds a move
+MAX_ACTION = 200            # characters of an action's notation
 BEARER = "bearer "
 
 
@@ -116,4 +119,4 @@ def text(body: dict[str, Any], key: str, limit: int) -> str:
     return value
 
 
-__all__ = ["MAX_BODY", "bearer_token", "bounded_body", "json_body", "only_fields", "whole_number", "seconds", "text"]
+__all__ = ["MAX_BODY", "MAX_NAME", "DEFAULT_THINK", "MAX_THINK", "MAX_ACTION", "bearer_token", "bounded_body", "json_body", "only_fields", "whole_number", "seconds", "text"]

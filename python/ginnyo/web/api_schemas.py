@@ -1,0 +1,216 @@
+"""The JSON schemas of the web API's bodies and answers (docs/WEB.md, docs/WEB-ANALYSIS.md), for the
+OpenAPI document (:mod:`.openapi`): built from the constants the handlers check (field names, limits,
+seat kinds, player counts), so that the document and the checks cannot drift apart."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from ginnyo.simulation.choices import POLICIES, STOP_LEVELS
+
+from . import analysis, crazy_match, crazy_table
+from .kinds import GAME_KINDS
+from .requests import MAX_ACTION, MAX_NAME, MAX_THINK
+from .store import GINNYO
+from .tables import MAX_SEED
+
+#: A seat's name (``POST /api/games``'s ``names``): the handler collapses runs of whitespace, then asks
+#: for at most :data:`MAX_NAME` printable characters, which no JSON Schema keyword says exactly
+NAME_FORMAT = "seat-name"
+VERSION_LIMIT = 1 << 31
+JOB_STATES = ("waiting", "running", "done", "stopped", "failed")
+
+
+def _object(properties: dict[str, Any], required: tuple[str, ...] = (), closed: bool = True,
+            **more: Any) -> dict[str, Any]:
+    """An object schema; ``closed``: unknown fields are refused (the handler's ``only_fields``)."""
+    schema: dict[str, Any] = {"type": "object", "properties": properties, **more}
+    if required:
+        schema["required"] = list(required)
+    if closed:
+        schema["additionalProperties"] = False
+    return schema
+
+
+def _whole(low: int, high: int, nullable: bool = True) -> dict[str, Any]:
+    """A whole-number field as :func:`.requests.whole_number` reads it (null: left out)."""
+    return {"type": "integer", "minimum": low, "maximum": high, "nullable": nullable}
+
+
+# -- request bodies ------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def player_counts(game: str) -> tuple[int, ...]:
+    """The player counts the rules allow ``game`` (its kind's own check, asked of 1 to 10)."""
+    counts = []
+    for count in range(1, 11):
+        try:
+            GAME_KINDS[game].check_players(count)
+        except ValueError:
+            continue
+        counts.append(count)
+    return tuple(counts)
+
+
+def new_game_body() -> dict[str, Any]:
+    """``POST /api/games``: one branch a game kind and player count, as ``names`` holds one name a seat."""
+    branches = []
+    for name, kind in GAME_KINDS.items():
+        for count in player_counts(name):
+            sized = {"minItems": count, "maxItems": count}
+            properties = {
+                "game": {"type": "string", "enum": [name], "description": "the game kind (default: ginny-o)"},
+                "seats": {"type": "array", "items": {"type": "string", "enum": list(kind.seat_kinds)}, **sized,
+                          "description": '"human" or a bot kind, one a seat'},
+                "names": {"type": "array", "items": {"type": "string", "format": NAME_FORMAT}, **sized,
+                          "nullable": True,
+                          "description": f"one a seat: at most {MAX_NAME} printable characters once runs of "
+                                         "whitespace are one space (empty: the default name)"},
+                "seed": _whole(0, MAX_SEED - 1),
+                "think": {"type": "number", "exclusiveMinimum": True, "minimum": 0, "maximum": MAX_THINK,
+                          "nullable": True, "description": "the sim bots' seconds a move"}}
+            branches.append(_object(properties, ("seats",) if name == GINNYO else ("game", "seats"),
+                                    title=f"{name}, {count} seats"))
+    return {"oneOf": branches}
+
+
+def preview_body() -> dict[str, Any]:
+    """``POST /api/games/{game_id}/preview``: a Ginny-O placement, or Crazy Rummy cards or a hint."""
+    placements = _object({"placements": {"type": "object", "additionalProperties": {"type": "string"},
+                                         "description": "square -> tile code (a joker: the card it stands "
+                                                        "for in lower case, or * not chosen yet)"}},
+                         ("placements",), title="Ginny-O: placements")
+    crazy = {"hint": {"type": "boolean", "description": "true: the advisor's best turn"},
+             "cards": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                       "maxItems": crazy_table.MAX_CHOSEN, "description": "card codes of the hand"},
+             "onto": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2, "nullable": True,
+                      "description": "[seat, number] of a meld on the table"}}
+    return {"anyOf": [placements,
+                      _object({**crazy, "hint": {"type": "boolean", "enum": [True]}}, ("hint",),
+                              title="Crazy Rummy: a hint"),
+                      _object(crazy, ("cards",), title="Crazy Rummy: the steps of chosen cards")]}
+
+
+def action_body() -> dict[str, Any]:
+    """``POST /api/games/{game_id}/actions``: notation (Ginny-O) or steps (Crazy Rummy), and the version."""
+    step = {"type": "object", "description": 'a Crazy Rummy step: {"draw": "stock"}, {"meld": ...}, {"discard": ...}'}
+    action = {"anyOf": [{"type": "string", "maxLength": MAX_ACTION,
+                         "description": "Ginny-O: move notation, return <tiles> or pass"},
+                        step, {"type": "array", "items": step, "minItems": 1, "maxItems": crazy_match.MAX_STEPS}]}
+    return _object({"action": action,
+                    "version": {**_whole(0, VERSION_LIMIT), "description": "the version acted on (else 409)"}},
+                   ("action",))
+
+
+def position_field() -> dict[str, Any]:
+    return {"anyOf": [{"type": "object", "description": "a docs/FORMAT.md position"},
+                      {"type": "string", "description": "JSON text or a position line (never a file name)"}]}
+
+
+def analysis_body() -> dict[str, Any]:
+    """``POST /api/analysis``."""
+    return _object({"position": position_field(),
+                    "limit": {**_whole(1, analysis.MAX_LIMIT), "description": "plays in each ranking"}},
+                   ("position",))
+
+
+def simulation_body() -> dict[str, Any]:
+    """``POST /api/analysis/simulations``."""
+    return _object({"position": position_field(),
+                    "rollouts": _whole(1, analysis.MAX_ROLLOUTS),
+                    "candidates": _whole(1, analysis.MAX_CANDIDATES),
+                    "plies": _whole(0, analysis.MAX_PLIES),
+                    "seed": _whole(0, analysis.MAX_SEED),
+                    "policy": {"type": "string", "enum": list(POLICIES)},
+                    "stop": {"type": "integer", "enum": [*sorted(STOP_LEVELS), None], "nullable": True,
+                             "description": "stop once the leader is ahead at this confidence (%)"}},
+                   ("position",))
+
+
+def any_object() -> dict[str, Any]:
+    return {"type": "object"}
+
+
+# -- answers -------------------------------------------------------------------------------------
+
+def created_answer() -> dict[str, Any]:
+    """A made game (or rematch): every seat, the people's tokens and links."""
+    seat = _object({"seat": {"type": "integer"}, "kind": {"type": "string"}, "name": {"type": "string"},
+                    "token": {"type": "string", "description": "a person's seat token (only here)"},
+                    "url": {"type": "string"}}, ("seat", "kind", "name"), closed=False)
+    return _object({"id": {"type": "string"}, "seats": {"type": "array", "items": seat},
+                    "hotseat_url": {"type": "string"}}, ("id", "seats"), closed=False)
+
+
+def seat_view() -> dict[str, Any]:
+    """A seat's view, of either game kind (the fields they share are required)."""
+    nullable_int = {"type": "integer", "nullable": True}
+    return _object({"id": {"type": "string"}, "seat": {"type": "integer"}, "version": {"type": "integer"},
+                    "players": {"type": "integer"}, "names": {"type": "array", "items": {"type": "string"}},
+                    "kinds": {"type": "array", "items": {"type": "string"}}, "to_move": nullable_int,
+                    "your_turn": {"type": "boolean"}, "finished": {"type": "boolean"},
+                    "history": {"type": "array"}, "result": {"type": "object", "nullable": True},
+                    "rematch": {"type": "object", "nullable": True}},
+                   ("id", "seat", "version", "players", "names", "kinds", "to_move", "your_turn", "finished",
+                    "history", "result", "rematch"), closed=False)
+
+
+def preview_answer() -> dict[str, Any]:
+    return {"anyOf": [_object({"legal": {"type": "boolean"}, "reason": {"type": "string", "nullable": True},
+                               "score": {"type": "integer"}, "melds": {"type": "array"},
+                               "joker_options": {"type": "object"}}, ("legal", "reason", "score", "melds"),
+                              closed=False, title="Ginny-O: the verdict"),
+                      _object({"options": {"type": "array"}, "reason": {"type": "string", "nullable": True}},
+                              ("options", "reason"), closed=False, title="Crazy Rummy: the steps"),
+                      _object({"hint": {"type": "object"}, "lines": {"type": "array"}}, ("hint", "lines"),
+                              closed=False, title="Crazy Rummy: the hint")]}
+
+
+def analysis_answer() -> dict[str, Any]:
+    return _object({"position": {"type": "object"}, "line": {"type": "string"}, "by_score": {"type": "array"},
+                    "by_equity": {"type": "array"}, "no_play": {"type": "object", "nullable": True},
+                    "endgame": {"type": "object", "nullable": True}},
+                   ("position", "line", "by_score", "by_equity", "no_play", "endgame"), closed=False)
+
+
+def job_answer(created: bool = False) -> dict[str, Any]:
+    """A simulation job; the one just made also names its event stream."""
+    properties: dict[str, Any] = {"id": {"type": "string"}, "state": {"type": "string", "enum": list(JOB_STATES)},
+                                  "error": {"type": "string", "nullable": True}, "rollouts": {"type": "integer"},
+                                  "asked": {"type": "integer"}, "candidates": {"type": "array"}}
+    required: tuple[str, ...] = ("id", "state", "error", "rollouts", "asked", "candidates")
+    if created:
+        properties["events"] = {"type": "string"}
+        required += ("events",)
+    return _object(properties, required, closed=False)
+
+
+def review_answer(of_table: bool = False) -> dict[str, Any]:
+    properties: dict[str, Any] = {"players": {"type": "integer"}, "names": {"type": "array"},
+                                  "turns": {"type": "array"}, "summary": {"type": "array"},
+                                  "final": {"type": "object"}}
+    required: tuple[str, ...] = ("players", "names", "turns", "summary", "final")
+    if of_table:
+        properties["game"] = {"type": "string"}
+        required += ("game",)
+    return _object(properties, required, closed=False)
+
+
+def health_answer() -> dict[str, Any]:
+    return _object({"ok": {"type": "boolean", "enum": [True]}}, ("ok",))
+
+
+def document_answer() -> dict[str, Any]:
+    return _object({"openapi": {"type": "string"}, "info": {"type": "object"}, "paths": {"type": "object"}},
+                   ("openapi", "info", "paths"), closed=False)
+
+
+def refusal() -> dict[str, Any]:
+    """Every refusal: one line of reason."""
+    return _object({"error": {"type": "string"}}, ("error",))
+
+
+__all__ = ["NAME_FORMAT", "player_counts", "new_game_body", "preview_body", "action_body", "analysis_body",
+           "simulation_body", "any_object", "created_answer", "seat_view", "preview_answer", "analysis_answer",
+           "job_answer", "review_answer", "health_answer", "document_answer", "refusal"]
