@@ -44,7 +44,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import operator
 import os
 import platform
 import re
@@ -54,6 +53,12 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
+
+if sys.version_info >= (3, 11):
+    from operator import call as invoke      # in C: no Python frame of its own in the counts
+else:
+    def invoke(function: Callable[[], object]) -> object:
+        return function()
 
 BENCH = Path(__file__).resolve().parent
 CORPUS = BENCH / "corpus-mid.jsonl"
@@ -146,15 +151,18 @@ def _figure_calls(name: str, count: int) -> tuple[list[Any], Callable[[Any], obj
     lines = corpus_lines(count)
     positions = [Position.from_json(line) for line in lines]
     if name == "generation":
-        return [native.core_of(position).generate_plays for position in positions], operator.call
+        return [native.core_of(position).generate_plays for position in positions], invoke
     if name == "best_play":
-        return [native.core_of(position).best_play for position in positions], operator.call
+        return [native.core_of(position).best_play for position in positions], invoke
     if name == "equity":
         from ginnyo.equity.rank import rank_actions
         from ginnyo.equity.leaves import default_model
         model = default_model()
         loaded = [(native.core_of(p), p.rack, p.game_context.box_size) for p in positions]
-        return loaded, lambda arguments: rank_actions(*arguments, model, limit=EQUITY_SHOWN)
+
+        def rank(arguments: tuple[native.Core, tuple[int, ...], int]) -> object:
+            return rank_actions(*arguments, model, limit=EQUITY_SHOWN)
+        return loaded, rank
     if name == "rollout":
         from ginnyo.equity.rank import rank_position
         from ginnyo.equity.leaves import default_model
@@ -301,7 +309,7 @@ def read_baseline(path: Path) -> dict[str, Any]:
     except GinnyoError as problem:
         raise CountError(str(problem)) from None
     figures = data.get("figures") if isinstance(data, dict) else None
-    if not isinstance(figures, dict) or not all(is_whole_number(value) and value > 0 for value in figures.values()):
+    if not isinstance(data, dict) or not isinstance(figures, dict) or not all(is_whole_number(value) and value > 0 for value in figures.values()):
         raise CountError(f"{path}: field 'figures': must map each figure to its instructions, a whole number")
     return data
 
@@ -381,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     for slower, faster in RATIOS:
         if slower in figures and faster in figures:
             print(f"{slower} / {faster}: {figures[slower] / figures[faster]:.2f} x")
-    counted_over = baseline.get("positions") if isinstance(baseline.get("positions"), dict) else {}
+    positions = baseline.get("positions")
+    counted_over = positions if isinstance(positions, dict) else {}
     resized = [name for name in figures if counted_over.get(name) != FIGURES[name].positions]
     if resized:
         print(f"note: {', '.join(resized)} now run over other positions than the baseline's: make it again")

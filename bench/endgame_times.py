@@ -14,13 +14,16 @@ import argparse
 import json
 import statistics
 import sys
+from collections.abc import Sequence
+from typing import TypeVar
 
 from ginnyo.endgame.exact import greedy_endgames, solve
 
 PERCENTILES = (50, 75, 90, 95, 99, 100)
+Number = TypeVar("Number", int, float)
 
 
-def percentile(values: list[float], share: int) -> float:
+def percentile(values: Sequence[Number], share: int) -> Number:
     """The nearest-rank percentile of sorted ``values``."""
     rank = max(1, -(-share * len(values) // 100))
     return values[rank - 1]

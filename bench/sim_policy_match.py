@@ -21,7 +21,7 @@ from typing import Sequence
 from ginnyo.game.game import Game, play_game
 from ginnyo.players.players import hash_seed
 from ginnyo.players.simulation import SimPlayer
-from ginnyo.strength.match import PairResult, summarise
+from ginnyo.strength.match import DealResult, summarise
 from ginnyo.support.workers import cut, run_batches
 
 BOTS = ("equity", "greedy")     # the policies of A and B
@@ -32,20 +32,20 @@ def player(policy: str, seed: int, seat: int, rollouts: int) -> SimPlayer:
     return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), rollouts=rollouts, policy=policy)
 
 
-def play_pairs(seeds: Sequence[int], rollouts: int) -> list[PairResult]:
-    """Every deal of ``seeds`` twice, A in seat 0 then in seat 1."""
+def play_pairs(seeds: Sequence[int], rollouts: int) -> list[DealResult]:
+    """Every deal of ``seeds`` twice, A in seat 0 then in seat 1 (as
+    :func:`ginnyo.strength.match.play_deal` plays a deal)."""
     results = []
     for seed in seeds:
-        a_scores, b_scores, turns = [], [], []
+        scores, turns, emptied = [], [], []
         for a_seat in (0, 1):
             policies = BOTS if a_seat == 0 else BOTS[::-1]
             game = play_game(Game.deal(2, seed), [player(policy, seed, seat, rollouts)
                                                   for seat, policy in enumerate(policies)])
-            a_scores.append(game.scores[a_seat])
-            b_scores.append(game.scores[1 - a_seat])
+            scores.append(tuple(game.scores))
             turns.append(game.turns_played)
-        results.append(PairResult(seed, (a_scores[0], a_scores[1]), (b_scores[0], b_scores[1]),
-                                  (turns[0], turns[1])))
+            emptied.append(len(game.box) == 0)
+        results.append(DealResult(seed, tuple(scores), tuple(turns), tuple(emptied)))
     return results
 
 
@@ -59,7 +59,7 @@ def main() -> None:
     args = parser.parse_args()
     seeds = list(range(args.seed, args.seed + args.games // 2))
     start = time.perf_counter()
-    results: list[PairResult] = []
+    results: list[DealResult] = []
     names = (f"sim({BOTS[0]} rollouts)", f"sim({BOTS[1]} rollouts)")
     for batch in run_batches(partial(play_pairs, rollouts=args.rollouts), cut(seeds, args.workers, largest=10),
                              workers=args.workers):

@@ -9,6 +9,8 @@ The ratios go to the summary; nothing is asserted about time.
 
 from __future__ import annotations
 
+from pytest_benchmark.fixture import BenchmarkFixture
+
 from conftest import FACTS, HERE, fastest_rounds, record
 from ginnyo import native
 from ginnyo.analysis.bulk import load_jsonl
@@ -18,7 +20,7 @@ POSITIONS = 200
 CHECKED = 20        # the checked path is slow: its ratio is taken on these positions
 
 
-def test_loading_against_best_play(benchmark, corpus):
+def test_loading_against_best_play(benchmark: BenchmarkFixture, corpus: list[Position]) -> None:
     data = (HERE / "corpus-mid.jsonl").read_bytes()
     texts = [line.decode("utf-8") for line in data.splitlines()[:POSITIONS]]
     positions = corpus[:POSITIONS]
@@ -35,7 +37,7 @@ def test_loading_against_best_play(benchmark, corpus):
     })
     per = {name: seconds / (CHECKED if name == "checked" else POSITIONS) for name, seconds in fastest.items()}
     benchmark(lambda: [Position.from_json(text) for text in texts])
-    record("load a position from JSON (Position.from_json)", benchmark.stats.stats, POSITIONS)
+    record("load a position from JSON (Position.from_json)", benchmark, POSITIONS)
     for name, what in (("json", "Position.from_json"), ("line", "Position.from_line"),
                        ("bulk", "bulk.load_jsonl, per position"), ("checked", "Position.checked_json")):
         FACTS[f"{what} over Core.best_play"] = f"{per[name] / per['best play']:10.2f} x"

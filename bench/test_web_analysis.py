@@ -32,8 +32,9 @@ def _serve(data: str) -> tuple[subprocess.Popen[str], str, int]:
     process = subprocess.Popen([sys.executable, "-m", "ginnyo", "serve", "--port", "0", "--data", data],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert process.stdout is not None       # stdout=PIPE
     ready, _, _ = select.select([process.stdout], [], [], START_TIMEOUT)
-    line = process.stdout.readline() if ready else ""   # type: ignore[union-attr]
+    line = process.stdout.readline() if ready else ""
     assert "serving on http://" in line, line
     address = line.split("serving on http://", 1)[1].split("/", 1)[0]
     host, port = address.rsplit(":", 1)

@@ -35,29 +35,27 @@ CORPUS_LINES = 60   # the first positions of bench/corpus-mid.jsonl
 
 def perft_positions() -> list[str]:
     """The position lines the file covers, in order."""
-    from ginnyo.position.position import Position
-    from ginnyo.position_string import to_line
+    from ginnyo import Position
 
     corpus = (ROOT / "bench" / "corpus-mid.jsonl").read_text(encoding="utf-8").splitlines()
-    return EXTRA_LINES + [to_line(Position.from_json(text)) for text in corpus[:CORPUS_LINES]]
+    return EXTRA_LINES + [Position.from_json(text).to_line() for text in corpus[:CORPUS_LINES]]
 
 
 def perft(line: str) -> tuple[int, int | None]:
     """The compiled core's play count and best score for a position line."""
-    from ginnyo import native
-    from ginnyo.position_string import from_line
+    from ginnyo import Position, native
 
-    position = from_line(line)
+    position = Position.from_line(line)
     best = native.best_play(position)
     return len(native.legal_plays(position)), None if best is None else best.score
 
 
 def reference_perft(line: str) -> tuple[int, int | None]:
     """The same two numbers from the plain-Python reference."""
+    from ginnyo import Position
     from ginnyo.position import reference
-    from ginnyo.position_string import from_line
 
-    plays = reference.legal_plays(from_line(line))
+    plays = reference.legal_plays(Position.from_line(line))
     return len(plays), max((scored.score for scored in plays), default=None)
 
 

@@ -101,16 +101,6 @@ def test_no_module_imports_one_that_imports_it_back() -> None:
     assert not cycle, "import circle: " + " -> ".join(cycle)
 
 
-#: kept one release as thin aliases (docs/API.md, "Deprecated names"), called by no module of the package
-DEPRECATED = ("ginnyo.solver", "ginnyo.position_string")
-
-
-def test_no_module_of_the_package_imports_a_deprecated_one() -> None:
-    users = sorted(f"{module} imports {target}" for module, targets in import_graph().items()
-                   for target in targets if target in DEPRECATED)
-    assert not users, "\n".join(users)
-
-
 #: The modules of ginnyo that import the compiled core: the bridge's doors, one a
 #: compiled extension (native/), the two vocabulary modules that word the core's
 #: own rules and codes, and Crazy Rummy's own solver.
@@ -174,7 +164,7 @@ FLOORS: list[tuple[str, set[str]]] = [
     ("vocabulary", {"tiles", "layout", "melds", "rules", "board", "play", "notation", "illegal", "fields"}),
     ("bridge", {"native"}),
     ("position", {"position"}),
-    ("game", {"game", "ginnyo", "solver", "position_string"}),
+    ("game", {"game", "ginnyo"}),
     ("equity", {"equity"}),
     ("search", {"endgame", "simulation", "odds"}),
     ("players", {"players", "levels"}),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ginnyo.solver import best_play, load_position, play_notation, score_play
+from ginnyo import Position
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -35,7 +35,7 @@ def test_format_md_position_example_loads() -> None:
     text = (DOCS / "FORMAT.md").read_text(encoding="utf-8")
     example = re.search(r"```json\n(.*?)```", text, re.S)
     assert example is not None
-    assert load_position(example.group(1)).board
+    assert Position.load(example.group(1)).board
 
 
 def test_format_md_has_notation_examples() -> None:
@@ -45,8 +45,8 @@ def test_format_md_has_notation_examples() -> None:
 @pytest.mark.parametrize("notation, score", _notation_examples())
 def test_format_md_notation_example_scores_as_written(notation: str, score: int) -> None:
     board = {"G8": "5H", "H8": "6H", "I8": "7H"}          # the table's board
-    position = load_position({"board": board, "rack": "8H 9H 5C 5S 4H KC KD KS *"})
-    assert score_play(position, notation).score == score
+    position = Position.load({"board": board, "rack": "8H 9H 5C 5S 4H KC KD KS *"})
+    assert position.score(notation).score == score
 
 
 RULES_EXAMPLES = [      # (example file, notation written in docs/RULES.md §5, score)
@@ -63,13 +63,13 @@ RULES_EXAMPLES = [      # (example file, notation written in docs/RULES.md §5, 
 @pytest.mark.parametrize("name, notation, score", RULES_EXAMPLES)
 def test_rules_md_worked_example_scores_as_written(name: str, notation: str, score: int) -> None:
     assert f"`{notation}" in (DOCS / "RULES.md").read_text(encoding="utf-8")
-    position = load_position(f"{ROOT}/examples/{name}.json")
-    assert score_play(position, notation).score == score
+    position = Position.load(f"{ROOT}/examples/{name}.json")
+    assert position.score(notation).score == score
 
 
 @pytest.mark.parametrize("name", ["opening", "extend"])
 def test_rules_md_names_the_play_best_move_prints(name: str) -> None:
-    position = load_position(f"{ROOT}/examples/{name}.json")
-    best = best_play(position)
+    position = Position.load(f"{ROOT}/examples/{name}.json")
+    best = position.best_play()
     assert best is not None
-    assert f"`{play_notation(position, best.play)}" in (DOCS / "RULES.md").read_text(encoding="utf-8")
+    assert f"`{position.notation(best)}" in (DOCS / "RULES.md").read_text(encoding="utf-8")

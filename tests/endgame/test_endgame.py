@@ -27,7 +27,6 @@ from ginnyo.game.game import tile_set
 from ginnyo.layout import Layout
 from ginnyo.play import ScoredPlay
 from ginnyo.position.position import Position
-from ginnyo.solver import apply_play, score_play
 from ginnyo.tiles import JOKER, PlacedTile, parse_rack_tile, rack_code
 
 # The endgame of greedy game 109 of seed 2026 that took the most nodes of 185
@@ -71,8 +70,8 @@ def minimax(position: Position, opponent: Sequence[int], plays: PlayLister = ref
 
 
 def replay_spread(start: Position, line: Sequence[str]) -> int:
-    """Play ``line`` under the rules (each play checked and scored by the solver
-    API, each pass checked to have no legal play) and return the mover's points
+    """Play ``line`` under the rules (each play checked and scored by :meth:`Position.score`,
+    each pass checked to have no legal play) and return the mover's points
     minus the opponent's, with both end penalties when the line ends the game."""
     racks = [list(start.rack), list(opponent_rack(start))]
     board_position = start
@@ -87,11 +86,11 @@ def replay_spread(start: Position, line: Sequence[str]) -> int:
             continue
         assert passes < 2, "the line goes on after two passes"
         passes = 0
-        scored = score_play(now, move)
+        scored = now.score(move)
         points[side] += scored.score
         for tile in scored.play.tiles_used:
             racks[side].remove(tile)
-        board_position = apply_play(now, move)
+        board_position = now.apply(move)
     assert passes == 2 and line[-2:] == (PASS, PASS), "a proven line ends with two passes"
     return points[0] - points[1] - rack_cost(racks[0]) + rack_cost(racks[1])
 
@@ -240,7 +239,7 @@ def test_best_endgame_play_is_the_first_move_of_the_line() -> None:
         if line[0] == PASS:
             assert best is None
         else:
-            assert best is not None and best.play == score_play(endgame, line[0]).play
+            assert best is not None and best.play == endgame.score(line[0]).play
 
 
 def test_best_endgame_play_is_none_without_a_play() -> None:

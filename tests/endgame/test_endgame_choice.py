@@ -13,6 +13,7 @@ from typing import Iterator
 import pytest
 from cli_helpers import assert_bad_input, cli
 
+from ginnyo import Position
 from ginnyo.game.actions import action_notation
 from ginnyo.endgame.exact import is_endgame, solve
 from ginnyo.endgame.choice import endgame_action, solver_move
@@ -23,7 +24,6 @@ from ginnyo.game.game import Game, View
 from ginnyo.players.players import GreedyPlayer, make_player
 from ginnyo.endgame.preendgame import greedy_preendgames, rank
 from ginnyo.players.simulation import SimPlayer
-from ginnyo.solver import best_play, load_position, play_notation
 
 # An endgame (tests/endgame/test_endgame.py's small_endgame(6, 3)) where the highest-scoring
 # play, L9 KS... for 10, loses by 20 and F10 ...6D wins by 20.
@@ -46,9 +46,9 @@ def trap_file(tmp_path: object) -> str:
 
 
 def test_the_trap_is_an_endgame_where_the_top_score_loses() -> None:
-    start = load_position(TRAP)
-    top = best_play(start)
-    assert top is not None and play_notation(start, top.play) == GREEDY
+    start = Position.from_dict(TRAP)
+    top = start.best_play()
+    assert top is not None and start.notation(top) == GREEDY
     move = solver_move(start)
     assert move is not None and move.source == "endgame" and move.notation == SOLVER
     assert move.spread == 20 and move.proven

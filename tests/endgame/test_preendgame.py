@@ -13,7 +13,7 @@ from helpers import position
 from preendgame_reference import expected_spread
 
 from ginnycore.selfplay import greedy_game_record
-from ginnyo import native, solver
+from ginnyo import native
 from ginnyo.errors import PositionError
 from ginnyo.game.game import tile_set
 from ginnyo.layout import Layout
@@ -52,7 +52,7 @@ def check_against_brute_force(seed: int, rack_size: int, box: int) -> int:
     assert result.proven and result.box == box
     unseen = parse_tile_codes(start.context["unseen"], "unseen", "unseen")
     for choice in result.choices:
-        expected = expected_spread(start, unseen, choice.candidate.action(), rack_size, solver.legal_plays)
+        expected = expected_spread(start, unseen, choice.candidate.action(), rack_size, native.legal_plays)
         assert choice.spread == expected, (seed, choice.notation, choice.spread, expected)
     spreads = [choice.spread for choice in result.choices if choice.spread is not None]
     assert len(spreads) == len(result.choices)

@@ -16,13 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ginnyo import solver
 from ginnyo.selfplay.corpus import sample_positions
 from ginnyo import GinnyoError
 from ginnyo.engine.server import MAX_LINE_BYTES, NO_MOVE, Engine, serve
 from ginnyo.engine.client import EngineError, SimpleEngine, default_command
 from ginnyo.position.position import Position
-from ginnyo.position_string import to_line
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = ROOT / "docs" / "PROTOCOL.md"
@@ -95,19 +93,19 @@ def test_ucgi_hello_is_answered_with_ucgiok() -> None:
 def test_go_answers_the_solvers_best_play_for_corpus_positions(engine: SimpleEngine) -> None:
     for position in sample_positions(12, 11):
         engine.set_position(position)
-        best = solver.best_play(position)
+        best = position.best_play()
         result = engine.go()
         if best is None:
             assert result.bestmove is None and result.candidates == ()
         else:
-            assert result.bestmove == solver.play_notation(position, best.play)
+            assert result.bestmove == position.notation(best)
             assert [c.score for c in result.candidates] == [best.score]
 
 
 def test_go_top_n_lists_the_n_best_plays_in_moves_order(engine: SimpleEngine) -> None:
-    position = solver.load_position(EXTEND)
+    position = Position.from_line(EXTEND)
     engine.set_position(EXTEND)
-    expected = [(s.score, solver.play_notation(position, s.play)) for s in solver.legal_plays(position)[:7]]
+    expected = [(s.score, position.notation(s)) for s in list(position.legal_plays)[:7]]
     result = engine.go(top=7)
     assert [(c.score, c.notation) for c in result.candidates] == expected
     assert [c.rank for c in result.candidates] == list(range(1, 8))
@@ -115,10 +113,10 @@ def test_go_top_n_lists_the_n_best_plays_in_moves_order(engine: SimpleEngine) ->
 
 
 def test_moves_lists_every_legal_play(engine: SimpleEngine) -> None:
-    position = solver.load_position(EXTEND)
+    position = Position.from_line(EXTEND)
     engine.set_position(EXTEND)
     assert [(c.score, c.notation) for c in engine.moves()] == \
-        [(s.score, solver.play_notation(position, s.play)) for s in solver.legal_plays(position)]
+        [(s.score, position.notation(s)) for s in position.legal_plays]
 
 
 def test_score_gives_the_total_the_melds_and_the_canonical_notation(engine: SimpleEngine) -> None:
@@ -129,10 +127,10 @@ def test_score_gives_the_total_the_melds_and_the_canonical_notation(engine: Simp
 
 
 def test_apply_then_show_gives_the_position_after_the_play(engine: SimpleEngine) -> None:
-    position = solver.load_position(EXTEND)
+    position = Position.from_line(EXTEND)
     engine.set_position(EXTEND)
     engine.apply("D2 KCKDKS")
-    assert engine.show() == to_line(solver.apply_play(position, "D2 KCKDKS"))
+    assert engine.show() == position.apply("D2 KCKDKS").to_line()
 
 
 def test_position_json_is_accepted_on_one_line(engine: SimpleEngine) -> None:
@@ -310,11 +308,11 @@ def _session(engine: SimpleEngine, lines: list[str], notations: list[str | None]
 
 def test_ten_thousand_requests_in_one_session_without_memory_growth(engine: SimpleEngine) -> None:
     positions = sample_positions(20, 5)
-    lines = [to_line(p) for p in positions]
+    lines = [p.to_line() for p in positions]
     notations = []
     for position in positions:
-        best = solver.best_play(position)
-        notations.append(solver.play_notation(position, best.play) if best else None)
+        best = position.best_play()
+        notations.append(position.notation(best) if best else None)
     _session(engine, lines, notations, 1000)  # warm up: imports, caches, allocator arenas
     before = rss_kb(engine.process.pid)
     _session(engine, lines, notations, REQUESTS)

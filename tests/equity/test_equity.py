@@ -209,10 +209,9 @@ def test_without_a_play_or_a_return_the_only_action_is_a_pass() -> None:
 
 
 def test_equity_with_a_zero_model_ranks_plays_as_best_move_does() -> None:
-    from ginnyo.solver import best_play
     pos = position({"G8": "5H", "H8": "6H", "I8": "7H"}, "5C 5S 8H 8C 8S KD KC KS")
     best = rank_position(pos, hand_model())[0]
-    expected = best_play(pos)
+    expected = pos.best_play()
     assert expected is not None
     assert best.action() == Place(expected.play) and best.score == expected.score
 

@@ -13,7 +13,6 @@ from ginnyo import Position, native
 from ginnyo.layout import core_premiums
 from ginnyo.selfplay.corpus import sample_positions
 from ginnyo.play import ScoredPlay
-from ginnyo.solver import apply_play
 
 POSITIONS = 400 if FULL_CORPUS else 80
 
@@ -34,7 +33,7 @@ def test_apply_then_undo_matches_full_recomputation() -> None:
         before = core.state()
         scored = rng.choice(plays)
         assert core.apply(*_arguments(scored)) == scored.score
-        after = apply_play(position, scored.play)
+        after = position.apply(scored.play)
         fresh = native.core_of(after)
         assert core.state() == fresh.state()
         assert core.count_plays() == fresh.count_plays()
@@ -56,7 +55,7 @@ def test_a_chain_of_applied_plays_stays_exact() -> None:
                 break
             scored = rng.choice(plays)
             core.apply(*_arguments(scored))
-            current = apply_play(current, scored.play)
+            current = current.apply(scored.play)
             assert core.state() == native.core_of(current).state()
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from ginnyo.selfplay import corpus
-from ginnyo import native
+from ginnyo import Position, native
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "cython-extension"
 
@@ -59,8 +59,7 @@ def test_example_extension_counts_and_scores_like_the_core(ginny_count: Any) -> 
 
 
 def test_example_extension_reports_no_play_as_minus_one(ginny_count: Any) -> None:
-    from ginnyo.solver import load_position
-    position = load_position(str(EXAMPLE.parent / "no-play.json"))
+    position = Position.load(EXAMPLE.parent / "no-play.json")
     assert ginny_count.count_and_best(native.core_of(position)) == (0, -1)
 
 

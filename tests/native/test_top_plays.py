@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from ginnyo import native, solver
+from ginnyo import native
 from ginnyo.position import reference
 from ginnyo.selfplay.corpus import sample_positions
 from ginnyo.engine.server import Engine, candidate_line
 from ginnyo.play import ScoredPlay
 from ginnyo.position.position import Position
-from ginnyo.solver import load_position
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -41,7 +40,7 @@ def corpus() -> list[Position]:
 @cache
 def ranked_in_python(position_json: str) -> list[CorePlay]:
     """Every play the core generates, ranked by ScoredPlay.sort_key in Python."""
-    return [core_tuple(scored) for scored in solver.legal_plays(Position.from_json(position_json))]
+    return [core_tuple(scored) for scored in native.legal_plays(Position.from_json(position_json))]
 
 
 def cuts(length: int) -> list[int]:
@@ -81,7 +80,7 @@ def test_top_plays_match_the_plain_python_reference() -> None:
     for position in sample_positions(12, seed=5):
         expected = sorted(reference.legal_plays(position), key=ScoredPlay.sort_key)
         for n in cuts(len(expected)):
-            found = solver.top_plays(position, n)
+            found = position.top_plays(n)
             assert [(s.play, s.score, s.melds) for s in found] == \
                 [(s.play, s.score, s.melds) for s in expected[:n]], (n, position.to_json())
 
@@ -106,23 +105,23 @@ def test_best_play_is_the_first_of_top_plays() -> None:
 
 
 def test_top_plays_of_a_position_without_plays_is_empty() -> None:
-    core = native.core_of(load_position(EXAMPLES / "no-play.json"))
+    core = native.core_of(Position.load(EXAMPLES / "no-play.json"))
     assert core.top_plays(3) == []
     assert list(core.ranked_plays()) == []
 
 
 @pytest.mark.parametrize("bad", [0, -1, -(10 ** 30), "5", 2.5, True, None])
 def test_top_plays_refuses_a_count_below_one_or_not_a_whole_number(bad: object) -> None:
-    core = native.core_of(load_position(EXAMPLES / "extend.json"))
+    core = native.core_of(Position.load(EXAMPLES / "extend.json"))
     with pytest.raises(ValueError, match="^n must be"):
         core.top_plays(bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="^n must be"):
-        solver.top_plays(load_position(EXAMPLES / "extend.json"), bad)  # type: ignore[arg-type]
+        Position.load(EXAMPLES / "extend.json").top_plays(bad)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("bad", [0, -3, "1", 1.0])
 def test_ranked_plays_refuses_a_bad_limit_or_buffer(bad: object) -> None:
-    core = native.core_of(load_position(EXAMPLES / "extend.json"))
+    core = native.core_of(Position.load(EXAMPLES / "extend.json"))
     with pytest.raises(ValueError, match="^limit must be"):
         core.ranked_plays(bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="^buffer must be"):
@@ -130,7 +129,7 @@ def test_ranked_plays_refuses_a_bad_limit_or_buffer(bad: object) -> None:
 
 
 def test_a_huge_count_gives_every_play_without_allocating_it() -> None:
-    position = load_position(EXAMPLES / "opening.json")
+    position = Position.load(EXAMPLES / "opening.json")
     full = ranked_in_python(position.to_json())
     core = native.core_of(position)
     assert core.top_plays(10 ** 30) == full
@@ -138,7 +137,7 @@ def test_a_huge_count_gives_every_play_without_allocating_it() -> None:
 
 
 def test_ranked_plays_keep_the_board_they_started_on() -> None:
-    position = load_position(EXAMPLES / "extend.json")
+    position = Position.load(EXAMPLES / "extend.json")
     full = ranked_in_python(position.to_json())
     core = native.core_of(position)
     plays = core.ranked_plays(buffer=4)
@@ -148,18 +147,18 @@ def test_ranked_plays_keep_the_board_they_started_on() -> None:
 
 
 def test_legal_plays_view_iterates_lazily_in_ranking_order() -> None:
-    position = load_position(EXAMPLES / "opening.json")
+    position = Position.load(EXAMPLES / "opening.json")
     view = iter(position.legal_plays)
-    assert next(view) == solver.legal_plays(position)[0]
-    assert position.legal_plays.top(4) == solver.legal_plays(position)[:4]
+    assert next(view) == native.legal_plays(position)[0]
+    assert position.legal_plays.top(4) == native.legal_plays(position)[:4]
 
 
 def test_moves_prints_the_same_list_as_ranking_every_play(capsys: pytest.CaptureFixture[str]) -> None:
     from ginnyo.cli import main
     from ginnyo.position.plays_json import play_to_json
     for name in ("opening.json", "extend.json", "no-play.json"):
-        position = load_position(EXAMPLES / name)
-        full = solver.legal_plays(position)
+        position = Position.load(EXAMPLES / name)
+        full = native.legal_plays(position)
         assert main(["moves", "--json", str(EXAMPLES / name)]) == 0
         assert capsys.readouterr().out == json.dumps([play_to_json(position, s) for s in full]) + "\n"
         assert main(["moves", "--json", "--limit", "7", str(EXAMPLES / name)]) == 0
@@ -170,7 +169,7 @@ def test_moves_prints_the_same_list_as_ranking_every_play(capsys: pytest.Capture
             shown = full if limit is None else full[:limit]
             if shown:
                 width = len(str(len(shown)))
-                assert lines == [f"{i:>{width}}. {solver.play_notation(position, s.play):<28} {s.score:>4}"
+                assert lines == [f"{i:>{width}}. {position.notation(s):<28} {s.score:>4}"
                                  for i, s in enumerate(shown, 1)]
             else:
                 assert lines[0].startswith("No legal play")
@@ -182,14 +181,14 @@ def test_moves_numbers_more_plays_than_its_first_chunk_to_the_width_of_their_cou
     from ginnyo.commands.moves import LISTED_BEFORE_COUNTING
     path = tmp_path / "wide.json"
     path.write_text(json.dumps(big_position(12, "* * 5C 7C")), encoding="utf-8")
-    position = load_position(path)
-    full = solver.legal_plays(position)
+    position = Position.load(path)
+    full = native.legal_plays(position)
     assert 10_000 <= len(full) and LISTED_BEFORE_COUNTING < 9_999
     for limit, width in ((None, 5), (9_999, 4)):
         assert main(["moves", str(path)] + ([] if limit is None else ["--limit", str(limit)])) == 0
         shown = full[:limit]
         assert capsys.readouterr().out.splitlines() == [
-            f"{i:>{width}}. {solver.play_notation(position, s.play):<28} {s.score:>4}" for i, s in enumerate(shown, 1)]
+            f"{i:>{width}}. {position.notation(s):<28} {s.score:>4}" for i, s in enumerate(shown, 1)]
 
 
 def test_moves_refuses_a_limit_of_zero(capsys: pytest.CaptureFixture[str]) -> None:
@@ -201,13 +200,13 @@ def test_moves_refuses_a_limit_of_zero(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_go_top_n_lists_the_first_n_of_the_ranked_plays() -> None:
-    position = load_position(EXAMPLES / "opening.json")
+    position = Position.load(EXAMPLES / "opening.json")
     engine = Engine()
     engine.position = position
-    full = solver.legal_plays(position)
-    assert engine.go("top 6") == [candidate_line(rank, s.score, solver.play_notation(position, s.play))
+    full = native.legal_plays(position)
+    assert engine.go("top 6") == [candidate_line(rank, s.score, position.notation(s))
                                   for rank, s in enumerate(full[:6], 1)] \
-        + [f"bestmove {solver.play_notation(position, full[0].play)}"]
+        + [f"bestmove {position.notation(full[0])}"]
 
 
 def _peak_kilobytes(code: str, *args: str) -> tuple[int, str]:
@@ -225,7 +224,7 @@ def test_moves_limit_5_on_millions_of_plays_stays_small(tmp_path: Path) -> None:
     """8.4 million legal plays: ranking them all took past 60 s and 6 GB."""
     path = tmp_path / "big.json"
     path.write_text(json.dumps(big_position(26, "* * * * 4C 5C 6C 7C 8C 9C TC JC QC KC")), encoding="utf-8")
-    assert native.core_of(load_position(path)).count_plays() == 8_380_322
+    assert native.core_of(Position.load(path)).count_plays() == 8_380_322
     peak, output = _peak_kilobytes("import sys; from ginnyo.cli import main; raise SystemExit(main(sys.argv[1:]))",
                                    "moves", "--limit", "5", "--json", str(path))
     assert peak < 200_000
@@ -242,8 +241,8 @@ def test_ranked_plays_made_directly_need_a_core() -> None:
 def test_iterating_the_view_of_millions_of_plays_stays_small(tmp_path: Path) -> None:
     path = tmp_path / "big.json"
     path.write_text(json.dumps(big_position(26, "* * * * 4C 5C 6C 7C 8C 9C TC JC QC KC")), encoding="utf-8")
-    code = ("import itertools, sys; from ginnyo.solver import load_position;"
-            " plays = load_position(sys.argv[1]).legal_plays;"
+    code = ("import itertools, sys; from ginnyo import Position;"
+            " plays = Position.load(sys.argv[1]).legal_plays;"
             " print([p.score for p in itertools.islice(plays, 6)], plays.count())")
     peak, output = _peak_kilobytes(code, str(path))
     assert peak < 200_000
@@ -255,15 +254,15 @@ def test_moves_without_a_limit_streams_hundreds_of_thousands_of_plays_in_bounded
     """386 620 plays: listing them as objects first took about 600 MB."""
     path = tmp_path / "many.json"
     path.write_text(json.dumps(big_position(16, "* * * 4C 5C 6C 7C 8C")), encoding="utf-8")
-    position = load_position(path)
+    position = Position.load(path)
     assert native.core_of(position).count_plays() == 386_620
     peak, output = _peak_kilobytes("import sys; from ginnyo.cli import main; raise SystemExit(main(sys.argv[1:]))",
                                    "moves", str(path))
     assert peak < 120_000
     lines = output.splitlines()
     assert len(lines) == 386_620
-    best = solver.top_plays(position, 3)
-    assert lines[:3] == [f"{i:>6}. {solver.play_notation(position, s.play):<28} {s.score:>4}"
+    best = position.top_plays(3)
+    assert lines[:3] == [f"{i:>6}. {position.notation(s):<28} {s.score:>4}"
                          for i, s in enumerate(best, 1)]
     assert lines[-1].startswith("386620. ")
 
@@ -271,16 +270,15 @@ def test_moves_without_a_limit_streams_hundreds_of_thousands_of_plays_in_bounded
 @pytest.mark.slow
 def test_engine_moves_streams_hundreds_of_thousands_of_plays_in_bounded_memory(tmp_path: Path) -> None:
     """The engine's ``moves`` writes its info lines as the core ranks them."""
-    from ginnyo.position_string import to_line
     position = Position.from_dict(big_position(16, "* * * 4C 5C 6C 7C 8C"))
     script = tmp_path / "session.txt"
-    script.write_text(f"position {to_line(position)}\nmoves\nquit\n", encoding="utf-8")
+    script.write_text(f"position {position.to_line()}\nmoves\nquit\n", encoding="utf-8")
     code = ("import sys; from ginnyo.engine import serve;"
             " raise SystemExit(serve(open(sys.argv[1], 'rb'), sys.stdout))")
     peak, output = _peak_kilobytes(code, str(script))
     assert peak < 120_000
     lines = output.splitlines()
     assert lines[-1] == "movesok 386620" and len(lines) == 386_621
-    best = solver.top_plays(position, 2)
-    assert lines[:2] == [candidate_line(rank, s.score, solver.play_notation(position, s.play))
+    best = position.top_plays(2)
+    assert lines[:2] == [candidate_line(rank, s.score, position.notation(s))
                          for rank, s in enumerate(best, 1)]

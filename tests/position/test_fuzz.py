@@ -20,12 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import FULL_CORPUS
-from ginnyo import GinnyoError, Layout, Position, solver
+from ginnyo import GinnyoError, Layout, Position
 from ginnyo.cli import main
 from ginnyo.selfplay.corpus import sample_positions
-from ginnyo.notation import parse_notation, play_notation
 from ginnyo.position.position import KNOWN_FIELDS
-from ginnyo.position_string import from_line, from_text, to_line
 from ginnyo.tiles import JOKER, NUM_CARDS, parse_card, parse_rack_tile
 
 T = TypeVar("T")
@@ -145,7 +143,7 @@ def mutate_position(data: st.DataObject, position: Position) -> dict[str, Any]:
 def check_valid(position: Position) -> None:
     """A position that loaded is a real one: it writes and reads back as both forms."""
     assert Position.from_json(position.to_json()) == position
-    assert from_line(to_line(position)) == position
+    assert Position.from_line(position.to_line()) == position
 
 
 # -- position JSON -------------------------------------------------------------
@@ -165,7 +163,7 @@ def test_any_text_is_a_position_or_a_one_line_error(text: str | bytes) -> None:
     result = outcome(Position.from_json, text)
     if isinstance(result, Position):
         check_valid(result)
-    outcome(from_text, text)
+    outcome(Position.from_text, text)
 
 
 @PARSE
@@ -198,24 +196,24 @@ def test_any_square_name_is_a_square_or_a_one_line_error(name: object) -> None:
 @PARSE
 @given(st.text(alphabet=LINE_CHARS, max_size=120) | st.text(max_size=120))
 def test_any_line_is_a_position_or_a_one_line_error(text: str) -> None:
-    result = outcome(from_line, text)
+    result = outcome(Position.from_line, text)
     if isinstance(result, Position):
-        assert from_line(to_line(result)) == result
+        assert Position.from_line(result.to_line()) == result
 
 
 @PARSE
 @given(st.data())
 def test_mutated_lines_load_or_fail_with_one_line(data: st.DataObject) -> None:
-    line = mutate_text(data, to_line(data.draw(st.sampled_from(base_positions()))), LINE_CHARS)
-    result = outcome(from_line, line)
+    line = mutate_text(data, data.draw(st.sampled_from(base_positions())).to_line(), LINE_CHARS)
+    result = outcome(Position.from_line, line)
     if isinstance(result, Position):
-        assert to_line(from_line(to_line(result))) == to_line(result)
+        assert Position.from_line(result.to_line()).to_line() == result.to_line()
 
 
 @PARSE
 @given(json_values)
 def test_non_text_lines_are_one_line_errors(value: object) -> None:
-    assert isinstance(outcome(from_line, value), GinnyoError) or isinstance(value, str)
+    assert isinstance(outcome(Position.from_line, value), GinnyoError) or isinstance(value, str)
 
 
 # -- tile codes ----------------------------------------------------------------
@@ -242,7 +240,7 @@ def test_any_rack_code_is_a_rack_tile_or_a_one_line_error(text: object) -> None:
 @lru_cache(maxsize=None)
 def notations_of(index: int) -> tuple[str, ...]:
     position = base_positions()[index]
-    return tuple(play_notation(position, scored.play) for scored in solver.legal_plays(position)[:40])
+    return tuple(position.notation(scored) for scored in position.top_plays(40))
 
 
 @SOLVE
@@ -255,13 +253,13 @@ def test_any_notation_is_a_play_or_a_one_line_error(data: st.DataObject) -> None
         st.text(alphabet=NOTATION_CHARS, max_size=40), st.text(max_size=40), json_values,
         st.sampled_from(known or ("8G 7H7C7S",)).flatmap(
             lambda note: st.builds(lambda d: mutate_text(d, note, NOTATION_CHARS), st.data()))))
-    play = outcome(parse_notation, position, text)
+    play = outcome(position.parse, text)
     if isinstance(play, GinnyoError):
         return
-    scored = outcome(solver.score_play, position, play)
+    scored = outcome(position.score, play)
     if not isinstance(scored, GinnyoError):
-        assert parse_notation(position, play_notation(position, play)) == play
-        outcome(solver.apply_play, position, play)
+        assert position.parse(position.notation(play)) == play
+        outcome(position.apply, play)
 
 
 # -- the command line ------------------------------------------------------------
@@ -279,9 +277,9 @@ def test_cli_on_fuzzed_files_exits_2_with_one_stderr_line(data: st.DataObject, c
     base = data.draw(st.sampled_from(base_positions()))
     content = data.draw(st.one_of(
         st.builds(lambda d: json.dumps(mutate_position(d, base)), st.data()),
-        st.builds(lambda d: mutate_text(d, to_line(base), LINE_CHARS), st.data()),
+        st.builds(lambda d: mutate_text(d, base.to_line(), LINE_CHARS), st.data()),
         st.text(alphabet=string.printable, max_size=80)))
-    expected = outcome(from_text, content)
+    expected = outcome(Position.from_text, content)
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "position"
         path.write_text(content, encoding="utf-8", errors="surrogatepass")
@@ -316,4 +314,4 @@ def test_notation_start_with_another_scripts_digits_is_invalid() -> None:
     # the start's regex used \d, which matches any script's digits: '٨G' was read as 8G
     position = Position.from_dict({"board": {}, "rack": "7H 7C 7S"})
     for text in ("٨G 7H7C7S", "G٨ 7H7C7S"):
-        assert type(outcome(parse_notation, position, text)).__name__ == "InvalidMoveError"
+        assert type(outcome(position.parse, text)).__name__ == "InvalidMoveError"

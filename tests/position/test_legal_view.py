@@ -5,17 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ginnyo import native, solver
+from ginnyo import Position, native
 from ginnyo.position.legal import LegalPlays
-from ginnyo.notation import play_notation
-from ginnyo.position.position import Position
-from ginnyo.solver import load_position
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def example(name: str) -> Position:
-    return load_position(EXAMPLES / name)
+    return Position.load(EXAMPLES / name)
 
 
 def test_legal_plays_property_returns_a_view_of_the_position() -> None:
@@ -27,7 +24,7 @@ def test_legal_plays_property_returns_a_view_of_the_position() -> None:
 
 def test_iterating_yields_every_legal_play_best_first() -> None:
     position = example("extend.json")
-    assert list(position.legal_plays) == solver.legal_plays(position)
+    assert list(position.legal_plays) == native.legal_plays(position)
 
 
 def test_len_and_count_equal_the_number_of_plays_iterated() -> None:
@@ -63,7 +60,7 @@ def test_every_generated_play_is_in_the_view() -> None:
     view = position.legal_plays
     for scored in view:
         assert scored.play in view
-        assert play_notation(position, scored.play) in view
+        assert position.notation(scored) in view
 
 
 def test_illegal_play_in_notation_is_not_in_the_view() -> None:
@@ -85,7 +82,7 @@ def test_view_follows_the_position_after_a_play() -> None:
     position = example("extend.json")
     best = position.legal_plays.best()
     assert best is not None
-    after = solver.apply_play(position, best.play)
+    after = position.apply(best.play)
     assert after.legal_plays.count() == native.core_of(after).count_plays()
     assert after.legal_plays.count() != position.legal_plays.count()
 

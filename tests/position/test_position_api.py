@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 import json
 import pickle
-import warnings
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -306,20 +305,3 @@ def test_every_exception_class_is_defined_in_errors_py() -> None:
                 defined_elsewhere.append(f"{path.relative_to(package)}: {node.name}")
     assert defined_elsewhere == []
 
-
-def test_deprecated_module_functions_answer_as_the_methods_and_do_not_warn() -> None:
-    from ginnyo import notation, solver
-    from ginnyo.position_string import from_line, from_text, to_line
-    extend = example("extend")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert solver.load_position(EXAMPLES / "extend.json") == extend
-        assert solver.legal_plays(extend) == list(extend.legal_plays)
-        assert solver.top_plays(extend, 3) == extend.top_plays(3)
-        assert solver.best_play(extend) == extend.best_play()
-        assert solver.score_play(extend, "8G ...8H") == extend.score("8G ...8H")
-        assert solver.apply_play(extend, "8G ...8H") == extend.apply("8G ...8H")
-        assert solver.tiles_to_return(example("no-play"))[0] == [example("no-play").tile_to_return()]
-        assert notation.parse_notation(extend, "8G ...8H") == extend.parse("8G ...8H")
-        assert notation.play_notation(extend, extend.parse("8G ...8H")) == "8G ...8H"
-        assert from_line(to_line(extend)) == from_text(extend.to_line()) == extend

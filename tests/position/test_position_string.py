@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import FULL_CORPUS, position
-from ginnyo import Layout, PlacedTile, Position, PositionError, solver
+from ginnyo import Layout, PlacedTile, Position, PositionError
 from ginnyo.cli import main
 from ginnyo.selfplay.corpus import sample_positions
 from ginnyo.layout import SQUARE_KINDS
-from ginnyo.position_string import from_line, from_text, looks_like_json, to_line
+from ginnyo.position.line import looks_like_json
 from ginnyo.tiles import JOKER, card
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,15 +38,15 @@ def test_corpus_positions_round_trip_through_the_line() -> None:
     positions = sample_positions(2000 if FULL_CORPUS else 300, 17)
     assert any(p.sets == 2 for p in positions) and any(p.board for p in positions)
     for pos in positions:
-        line = to_line(pos)
-        assert from_line(line) == pos, line
-        assert to_line(from_line(line)) == line
+        line = pos.to_line()
+        assert Position.from_line(line) == pos, line
+        assert Position.from_line(line).to_line() == line
 
 
 @pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.json")))
 def test_shipped_examples_round_trip_through_the_line(example: str) -> None:
     pos = Position.from_file(EXAMPLES / example)
-    assert from_line(to_line(pos)) == pos
+    assert Position.from_line(pos.to_line()) == pos
 
 
 @st.composite
@@ -79,9 +79,9 @@ def positions_on_random_layouts(draw: st.DrawFn) -> Position:
 @settings(max_examples=150, deadline=None)
 @given(positions_on_random_layouts())
 def test_positions_on_any_layout_round_trip_through_the_line(pos: Position) -> None:
-    line = to_line(pos)
-    assert from_line(line) == pos
-    assert to_line(from_line(line)) == line
+    line = pos.to_line()
+    assert Position.from_line(line) == pos
+    assert Position.from_line(line).to_line() == line
 
 
 def test_documented_examples_are_read_and_written_back_exactly() -> None:
@@ -89,71 +89,71 @@ def test_documented_examples_are_read_and_written_back_exactly() -> None:
     block = re.search(r"```position-strings\n(.*?)```", text, re.S)
     assert block
     for line in block.group(1).splitlines():
-        assert to_line(from_line(line)) == line
+        assert Position.from_line(line).to_line() == line
 
 
 # -- the grammar ---------------------------------------------------------------
 
 def test_empty_board_is_every_row_as_its_width() -> None:
-    assert to_line(position({}, "")) == f"{EMPTY_ROWS} -"
+    assert position({}, "").to_line() == f"{EMPTY_ROWS} -"
 
 
 def test_a_count_followed_by_a_digit_rank_reads_the_last_digit_as_the_rank() -> None:
-    assert from_line(line_with_row_8("65H6H7H6")) == position(RUN_5_7H)
+    assert Position.from_line(line_with_row_8("65H6H7H6")) == position(RUN_5_7H)
 
 
 def test_a_two_digit_count_before_a_digit_rank() -> None:
-    pos = from_line("102C3C4C - layout=..........S..")
+    pos = Position.from_line("102C3C4C - layout=..........S..")
     assert sorted(pos.layout.square_name(s) for s in pos.board) == ["K1", "L1", "M1"]
-    assert to_line(pos) == "102C3C4C - layout=..........S.."
+    assert pos.to_line() == "102C3C4C - layout=..........S.."
 
 
 def test_a_letter_rank_after_a_count() -> None:
-    pos = from_line(line_with_row_8("6JHJDJC6"))
+    pos = Position.from_line(line_with_row_8("6JHJDJC6"))
     assert sorted(pos.layout.square_name(s) for s in pos.board) == ["G8", "H8", "I8"]
 
 
 def test_joker_is_the_card_it_stands_for_in_lower_case() -> None:
-    pos = from_line(line_with_row_8("65H6H7h6"))
+    pos = Position.from_line(line_with_row_8("65H6H7h6"))
     assert pos.board[pos.layout.parse_square("I8")] == PlacedTile(card(7, 2), True)
-    assert to_line(pos) == line_with_row_8("65H6H7h6")
+    assert pos.to_line() == line_with_row_8("65H6H7h6")
 
 
 def test_ten_is_written_t_and_10_is_an_error() -> None:
-    assert "TH" in to_line(position({"G8": "TH", "H8": "JH", "I8": "QH"}))
+    assert "TH" in position({"G8": "TH", "H8": "JH", "I8": "QH"}).to_line()
     with pytest.raises(PositionError, match="'0H' is not a tile"):
-        from_line(line_with_row_8("610H6"))
+        Position.from_line(line_with_row_8("610H6"))
 
 
 def test_mixed_case_tile_is_an_error() -> None:
     with pytest.raises(PositionError, match="mixed case"):
-        from_line(line_with_row_8("65H6H7h6".replace("7h", "Th")))
+        Position.from_line(line_with_row_8("65H6H7h6".replace("7h", "Th")))
 
 
 def test_rack_joker_is_a_star_and_an_empty_rack_a_dash() -> None:
-    pos = from_line(f"{EMPTY_ROWS} *AS")
+    pos = Position.from_line(f"{EMPTY_ROWS} *AS")
     assert pos.rack == (card(1, 3), JOKER)
-    assert to_line(pos) == f"{EMPTY_ROWS} AS*"
-    assert from_line(f"{EMPTY_ROWS} -").rack == ()
+    assert pos.to_line() == f"{EMPTY_ROWS} AS*"
+    assert Position.from_line(f"{EMPTY_ROWS} -").rack == ()
 
 
 def test_rack_tiles_must_be_upper_case_cards() -> None:
     with pytest.raises(PositionError, match="rack: '5h'"):
-        from_line(f"{EMPTY_ROWS} 5h")
+        Position.from_line(f"{EMPTY_ROWS} 5h")
     with pytest.raises(PositionError, match="rack: '10'"):
-        from_line(f"{EMPTY_ROWS} 10H")
+        Position.from_line(f"{EMPTY_ROWS} 10H")
 
 
 def test_options_in_any_order_defaults_left_out_when_written() -> None:
     line = f"5/5/19S9D9h1/5/5 9C sets=2 layout=Y...B/.R.../..S../...R./B...Y"
     swapped = f"5/5/19S9D9h1/5/5 9C layout=Y...B/.R.../..S../...R./B...Y sets=2"
-    assert from_line(line) == from_line(swapped)
-    assert to_line(from_line(line)) == line
-    assert to_line(from_line(f"{EMPTY_ROWS} - sets=1 layout=standard")) == f"{EMPTY_ROWS} -"
+    assert Position.from_line(line) == Position.from_line(swapped)
+    assert Position.from_line(line).to_line() == line
+    assert Position.from_line(f"{EMPTY_ROWS} - sets=1 layout=standard").to_line() == f"{EMPTY_ROWS} -"
 
 
 def test_blanks_around_and_between_fields_are_allowed() -> None:
-    assert from_line(f"  {EMPTY_ROWS}\t \tAS  sets=2 \n") == position({}, "AS", sets=2)
+    assert Position.from_line(f"  {EMPTY_ROWS}\t \tAS  sets=2 \n") == position({}, "AS", sets=2)
 
 
 @pytest.mark.parametrize("text, names", [
@@ -179,7 +179,7 @@ def test_blanks_around_and_between_fields_are_allowed() -> None:
 ])
 def test_bad_lines_are_one_line_position_errors_naming_the_problem(text: str, names: str) -> None:
     with pytest.raises(PositionError) as error:
-        from_line(text)
+        Position.from_line(text)
     message = str(error.value)
     assert names in message and "\n" not in message
 
@@ -187,7 +187,7 @@ def test_bad_lines_are_one_line_position_errors_naming_the_problem(text: str, na
 def test_from_line_is_checked_by_the_same_rules_as_json() -> None:
     board_only_off_centre = "/".join(["15"] * 3) + "/3KDKCKS9/" + "/".join(["15"] * 11) + " -"
     with pytest.raises(PositionError, match="centre H8 is empty"):
-        from_line(board_only_off_centre)
+        Position.from_line(board_only_off_centre)
 
 
 # -- where a line is accepted --------------------------------------------------
@@ -200,7 +200,7 @@ def test_looks_like_json_by_the_first_non_blank_character() -> None:
 
 def test_files_beginning_with_a_byte_order_mark_load_as_before(tmp_path: Path) -> None:
     pos = position(RUN_5_7H, "5C 5S")
-    for name, content in (("bom.json", pos.to_json()), ("bom.line", to_line(pos))):
+    for name, content in (("bom.json", pos.to_json()), ("bom.line", pos.to_line())):
         path = tmp_path / name
         path.write_bytes(b"\xef\xbb\xbf" + content.encode())
         assert Position.from_file(path) == pos
@@ -208,29 +208,29 @@ def test_files_beginning_with_a_byte_order_mark_load_as_before(tmp_path: Path) -
 
 def test_from_text_reads_json_and_lines_alike() -> None:
     pos = position(RUN_5_7H, "5C 5S")
-    assert from_text(pos.to_json()) == from_text(to_line(pos).encode() + b"\n") == pos
+    assert Position.from_text(pos.to_json()) == Position.from_text(pos.to_line().encode() + b"\n") == pos
 
 
-def test_load_position_takes_a_line_a_line_file_and_json(tmp_path: Path) -> None:
+def test_position_load_takes_a_line_a_line_file_and_json(tmp_path: Path) -> None:
     pos = position(RUN_5_7H, "5C 5S")
     path = tmp_path / "position.line"
-    path.write_text(to_line(pos) + "\n", encoding="utf-8")
-    assert solver.load_position(to_line(pos)) == pos
-    assert solver.load_position(str(path)) == pos
-    assert solver.load_position(path) == pos
-    assert solver.load_position(pos.to_json()) == pos
+    path.write_text(pos.to_line() + "\n", encoding="utf-8")
+    assert Position.load(pos.to_line()) == pos
+    assert Position.load(str(path)) == pos
+    assert Position.load(path) == pos
+    assert Position.load(pos.to_json()) == pos
 
 
-def test_load_position_reports_a_missing_file_as_a_file(tmp_path: Path) -> None:
+def test_position_load_reports_a_missing_file_as_a_file(tmp_path: Path) -> None:
     with pytest.raises(PositionError, match="cannot read"):
-        solver.load_position(str(tmp_path / "missing.json"))
+        Position.load(str(tmp_path / "missing.json"))
 
 
 @pytest.mark.parametrize("command", ["best-move", "moves", "show"])
 def test_cli_commands_read_a_file_holding_a_line(command: str, capsys: pytest.CaptureFixture[str],
                                                  tmp_path: Path) -> None:
     path = tmp_path / "extend.line"
-    path.write_text(to_line(Position.from_file(EXAMPLES / "extend.json")) + "\n", encoding="utf-8")
+    path.write_text(Position.from_file(EXAMPLES / "extend.json").to_line() + "\n", encoding="utf-8")
     assert main([command, str(path)]) == 0
     from_line_out = capsys.readouterr().out
     assert main([command, str(EXAMPLES / "extend.json")]) == 0
@@ -238,7 +238,7 @@ def test_cli_commands_read_a_file_holding_a_line(command: str, capsys: pytest.Ca
 
 
 def test_cli_reads_a_line_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    line = to_line(Position.from_file(EXAMPLES / "opening.json"))
+    line = Position.from_file(EXAMPLES / "opening.json").to_line()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(line.encode() + b"\n")))
     assert main(["best-move", "--json", "-"]) == 0
     assert json.loads(capsys.readouterr().out)["score"] == 21

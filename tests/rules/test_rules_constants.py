@@ -24,7 +24,6 @@ from ginnyo.native import core_of
 from ginnyo.play import Play, ScoredPlay
 from ginnyo.players.players import GreedyPlayer, no_play_action
 from ginnyo.game.records import parse_record, record_text, replay
-from ginnyo.solver import legal_plays, tiles_to_return
 from ginnyo.tiles import JOKER, NUM_CARDS, PlacedTile, parse_rack_tile, rack_code, rack_penalty
 
 from helpers import position
@@ -179,10 +178,10 @@ def test_the_compiled_loop_returns_the_tile_python_returns(rack: list[int]) -> N
 
 
 def test_best_move_names_the_tile_the_players_return() -> None:
-    """solver.tiles_to_return (best-move's advice) names rules.tile_to_return's tile; on a
+    """Position.return_advice (best-move's advice) names rules.tile_to_return's tile; on a
     rack of only jokers it advises a pass, the box being unknown (docs/RULES.md §6)."""
     for rack in RANDOM_RACKS:
-        named, _ = tiles_to_return(position({}, " ".join(rack_code(tile) for tile in rack), sets=2))
+        named, _ = position({}, " ".join(rack_code(tile) for tile in rack), sets=2).return_advice()
         choice = rules.tile_to_return(rack)
         assert named == ([] if choice == JOKER else [choice]), rack
 
@@ -230,7 +229,7 @@ def test_equity_ranks_a_position_s_plays_as_best_move_and_the_core_do() -> None:
     core = core_of(pos)
     zero = LeaveModel(tuple(tuple(0.0 for _ in FEATURES) for _ in STAGES))
     by_equity = [c.placements for c in rank_actions(core, pos.rack, 0, zero) if c.kind == PLAY]
-    scored = legal_plays(pos)
+    scored = list(pos.legal_plays)
     by_best_move = [tuple((square, tile[0], tile[1]) for square, tile in s.play.placements) for s in scored]
     assert by_equity == by_best_move
     best = core.best_play()

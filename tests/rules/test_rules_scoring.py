@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from ginnyo import PositionError, solver
+from ginnyo import PositionError, native
 from ginnyo.position import reference
-from ginnyo.notation import parse_notation, play_notation
 from rules_cases import (
     EXAMPLE_1, EXAMPLE_2_TO_4, JOIN_BOARD, JOIN_LAYOUT, RED_CROSS_LAYOUT, RUN_5_7H, TWO_RUNS,
     assert_illegal, assert_legal, assert_rejected, best_score, play, pos)
@@ -42,33 +41,33 @@ def test_example_1_jokers_add_zero() -> None:
 def test_example_1_no_play_scores_more_than_21() -> None:
     p = pos(**EXAMPLE_1)
     assert best_score(p, reference) == 21
-    assert best_score(p, solver) == 21
-    assert solver.legal_plays(p)[0].score == 21  # best first
-    best = solver.best_play(p)
+    assert best_score(p, native) == 21
+    assert native.legal_plays(p)[0].score == 21  # best first
+    best = p.best_play()
     assert best is not None and best.score == 21
 
 
 def test_example_2_set_of_fives_down_column_g_scores_20() -> None:
     p = pos(**EXAMPLE_2_TO_4)
     assert_legal(p, {"G7": "5C", "G9": "5S"}, 20, {("set", "G7-G9", 20)})
-    assert parse_notation(p, "G7 5C.5S") == play(p, {"G7": "5C", "G9": "5S"})
-    assert solver.score_play(p, "G7 5C.5S").score == 20
-    assert play_notation(p, play(p, {"G7": "5C", "G9": "5S"})) == "G7 5C.5S"
+    assert p.parse("G7 5C.5S") == play(p, {"G7": "5C", "G9": "5S"})
+    assert p.score("G7 5C.5S").score == 20
+    assert p.notation(play(p, {"G7": "5C", "G9": "5S"})) == "G7 5C.5S"
 
 
 def test_example_3_set_of_eights_down_j8_j10_extends_the_run_scores_48() -> None:
     p = pos(**EXAMPLE_2_TO_4)
     assert_legal(p, {"J8": "8H", "J9": "8C", "J10": "8S"}, 48,
                  {("set", "J8-J10", 40), ("run", "G8-J8", 8)})
-    assert solver.score_play(p, "J8 8H8C8S").score == 48
-    assert play_notation(p, play(p, {"J8": "8H", "J9": "8C", "J10": "8S"})) == "J8 8H8C8S"
+    assert p.score("J8 8H8C8S").score == 48
+    assert p.notation(play(p, {"J8": "8H", "J9": "8C", "J10": "8S"})) == "J8 8H8C8S"
 
 
 def test_example_4_new_area_on_red_d4_scores_60() -> None:
     p = pos(**EXAMPLE_2_TO_4)
     assert_legal(p, {"D4": "KD", "E4": "KC", "F4": "KS"}, 60, {("set", "D4-F4", 60)})
-    assert solver.score_play(p, "4D KDKCKS").score == 60
-    assert play_notation(p, play(p, {"D4": "KD", "E4": "KC", "F4": "KS"})) == "4D KDKCKS"
+    assert p.score("4D KDKCKS").score == 60
+    assert p.notation(play(p, {"D4": "KD", "E4": "KC", "F4": "KS"})) == "4D KDKCKS"
 
 
 # --------------------------------------------------------------------------
@@ -203,13 +202,13 @@ def test_custom_layout_sizes_generate_moves(width: int, height: int) -> None:
     p = pos({}, "7H 7C 7S", layout=layout)
     assert (p.layout.width, p.layout.height) == (width, height)
     centre = p.layout.centre
-    for engine in (reference, solver):
+    for engine in (reference, native):
         plays = engine.legal_plays(p)
         assert plays
         assert all(centre in s.play.squares for s in plays)
         assert max(s.score for s in plays) == 21
     # 3 squares x 6 orders, across and down, covering the centre
-    assert len(solver.legal_plays(p)) == len(reference.legal_plays(p)) == 2 * 3 * 6
+    assert len(native.legal_plays(p)) == len(reference.legal_plays(p)) == 2 * 3 * 6
 
 
 def test_custom_layout_5x5_with_centre_in_the_corner() -> None:
@@ -268,13 +267,13 @@ AGREEMENT_CASES: dict[str, dict[str, Any]] = {
 
 
 @pytest.mark.parametrize("case", sorted(AGREEMENT_CASES))
-def test_reference_and_solver_generate_the_same_plays_and_scores(case: str) -> None:
+def test_reference_and_core_generate_the_same_plays_and_scores(case: str) -> None:
     p = pos(**AGREEMENT_CASES[case])
     ref = {s.play: s.score for s in reference.legal_plays(p)}
-    core = {s.play: s.score for s in solver.legal_plays(p)}
+    core = {s.play: s.score for s in native.legal_plays(p)}
     assert set(ref) - set(core) == set(), "plays only the reference finds"
-    assert set(core) - set(ref) == set(), "plays only the solver finds"
+    assert set(core) - set(ref) == set(), "plays only the core finds"
     assert ref == core
-    assert len(solver.legal_plays(p)) == len(core)
-    best = solver.best_play(p)
+    assert len(native.legal_plays(p)) == len(core)
+    best = p.best_play()
     assert best is not None and best.score == max(ref.values())

@@ -11,7 +11,6 @@ from helpers import FULL_CORPUS
 from ginnyo import Layout, Play, PlacedTile, Position, native
 from ginnyo.position import reference
 from ginnyo.selfplay.compiled import greedy_game, greedy_games
-from ginnyo.solver import tiles_to_return
 from ginnyo.tiles import JOKER, rack_penalty
 
 GAMES = 400 if FULL_CORPUS else 60
@@ -53,7 +52,7 @@ def replay(players: int, seed: int, index: int) -> None:
         else:
             assert not native.legal_plays(position), "returned or passed with a legal play"
             if turn["action"] == "return":
-                assert [turn["returned"]] == tiles_to_return(position)[0]
+                assert turn["returned"] == position.tile_to_return()
                 racks[player].remove(turn["returned"])
         racks[player].extend(turn["refill"])
         assert len(racks[player]) <= 7 or turn["action"] == "pass"

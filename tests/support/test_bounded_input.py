@@ -24,8 +24,6 @@ from ginnyo.crazy.state import TurnState, load_state
 from ginnyo.errors import IllegalMoveError, PositionError
 from ginnyo.support.files import LEAVES_BYTES, POSITION_BYTES, STATE_BYTES, quote
 from ginnyo.equity.leaves import LeaveFileError, load
-from ginnyo.notation import parse_notation
-from ginnyo.position_string import from_line, from_text
 from ginnyo.tiles import parse_card, parse_rack_tile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,16 +127,16 @@ def test_any_part_of_a_position_string_is_a_short_one_line_error(part: str, text
             "board": f"{'/'.join(rows[:7] + [text] + rows[8:])} 5C",
             "option": f"{'/'.join(rows)} 5C {text}",
             "row": f"{'/'.join(rows)}/{text} 5C"}[part]
-    assert_short_error(from_line, line, kind=PositionError)
+    assert_short_error(Position.from_line, line, kind=PositionError)
 
 
 @HOSTILE
 @given(hostile_values)
 def test_any_move_notation_is_a_short_one_line_error(text: object) -> None:
     position = Position.from_dict(GOOD_POSITION)
-    assert_short_error(parse_notation, position, text, kind=GinnyoError)
+    assert_short_error(position.parse, text, kind=GinnyoError)
     if isinstance(text, str):
-        assert_short_error(parse_notation, position, "8G " + text, kind=GinnyoError)
+        assert_short_error(position.parse, "8G " + text, kind=GinnyoError)
 
 
 # -- every field of a Crazy Rummy state, hostile -----------------------------------------
@@ -166,7 +164,7 @@ def test_any_meld_card_is_a_short_one_line_error(card: object) -> None:
 
 def test_a_position_json_text_longer_than_the_limit_is_refused_before_decoding() -> None:
     text = '{"board": {}, "rack": "' + " " * POSITION_BYTES + '"}'
-    for call in (Position.from_json, from_text):
+    for call in (Position.from_json, Position.from_text):
         with pytest.raises(PositionError, match="larger than a position may be"):
             call(text)
     with pytest.raises(PositionError, match="larger than a position may be"):
@@ -175,7 +173,7 @@ def test_a_position_json_text_longer_than_the_limit_is_refused_before_decoding()
 
 def test_a_position_string_longer_than_the_limit_is_refused() -> None:
     with pytest.raises(PositionError, match="larger than a position may be"):
-        from_line("15/" * 14 + "15 " + "5C" * POSITION_BYTES)
+        Position.from_line("15/" * 14 + "15 " + "5C" * POSITION_BYTES)
 
 
 def test_a_huge_rack_string_is_refused_without_being_split_whole() -> None:
@@ -196,7 +194,7 @@ def test_a_huge_move_is_refused_without_reading_all_its_tiles() -> None:
     tracemalloc.start()
     try:
         with pytest.raises(IllegalMoveError, match="the line runs off the board"):
-            parse_notation(position, notation)
+            position.parse(notation)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -335,8 +333,7 @@ def test_a_crazy_hand_of_more_cards_than_a_deck_is_refused_without_reading_them_
 
 @pytest.mark.parametrize("field", ["players", "to_move"])
 def test_a_huge_game_context_value_is_quoted_short(field: str) -> None:
-    from ginnyo.solver import load_position
-    position = load_position(str(Path(__file__).resolve().parents[2] / "examples" / "midgame.json"))
+    position = Position.load(str(ROOT / "examples" / "midgame.json"))
     position.context[field] = "x" * 100_000
     with pytest.raises(PositionError) as caught:
         position.game_context

@@ -18,8 +18,7 @@ ROUNDS = 13
 WILD_POINTS = 25
 
 __all__ = ["ROUNDS", "WILD_POINTS", "NUM_CARDS", "card", "card_code", "rank_of", "suit_of",
-           "wild_rank", "points", "hand_points", "parse_one", "parse_cards", "cards_text", "mask_of",
-           "cards_of", "is_wild"]
+           "wild_rank", "points", "hand_points", "parse_one", "parse_cards", "cards_text", "mask_of"]
 
 
 def wild_rank(round_number: int) -> int:
@@ -27,10 +26,6 @@ def wild_rank(round_number: int) -> int:
     if not 1 <= round_number <= ROUNDS:
         raise CrazyError(f"round {quote(round_number)} is not 1..{ROUNDS}")
     return round_number
-
-
-def is_wild(card_id: int, wild: int) -> bool:
-    return rank_of(card_id) == wild
 
 
 def points(card_id: int, wild: int) -> int:
@@ -85,7 +80,3 @@ def mask_of(cards: Iterable[int]) -> int:
     for card_id in cards:
         mask |= 1 << card_id
     return mask
-
-
-def cards_of(mask: int) -> list[int]:
-    return [card_id for card_id in range(NUM_CARDS) if mask >> card_id & 1]

@@ -7,6 +7,8 @@ action, refill, until the game ends.  The summary reports games per second.
 
 from __future__ import annotations
 
+from pytest_benchmark.fixture import BenchmarkFixture
+
 from conftest import record
 from ginnyo.game.game import Game, play_game
 from ginnyo.players.players import GreedyPlayer
@@ -22,7 +24,7 @@ def _greedy_games(seed: int) -> int:
     return turns
 
 
-def test_greedy_two_player_games_python_loop_one_core(benchmark):
+def test_greedy_two_player_games_python_loop_one_core(benchmark: BenchmarkFixture) -> None:
     turns = benchmark.pedantic(_greedy_games, args=(2026,), rounds=7, iterations=1, warmup_rounds=1)
     assert turns > GAMES
-    record("greedy 2-player games, Python loop, 1 core (per game)", benchmark.stats.stats, GAMES)
+    record("greedy 2-player games, Python loop, 1 core (per game)", benchmark, GAMES)

@@ -8,6 +8,8 @@ most 3x greedy games) are printed with the summary."""
 
 from __future__ import annotations
 
+from pytest_benchmark.fixture import BenchmarkFixture
+
 from conftest import COUNTS, FACTS, FASTEST, RESULTS, record
 from ginnyo import native
 from ginnyo.equity.rank import best_action, compiled_model
@@ -15,6 +17,7 @@ from ginnyo.players.equity import EquityPlayer
 from ginnyo.game.game import Game, play_game
 from ginnyo.equity.leaves import default_model
 from ginnyo.players.players import GreedyPlayer
+from ginnyo.position.position import Position
 
 GAMES = 60
 BEST_PLAY = "best play, core per call (corpus)"
@@ -34,13 +37,13 @@ def _ratio(name: str, over: str, target: float) -> None:
                                             f"(target <= {target:g} x)")
 
 
-def test_best_play_core_per_call_on_the_corpus(benchmark, corpus):
+def test_best_play_core_per_call_on_the_corpus(benchmark: BenchmarkFixture, corpus: list[Position]) -> None:
     cores = [native.core_of(p) for p in corpus]
     benchmark(lambda: [core.best_play() for core in cores])
-    record(BEST_PLAY, benchmark.stats.stats, len(cores))
+    record(BEST_PLAY, benchmark, len(cores))
 
 
-def test_equity_best_move_compiled_per_call(benchmark, corpus):
+def test_equity_best_move_compiled_per_call(benchmark: BenchmarkFixture, corpus: list[Position]) -> None:
     from ginnycore.equity import rank_core
     cores = [native.core_of(p) for p in corpus]
     boxes = [p.game_context.box_size for p in corpus]
@@ -48,16 +51,16 @@ def test_equity_best_move_compiled_per_call(benchmark, corpus):
     pairs = list(zip(cores, boxes))
     ranked = benchmark(lambda: [rank_core(core, model, box, True, 1) for core, box in pairs])
     assert all(len(actions) == 1 for actions in ranked)
-    record(EQUITY_CORE, benchmark.stats.stats, len(cores))
+    record(EQUITY_CORE, benchmark, len(cores))
     _ratio(EQUITY_CORE, BEST_PLAY, 5)
 
 
-def test_equity_best_move_through_the_api(benchmark, corpus):
+def test_equity_best_move_through_the_api(benchmark: BenchmarkFixture, corpus: list[Position]) -> None:
     cores = [native.core_of(p) for p in corpus]
     jobs = [(core, p.rack, p.game_context.box_size) for core, p in zip(cores, corpus)]
     model = default_model()
     benchmark(lambda: [best_action(core, rack, box, model) for core, rack, box in jobs])
-    record(EQUITY_API, benchmark.stats.stats, len(cores))
+    record(EQUITY_API, benchmark, len(cores))
     _ratio(EQUITY_API, BEST_PLAY, 5)
 
 
@@ -68,18 +71,18 @@ def _games(players: list[object]) -> int:
     return turns
 
 
-def test_greedy_games_python_loop(benchmark):
+def test_greedy_games_python_loop(benchmark: BenchmarkFixture) -> None:
     turns = benchmark.pedantic(_games, args=([GreedyPlayer(), GreedyPlayer()],), rounds=5, iterations=1,
                                warmup_rounds=1)
     assert turns > GAMES
-    record(GREEDY_GAMES, benchmark.stats.stats, GAMES)
+    record(GREEDY_GAMES, benchmark, GAMES)
 
 
-def test_equity_games_python_loop(benchmark):
+def test_equity_games_python_loop(benchmark: BenchmarkFixture) -> None:
     turns = benchmark.pedantic(_games, args=([EquityPlayer(), EquityPlayer()],), rounds=5, iterations=1,
                                warmup_rounds=1)
     assert turns > GAMES
-    record(EQUITY_GAMES, benchmark.stats.stats, GAMES)
+    record(EQUITY_GAMES, benchmark, GAMES)
     _ratio(EQUITY_GAMES, GREEDY_GAMES, 3)
 
 
@@ -88,16 +91,16 @@ C_GREEDY = "greedy,greedy 2-player games, C loop (per game)"
 C_EQUITY = "equity,equity 2-player games, C loop (per game)"
 
 
-def test_greedy_games_c_loop(benchmark):
+def test_greedy_games_c_loop(benchmark: BenchmarkFixture) -> None:
     from ginnyo.selfplay.compiled import loop_games
     result = benchmark.pedantic(loop_games, args=(C_GAMES, ["greedy", "greedy"], 2026), rounds=5, iterations=1)
     assert (result.turns > 0).all()
-    record(C_GREEDY, benchmark.stats.stats, C_GAMES)
+    record(C_GREEDY, benchmark, C_GAMES)
 
 
-def test_equity_games_c_loop(benchmark):
+def test_equity_games_c_loop(benchmark: BenchmarkFixture) -> None:
     from ginnyo.selfplay.compiled import loop_games
     result = benchmark.pedantic(loop_games, args=(C_GAMES, ["equity", "equity"], 2026), rounds=5, iterations=1)
     assert (result.turns > 0).all()
-    record(C_EQUITY, benchmark.stats.stats, C_GAMES)
+    record(C_EQUITY, benchmark, C_GAMES)
     _ratio(C_EQUITY, C_GREEDY, 3)

@@ -12,7 +12,10 @@ from __future__ import annotations
 import contextlib
 import io
 import time
+from pathlib import Path
 from typing import Callable
+
+import pytest
 
 from conftest import FACTS, HERE, record
 from ginnyo.analysis.positions import BOTH, SCORE, analyze_arrays
@@ -33,7 +36,7 @@ def _fastest(piece: Callable[[], object]) -> float:
     return fastest
 
 
-def test_analyze_positions_a_second(tmp_path, monkeypatch):
+def test_analyze_positions_a_second(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = (HERE / "corpus-mid.jsonl").read_bytes() * REPEATS
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_bytes(data)
