@@ -157,3 +157,23 @@ def test_every_shipped_score_puzzle_is_proved_by_the_reference_rules() -> None:
 def test_every_small_shipped_endgame_is_proved_by_the_reference_minimax() -> None:
     for puzzle in of_kind("endgame", small=True):
         check_endgame(puzzle)
+
+
+#: endgames too big for the reference rules' play lists: the same minimax over the core's legal plays
+MID_ENDGAME = 11
+
+
+@pytest.mark.slow
+def test_every_mid_sized_shipped_endgame_is_proved_by_the_minimax_over_the_core_plays() -> None:
+    for puzzle in of_kind("endgame"):
+        if SMALL_ENDGAME < endgame_tiles(puzzle) <= MID_ENDGAME:
+            check_endgame(puzzle, plays=lambda position: list(position.legal_plays))
+
+
+@pytest.mark.parametrize("puzzle", sample(shipped())[:3], ids=ids)
+def test_a_shipped_rating_is_what_the_levels_give_it_again(puzzle: dict[str, Any]) -> None:
+    from ginnyo.puzzles.proving import Puzzle
+    from ginnyo.puzzles.rating import rating
+    made = Puzzle(puzzle["id"], puzzle["kind"], Position.from_dict(puzzle["position"]), tuple(puzzle["solution"]),
+                  puzzle["margin"], tuple(puzzle["themes"]), puzzle["second"])
+    assert rating(made) == puzzle["rating"]
