@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from ginnyo.position.position import Position
 from ginnyo.tiles import parse_rack_tile
 
 
-def make(capsys: pytest.CaptureFixture[str], out: Path, *options: str) -> list[dict[str, object]]:
+def make(capsys: pytest.CaptureFixture[str], out: Path, *options: str) -> list[dict[str, Any]]:
     code, printed, _ = cli(capsys, "puzzles", "make", "--out", str(out), *options)
     assert code == 0 and printed.startswith("wrote ")
     return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]

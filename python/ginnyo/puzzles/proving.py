@@ -207,7 +207,7 @@ def prove_equity(position: Position, model: LeaveModel, rollouts: int, seed: int
     if any(other.candidate.score > leader.candidate.score for other in rest):
         themes.add("below-top-score")
     return Puzzle("", EQUITY, position, tuple(sorted(candidate_notation(position, one) for one in top)),
-                  round(leader.mean - second.mean, 3), tuple(ordered(themes)),
+                  round(round(leader.mean, 3) - round(second.mean, 3), 3), tuple(ordered(themes)),
                   {**_sim_json(position, second)},
                   {"rollouts": leader.rollouts, "seed": seed, "plies": EQUITY_PLIES, "interval": [round(leader.low, 3), round(leader.high, 3)],
                    "mean": round(leader.mean, 3),
