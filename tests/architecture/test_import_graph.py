@@ -168,7 +168,7 @@ FLOORS: list[tuple[str, set[str]]] = [
     ("equity", {"equity"}),
     ("search", {"endgame", "simulation", "odds"}),
     ("players", {"players", "levels"}),
-    ("applications", {"selfplay", "strength", "analysis", "engine", "crazy"}),
+    ("applications", {"selfplay", "strength", "analysis", "engine", "crazy", "puzzles"}),
     ("table", {"web"}),
     ("commands", {"commands", "cli", "__main__"}),
 ]

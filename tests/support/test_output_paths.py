@@ -73,6 +73,7 @@ COMMANDS: dict[str, list[str]] = {
     "plot-sim --out": ["plot-sim", "--rollouts", "4", "--games", "2", "--out", "{out}", "--force",
                        "--workers", "1"],
     "corpus --out": ["corpus", "--positions", "2", "--out", "{out}", "--force", "--workers", "1"],
+    "puzzles make --out": ["puzzles", "make", "--games", "1", "--out", "{out}", "--force", "--workers", "1"],
 }
 
 
