@@ -3,6 +3,6 @@ and one line of reason, answered as ``{"error": line}``."""
 
 from __future__ import annotations
 
-from ..errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, TooLarge, Unauthorized, WebError
+from ..errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, TooLarge, Unauthorized, UnsupportedType, WebError
 
-__all__ = ["WebError", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "TooLarge", "Illegal"]
+__all__ = ["WebError", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "TooLarge", "UnsupportedType", "Illegal"]
