@@ -14,7 +14,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from web_helpers import WAIT_SECONDS, act, best_action, create, view, wait_for
+from web_helpers import WAIT_SECONDS, act, auth, best_action, create, view, wait_for
 
 LINE = re.compile(r"^ginnyo: serving on (http://127\.0\.0\.1:(\d+)/)  \(Ctrl-C to stop\)$")
 
@@ -231,7 +231,8 @@ def test_the_socket_sends_views_uncompressed_as_the_same_json_the_api_gives(serv
     server = serve(served, tmp_path)
     made = create(server.client, ["human", "greedy"])
     game, token = made["id"], made["seats"][0]["token"]
-    with connect(f"{server.url.replace('http://', 'ws://')}api/games/{game}/events?token={token}") as socket:
+    with connect(f"{server.url.replace('http://', 'ws://')}api/games/{game}/events") as socket:
+        socket.send(auth(token))
         assert socket.response is not None
         assert "Sec-WebSocket-Extensions" not in socket.response.headers
         message = socket.recv(timeout=WAIT_SECONDS)

@@ -30,7 +30,7 @@ def openapi_document(routes: Sequence[BaseRoute]) -> dict[str, Any]:
         for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
             paths.setdefault(route.path, {})[method.lower()] = _operation(route)
     description = ("The API of ginnyo serve: docs/WEB.md. Live views: the websocket "
-                   + ", ".join(f"{path}?token=TOKEN" for path in sockets) + ".")
+                   + ", ".join(sockets) + ', the seat\'s token in its first message, {"type": "auth", "token": TOKEN}.')
     return {"openapi": "3.0.3",
             "info": {"title": "ginnyo web table", "version": __version__, "description": description},
             "paths": paths,

@@ -69,8 +69,8 @@ async def json_body(request: Request, *, empty_ok: bool = False) -> dict[str, An
         raise BadRequest(f"malformed JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
     except ValueError:   # int() refuses a number of more than sys.get_int_max_str_digits() digits
         raise BadRequest(f"malformed JSON: a number of more than {sys.get_int_max_str_digits()} digits") from None
-    if _SURROGATE_ESCAPE.search(text) and _holds_lone_surrogate(value):
-        raise BadRequest("malformed JSON: a string holds a lone surrogate (\\ud800 to \\udfff), which is no character")
+    if _SURROGATE_ESCAPE.search(text):
+        no_lone_surrogate(value, "malformed JSON")
     if not isinstance(value, dict):
         raise BadRequest("the body must be a JSON object")
     return value
@@ -92,10 +92,17 @@ def _is_json(media_type: str) -> bool:
     return True
 
 
+def no_lone_surrogate(value: Any, what: str) -> None:
+    """400 (``what``: the reason's start) when a string of parsed JSON (a key or a value, at any depth)
+    holds a surrogate no pair made a character of (``"\\ud800"``): Python's parser lets it through,
+    and it would break every UTF-8 encoding of it later (an answer, a name stored)."""
+    if _holds_lone_surrogate(value):
+        raise BadRequest(f"{what}: a string holds a lone surrogate (\\ud800 to \\udfff), which is no character")
+
+
 def _holds_lone_surrogate(value: Any) -> bool:
-    """Whether a string of the parsed value (a key or a value, at any depth) holds a surrogate that
-    no pair made a character of: it would break every UTF-8 encoding of it later. A loop, not a
-    recursion: the value may be nested as deeply as the parser allows."""
+    """Whether a string of ``value`` holds a lone surrogate. A loop, not a recursion: the value may be
+    nested as deeply as the parser allows."""
     pending = [value]
     while pending:
         item = pending.pop()
@@ -165,4 +172,4 @@ def text(body: dict[str, Any], key: str, limit: int) -> str:
     return value
 
 
-__all__ = ["MAX_BODY", "bearer_token", "bounded_body", "json_body", "only_fields", "whole_number", "seconds", "text"]
+__all__ = ["MAX_BODY", "bearer_token", "bounded_body", "json_body", "no_lone_surrogate", "only_fields", "whole_number", "seconds", "text"]
