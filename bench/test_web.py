@@ -275,8 +275,9 @@ def _bot_latencies(games: Games, url: str) -> list[float]:
                 if seen is None:
                     game, token, seen = games.turn(slot)
                 if game not in sockets:
-                    address = f"{socket_url}/api/games/{game}/events?token={token}"
+                    address = f"{socket_url}/api/games/{game}/events"
                     sockets[game] = still_open.enter_context(connect(address))
+                    sockets[game].send(json.dumps({"type": "auth", "token": token}))
                     json.loads(sockets[game].recv(timeout=60))   # the view on connect
                 socket = sockets[game]
                 action = _action(seen)   # the person's choice is not the server's time

@@ -140,6 +140,11 @@ class TooLarge(WebError):
     status = 413
 
 
+class UnsupportedType(WebError):
+    """A body that is not sent as the type the endpoint reads (``Content-Type: application/json``)."""
+    status = 415
+
+
 class Illegal(WebError):
     """An action the rules refuse (or notation that does not read), in the rules' words."""
     status = 422

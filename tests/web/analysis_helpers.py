@@ -5,19 +5,15 @@ from __future__ import annotations
 
 import json
 import time
-import warnings
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from io import StringIO
 from pathlib import Path
 from typing import Any, Iterator
 
-with warnings.catch_warnings():   # starlette 1.x would rather have httpx2, which is not packaged here
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 from ginnyo import Position, rack_code
 from ginnyo.cli import main
 from ginnyo.web.app import create_app
+from web_helpers import TestClient
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SHIPPED = sorted(EXAMPLES.glob("*.json"))

@@ -20,7 +20,7 @@ from crazy_helpers import advisor_steps
 from ginnyo.crazy.cards import card_code, cards_text
 from ginnyo.web.crazy_table import CrazyTable
 from ginnyo.web.store import DATABASE_NAME
-from web_helpers import TestClient, bearer, client_of, view, wait_for
+from web_helpers import TestClient, auth, bearer, client_of, view, wait_for
 
 SEATS = ["human", "human", "advisor"]
 
@@ -143,7 +143,8 @@ def test_another_seats_draw_from_the_stock_names_no_card(client: TestClient) -> 
 def test_a_socket_sends_only_its_seats_view(client: TestClient) -> None:
     made = create_crazy(client)
     first, second = tokens_of(made)
-    with client.websocket_connect(f"/api/games/{made['id']}/events?token={second}") as socket:
+    with client.websocket_connect(f"/api/games/{made['id']}/events") as socket:
+        socket.send_text(auth(second))
         message = socket.receive_json()
         assert message["view"] == view(client, made["id"], second)
         seen = view(client, made["id"], first)
@@ -336,7 +337,8 @@ def test_no_socket_message_to_a_seat_holds_another_seats_hidden_cards(client: Te
     tokens = tokens_of(made)
     game = made["id"]
     table = table_of(client, game)
-    with client.websocket_connect(f"/api/games/{game}/events?token={tokens[1]}") as socket:
+    with client.websocket_connect(f"/api/games/{game}/events") as socket:
+        socket.send_text(auth(tokens[1]))
         check_hides_the_others_cards(socket.receive_json()["view"], table)
 
         def step(token: str, action: dict[str, Any]) -> Any:

@@ -18,7 +18,7 @@ from ginnyo import rack_code
 from ginnyo.web.store import DATABASE_NAME
 from ginnyo.web.tables import Table
 from ginnyo.web.views import seat_view
-from web_helpers import LiveServer, TestClient, act, bearer, best_action, client_of, create, live_server, view
+from web_helpers import LiveServer, TestClient, act, auth, bearer, best_action, client_of, create, live_server, view
 
 SEED = 48_151_623_427   # long enough that its digits appear nowhere by chance
 
@@ -133,15 +133,16 @@ def test_the_view_names_no_seed_or_box(client: TestClient) -> None:
 class Listener(threading.Thread):
     """Reads every socket message of one seat until the game is over (or :meth:`stop`)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, token: str) -> None:
         super().__init__(daemon=True)
-        self.url = url
+        self.url, self.token = url, token
         self.messages: list[str] = []
         self.ready = threading.Event()
         self.stopping = threading.Event()
 
     def run(self) -> None:
         with connect(self.url) as socket:
+            socket.send(auth(self.token))
             self.ready.set()
             while not self.stopping.is_set():
                 try:
@@ -181,7 +182,7 @@ def _play_and_listen(server: LiveServer, secrets: dict[str, dict[int, dict[int, 
     with table.lock:
         secrets.setdefault(game, {})[0] = {seat: secrets_of(table, seat) for seat in range(4)}
     tokens = {0: made["seats"][0]["token"], 2: made["seats"][2]["token"]}
-    listeners = {seat: Listener(server.socket_url(game, token)) for seat, token in tokens.items()}
+    listeners = {seat: Listener(server.socket_url(game), token) for seat, token in tokens.items()}
     try:
         for listener in listeners.values():
             listener.start()
@@ -270,20 +271,23 @@ def _stored(client: TestClient) -> tuple[int, int]:
     return len(games), sum(len(store.actions(game.id)) for game in games)
 
 
-@pytest.mark.parametrize("query, code", [("", 4401), ("?token=nonsense", 4401), ("?token=" + "B" * 43, 4401)])
-def test_a_socket_without_a_seat_token_is_closed(client: TestClient, query: str, code: int) -> None:
+@pytest.mark.parametrize("first", ["{}", '{"type": "auth"}', auth("nonsense"), auth("B" * 43), "not JSON",
+                                   '{"type": "auth", "token": "\\ud800"}', "[" * 100_000])
+def test_a_socket_without_a_seat_token_is_closed_4401(client: TestClient, first: str) -> None:
     made = create(client, ["human", "greedy"], seed=SEED)
-    with client.websocket_connect(f"/api/games/{made['id']}/events{query}") as socket:
+    with client.websocket_connect(f"/api/games/{made['id']}/events") as socket:
+        socket.send_text(first)
         message = socket.receive_json()
         assert message["type"] == "error" and message["error"]
         closed = socket.receive()
-    assert closed["type"] == "websocket.close" and closed["code"] == code
+    assert closed["type"] == "websocket.close" and closed["code"] == 4401
 
 
 def test_a_socket_with_another_games_token_is_closed_4403(client: TestClient) -> None:
     made = create(client, ["human", "greedy"], seed=SEED)
     other = create(client, ["human", "greedy"], seed=SEED)
-    with client.websocket_connect(f"/api/games/{made['id']}/events?token={other['seats'][0]['token']}") as socket:
+    with client.websocket_connect(f"/api/games/{made['id']}/events") as socket:
+        socket.send_text(auth(other["seats"][0]["token"]))
         assert socket.receive_json()["type"] == "error"
         assert socket.receive()["code"] == 4403
 
@@ -291,7 +295,8 @@ def test_a_socket_with_another_games_token_is_closed_4403(client: TestClient) ->
 def test_a_socket_sends_only_its_seats_view(client: TestClient) -> None:
     made = create(client, ["human", "human"], seed=SEED)
     token = made["seats"][1]["token"]
-    with client.websocket_connect(f"/api/games/{made['id']}/events?token={token}") as socket:
+    with client.websocket_connect(f"/api/games/{made['id']}/events") as socket:
+        socket.send_text(auth(token))
         message = socket.receive_json()
     assert message["type"] == "view" and message["view"] == view(client, made["id"], token)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -14,7 +15,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from web_helpers import WAIT_SECONDS, act, best_action, create, view, wait_for
+from web_helpers import WAIT_SECONDS, act, auth, best_action, create, view, wait_for
 
 LINE = re.compile(r"^ginnyo: serving on (http://127\.0\.0\.1:(\d+)/)  \(Ctrl-C to stop\)$")
 
@@ -231,10 +232,46 @@ def test_the_socket_sends_views_uncompressed_as_the_same_json_the_api_gives(serv
     server = serve(served, tmp_path)
     made = create(server.client, ["human", "greedy"])
     game, token = made["id"], made["seats"][0]["token"]
-    with connect(f"{server.url.replace('http://', 'ws://')}api/games/{game}/events?token={token}") as socket:
+    with connect(f"{server.url.replace('http://', 'ws://')}api/games/{game}/events") as socket:
+        socket.send(auth(token))
         assert socket.response is not None
         assert "Sec-WebSocket-Extensions" not in socket.response.headers
         message = socket.recv(timeout=WAIT_SECONDS)
     answer = server.client.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {token}"})
     assert answer.headers["content-type"] == "application/json"
     assert message == '{"type":"view","view":' + answer.text + "}"
+
+
+def test_serve_answers_its_allowed_hosts_and_refuses_others(served: list[Served], tmp_path: Path) -> None:
+    """DNS rebinding: a page of evil.example resolved to 127.0.0.1 reaches the server as Host: evil.example."""
+    server = serve(served, tmp_path, "--allowed-host", "table.example", "--allowed-host", "box.example:8000")
+    port = int(server.url.rstrip("/").rsplit(":", 1)[1])
+    for host in ("table.example", "table.example:443", "box.example:8000", f"127.0.0.1:{port}", f"localhost:{port}"):
+        assert server.client.get("/api/health", headers={"Host": host}).status_code == 200, host
+    for host in ("evil.example", f"evil.example:{port}", "box.example:8001", f"127.0.0.1:{port + 1}"):
+        answer = server.client.post("/api/games", json={"seats": ["human", "sim"]}, headers={"Host": host})
+        assert answer.status_code == 421 and "Host" in answer.json()["error"], host
+
+
+def test_serve_refuses_a_socket_from_another_origin(served: list[Served], tmp_path: Path) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+    from websockets.typing import Origin
+
+    server = serve(served, tmp_path)
+    made = create(server.client, ["human", "greedy"])
+    address = f"{server.url.replace('http://', 'ws://')}api/games/{made['id']}/events"
+    with connect(address, origin=Origin("http://evil.example")) as socket:
+        assert json.loads(socket.recv(timeout=WAIT_SECONDS))["type"] == "error"   # before any token is sent
+        with pytest.raises(ConnectionClosed) as closed:
+            socket.recv(timeout=WAIT_SECONDS)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+
+
+def test_serve_refuses_a_malformed_allowed_host_in_one_line(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "ginnyo", "serve", "--data", str(tmp_path), "--port", "0",
+                             "--allowed-host", "http://table.example/"], capture_output=True, text=True,
+                            timeout=WAIT_SECONDS)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == ["ginnyo: error: --allowed-host: 'http://table.example/' is not a "
+                                                  "host name or address (NAME or NAME:PORT)"]

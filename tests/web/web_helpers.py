@@ -2,24 +2,42 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Union
+from urllib.parse import urljoin
 
 import httpx
 
 with warnings.catch_warnings():   # starlette 1.x would rather have httpx2, which is not packaged here
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+    from starlette import testclient
 
 from ginnyo import Position
 from ginnyo.web.app import create_app
 
-Client = Union[TestClient, httpx.Client]   # the in-process client or one of a real server
 WAIT_SECONDS = 60.0   # how long a test waits for the bots before failing (not a timing assert)
+LOCAL = "127.0.0.1"   # the address the in-process client calls the app by: a loopback name it answers to
+
+
+class TestClient(testclient.TestClient):
+    """Starlette's in-process client, addressed as a browser of ``ginnyo serve`` addresses it
+    (``Host: 127.0.0.1``, its sockets too), not as ``testserver``, which the app's guard refuses."""
+
+    __test__ = False   # not a test class for pytest
+
+    def __init__(self, app: Any, **options: Any) -> None:
+        super().__init__(app, base_url=f"http://{LOCAL}", **options)
+
+    def websocket_connect(self, url: str, *args: Any, **options: Any) -> Any:
+        return super().websocket_connect(urljoin(f"ws://{LOCAL}", url), *args, **options)
+
+
+Client = Union[TestClient, httpx.Client]   # the in-process client or one of a real server
 
 
 @contextmanager
@@ -31,6 +49,11 @@ def client_of(data: Path) -> Iterator[TestClient]:
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def auth(token: str) -> str:
+    """The first message of a game's events socket: the seat's token (docs/WEB.md, Events)."""
+    return json.dumps({"type": "auth", "token": token})
 
 
 def create(client: Client, seats: list[str], seed: int | None = 7, **fields: Any) -> dict[str, Any]:
@@ -127,8 +150,8 @@ class LiveServer:
             time.sleep(0.01)
         self.client = httpx.Client(base_url=self.url, timeout=WAIT_SECONDS)
 
-    def socket_url(self, game: str, token: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/api/games/{game}/events?token={token}"
+    def socket_url(self, game: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/api/games/{game}/events"
 
     def close(self) -> None:
         self.client.close()
@@ -146,5 +169,5 @@ def live_server(data: Path) -> Iterator[LiveServer]:
         server.close()
 
 
-__all__ = ["Client", "TestClient", "LiveServer", "live_server", "client_of", "bearer", "create", "view", "wait_for",
+__all__ = ["Client", "TestClient", "LOCAL", "LiveServer", "live_server", "client_of", "bearer", "auth", "create", "view", "wait_for",
            "position_of", "best_action", "act", "play_to_end", "WAIT_SECONDS"]

@@ -18,12 +18,16 @@ from .arguments import EXIT_OK
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765      # taken when free, else a free port (unless --port names one)
 LIMIT_CONCURRENCY = 500  # connections at once: well under the usual 1024 file descriptors a process
+ANY_ADDRESS = ("0.0.0.0", "::")
 
 
 def register(commands: Any) -> None:
     """Add ``serve`` to the main parser's commands."""
     serve = commands.add_parser("serve", help="play in the browser: serve the web table on this machine")
     serve.add_argument("--host", default=DEFAULT_HOST, help="the address to listen on")
+    serve.add_argument("--allowed-host", metavar="NAME", action="append", default=[],
+                       help="a name (NAME or NAME:PORT) the server answers to besides this machine's loopback "
+                            "names, for a server opened to a network (repeatable; docs/WEB.md)")
     serve.add_argument("--port", type=port_number, default=None,
                        help=f"the port (0: any free one; default {DEFAULT_PORT} when free, else any free one)")
     serve.add_argument("--data", metavar="DIR", default=None,
@@ -145,14 +149,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         from ..web.app import create_app
         from ..web.connections import deadline_protocol
+        from ..web.guard import host_and_port
         from ..web.requests import MAX_BODY
     except ImportError as error:
         raise RunError(f"ginnyo serve needs the web extra: pip install 'ginnyo[web]' ({error})") from None
+    for name in args.allowed_host:
+        if host_and_port(name) is None:
+            raise RunError(f"--allowed-host: {name!r} is not a host name or address (NAME or NAME:PORT)")
     data = data_directory(args.data)
     lock = check_data(data)   # the data directory's lock: held while this process lives (the OS lets it go)
     sock = listening_socket(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
+    # the address listened on is a name to answer to, unless it is every address (0.0.0.0, ::)
+    allowed = [*args.allowed_host, *([] if host in ANY_ADDRESS else [f"{shown}:{port}"])]
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
@@ -169,7 +179,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     app = create_app(data, warn, args.sync, games_per_minute=args.games_per_minute,
                      simulations_per_minute=args.simulations_per_minute, max_games=args.max_games,
-                     expire_days=args.expire_days)
+                     expire_days=args.expire_days, allowed_hosts=allowed, port=port)
     config = uvicorn.Config(app, log_level="warning", access_log=False,
                             ws="websockets-sansio", ws_per_message_deflate=False,   # views are small: not worth the CPU
                             lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY,

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import mimetypes
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable, Iterable
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -26,7 +28,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..errors import StoreUnavailable
 from . import requests as fields
 from .requests import DEFAULT_THINK, MAX_ACTION, MAX_NAME, MAX_THINK
-from .errors import BadRequest, Busy, WebError
+from .errors import BadRequest, Busy, Unauthorized, WebError
+from .guard import Guard
 from .kinds import GAME_KINDS, GameKind
 from .limits import (EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, SIMULATIONS, SIMULATIONS_PER_MINUTE, RateLimiter,
                      limited)
@@ -41,6 +44,7 @@ STATIC = Path(__file__).parent / "static"
 SWEEP_SECONDS = 3600.0      # how often the games in memory are looked over for those to let go
 RETRY_AFTER = 10            # seconds a client is asked to wait after a 503 (the server's disk is full)
 WS_CLOSE = {401: 4401, 403: 4403, 404: 4404, 429: 4429}
+AUTH_SECONDS = 5.0          # how long an events socket may stay open without its auth message
 mimetypes.add_type("text/javascript", ".js")   # ES modules need a JavaScript type
 
 
@@ -194,12 +198,18 @@ async def game_record(request: Request) -> Response:
 
 
 async def game_events(websocket: WebSocket) -> None:
-    """The seat's views, one message each change, the first on connect."""
+    """The seat's views, one message each change, the first once the seat's token has come in the
+    socket's first message, ``{"type": "auth", "token": TOKEN}`` (never in its URL, which logs keep)."""
     await websocket.accept()
     tables = _tables(websocket)
     try:
+        if "token" in websocket.query_params:
+            raise BadRequest("the token goes in the socket's first message, {\"type\": \"auth\", \"token\": ...}, "
+                             "not in its URL")
         table = tables.get(websocket.path_params["game_id"])
-        token = websocket.query_params.get("token")
+        token = await _auth_token(websocket)
+        if token is None:
+            return
         seat = tables.seat_of(table, token)
         assert token is not None
         subscriber = Subscriber(seat, token, asyncio.get_running_loop(), asyncio.Queue())
@@ -213,6 +223,25 @@ async def game_events(websocket: WebSocket) -> None:
         await _pump(websocket, subscriber)
     finally:
         tables.unsubscribe(table, subscriber)
+
+
+async def _auth_token(websocket: WebSocket) -> str | None:
+    """The token of the socket's first message (None: the client left first); 401 when it does not
+    come within :data:`AUTH_SECONDS` or is no ``{"type": "auth", "token": "..."}``."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), AUTH_SECONDS)
+    except asyncio.TimeoutError:
+        raise Unauthorized(f"no auth message within {AUTH_SECONDS:g} s") from None
+    if message["type"] == "websocket.disconnect":
+        return None
+    try:
+        sent = json.loads(message.get("text") or "")
+    except (ValueError, RecursionError):   # not JSON, a number of more digits than Python reads, too deep
+        sent = None
+    token = sent.get("token") if isinstance(sent, dict) and sent.get("type") == "auth" else None
+    if not isinstance(token, str):
+        raise Unauthorized('the first message must be {"type": "auth", "token": TOKEN}')
+    return token
 
 
 async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
@@ -272,11 +301,13 @@ async def internal_error(request: Request, error: Exception) -> Response:
 def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLogger(__name__).warning,
                sync: str = SYNC_MODES[0], *, games_per_minute: int = GAMES_PER_MINUTE,
                simulations_per_minute: int = SIMULATIONS_PER_MINUTE, max_games: int = MAX_GAMES,
-               expire_days: float = EXPIRE_DAYS) -> Starlette:
+               expire_days: float = EXPIRE_DAYS, allowed_hosts: Iterable[str] = (), port: int | None = None) -> Starlette:
     """The web app of the games in ``data_dir`` (its SQLite file, made if need be, committed
     with ``sync``: :data:`.store.SYNC_MODES`); ``warn`` hears of a stored game left out
     because it no longer replays.  The limits (docs/WEB.md, "Limits"; 0: none): games and
-    simulations a client a minute, games in play in memory, days a game in play stays in memory untouched."""
+    simulations a client a minute, games in play in memory, days a game in play stays in memory untouched.
+    It answers requests addressed to the loopback names on ``port`` (any port if None) and to
+    ``allowed_hosts`` (``NAME`` or ``NAME:PORT``), writes from no other site (:mod:`.guard`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -313,7 +344,8 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
     ] + analysis.routes + review.routes
     handlers: dict[Any, Any] = {WebError: web_error, HTTPException: http_error, StoreUnavailable: store_unavailable,
                                 Exception: internal_error}
-    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    guard = Middleware(Guard, allowed_hosts=tuple(allowed_hosts), port=port)
+    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan, middleware=[guard])
 
 
 __all__ = ["create_app", "STATIC"]

@@ -115,8 +115,8 @@ def openapi_document(routes: Sequence[BaseRoute]) -> dict[str, Any]:
         for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
             paths.setdefault(route.path, {})[method.lower()] = _operation(method.lower(), route)
     description = ("The API of ginnyo serve: docs/WEB.md and docs/WEB-ANALYSIS.md. Live views: the websocket "
-                   + ", ".join(f"{path}?token=TOKEN" for path in sockets) + ". A method a path does not take "
-                   "is answered 405 with the Allow header (components.responses.MethodNotAllowed).")
+                   + ", ".join(sockets) + ', the seat\'s token in its first message, {"type": "auth", "token": TOKEN}.'
+                   " A method a path does not take is answered 405 with the Allow header (components.responses.MethodNotAllowed).")
     return {"openapi": "3.0.3",
             "info": {"title": "ginnyo web table", "version": __version__, "description": description},
             "paths": paths,

@@ -1,15 +1,18 @@
 """Reading a request: a bearer token, a body of bounded size, and a JSON body of at most
-:data:`MAX_BODY` bytes whose fields are checked one by one (each refusal a 400 or 413 naming the field)."""
+:data:`MAX_BODY` bytes, sent as ``application/json``, whose fields are checked one by one (each refusal
+a 400, 413 or 415 naming the field or the header)."""
 
 from __future__ import annotations
 
 import json
 import math
+import re
+import sys
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
 
-from .errors import BadRequest, TooLarge
+from .errors import BadRequest, TooLarge, UnsupportedType
 
 MAX_BODY = 64 * 1024
 MAX_NAME = 40               # characters of a seat's name
@@ -47,13 +50,21 @@ async def bounded_body(request: Request, limit: int, what: str = "the body") -> 
 
 
 async def json_body(request: Request, *, empty_ok: bool = False) -> dict[str, Any]:
-    """The body as a JSON object: 413 over :data:`MAX_BODY` bytes (read no further),
-    400 for malformed JSON, a key given twice or no object."""
+    """The body as a JSON object: 415 unless sent as ``application/json`` (an empty body where
+    ``empty_ok`` may come without a type), 413 over :data:`MAX_BODY` bytes (read no further),
+    400 for malformed JSON, a key given twice, a number of more digits than Python reads, a lone
+    surrogate in a string or no object."""
+    media_type = request.headers.get("content-type")
+    if media_type is not None and not _is_json(media_type):
+        raise UnsupportedType(_NOT_JSON)
     data = await bounded_body(request, MAX_BODY)
     if not data.strip() and empty_ok:
         return {}
+    if media_type is None:
+        raise UnsupportedType(_NOT_JSON)
     try:
-        value = json.loads(data, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
+        text = data.decode("utf-8-sig")   # a byte order mark is let through, as json.loads(bytes) does
+        value = json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
     except BadRequest:
         raise
     except RecursionError:
@@ -62,9 +73,57 @@ async def json_body(request: Request, *, empty_ok: bool = False) -> dict[str, An
         raise BadRequest("malformed JSON: not UTF-8") from None
     except json.JSONDecodeError as error:
         raise BadRequest(f"malformed JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except ValueError:   # int() refuses a number of more than sys.get_int_max_str_digits() digits
+        raise BadRequest(f"malformed JSON: a number of more than {sys.get_int_max_str_digits()} digits") from None
+    if _SURROGATE_ESCAPE.search(text):
+        no_lone_surrogate(value, "malformed JSON")
     if not isinstance(value, dict):
         raise BadRequest("the body must be a JSON object")
     return value
+
+
+_NOT_JSON = "header 'Content-Type': the body must be sent as application/json"
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _is_json(media_type: str) -> bool:
+    """Whether a Content-Type is ``application/json`` (its charset, if given, UTF-8)."""
+    kind, *parameters = media_type.split(";")
+    if kind.strip().lower() != "application/json":
+        return False
+    for parameter in parameters:
+        name, _, given = parameter.partition("=")
+        if name.strip().lower() == "charset" and given.strip().strip('"').lower() not in ("utf-8", "utf8"):
+            return False
+    return True
+
+
+def no_lone_surrogate(value: Any, what: str) -> None:
+    """400 (``what``: the reason's start) when a string of parsed JSON (a key or a value, at any depth)
+    holds a surrogate no pair made a character of (``"\\ud800"``): Python's parser lets it through,
+    and it would break every UTF-8 encoding of it later (an answer, a name stored)."""
+    if _holds_lone_surrogate(value):
+        raise BadRequest(f"{what}: a string holds a lone surrogate (\\ud800 to \\udfff), which is no character")
+
+
+def _holds_lone_surrogate(value: Any) -> bool:
+    """Whether a string of ``value`` holds a lone surrogate. A loop, not a recursion: the value may be
+    nested as deeply as the parser allows."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return True
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -119,4 +178,5 @@ def text(body: dict[str, Any], key: str, limit: int) -> str:
     return value
 
 
-__all__ = ["MAX_BODY", "MAX_NAME", "DEFAULT_THINK", "MAX_THINK", "MAX_ACTION", "bearer_token", "bounded_body", "json_body", "only_fields", "whole_number", "seconds", "text"]
+__all__ = ["MAX_BODY", "MAX_NAME", "DEFAULT_THINK", "MAX_THINK", "MAX_ACTION", "bearer_token", "bounded_body", "json_body",
+           "no_lone_surrogate", "only_fields", "whole_number", "seconds", "text"]

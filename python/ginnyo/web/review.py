@@ -76,6 +76,8 @@ def review_of(text: str) -> dict[str, Any]:
     """The review of record ``text``; 422 in ``ginnyo analyze``'s words when it does not replay."""
     try:
         lines = parse_record(text, RECORD_NAME)
+        for number, line in lines:
+            fields.no_lone_surrogate(line, f"{RECORD_NAME} line {number}")
         rows, summary = analyze_record(lines, RECORD_NAME)
         game, boards = turn_boards(lines)
     except GinnyoError as error:

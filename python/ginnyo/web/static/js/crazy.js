@@ -246,8 +246,11 @@ function onView(view) {
 
 function connect(seat, token, attempt = 0) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/events?token=${encodeURIComponent(token)}`);
-  socket.addEventListener("open", () => { $("conn").textContent = "live"; });
+  const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/events`);
+  socket.addEventListener("open", () => {
+    socket.send(JSON.stringify({ type: "auth", token }));   // the token stays out of the URL
+    $("conn").textContent = "live";
+  });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "view" && message.view.seat === state.seat) onView(message.view);

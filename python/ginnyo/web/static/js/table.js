@@ -84,11 +84,11 @@ function connect(seat, seatToken) {
   let attempt = 0;
   let refused = false;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const address = `${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/events?token=`
-    + encodeURIComponent(seatToken);
+  const address = `${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/events`;
   function open() {
     const socket = new WebSocket(address);
     socket.addEventListener("open", () => {
+      socket.send(JSON.stringify({ type: "auth", token: seatToken }));   // the token stays out of the URL
       if (attempt > 0) say("Connected to the server again.");
       attempt = 0;
       state.live.set(seat, true);
