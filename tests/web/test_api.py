@@ -12,7 +12,7 @@ from websockets.sync.client import connect
 from ginnyo import rack_code
 from ginnyo.cli import main
 from ginnyo.web.app import create_app
-from web_helpers import (WAIT_SECONDS, TestClient, act, bearer, best_action, client_of, create, live_server,
+from web_helpers import (WAIT_SECONDS, TestClient, act, bearer, auth, best_action, client_of, create, live_server,
                          play_to_end, position_of, view, wait_for)
 
 
@@ -434,7 +434,8 @@ def test_the_other_persons_socket_hears_of_the_rematch(tmp_path: Path) -> None:
         made = create(server.client, ["human", "human"], seed=24)
         tokens = [seat["token"] for seat in made["seats"]]
         play_to_end(server.client, made["id"], tokens)
-        with connect(server.socket_url(made["id"], tokens[1])) as socket:
+        with connect(server.socket_url(made["id"])) as socket:
+            socket.send(auth(tokens[1]))
             assert json.loads(socket.recv(timeout=WAIT_SECONDS))["view"]["rematch"] is None
             asked = server.client.post(f"/api/games/{made['id']}/rematch", headers=bearer(tokens[0]))
             pushed = json.loads(socket.recv(timeout=WAIT_SECONDS))["view"]
