@@ -777,3 +777,12 @@ if (!tokens.size) {
   }
   probeTools();
 }
+
+// -- the phone: the board fits the width, or is zoomed to squares a finger can hit (and scrolls) --
+$("zoom").addEventListener("click", () => {
+  const zoomed = document.body.classList.toggle("zoomed");
+  $("zoom").setAttribute("aria-pressed", String(zoomed));
+  $("zoom").textContent = zoomed ? "Fit board" : "Zoom board";
+  const square = boardView.squares.get(state.cursor);
+  if (zoomed && square) square.scrollIntoView({ block: "nearest", inline: "center" });
+});
