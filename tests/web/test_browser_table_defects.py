@@ -185,7 +185,9 @@ def test_the_focus_stays_on_the_rack_or_board_after_a_play(server: Server, page:
 def test_the_board_keeps_its_place_from_one_state_to_the_next(server: Server, page: Any) -> None:
     seed, placements, square = one_fitting_joker()
     _, _, view = first_turn(server, page, seed=seed)
-    column_a = lambda: page.locator('[data-square="A1"]').bounding_box()["x"]  # noqa: E731
+
+    def column_a() -> float:
+        return float(page.locator('[data-square="A1"]').bounding_box()["x"])
     places = [column_a()]
     page.locator('#rack .slot[data-code="*"]').first.click()
     page.click(f'[data-square="{square}"]')
