@@ -64,3 +64,13 @@ def test_placements_must_be_an_object_of_strings() -> None:
     for value in (["H8"], "H8 7C", {"H8": 7}, None):
         with pytest.raises(BadRequest):
             read_placements(value)
+
+
+def test_a_joker_put_down_first_is_said_to_need_more_tiles() -> None:
+    judged = preview(rack("7C 7D * 2S KH"), {"H8": "*"})
+    assert judged["reason"].startswith("the play needs more tiles: ") and judged["joker_options"] == {"H8": []}
+
+
+def test_a_joker_no_tiles_can_help_is_not_said_to_need_more() -> None:
+    judged = preview(rack("7C KD * 2S"), {"H8": "7C", "J8": "*"})
+    assert not judged["reason"].startswith("the play needs more tiles")

@@ -19,6 +19,7 @@ from .errors import BadRequest
 NUM_CARDS = 52
 #: Jokers without an identity in one preview at most: each more multiplies the identities tried by 52.
 MAX_OPEN_JOKERS = 2
+NEEDS_MORE_TILES = "the play needs more tiles"   # the reason's opening when tiles added to a placement can make it legal
 
 
 def read_placements(value: object) -> dict[str, str]:
@@ -60,8 +61,10 @@ def preview(position: Position, placements: dict[str, str]) -> dict[str, Any]:
     if any(options.values()):
         answer = _illegal(f"choose what the joker on {names[0]} stands for")
     else:
-        answer = _illegal(broken or f"no identity of the joker{'s' if len(names) > 1 else ''} on "
-                          f"{' and '.join(names)} makes the play legal")
+        reason = broken or (f"no identity of the joker{'s' if len(names) > 1 else ''} on "
+                            f"{' and '.join(names)} makes the play legal")
+        # a joker put down first is not wrong: say so when tiles of the rack added to it make a legal play
+        answer = _illegal(f"{NEEDS_MORE_TILES}: {reason}" if _extendable(position, known, open_jokers) else reason)
     answer["joker_options"] = {layout.square_name(square): [card_code_lower(card) for card in cards]
                                for square, cards in options.items()}
     return answer
@@ -89,6 +92,17 @@ def _joker_options(position: Position, known: dict[int, PlacedTile], open_jokers
                 for square, identity in zip(rest, others):
                     options[square].add(identity)
     return {square: sorted(cards) for square, cards in options.items()}
+
+
+def _extendable(position: Position, known: dict[int, PlacedTile], open_jokers: list[int]) -> bool:
+    """Whether some legal play holds these placements (the open jokers as jokers) and more tiles."""
+    for scored in position.legal_plays:
+        placed = dict(scored.play.placements)
+        if len(placed) > len(known) + len(open_jokers) \
+                and all(placed.get(square) == tile for square, tile in known.items()) \
+                and all(square in placed and placed[square].joker for square in open_jokers):
+            return True
+    return False
 
 
 def _reason_whatever_the_jokers(position: Position, known: dict[int, PlacedTile],

@@ -1,12 +1,15 @@
-// A board for the analysis and review pages: the table's squares and tiles (common.js, ginnyo.css's
-// .board/.sq/.k-* classes), drawn from a layout grid and a board of square name -> tile code.
+// The one board of the web pages: the table, the analysis board and the review draw their squares
+// and tiles here (common.js's tiles, ginnyo.css's .board/.sq/.k-* classes), from a layout grid and a
+// board of square name -> tile code.
 import { KIND_LABELS, KIND_NAMES, columnLetter, text, tileElement, tileWords } from "./common.js";
 
 export class BoardView {
-  /** A board drawn into `element`; `onSquare(name)` is called when a square is clicked. */
-  constructor(element, onSquare = null) {
+  /** A board drawn into `element`. `onSquare(name, byKeyboard)` is called when a square is clicked
+   *  (the squares are then buttons), `onPointerDown(event, name)` when a pointer goes down on one. */
+  constructor(element, onSquare = null, { onPointerDown = null } = {}) {
     this.element = element;
     this.onSquare = onSquare;
+    this.onPointerDown = onPointerDown;
     this.squares = new Map();
     this.grid = null;
   }
@@ -15,7 +18,7 @@ export class BoardView {
     const board = this.element;
     board.replaceChildren();
     board.classList.add("board");
-    board.setAttribute("role", "grid");
+    if (!board.hasAttribute("role")) board.setAttribute("role", "grid");
     board.style.setProperty("--cols", grid[0].length);
     board.append(text("span", "", "corner"));
     for (let col = 0; col < grid[0].length; col += 1) board.append(text("span", columnLetter(col), "coord col"));
@@ -27,11 +30,15 @@ export class BoardView {
         const square = document.createElement(this.onSquare ? "button" : "span");
         if (this.onSquare) {
           square.type = "button";
-          square.addEventListener("click", () => this.onSquare(name));
+          square.tabIndex = -1;
+          square.addEventListener("click", (event) => this.onSquare(name, event.detail === 0));
         }
+        if (this.onPointerDown) square.addEventListener("pointerdown", (event) => this.onPointerDown(event, name));
         square.className = `sq k-${kind === "." ? "plain" : kind}`;
         square.dataset.square = name;
         square.dataset.kind = kind;
+        square.dataset.row = row;
+        square.dataset.col = col;
         square.setAttribute("role", "gridcell");
         board.append(square);
         this.squares.set(name, square);
@@ -40,21 +47,36 @@ export class BoardView {
     this.grid = grid;
   }
 
-  /** Draws `board` (name -> code) with `placed` (name -> code) on top, marked as the play shown;
-   *  `marked` squares (a meld's) and the `cursor` square outlined. */
-  draw(grid, board, { placed = {}, marked = [], cursor = null } = {}) {
+  /** The centre square's name (the start square), else A1. */
+  centre() {
+    const found = [...this.squares.values()].find((square) => square.dataset.kind === "S");
+    return found ? found.dataset.square : "A1";
+  }
+
+  /** Draws `board` (name -> code) with, on top, `placed` (name -> code: the play shown) and
+   *  `pending` (name -> code: tiles put down this turn, not yet played); `last` squares (the last
+   *  play) and `marked` squares (a meld's) highlighted, the `cursor` square outlined and, on a
+   *  board of buttons, the one the Tab key reaches. */
+  draw(grid, board, { placed = {}, pending = {}, last = [], marked = [], cursor = null } = {}) {
     if (!this.grid || this.grid.join("/") !== grid.join("/")) this.build(grid);
     const marks = new Set(marked);
+    const lastSquares = new Set(last);
     for (const [name, square] of this.squares) {
       const kind = square.dataset.kind;
-      const code = placed[name] || board[name];
+      const code = placed[name] || board[name] || pending[name];
+      const mine = !board[name] && Boolean(pending[name]);
       square.replaceChildren();
-      square.classList.toggle("last", Boolean(placed[name]));
+      square.classList.toggle("last", Boolean(placed[name]) || lastSquares.has(name));
+      square.classList.toggle("pending", mine);
       square.classList.toggle("meld", marks.has(name));
       square.classList.toggle("cursor", name === cursor);
+      if (this.onSquare) square.tabIndex = name === cursor ? 0 : -1;
       if (code) {
-        square.append(tileElement(code));
-        square.setAttribute("aria-label", `${name}, ${tileWords(code)}${placed[name] ? ", placed by the play shown" : ""}`);
+        const tile = tileElement(code);
+        if (mine) tile.classList.add("pending");
+        square.append(tile);
+        const note = placed[name] ? ", placed by the play shown" : mine ? ", placed this turn" : "";
+        square.setAttribute("aria-label", `${name}, ${tileWords(code)}${note}`);
       } else {
         square.textContent = KIND_LABELS[kind];
         square.setAttribute("aria-label", `${name}, ${KIND_NAMES[kind]}`);

@@ -1,6 +1,6 @@
 // The table: the board, the seat's rack, live legality and scores, actions, live updates, the end.
-import { KIND_LABELS, KIND_NAMES, api, columnLetter, rackCodes, readFragment, storeGame, text, tileElement,
-  tileWords } from "./common.js";
+import { api, columnLetter, rackCodes, readFragment, storeGame, text, tileElement, tileWords } from "./common.js";
+import { BoardView } from "./board-view.js";
 
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const tokens = readFragment(location.hash);
@@ -20,8 +20,7 @@ const state = {
   cursor: null,            // the board square keyboard focus is on
   sending: false,
   recordFor: null,
-  squares: new Map(),      // square name -> its element
-  grid: null,
+  autoJoker: null,         // {name, code}: the joker given the only identity that fits, shown in the picker
   live: new Map(),         // seat -> socket open
   suppressClick: false,    // a drag just ended: the click that follows it is not a click
 };
@@ -48,6 +47,7 @@ function clearTurn() {
   state.picked.clear();
   state.preview = null;
   state.previewSeq += 1;
+  state.autoJoker = null;
 }
 
 function onView(seat, incoming) {
@@ -122,60 +122,17 @@ function showConnection(words) {
   $("conn").dataset.live = all ? "yes" : "no";
 }
 
-// -- the board -----------------------------------------------------------------------------
-function buildBoard(grid) {
-  const board = $("board");
-  board.replaceChildren();
-  board.style.setProperty("--cols", grid[0].length);
-  board.append(text("span", "", "corner"));
-  for (let col = 0; col < grid[0].length; col += 1) board.append(text("span", columnLetter(col), "coord col"));
-  grid.forEach((line, row) => {
-    board.append(text("span", String(row + 1), "coord"));
-    [...line].forEach((kind, col) => {
-      const name = `${columnLetter(col)}${row + 1}`;
-      const square = document.createElement("button");
-      square.type = "button";
-      square.className = `sq k-${kind === "." ? "plain" : kind}`;
-      square.dataset.square = name;
-      square.dataset.kind = kind;
-      square.dataset.row = row;
-      square.dataset.col = col;
-      square.tabIndex = -1;
-      square.addEventListener("click", (event) => squareClicked(name, event.detail === 0));
-      square.addEventListener("pointerdown", (event) => startDrag(event, { square: name }));
-      board.append(square);
-      state.squares.set(name, square);
-    });
-  });
-  state.grid = grid;
-  const centre = [...state.squares.values()].find((square) => square.dataset.kind === "S");
-  state.cursor = centre ? centre.dataset.square : "A1";
-}
+// -- the board (board-view.js draws it) ------------------------------------------------------
+const boardView = new BoardView($("board"), (name, byKeyboard) => squareClicked(name, byKeyboard),
+  { onPointerDown: (event, name) => startDrag(event, { square: name }) });
 
 function drawBoard(current) {
   const grid = current.layout_grid;
-  if (!state.grid || state.grid.join("/") !== grid.join("/")) buildBoard(grid);
-  const board = current.position.board || {};
-  const last = new Set(current.last && current.last.squares ? current.last.squares : []);
-  for (const [name, square] of state.squares) {
-    const kind = square.dataset.kind;
-    const placed = state.placements.get(name);
-    const code = board[name] || (placed && placed.code);
-    square.replaceChildren();
-    square.classList.toggle("last", last.has(name));
-    square.classList.toggle("pending", Boolean(placed));
-    square.classList.toggle("cursor", name === state.cursor);
-    square.tabIndex = name === state.cursor ? 0 : -1;
-    if (code) {
-      const tile = tileElement(code);
-      if (placed) tile.classList.add("pending");
-      square.append(tile);
-      square.setAttribute("aria-label", `${name}, ${tileWords(code)}${placed ? ", placed this turn" : ""}`);
-    } else {
-      square.textContent = KIND_LABELS[kind];
-      square.setAttribute("aria-label", `${name}, ${KIND_NAMES[kind]}`);
-    }
-  }
+  const fresh = !boardView.grid || boardView.grid.join("/") !== grid.join("/");
+  if (fresh) { boardView.build(grid); state.cursor = boardView.centre(); }
+  const pending = Object.fromEntries([...state.placements].map(([name, placed]) => [name, placed.code]));
+  boardView.draw(grid, current.position.board || {},
+    { pending, last: current.last && current.last.squares ? current.last.squares : [], cursor: state.cursor });
 }
 
 /** A square clicked (or Enter on it): take back the tile placed there, or put the picked rack
@@ -190,8 +147,7 @@ function squareClicked(name, byKeyboard) {
     return;
   }
   if (!myTurn()) { say(current.finished ? "The game is over." : `Wait for ${nameOf(current.to_move)} to move.`); render(); return; }
-  const playable = byKeyboard && state.selected === null && state.preview && state.preview.legal
-    && !state.preview.pending;
+  const playable = byKeyboard && state.selected === null && state.preview && state.preview.legal;
   if ((current.position.board || {})[name]) {
     if (playable) { play(); return; }
     say(`${name} is taken.`);
@@ -240,9 +196,12 @@ function startDrag(event, from) {
   const origin = { x: event.clientX, y: event.clientY };
   let ghost = null;
   let over = null;
-  const element = event.currentTarget;
-  element.setPointerCapture(event.pointerId);
+  const pointer = event.pointerId;
+  // the moves are followed on the window: a preview answered mid-drag redraws the rack, and the
+  // pointer capture of a slot taken out of the page would be lost with its listeners
+  event.currentTarget.setPointerCapture(pointer);
   const move = (moved) => {
+    if (moved.pointerId !== pointer) return;
     if (!ghost && Math.hypot(moved.clientX - origin.x, moved.clientY - origin.y) < 6) return;
     if (!ghost) {
       ghost = tileElement(code);
@@ -258,12 +217,14 @@ function startDrag(event, from) {
     if (over) over.classList.add("drop");
   };
   const end = (ended) => {
-    element.removeEventListener("pointermove", move);
-    element.removeEventListener("pointerup", end);
-    element.removeEventListener("pointercancel", end);
+    if (ended.pointerId !== pointer) return;
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", end);
+    window.removeEventListener("pointercancel", end);
     if (over) over.classList.remove("drop");
     if (!ghost) return;   // no movement: a click, handled by the click listener
     ghost.remove();
+    if (ended.type === "pointercancel") return;
     state.suppressClick = true;
     setTimeout(() => { state.suppressClick = false; }, 0);
     const target = document.elementFromPoint(ended.clientX, ended.clientY);
@@ -278,40 +239,50 @@ function startDrag(event, from) {
       } else if (target && target.closest("#rack")) {
         takeBack(from.square);
       }
-    } else if (name && !state.placements.has(name) && !(view().position.board || {})[name]) {
+    } else if (name && !state.placements.has(name) && !(view().position.board || {})[name] && rack()[from.slot] === code) {
       place(from.slot, name);
     }
   };
-  element.addEventListener("pointermove", move);
-  element.addEventListener("pointerup", end);
-  element.addEventListener("pointercancel", end);
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", end);
+  window.addEventListener("pointercancel", end);
 }
 
 // -- the rack ------------------------------------------------------------------------------
 function drawRack(current) {
   const box = $("rack");
-  box.replaceChildren();
+  for (const note of box.querySelectorAll(".rack-hidden")) note.remove();
+  const codes = state.covered ? [] : rack();
+  const slots = [...box.querySelectorAll(".slot")];
+  for (const extra of slots.splice(codes.length)) extra.remove();
   if (state.covered) {
     box.append(text("span", "rack hidden", "rack-hidden"));
     return;
   }
+  // the slots are kept from one drawing to the next: a drag's pointer capture and the keyboard
+  // focus stay on them while previews and views arrive
   const used = usedSlots();
-  rack().forEach((code, slot) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "slot";
-    button.dataset.slot = slot;
-    button.dataset.code = code;
-    button.append(tileElement(code));
+  codes.forEach((code, slot) => {
+    let button = slots[slot];
+    if (!button) {
+      button = document.createElement("button");
+      button.type = "button";
+      button.className = "slot";
+      button.dataset.slot = slot;
+      button.addEventListener("click", (event) => rackClicked(slot, event.detail === 0));
+      button.addEventListener("pointerdown", (event) => startDrag(event, { slot }));
+      box.append(button);
+    }
+    if (button.dataset.code !== code) {
+      button.dataset.code = code;
+      button.replaceChildren(tileElement(code));
+    }
     button.classList.toggle("used", used.has(slot));
     button.classList.toggle("selected", state.selected === slot);
     button.classList.toggle("picked", state.picked.has(slot));
     button.setAttribute("aria-label", tileWords(code));
     button.setAttribute("aria-pressed", String(state.selected === slot || state.picked.has(slot)));
     button.disabled = used.has(slot);
-    button.addEventListener("click", (event) => rackClicked(slot, event.detail === 0));
-    button.addEventListener("pointerdown", (event) => startDrag(event, { slot }));
-    box.append(button);
   });
   if (!rack().length) box.append(text("span", current.finished ? "" : "empty", "rack-hidden"));
 }
@@ -327,14 +298,14 @@ function rackClicked(slot, byKeyboard) {
   state.selected = state.selected === slot ? null : slot;
   if (state.selected !== null) say(`${tileWords(rack()[slot])} picked: now a square${byKeyboard ? " (arrows, then Enter)" : ""}.`);
   render();
-  if (byKeyboard && state.selected !== null) state.squares.get(state.cursor).focus();
+  if (byKeyboard && state.selected !== null) boardView.squares.get(state.cursor).focus();
 }
 
 // -- preview: legality and score as tiles are placed ---------------------------------------
 async function preview() {
   const seq = ++state.previewSeq;
-  if (!state.placements.size) { state.preview = null; render(); return; }
-  if (state.preview) state.preview.pending = true;
+  state.preview = null;   // "Checking…" until this placement's answer: never an older placement's verdict
+  if (!state.placements.size) { render(); return; }
   render();
   const placements = Object.fromEntries([...state.placements].map(([name, placed]) => [name, placed.code]));
   let result;
@@ -345,8 +316,24 @@ async function preview() {
   }
   if (seq !== state.previewSeq) return;
   state.preview = result;
+  if (chooseOnlyIdentity(result)) return;
   render();
 }
+
+/** The one open joker that fits a single card is given it (still shown in the picker); true then. */
+function chooseOnlyIdentity(result) {
+  const name = unnamedJoker();
+  const options = name && result.joker_options ? result.joker_options[name] : undefined;
+  const open = [...state.placements.values()].filter((placed) => placed.code === "*").length;
+  if (!options || options.length !== 1 || open !== 1) return false;
+  state.placements.get(name).code = options[0];
+  state.autoJoker = { name, code: options[0] };
+  say(`Joker on ${name} stands for the ${tileWords(options[0]).replace("joker as ", "")}, the only card that fits.`);
+  preview();
+  return true;
+}
+
+const NEEDS_MORE_TILES = "the play needs more tiles";   // web/preview.py's NEEDS_MORE_TILES
 
 function unnamedJoker() {
   for (const [name, placed] of state.placements) if (placed.code === "*") return name;
@@ -386,31 +373,45 @@ function drawPreview() {
 
 function drawJokerChoice() {
   const panel = $("joker");
-  const name = myTurn() ? unnamedJoker() : null;
+  const auto = state.autoJoker;
+  const chosen = auto && state.placements.has(auto.name) && state.placements.get(auto.name).code === auto.code
+    ? auto : null;
+  const name = myTurn() ? unnamedJoker() || (chosen && chosen.name) : null;
   panel.classList.toggle("hidden", name === null);
   if (name === null) return;
-  const options = state.preview && state.preview.joker_options ? state.preview.joker_options[name] : undefined;
   const box = $("joker-options");
   box.replaceChildren();
-  if (options === undefined) {
-    const waiting = !state.preview || state.preview.pending;
-    $("joker-title").textContent = waiting ? `Joker on ${name}: finding the cards it can stand for…`
+  let options = state.preview && state.preview.joker_options ? state.preview.joker_options[name] : undefined;
+  if (chosen && name === chosen.name) {
+    options = [chosen.code];
+    $("joker-title").textContent = `Joker on ${name}: it stands for the only card that fits.`;
+  } else if (options === undefined) {
+    $("joker-title").textContent = !state.preview ? `Joker on ${name}: finding the cards it can stand for…`
       : `Joker on ${name}: ${state.preview.reason}`;
     return;
+  } else if (options.length) {
+    $("joker-title").textContent = `Joker on ${name}: choose the card it stands for (${options.length} fit).`;
+  } else {
+    // the server says whether tiles added to the placement could make it legal
+    const needsMore = state.preview.reason.startsWith(NEEDS_MORE_TILES);
+    $("joker-title").textContent = needsMore
+      ? `Joker on ${name}: ${state.preview.reason}. Place the other tiles, then choose the joker's card.`
+      : `Joker on ${name}: ${state.preview.reason}. Move it or take it back.`;
   }
-  $("joker-title").textContent = options.length
-    ? `Joker on ${name}: choose the card it stands for (${options.length} fit).`
-    : `Joker on ${name}: no card makes this placement legal. Move it or take it back.`;
   for (const option of options) {
     const button = document.createElement("button");
     button.type = "button";
     button.dataset.identity = option;
     button.setAttribute("aria-label", tileWords(option));
     button.append(tileElement(option));
+    button.setAttribute("aria-pressed", String(Boolean(chosen)));
     button.addEventListener("click", () => {
       state.placements.get(name).code = option;
       say(`Joker on ${name} stands for the ${tileWords(option).replace("joker as ", "")}.`);
+      state.cursor = name;
       preview();
+      // the picker is redrawn: the focus goes to the joker's square, not to the page
+      boardView.squares.get(name).focus();
     });
     box.append(button);
   }
@@ -423,6 +424,7 @@ async function send(action) {
   // the mover's seat, kept: on one screen a socket may hand the screen to the next seat meanwhile
   const mover = state.shown;
   state.sending = true;
+  const focused = document.activeElement;
   render();
   try {
     const next = await api("POST", `/api/games/${encodeURIComponent(gameId)}/actions`,
@@ -437,12 +439,22 @@ async function send(action) {
   } finally {
     state.sending = false;
     render();
+    keepFocus(focused);
   }
+}
+
+/** The focus back on the rack (else the board) when the control that held it is gone or disabled. */
+function keepFocus(focused) {
+  const lost = !focused || focused === document.body || !focused.isConnected || focused.disabled
+    || focused.closest(".hidden");
+  if (!lost && document.activeElement !== document.body) return;
+  const slot = $("rack").querySelector(".slot:not(:disabled)");
+  (slot || boardView.squares.get(state.cursor)).focus();
 }
 
 function play() {
   const result = state.preview;
-  if (!myTurn() || !result || !result.legal || result.pending || unnamedJoker()) return;
+  if (!myTurn() || !result || !result.legal || unnamedJoker()) return;
   send(result.notation);
 }
 
@@ -611,7 +623,7 @@ function render() {
   drawTools(current);
   const turn = myTurn() && !state.sending;
   const result = state.preview;
-  $("play").disabled = !(turn && !state.returning && result && result.legal && !result.pending && !unnamedJoker());
+  $("play").disabled = !(turn && !state.returning && result && result.legal && !unnamedJoker());
   $("recall").disabled = !(state.placements.size || state.returning);
   $("return").disabled = !(turn && current.can_return && !state.placements.size);
   $("return").classList.toggle("hidden", state.returning);
@@ -642,18 +654,18 @@ function render() {
 
 // -- keyboard --------------------------------------------------------------------------------
 function moveCursor(rows, cols) {
-  const square = state.squares.get(state.cursor);
-  const row = Math.max(0, Math.min(state.grid.length - 1, Number(square.dataset.row) + rows));
-  const col = Math.max(0, Math.min(state.grid[0].length - 1, Number(square.dataset.col) + cols));
+  const square = boardView.squares.get(state.cursor);
+  const row = Math.max(0, Math.min(boardView.grid.length - 1, Number(square.dataset.row) + rows));
+  const col = Math.max(0, Math.min(boardView.grid[0].length - 1, Number(square.dataset.col) + cols));
   state.cursor = `${columnLetter(col)}${row + 1}`;
   render();
-  state.squares.get(state.cursor).focus();
+  boardView.squares.get(state.cursor).focus();
 }
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
 $("board").addEventListener("keydown", (event) => {
-  if (ARROWS[event.key] && state.grid) { event.preventDefault(); moveCursor(...ARROWS[event.key]); }
+  if (ARROWS[event.key] && boardView.grid) { event.preventDefault(); moveCursor(...ARROWS[event.key]); }
 });
 $("rack").addEventListener("keydown", (event) => {
   if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
@@ -676,8 +688,7 @@ document.addEventListener("keydown", (event) => {
   // Enter plays a legal placement from anywhere but a control of its own (a square with a
   // tile picked to place on it acts as a square)
   const control = target.closest("button, a") && !(square && state.selected === null);
-  if (event.key === "Enter" && !control && state.preview && state.preview.legal && !state.preview.pending
-      && state.selected === null) {
+  if (event.key === "Enter" && !control && state.preview && state.preview.legal && state.selected === null) {
     event.preventDefault();
     play();
   }
@@ -699,8 +710,54 @@ $("notation").addEventListener("submit", (event) => {
   const words = $("notation-text").value.trim();
   if (!words) { say("Type a move, e.g. 8G 7C7H7S, return KD or pass."); return; }
   if (!myTurn()) { say("It is not your turn."); return; }
+  if (words.includes("*")) { placeTyped(words); return; }
   send(words);
 });
+
+const TYPED_START = /^(?:([0-9]{1,2})([A-Za-z])|([A-Za-z])([0-9]{1,2}))$/;
+const TYPED_TILE = /\*|\.|10[A-Za-z]|[0-9A-Za-z][A-Za-z]/y;
+
+/** A typed move with a joker written `*` (as on a rack and in the preview): its tiles are put on
+ *  the board from the rack, then checked, the joker's card chosen as when placed by hand. */
+function placeTyped(words) {
+  const current = view();
+  const [start, ...rest] = words.split(/\s+/);
+  const spelled = rest.join("");
+  const begin = TYPED_START.exec(start || "");
+  if (!begin || !spelled) { say(`Not played: move '${words}': expected '<start> <tiles>', e.g. 8G 7C*7S`, true); return; }
+  const across = begin[1] !== undefined;
+  let row = Number(across ? begin[1] : begin[4]) - 1;
+  let col = (across ? begin[2] : begin[3]).toUpperCase().charCodeAt(0) - 65;
+  const board = current.position.board || {};
+  const free = rack().map((code, slot) => ({ code, slot }));
+  const placements = new Map();
+  TYPED_TILE.lastIndex = 0;
+  while (TYPED_TILE.lastIndex < spelled.length) {
+    const at = TYPED_TILE.lastIndex;
+    const match = TYPED_TILE.exec(spelled);
+    if (!match) { say(`Not played: move '${words}': cannot read tiles from '${spelled.slice(at)}'`, true); return; }
+    const name = `${columnLetter(col)}${row + 1}`;
+    if (row >= boardView.grid.length || col >= boardView.grid[0].length) {
+      say(`Not played: move '${words}': the line runs off the board`, true);
+      return;
+    }
+    if (match[0] !== ".") {
+      if (board[name]) { say(`Not played: move '${words}': ${name} is covered; write '.' there`, true); return; }
+      const code = match[0];
+      const held = code === "*" || /[a-z]$/.test(code) ? "*" : code.toUpperCase();   // a lower-case suit: a joker
+      const index = free.findIndex((tile) => tile.code === held);
+      if (index < 0) { say(`Not played: move '${words}': the rack holds no ${held}`, true); return; }
+      placements.set(name, { slot: free[index].slot, code: held === "*" ? code : held });
+      free.splice(index, 1);
+    }
+    if (across) col += 1; else row += 1;
+  }
+  state.placements = placements;
+  state.selected = null;
+  $("notation-text").value = "";
+  say(`${words}: on the board; choose the joker's card, then Play.`);
+  preview();
+}
 $("cover-show").addEventListener("click", () => {
   state.covered = false;
   render();
@@ -720,3 +777,12 @@ if (!tokens.size) {
   }
   probeTools();
 }
+
+// -- the phone: the board fits the width, or is zoomed to squares a finger can hit (and scrolls) --
+$("zoom").addEventListener("click", () => {
+  const zoomed = document.body.classList.toggle("zoomed");
+  $("zoom").setAttribute("aria-pressed", String(zoomed));
+  $("zoom").textContent = zoomed ? "Fit board" : "Zoom board";
+  const square = boardView.squares.get(state.cursor);
+  if (zoomed && square) square.scrollIntoView({ block: "nearest", inline: "center" });
+});
