@@ -12,7 +12,7 @@ from websockets.sync.client import connect
 from ginnyo import rack_code
 from ginnyo.cli import main
 from ginnyo.web.app import create_app
-from web_helpers import (WAIT_SECONDS, TestClient, act, bearer, auth, best_action, client_of, create, live_server,
+from web_helpers import (WAIT_SECONDS, TestClient, act, auth, bearer, best_action, client_of, create, live_server,
                          play_to_end, position_of, view, wait_for)
 
 
