@@ -327,7 +327,8 @@ def test_the_lobby_gives_each_person_their_own_secret_link(server: Server, page:
     page.fill("#name-1", "Bob")
     page.click("#create-button")
     page.wait_for_selector("#created:not(.hidden)")
-    links = page.eval_on_selector_all("#share-links input", "inputs => inputs.map(i => i.value)")
+    own = server.url.rstrip("/") + (page.get_attribute("#own-link", "href") or "")
+    links = [own, *page.eval_on_selector_all("#share-links input", "inputs => inputs.map(i => i.value)")]
     assert len(links) == 2
     assert all(re.fullmatch(re.escape(server.url) + r"play/[^#]+#seat=[01]&token=[A-Za-z0-9_-]{32,}", link)
                for link in links)
