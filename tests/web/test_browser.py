@@ -306,7 +306,7 @@ def test_a_server_killed_mid_game_comes_back_and_the_page_resumes(browser: Any, 
 
 def test_the_lobby_creates_a_game_and_goes_to_the_table(server: Server, page: Any) -> None:
     page.goto(server.url)
-    page.select_option("#kind-1", "random")
+    page.select_option("#kind-1", "level1")
     page.fill("#name-0", "Ann")
     page.fill("#seed", "9")
     page.click("#create-button")
@@ -322,7 +322,7 @@ def test_the_lobby_gives_each_person_their_own_secret_link(server: Server, page:
     page.goto(server.url)
     page.select_option("#players", "3")
     page.select_option("#kind-1", "human")
-    page.select_option("#kind-2", "equity")
+    page.select_option("#kind-2", "level4")
     page.fill("#name-0", "Ann")
     page.fill("#name-1", "Bob")
     page.click("#create-button")
