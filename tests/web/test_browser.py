@@ -306,7 +306,7 @@ def test_a_server_killed_mid_game_comes_back_and_the_page_resumes(browser: Any, 
 
 def test_the_lobby_creates_a_game_and_goes_to_the_table(server: Server, page: Any) -> None:
     page.goto(server.url)
-    page.select_option("#kind-1", "random")
+    page.select_option("#kind-1", "level1")
     page.fill("#name-0", "Ann")
     page.fill("#seed", "9")
     page.click("#create-button")
@@ -322,12 +322,13 @@ def test_the_lobby_gives_each_person_their_own_secret_link(server: Server, page:
     page.goto(server.url)
     page.select_option("#players", "3")
     page.select_option("#kind-1", "human")
-    page.select_option("#kind-2", "equity")
+    page.select_option("#kind-2", "level4")
     page.fill("#name-0", "Ann")
     page.fill("#name-1", "Bob")
     page.click("#create-button")
     page.wait_for_selector("#created:not(.hidden)")
-    links = page.eval_on_selector_all("#share-links input", "inputs => inputs.map(i => i.value)")
+    own = server.url.rstrip("/") + (page.get_attribute("#own-link", "href") or "")
+    links = [own, *page.eval_on_selector_all("#share-links input", "inputs => inputs.map(i => i.value)")]
     assert len(links) == 2
     assert all(re.fullmatch(re.escape(server.url) + r"play/[^#]+#seat=[01]&token=[A-Za-z0-9_-]{32,}", link)
                for link in links)

@@ -5,12 +5,15 @@ together once a language and kept; the pages are not under ``/static``, which se
 
 A body's ``{{msg key}}`` are messages of the catalogues (:mod:`.i18n`), in the language the request
 chose; ``{{lang}}`` is that language, ``{{legend}}`` the premium squares' legend, ``{{board}}`` the
-standard board drawn and ``{{languages}}`` the language selector.  A page all of whose words are in
+standard board drawn, ``{{languages}}`` the language selector, ``{{max_name}}`` the longest seat name
+the API takes and ``{{bot_kinds}}`` the Ginny-O bot kinds for the lobby (JSON: each kind's few words,
+and which kinds think).  A page all of whose words are in
 the catalogues is ``translated``: its ``<html lang>`` is the language chosen; the others stay
 ``en``, their translated parts marked ``lang="{{lang}}"``."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import cache
 from html import escape
@@ -21,8 +24,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from ..layout import Layout
+from ..players.kinds import KIND_HELP, SIM_KINDS
 from .errors import BadRequest
 from .i18n import DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, choose_language, localise
+from .requests import MAX_NAME
 from .squares import board_picture, legend
 
 PAGES_DIR = Path(__file__).parent / "pages"
@@ -64,13 +69,20 @@ def page_html(name: str, language: str = DEFAULT_LANGUAGE) -> str:
     title = "{{msg %s}}" % page.title if page.translated else escape(page.title)
     parts: dict[str, Callable[[], str]] = {
         "{{legend}}": lambda: legend(language), "{{board}}": lambda: board_picture(Layout.standard(), language),
-        "{{languages}}": lambda: _language_selector(language), "{{lang}}": lambda: language}
+        "{{languages}}": lambda: _language_selector(language), "{{lang}}": lambda: language,
+        "{{max_name}}": lambda: str(MAX_NAME), "{{bot_kinds}}": _bot_kinds}
     for placeholder, made in parts.items():
         if placeholder in body:
             body = body.replace(placeholder, made())
     html = _part("shell").replace("{{title}}", title).replace("{{head}}", "\n".join(head)).replace("{{body}}", body)
     html = html.replace('<html lang="en">', f'<html lang="{language if page.translated else DEFAULT_LANGUAGE}">')
     return localise(html, language)
+
+
+def _bot_kinds() -> str:
+    """The bot kinds of a Ginny-O seat with their few words, and the sim kinds (which take a think
+    time), as JSON escaped for an attribute: the lobby's one source of them."""
+    return escape(json.dumps({"help": KIND_HELP, "sim": list(SIM_KINDS)}))
 
 
 def _language_selector(language: str) -> str:

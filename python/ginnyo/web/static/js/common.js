@@ -107,11 +107,15 @@ export function storedGames() {
   }
 }
 
-/** Keeps a created game (the POST /api/games answer) for the lobby's list. */
-export function storeGame(created) {
+/** Keeps a created game (the POST /api/games answer) for the lobby's list; given `ownSeat`, only that
+ * seat's token and link (fair play: the others' links are theirs, not this browser's), no hot-seat link. */
+export function storeGame(created, ownSeat = null) {
   const games = storedGames().filter((game) => game.id !== created.id);
-  games.unshift({ id: created.id, created: new Date().toISOString(), seats: created.seats,
-    hotseat_url: created.hotseat_url || null });
+  const seats = ownSeat === null ? created.seats
+    : created.seats.map(({ seat, kind, name, token, url }) => (seat === ownSeat ? { seat, kind, name, token, url }
+      : { seat, kind, name }));
+  games.unshift({ id: created.id, created: new Date().toISOString(), seats,
+    hotseat_url: ownSeat === null ? created.hotseat_url || null : null });
   try { localStorage.setItem(STORE, JSON.stringify(games.slice(0, 50))); } catch (error) { /* full: not kept */ }
 }
 

@@ -1,5 +1,7 @@
-// The lobby's Crazy Rummy form: 3 to 6 seats, people or advisor bots; goes to the table (or lists the links).
-import { api, storeGame, text } from "./common.js";
+// The lobby's Crazy Rummy form: 3 to 6 seats, people or advisor bots, each named; goes to the table
+// (or, with several people, keeps this browser's seat and shows the others' links once).
+import { api, text } from "./common.js";
+import { gameCreated, nameInput, say } from "./created-game.js";
 
 const KINDS = [["human", "person"], ["advisor", "bot: advisor"], ["stock", "bot: stock drawer"]];
 const box = document.getElementById("crazy-seats");
@@ -7,21 +9,20 @@ const box = document.getElementById("crazy-seats");
 function drawSeats() {
   const count = Number(document.getElementById("crazy-players").value);
   const kinds = [...box.querySelectorAll("select")].map((select) => select.value);
+  const names = [...box.querySelectorAll("input")].map((input) => input.value);
   box.replaceChildren();
   for (let index = 0; index < count; index += 1) {
     const row = document.createElement("div");
-    row.className = "field seat";
+    row.className = "seat-row";
     const label = text("label", `Seat ${index + 1}`);
     const select = document.createElement("select");
     select.id = `crazy-seat-${index}`;
     label.htmlFor = select.id;
-    for (const [value, name] of KINDS) {
-      const option = text("option", name);
-      option.value = value;
-      select.append(option);
-    }
+    for (const [value, name] of KINDS) select.append(new Option(name, value));
     select.value = kinds[index] || (index === 0 ? "human" : "advisor");
-    row.append(label, select);
+    const name = nameInput(`crazy-name-${index}`, `Crazy Rummy seat ${index + 1} name`);
+    name.value = names[index] || "";
+    row.append(label, select, name);
     box.append(row);
   }
 }
@@ -29,19 +30,28 @@ function drawSeats() {
 document.getElementById("crazy-players").addEventListener("change", drawSeats);
 document.getElementById("crazy-create").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const status = document.getElementById("status");
   const seats = [...box.querySelectorAll("select")].map((select) => select.value);
-  if (!seats.includes("human")) { status.textContent = "Make at least one seat a person's."; return; }
-  const names = seats.map((kind, index) => (kind === "human" ? `Player ${index + 1}` : `${kind} ${index + 1}`));
+  if (!seats.includes("human")) { say("Make at least one seat a person's.", true); return; }
+  const names = [...box.querySelectorAll("input")].map((input, index) =>
+    input.value.trim() || (seats[index] === "human" ? `Player ${index + 1}` : `${seats[index]} ${index + 1}`));
   const body = { game: "crazy", seats, names };
-  const seed = document.getElementById("crazy-seed").value.trim();
-  if (seed !== "") body.seed = Number(seed);
+  const seedText = document.getElementById("crazy-seed").value.trim();
+  if (seedText !== "") {
+    const seed = Number(seedText);
+    if (!Number.isInteger(seed) || seed < 0) { say("Seed: give a whole number, 0 or more, or leave it empty.", true); return; }
+    body.seed = seed;
+  }
+  const button = document.getElementById("crazy-create-button");
+  button.disabled = true;
+  say("Creating the game…");
   try {
     const created = await api("POST", "/api/games", { body });
-    storeGame(created);
-    location.assign(created.hotseat_url || created.seats.find((seat) => seat.token).url);
+    say("Game created.");
+    gameCreated(created);
   } catch (error) {
-    status.textContent = `Cannot create the game: ${error.message}`;
+    say(`Cannot create the game: ${error.message}`, true);
+  } finally {
+    button.disabled = false;
   }
 });
 drawSeats();

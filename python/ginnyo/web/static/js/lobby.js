@@ -1,107 +1,114 @@
-// The lobby: create a game (seats, bots, think time, seed) and list this browser's games.
-import { api, forgetGame, storeGame, storedGames, text } from "./common.js";
+// The lobby: create a game (seats, bots, think time, seed) and list this browser's games with their state.
+import { ApiError, api, forgetGame, storedGames, text } from "./common.js";
+import { GAMES_CHANGED, gameCreated, nameInput, say } from "./created-game.js";
 
-const KINDS = [["human", "person"], ["random", "bot: random"], ["greedy", "bot: greedy"],
-  ["equity", "bot: equity"], ["endgame", "bot: endgame"], ["sim", "bot: sim"], ["sim-spread", "bot: sim-spread"]];
-const status = document.getElementById("status");
+/** The graded bots (ginnyo.players.levels), in a player's words. */
+const LEVELS = [
+  ["level1", "bot level 1 — beginner",
+    "Level 1 — a beginner: plays for this turn's points alone, and often misses plays of several tiles or with a joker."],
+  ["level2", "bot level 2 — casual",
+    "Level 2 — a casual player: plays for this turn's points alone; finds most short plays, misses many longer ones and about half the joker plays."],
+  ["level3", "bot level 3 — sharp scorer",
+    "Level 3 — a sharp scorer: sees every play and makes the highest-scoring one, never minding the tiles it keeps."],
+  ["level4", "bot level 4 — thoughtful",
+    "Level 4 — a thoughtful player: weighs the score against the tiles it keeps, but misses some long plays and joker plays."],
+  ["level5", "bot level 5 — strongest",
+    "Level 5 — the strongest: sees every play, weighs the score against the tiles it keeps, and plays a two-player endgame perfectly."],
+];
+const DEFAULT_BOT = "level3";
+const PERSON_WORDS = "A person: plays from their own link, or at this screen.";
+const lobby = document.querySelector("main.lobby");
+/** Every bot kind's few words and the kinds that think (a sim), as the server fills them in (players/kinds.py). */
+const BOT_KINDS = JSON.parse(lobby.dataset.botKinds);
+const MORE_KINDS = Object.keys(BOT_KINDS.help).filter((kind) => !LEVELS.some(([level]) => level === kind));
+/** The games whose state the list asks the server for: the newest, one request each, one at a time. */
+const STATUS_LIMIT = 10;
 const seatsBox = document.getElementById("seats");
+const more = document.getElementById("more-kinds");
 
-function say(message, error = false) {
-  status.textContent = message;
-  status.classList.toggle("error", error);
+function kindWords(kind) {
+  if (kind === "human") return PERSON_WORDS;
+  const level = LEVELS.find(([value]) => value === kind);
+  return level ? level[2] : `${kind}: ${BOT_KINDS.help[kind]}.`;
 }
 
-function seatRow(index, kind) {
+function kindSelect(index, kind) {
+  const select = document.createElement("select");
+  select.id = `kind-${index}`;
+  select.name = "kind";
+  select.append(new Option("person", "human"));
+  for (const [value, words] of LEVELS) select.append(new Option(words, value));
+  // the raw kinds are offered once "More bot kinds" is open; a seat that holds one keeps it
+  const shown = more.open ? MORE_KINDS : MORE_KINDS.filter((value) => value === kind);
+  if (shown.length) {
+    const group = document.createElement("optgroup");
+    group.label = "more bots";
+    for (const value of shown) group.append(new Option(`bot: ${value}`, value));
+    select.append(group);
+  }
+  select.value = kind;
+  return select;
+}
+
+function seatRow(index, kind, name) {
   const row = document.createElement("div");
   row.className = "seat-row";
   const label = text("label", `Seat ${index + 1}`);
   label.htmlFor = `kind-${index}`;
-  const select = document.createElement("select");
-  select.id = `kind-${index}`;
-  select.name = "kind";
-  for (const [value, words] of KINDS) {
-    const option = new Option(words, value, false, value === kind);
-    select.append(option);
-  }
-  const name = document.createElement("input");
-  name.name = "name";
-  name.id = `name-${index}`;
-  name.maxLength = 24;
-  name.placeholder = "name";
-  name.setAttribute("aria-label", `Seat ${index + 1} name`);
-  row.append(label, select, name);
+  const select = kindSelect(index, kind);
+  const input = nameInput(`name-${index}`, `Seat ${index + 1} name`);
+  input.value = name;
+  const note = text("p", kindWords(kind), "note kind-note");
+  note.id = `kind-note-${index}`;
+  select.setAttribute("aria-describedby", note.id);
+  select.addEventListener("change", () => { note.textContent = kindWords(select.value); showThink(); });
+  row.append(label, select, input, note);
   return row;
+}
+
+function seatKinds() {
+  return [...seatsBox.querySelectorAll("select")].map((select) => select.value);
+}
+
+/** The think time is asked only when a seat's bot thinks (a sim kind). */
+function showThink() {
+  const thinks = seatKinds().some((kind) => BOT_KINDS.sim.includes(kind));
+  document.getElementById("think-field").classList.toggle("hidden", !thinks);
 }
 
 function drawSeats() {
   const count = Number(document.getElementById("players").value);
-  const kinds = [...seatsBox.querySelectorAll("select")].map((select) => select.value);
+  const kinds = seatKinds();
   const names = [...seatsBox.querySelectorAll("input")].map((input) => input.value);
   seatsBox.replaceChildren();
   for (let index = 0; index < count; index += 1) {
-    const row = seatRow(index, kinds[index] || (index === 0 ? "human" : "greedy"));
-    row.querySelector("input").value = names[index] || "";
-    seatsBox.append(row);
+    seatsBox.append(seatRow(index, kinds[index] || (index === 0 ? "human" : DEFAULT_BOT), names[index] || ""));
   }
+  showThink();
 }
 
-function absolute(url) {
-  return new URL(url, location.origin).href;
+function drawMoreKinds() {
+  const list = document.getElementById("more-kinds-list");
+  for (const kind of MORE_KINDS) list.append(text("dt", kind), text("dd", BOT_KINDS.help[kind]));
 }
 
-function showCreated(created) {
-  const humans = created.seats.filter((seat) => seat.token);
-  if (humans.length === 1) {
-    location.assign(humans[0].url);
-    return;
-  }
-  const list = document.getElementById("share-links");
-  list.replaceChildren();
-  for (const seat of humans) {
-    const item = document.createElement("li");
-    const share = document.createElement("div");
-    share.className = "share";
-    const link = document.createElement("input");
-    link.readOnly = true;
-    link.value = absolute(seat.url);
-    link.setAttribute("aria-label", `${seat.name}'s secret link`);
-    const copy = text("button", "Copy", "btn");
-    copy.type = "button";
-    copy.addEventListener("click", async () => {
-      link.select();
-      try { await navigator.clipboard.writeText(link.value); say(`${seat.name}'s link copied.`); }
-      catch (error) { document.execCommand("copy"); say(`${seat.name}'s link copied.`); }
-    });
-    const open = text("a", `play as ${seat.name} here`);
-    open.href = seat.url;
-    share.append(text("strong", seat.name), link, copy, open);
-    item.append(share);
-    list.append(item);
-  }
-  const choice = document.getElementById("hotseat-choice");
-  choice.replaceChildren();
-  if (created.hotseat_url) {
-    const hot = text("a", "Play hot-seat on this screen", "btn primary");
-    hot.href = created.hotseat_url;
-    hot.id = "hotseat-link";
-    choice.append(hot, text("span", " — everyone at this device, the rack hidden between turns.", "note"));
-  }
-  document.getElementById("created").classList.remove("hidden");
-  drawGames();
+function defaultName(kind, index) {
+  if (kind === "human") return `Player ${index + 1}`;
+  return kind.startsWith("level") ? `Level ${kind.slice(5)} bot` : `${kind} bot`;
 }
 
 async function create(event) {
   event.preventDefault();
-  const seats = [...seatsBox.querySelectorAll("select")].map((select) => select.value);
+  const seats = seatKinds();
   const names = [...seatsBox.querySelectorAll("input")].map((input, index) =>
-    input.value.trim() || (seats[index] === "human" ? `Player ${index + 1}` : `${seats[index]} bot`));
+    input.value.trim() || defaultName(seats[index], index));
   if (!seats.includes("human")) {
     say("Give at least one seat to a person: a table of bots alone cannot be watched here.", true);
     return;
   }
   const body = { seats, names };
   const think = Number(document.getElementById("think").value);
-  if (seats.some((kind) => kind.startsWith("sim"))) {
+  if (seats.some((kind) => BOT_KINDS.sim.includes(kind))) {
     if (!(think > 0 && think <= 10)) { say("Sim think time: give a number of seconds from 0.1 to 10.", true); return; }
     body.think = think;
   }
@@ -116,9 +123,8 @@ async function create(event) {
   say("Creating the game…");
   try {
     const created = await api("POST", "/api/games", { body });
-    storeGame(created);
     say("Game created.");
-    showCreated(created);
+    gameCreated(created);
   } catch (error) {
     say(`Cannot create the game: ${error.message}`, true);
   } finally {
@@ -126,15 +132,23 @@ async function create(event) {
   }
 }
 
+let listing = 0;   // the list drawn last: the states asked for an older one are dropped
+
 function drawGames() {
+  listing += 1;
   const list = document.getElementById("games");
   list.replaceChildren();
   const games = storedGames();
   if (!games.length) list.append(text("li", "None yet.", "note"));
+  const states = [];
   for (const game of games) {
     const item = document.createElement("li");
+    item.dataset.game = game.id;
     const when = new Date(game.created);
     item.append(text("span", `${game.seats.map((seat) => seat.name).join(" v ")} — ${when.toLocaleString()} `));
+    const state = text("span", "", "game-state");
+    item.append(state);
+    states.push([game, state]);
     for (const seat of game.seats.filter((entry) => entry.url)) {
       const link = text("a", `as ${seat.name}`);
       link.href = seat.url;
@@ -152,6 +166,35 @@ function drawGames() {
     item.append(forget);
     list.append(item);
   }
+  showStates(states.slice(0, STATUS_LIMIT), listing);
+}
+
+/** Fills in each game's state, asking the server for one game after another. */
+async function showStates(states, drawn) {
+  for (const [game, shown] of states) {
+    const state = await gameState(game);
+    if (drawn !== listing) return;
+    if (state === null) continue;
+    shown.dataset.state = state.key;
+    shown.textContent = state.words;
+  }
+}
+
+/** A stored game's state for this browser's seats, from a seat's view (GET /api/games/{id}). */
+async function gameState(game) {
+  const held = game.seats.filter((seat) => seat.token);
+  if (!held.length) return null;
+  try {
+    const view = await api("GET", `/api/games/${encodeURIComponent(game.id)}`, { token: held[0].token });
+    if (view.finished) return { key: "finished", words: "finished" };
+    if (held.some((seat) => seat.seat === view.to_move)) return { key: "your-turn", words: "your turn" };
+    return { key: "waiting", words: `waiting for ${view.names[view.to_move]}` };
+  } catch (error) {
+    if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+      return { key: "gone", words: "no longer on this server" };
+    }
+    return null;
+  }
 }
 
 /** Shows the links to the analysis board and the game review when this server has them (issue 28). */
@@ -164,6 +207,9 @@ async function probeTools() {
 
 document.getElementById("players").addEventListener("change", drawSeats);
 document.getElementById("create").addEventListener("submit", create);
+more.addEventListener("toggle", drawSeats);
+document.addEventListener(GAMES_CHANGED, drawGames);
+drawMoreKinds();
 drawSeats();
 drawGames();
 probeTools();
