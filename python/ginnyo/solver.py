@@ -12,8 +12,8 @@ from typing import Any
 
 from . import native
 from .errors import IllegalMoveError
-from .notation import parse_notation, play_notation
-from .play import ScoredPlay
+from .vocab.notation import parse_notation, play_notation
+from .vocab.play import ScoredPlay
 from .position.position import Position
 from .position.scoring import Move, as_play
 

@@ -23,10 +23,10 @@ from helpers import FULL_CORPUS
 from ginnyo import GinnyoError, Layout, Position, solver
 from ginnyo.cli import main
 from ginnyo.selfplay.corpus import sample_positions
-from ginnyo.notation import parse_notation, play_notation
+from ginnyo.vocab.notation import parse_notation, play_notation
 from ginnyo.position.position import KNOWN_FIELDS
 from ginnyo.position_string import from_line, from_text, to_line
-from ginnyo.tiles import JOKER, NUM_CARDS, parse_card, parse_rack_tile
+from ginnyo.vocab.tiles import JOKER, NUM_CARDS, parse_card, parse_rack_tile
 
 T = TypeVar("T")
 

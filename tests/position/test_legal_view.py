@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ginnyo import native, solver
 from ginnyo.position.legal import LegalPlays
-from ginnyo.notation import play_notation
+from ginnyo.vocab.notation import play_notation
 from ginnyo.position.position import Position
 from ginnyo.solver import load_position
 

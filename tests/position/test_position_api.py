@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import ginnyo
 from ginnyo import IllegalMoveError, InvalidMoveError, JOKER, Layout, Play, PlacedTile, Position, PositionError, ScoredPlay
 from ginnyo.position import reference
-from ginnyo.tiles import NUM_CARDS, parse_rack_tile
+from ginnyo.vocab.tiles import NUM_CARDS, parse_rack_tile
 
 from helpers import play, position
 
@@ -308,7 +308,8 @@ def test_every_exception_class_is_defined_in_errors_py() -> None:
 
 
 def test_deprecated_module_functions_answer_as_the_methods_and_do_not_warn() -> None:
-    from ginnyo import notation, solver
+    from ginnyo import solver
+    from ginnyo.vocab import notation
     from ginnyo.position_string import from_line, from_text, to_line
     extend = example("extend")
     with warnings.catch_warnings():

@@ -12,7 +12,7 @@ import pytest
 
 from ginnyo import PositionError, solver
 from ginnyo.position import reference
-from ginnyo.notation import parse_notation, play_notation
+from ginnyo.vocab.notation import parse_notation, play_notation
 from rules_cases import (
     EXAMPLE_1, EXAMPLE_2_TO_4, JOIN_BOARD, JOIN_LAYOUT, RED_CROSS_LAYOUT, RUN_5_7H, TWO_RUNS,
     assert_illegal, assert_legal, assert_rejected, best_score, play, pos)

@@ -24,9 +24,9 @@ from ginnyo.crazy.state import TurnState, load_state
 from ginnyo.errors import IllegalMoveError, PositionError
 from ginnyo.support.files import LEAVES_BYTES, POSITION_BYTES, STATE_BYTES, quote
 from ginnyo.equity.leaves import LeaveFileError, load
-from ginnyo.notation import parse_notation
+from ginnyo.vocab.notation import parse_notation
 from ginnyo.position_string import from_line, from_text
-from ginnyo.tiles import parse_card, parse_rack_tile
+from ginnyo.vocab.tiles import parse_card, parse_rack_tile
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_ERROR_CHARS = 200        # the longest error line any input may produce

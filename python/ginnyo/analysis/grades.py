@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..game.actions import Pass, Place, Return
-from ..tiles import rack_code, tile_code
+from ..vocab.tiles import rack_code, tile_code
 from ..odds.win_probability import WinModel, default_model, leads_of
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ def turn_facts(lines: list[tuple[int, dict[str, Any]]], name: str) -> list[TurnF
 
 def _endgame_pair(game: Game, turn: Turn, passed_before: bool) -> Endgame | None:
     """The :class:`Endgame` of ``turn``, just played in ``game``."""
-    from ..tiles import rack_penalty
+    from ..vocab.tiles import rack_penalty
     mover, other = turn.player, 1 - turn.player
     placed = dict(turn.action.play.placements) if isinstance(turn.action, Place) else {}
     before_board = {square: tile for square, tile in game.board.items() if square not in placed}

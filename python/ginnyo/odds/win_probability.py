@@ -185,7 +185,7 @@ def self_play_positions(players: int, games: int, seed: int, per_game: int = DEF
     from ..native.selfplay import snapshot_games
 
     from ..equity import compiled_model
-    from ..layout import Layout
+    from ..vocab.layout import Layout
     from ..equity.leaves import default_model as default_leaves
     from ..native import empty_core
     rows = np.zeros((games * per_game, 9), dtype=np.int32)

@@ -20,7 +20,7 @@ from typing import Callable
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from ..layout import Layout
+from ..vocab.layout import Layout
 from .errors import BadRequest
 from .i18n import DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, choose_language, localise
 from .squares import board_picture, legend

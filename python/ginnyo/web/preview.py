@@ -12,7 +12,7 @@ from itertools import product
 from typing import Any
 
 from ginnyo import GinnyoError, PlacedTile, Play, Position
-from ginnyo.tiles import JOKER_CODE, parse_card
+from ginnyo.vocab.tiles import JOKER_CODE, parse_card
 
 from .errors import BadRequest
 

@@ -14,7 +14,7 @@ from ginnycore import (ILLEGAL_AREAS, ILLEGAL_CARD, ILLEGAL_CENTRE, ILLEGAL_COUN
                        ILLEGAL_MELD, ILLEGAL_OFF_BOARD, ILLEGAL_PLACE, ILLEGAL_RACK, ILLEGAL_REPEATED, ILLEGAL_SHAPE,
                        ILLEGAL_SHORT, MAX_PLACED)
 
-from .support.quoting import quote
+from ..support.quoting import quote
 from .play import Play
 from .fields import PositionFields as Position  # not position.py, which imports this module
 from .tiles import PlacedTile, rack_code

@@ -7,7 +7,7 @@ The numbers and the rule functions are those of the compiled
 that Python and C cannot disagree.  This module adds what only Python needs:
 argument checks (``ValueError`` naming the argument), the words of the end
 reasons, the rule before the 2026-12-01 amendment (``rules=1``) and the
-ranking key.  Tile values are :mod:`ginnyo.tiles`'s (the plain-Python yardstick);
+ranking key.  Tile values are :mod:`ginnyo.vocab.tiles`'s (the plain-Python yardstick);
 a test checks them against the core's.
 """
 
@@ -17,7 +17,7 @@ from typing import Iterable
 
 from ginnycore import rules as _compiled
 
-from .support.quoting import quote
+from ..support.quoting import quote
 from .tiles import JOKER, NUM_CARDS
 
 #: §6: a rack is drawn up to this many tiles (the deal, and after every play or return).
