@@ -112,11 +112,13 @@ def test_no_module_of_the_package_imports_a_deprecated_one() -> None:
 
 
 #: The modules of ginnyo that import the compiled core: the bridge's doors, one a
-#: compiled extension (native/), the two vocabulary modules that word the core's
-#: own rules and codes, and Crazy Rummy's own solver.
+#: compiled extension (native/), the vocabulary module that reads the core's own rules
+#: and codes, and Crazy Rummy's own solver.
 CORE_DOORS = {"ginnyo.native", "ginnyo.native.core", "ginnyo.native.parse", "ginnyo.native.equity",
               "ginnyo.native.simulate", "ginnyo.native.endgame", "ginnyo.native.selfplay", "ginnyo.native.infer",
-              "ginnyo.vocab.rules", "ginnyo.vocab.illegal", "ginnyo.crazy.solver", "ginnyo.crazy.advisor"}
+              "ginnyo.vocab.rules", "ginnyo.crazy.solver", "ginnyo.crazy.advisor"}
+#: The places the core is reached from, a package outside native/ counting once: at most three.
+MOST_CORE_PLACES = 3
 
 
 def _imports_the_core(path: Path) -> bool:
@@ -128,9 +130,26 @@ def _imports_the_core(path: Path) -> bool:
     return False
 
 
+def core_users() -> set[str]:
+    return {module_name(path) for path in PACKAGE.rglob("*.py") if _imports_the_core(path)}
+
+
+def core_place(module: str) -> str:
+    """Where ``module`` reaches the core from: the bridge ``native`` or Crazy Rummy's
+    ``crazy`` for any of their modules, else the module itself."""
+    unit = unit_of(module)
+    return unit if unit in ("native", "crazy") else module
+
+
 def test_the_compiled_core_is_reached_through_the_bridge_only() -> None:
-    users = {module_name(path) for path in PACKAGE.rglob("*.py") if _imports_the_core(path)}
+    users = core_users()
     assert users <= CORE_DOORS, f"{sorted(users - CORE_DOORS)} import ginnycore: go through ginnyo.native"
+
+
+def test_the_compiled_core_is_reached_from_at_most_three_places() -> None:
+    places = sorted({core_place(module) for module in core_users()})
+    assert len(places) <= MOST_CORE_PLACES, f"ginnycore is imported from {places}"
+    assert core_place("ginnyo.native.parse") == "native" and core_place("ginnyo.vocab.illegal") == "ginnyo.vocab.illegal"
 
 
 #: how a board or a rack is laid out for the core, written once in native/encoding.py;
