@@ -183,6 +183,66 @@ def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
     return False
 
 
+# -- faces (docs/ARCHITECTURE.md) ---------------------------------------------------------------------
+
+def faces() -> set[str]:
+    """The packages whose ``__init__`` is a face: it gives names of its modules
+    (lazily, ``support/lazy.py``; the root ``ginnyo`` at once)."""
+    lazy = {module_name(path) for path in PACKAGE.rglob("__init__.py")
+            if "lazy_names(" in path.read_text(encoding="utf-8")}
+    return lazy | {"ginnyo"}
+
+
+def _own_names(path: Path) -> set[str]:
+    """The names a module defines itself (assigned, or a def or class), at its top level."""
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(target.id for target in targets if isinstance(target, ast.Name))
+    return names
+
+
+def face_imports(name: str, source: str, faces: set[str], modules: set[str]) -> list[str]:
+    """The names module ``name`` (its code ``source``) imports from a face that the
+    face only passes on: not a module of the package, not a name the face defines."""
+    package = name if name in faces or any(m.startswith(name + ".") for m in modules) else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        base = node.module or ""
+        if node.level:
+            anchor = package.split(".")
+            anchor = anchor[:len(anchor) - (node.level - 1)]
+            base = ".".join(anchor + ([base] if base else []))
+        if base not in faces or base == name:
+            continue
+        own = _own_names(PACKAGE.parent.joinpath(*base.split("."), "__init__.py"))
+        found += [f"{name}:{node.lineno} imports {alias.name} from the face {base}" for alias in node.names
+                  if f"{base}.{alias.name}" not in modules and alias.name not in own]
+    return found
+
+
+def test_the_package_imports_modules_never_a_face() -> None:
+    paths = sorted(PACKAGE.rglob("*.py"))
+    modules = {module_name(path) for path in paths}
+    found = [line for path in paths
+             for line in face_imports(module_name(path), path.read_text(encoding="utf-8"), faces(), modules)]
+    assert not found, "\n".join(found)
+
+
+def test_a_name_a_face_passes_on_is_a_face_import() -> None:
+    modules = {module_name(path) for path in PACKAGE.rglob("*.py")}
+    source = ("from ..players import make_player\nfrom ..players import kinds\nfrom ..players.players import Player\n"
+              "from .. import __version__\nfrom ginnyo import Position\nfrom ginnyo.vocab import rules\n")
+    assert face_imports("ginnyo.web.tables", source, faces(), modules) == [
+        "ginnyo.web.tables:1 imports make_player from the face ginnyo.players",
+        "ginnyo.web.tables:5 imports Position from the face ginnyo"]
+
+
 # -- the floors (docs/ARCHITECTURE.md) ----------------------------------------------------------------
 
 #: The package's floors, lowest first: a package (or a top-level module) imports

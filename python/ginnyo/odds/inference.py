@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from ..native.encoding import RACK_KINDS, empty_board, encode_rack
 
 from ..game.actions import Place, Return
-from ..equity import compiled_model
+from ..equity.rank import compiled_model
 from ..equity.leaves import LeaveModel, LeaveState, default_model
 from ..vocab.rules import quiet_turn_limit, tile_set
 from ..vocab.tiles import JOKER, rack_code
 
 if TYPE_CHECKING:
-    from ..game import Game, Turn, View
+    from ..game.game import Game, Turn, View
     from ..vocab.layout import Layout
-    from ..position import Position
+    from ..position.position import Position
 
 #: An action is consistent with a rack when its equity is at most this many points below the rack's best.
 MARGIN = 5.0
@@ -311,7 +311,7 @@ def record_decision(source: str | list[tuple[int, dict[str, Any]]], turn: int | 
     or its board is not the standard one."""
     from ..errors import RecordError
     from ..vocab.layout import Layout
-    from ..position import Position
+    from ..position.position import Position
     from ..game.records import read_record, replay
     from ..vocab.tiles import tile_code
     lines = source if isinstance(source, list) else read_record(source)
