@@ -33,7 +33,7 @@ def _generate(selection: str, repeat: int, report: str) -> None:
     import ginnycore.core
     from ginnyo import native
     from ginnyo.position.position import Position
-    from ginnyo.tiles import JOKER
+    from ginnyo.vocab.tiles import JOKER
 
     positions = [Position.from_json(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     generations = [native.core_of(p).generate_plays for p in positions

@@ -17,7 +17,7 @@ from conftest import FACTS, record
 from ginnyo import native
 from ginnyo.position import reference
 from ginnyo.position.position import Position
-from ginnyo.tiles import JOKER
+from ginnyo.vocab.tiles import JOKER
 
 EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "midgame.json")
 

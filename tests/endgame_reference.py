@@ -13,9 +13,9 @@ from collections import Counter
 from typing import Callable, Sequence
 
 from ginnyo.position import reference
-from ginnyo.play import ScoredPlay
+from ginnyo.vocab.play import ScoredPlay
 from ginnyo.position.position import Position
-from ginnyo.tiles import PlacedTile, rack_penalty
+from ginnyo.vocab.tiles import PlacedTile, rack_penalty
 
 State = tuple[frozenset[tuple[int, PlacedTile]], tuple[int, ...], tuple[int, ...], bool]
 PlayLister = Callable[[Position], list[ScoredPlay]]

@@ -18,7 +18,7 @@ import numpy as np
 
 from ginnyo.equity.rank import PASS_KIND, PLAY, RETURN, Candidate
 from ginnyo.equity.leaves import TILES, LeaveModel, LeaveState, counts_of
-from ginnyo.tiles import JOKER
+from ginnyo.vocab.tiles import JOKER
 
 OLD_KEEP_AT_MOST = 3      # the old rule: returns that keep at most this many tiles ...
 OLD_RETURN_AT_MOST = 2    # ... or give back at most this many

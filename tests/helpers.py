@@ -8,7 +8,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ginnyo import Play, PlacedTile, Position
-from ginnyo.tiles import parse_card
+from ginnyo.vocab.tiles import parse_card
 
 FULL_CORPUS = os.environ.get("GINNYO_FULL_CORPUS") == "1"
 

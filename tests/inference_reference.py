@@ -18,7 +18,7 @@ from ginnycore import EMPTY_SQUARE
 from ginnyo.odds.inference import PASS, PLAY, RETURN, Observed
 from ginnyo.equity.leaves import LeaveModel
 from ginnyo.native import empty_core
-from ginnyo.tiles import JOKER
+from ginnyo.vocab.tiles import JOKER
 
 SLACK = 1e-9
 

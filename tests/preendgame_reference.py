@@ -27,7 +27,7 @@ from endgame_reference import PlayLister, exact_spread, rack_cost
 from ginnyo.game.actions import Action, Place, Return
 from ginnyo.game.game import quiet_turn_limit
 from ginnyo.position.position import Position
-from ginnyo.tiles import JOKER, PlacedTile, rack_penalty
+from ginnyo.vocab.tiles import JOKER, PlacedTile, rack_penalty
 
 Board = dict[int, PlacedTile]
 

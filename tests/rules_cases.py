@@ -21,8 +21,8 @@ import pytest
 
 from ginnyo import IllegalMoveError, PlacedTile, Play, Position, PositionError, native
 from ginnyo.position import reference
-from ginnyo.play import ScoredPlay
-from ginnyo.tiles import parse_card
+from ginnyo.vocab.play import ScoredPlay
+from ginnyo.vocab.tiles import parse_card
 
 RUN_5_7H = {"G8": "5H", "H8": "6H", "I8": "7H"}  # the board of worked examples 2-4
 

@@ -18,11 +18,11 @@ from typing import Sequence
 from ginnycore import EMPTY_SQUARE, MAX_PLACED, Core
 from ginnycore.endgame import Endgame
 from ginnyo.equity.rank import PLAY, RETURN, Candidate, rank_actions
-from ginnyo.layout import core_premiums
+from ginnyo.vocab.layout import core_premiums
 from ginnyo.equity.leaves import TILES, LeaveModel, LeaveState
-from ginnyo.rules import RACK_SIZE, quiet_turn_limit, tile_to_return
+from ginnyo.vocab.rules import RACK_SIZE, quiet_turn_limit, tile_to_return
 from ginnyo.simulation.rollouts import Setup, deal
-from ginnyo.tiles import JOKER, rack_penalty
+from ginnyo.vocab.tiles import JOKER, rack_penalty
 
 MASK = (1 << 64) - 1
 MAX_PLIES = 100000          # ginnycore.simulate's bound on a rollout played to the game's end

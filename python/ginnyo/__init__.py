@@ -7,11 +7,11 @@
 
 from .errors import (GinnyoError, IllegalMoveError, InvalidMoveError, PositionError, RecordError, RunError,
                      TileError)
-from .layout import Layout
+from .vocab.layout import Layout
 from .position.legal import LegalPlays
-from .play import MeldScore, Play, ScoredPlay
+from .vocab.play import MeldScore, Play, ScoredPlay
 from .position.position import Position
-from .tiles import JOKER, PlacedTile, card_code, parse_rack_tile, rack_code
+from .vocab.tiles import JOKER, PlacedTile, card_code, parse_rack_tile, rack_code
 
 __version__ = "0.1.0"
 

@@ -168,7 +168,7 @@ cdef class Core:
     ``Core(width, height, tile_mults, meld_mults, reds, centre)``: per square in
     square order (one byte each) its tile and meld multipliers and whether it
     is red (a new area may start there), and the centre square, -1 for none;
-    ``ginnyo.layout.core_premiums`` gives them for a layout's square kinds.
+    ``ginnyo.vocab.layout.core_premiums`` gives them for a layout's square kinds.
     ``load(cards, jokers, rack)``: ``cards`` has one byte a square
     (EMPTY_SQUARE, 255, empty, else the card 0..51), ``jokers`` one byte a
     square (1 for a joker), ``rack`` RACK_KINDS (53) counts (index JOKER = 52:
@@ -405,7 +405,7 @@ cdef class Core:
         increasing order): ``(play, None)``, the play as ``legal_plays(melds=True)``
         gives it (or as ``make`` builds it); or, when it is illegal, ``(code,
         detail)``: the first rule it breaks as a negative ILLEGAL_* code and
-        three ints that say where (see ILLEGAL_CODES; python/ginnyo/illegal.py
+        three ints that say where (see ILLEGAL_CODES; python/ginnyo/vocab/illegal.py
         words them).  ValueError when the three are not as long or a value is
         no int of C's short (squares) or signed char (cards)."""
         cdef PlayRecord record

@@ -7,7 +7,7 @@ cdef inline int _rank_order(int score, int jokers, int n, const short* square, u
     joker on placed index i when bit i of ``joker_at`` is set) comes before
     ``other``, 1 when after, 0 when it is the same play.  First the higher
     score, then fewer jokers, more tiles, then the placements (square, joker?,
-    card) in order: ScoredPlay.sort_key in python/ginnyo/play.py."""
+    card) in order: ScoredPlay.sort_key in python/ginnyo/vocab/play.py."""
     cdef int i, joker, other_joker
     if score != other.score:
         return -1 if score > other.score else 1

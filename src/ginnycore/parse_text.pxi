@@ -1,5 +1,5 @@
 # The characters and JSON scanning of ginnycore.parse: tile codes as
-# ginnyo.tiles reads them, and the spans of JSON values.  Included in parse.pyx.
+# ginnyo.vocab.tiles reads them, and the spans of JSON values.  Included in parse.pyx.
 
 # -- characters --------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 # The rules of Ginny-O that both the compiled game loops and Python play by, in
 # one place (docs/RULES.md §1, §6).  ginnycore.rules (rules.pyx) defines the
 # functions; Python reads the numbers and calls the functions through
-# ginnyo.rules, so there is no second copy of any of them.
+# ginnyo.vocab.rules, so there is no second copy of any of them.
 
 cpdef enum:
     RACK_SIZE = 7               # §6: racks are drawn up to 7 tiles

@@ -3,8 +3,8 @@
 
 The numbers are the ``cpdef enum`` of rules.pxd, the functions are defined
 here once: the C loops (selfplay.pyx, endgame.pyx) call them in C, and
-``ginnyo.rules`` exports them to Python.  Arguments are not checked here
-(``ginnyo.rules`` does that): every input gives a number, none crashes.
+``ginnyo.vocab.rules`` exports them to Python.  Arguments are not checked here
+(``ginnyo.vocab.rules`` does that): every input gives a number, none crashes.
 """
 
 from ginnycore.core cimport tile_value

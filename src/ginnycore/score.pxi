@@ -3,7 +3,7 @@
 
 cdef enum:
     # board_score's verdict on an illegal play, checked in this order, and the
-    # detail it writes to ``melds[0..]`` (python/ginnyo/illegal.py words them)
+    # detail it writes to ``melds[0..]`` (python/ginnyo/vocab/illegal.py words them)
     ILLEGAL_COUNT = -6      # no tiles, or more than MAX_PLACED
     ILLEGAL_REPEATED = -7   # a square twice (or out of order): the square
     ILLEGAL_OFF_BOARD = -8  # the square

@@ -184,7 +184,7 @@ def test_a_records_rows_agree_with_the_single_position_api(record_of_seed_11: st
     from ginnyo.native import core_of
     from ginnyo.game.records import replay
     from ginnyo.equity.leaves import LeaveState
-    from ginnyo.rules import quiet_turn_limit
+    from ginnyo.vocab.rules import quiet_turn_limit
     seen: list[tuple[Position, int, LeaveState]] = []
     board: dict[int, PlacedTile] = {}
     quiet = [0]         # the game-end clock before each turn, as a player's view shows it

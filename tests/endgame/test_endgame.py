@@ -24,10 +24,10 @@ from ginnyo.endgame.exact import (MAX_UNSEEN, PASS, best_endgame_play, greedy_en
                             solve)
 from ginnyo.errors import PositionError
 from ginnyo.game.game import tile_set
-from ginnyo.layout import Layout
-from ginnyo.play import ScoredPlay
+from ginnyo.vocab.layout import Layout
+from ginnyo.vocab.play import ScoredPlay
 from ginnyo.position.position import Position
-from ginnyo.tiles import JOKER, PlacedTile, parse_rack_tile, rack_code
+from ginnyo.vocab.tiles import JOKER, PlacedTile, parse_rack_tile, rack_code
 
 # The endgame of greedy game 109 of seed 2026 that took the most nodes of 185
 # (about 90 000): too big to prove in a few milliseconds.

@@ -16,11 +16,11 @@ from ginnycore.selfplay import greedy_game_record
 from ginnyo import native
 from ginnyo.errors import PositionError
 from ginnyo.game.game import tile_set
-from ginnyo.layout import Layout
+from ginnyo.vocab.layout import Layout
 from ginnyo.position.context import parse_tile_codes
 from ginnyo.position.position import Position
 from ginnyo.endgame.preendgame import MAX_BOX, greedy_preendgames, handfuls, is_preendgame, preendgame_box, rank
-from ginnyo.tiles import PlacedTile, rack_code
+from ginnyo.vocab.tiles import PlacedTile, rack_code
 
 
 def small_preendgame(seed: int, rack_size: int, box: int) -> Position:

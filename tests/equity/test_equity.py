@@ -18,7 +18,7 @@ from ginnyo.game.game import Game, play_game
 from ginnyo.equity.leaves import (DATA_FILE, FEATURES, FORMAT_VERSION, STAGES, LeaveFileError, LeaveModel, counts_of,
                            default_model, features, load, stage_of)
 from ginnyo.players.players import GreedyPlayer, make_player
-from ginnyo.tiles import parse_rack_tile
+from ginnyo.vocab.tiles import parse_rack_tile
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -17,7 +17,7 @@ from ginnyo.equity.rank import PLAY, RETURN, compiled_model, rank_actions, rank_
 from ginnyo.equity.leaves import FEATURES, STAGES, TILES, LeaveModel, LeaveState, default_model, features, stage_of
 from ginnyo.native import core_of
 from ginnyo.position.position import Position
-from ginnyo.tiles import parse_rack_tile
+from ginnyo.vocab.tiles import parse_rack_tile
 
 QUICK_POSITIONS = 500
 SLOW_POSITIONS = 5000

@@ -25,7 +25,7 @@ from ginnyo.equity.leaves import (DATA_FILE, FEATURES, PLAYER_COUNTS, STAGES, ST
                            LeaveState, default_model, load)
 from ginnyo.native import core_of
 from ginnyo.selfplay.compiled import loop_games
-from ginnyo.rules import quiet_turn_limit
+from ginnyo.vocab.rules import quiet_turn_limit
 
 V1_FILE = DATA_FILE.parent / "leaves-v1.json"
 AUDIT = {"board": {}, "rack": "TC AD 8D QD 9H QS * 4H"}   # issue 20: openings (Q Q *, Q * A) or returns

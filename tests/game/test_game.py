@@ -13,9 +13,9 @@ from ginnyo import IllegalMoveError, Layout, Position
 from ginnyo.game.actions import PASS, Place, Return
 from ginnyo.game.game import (BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, RACK_SIZE, Box, Game, Turn,
                          first_player, play_game, tile_set)
-from ginnyo.notation import parse_notation
+from ginnyo.vocab.notation import parse_notation
 from ginnyo.players.players import GreedyPlayer, Player, RandomPlayer, make_player
-from ginnyo.tiles import JOKER, parse_rack_tile, rack_penalty
+from ginnyo.vocab.tiles import JOKER, parse_rack_tile, rack_penalty
 
 GAMES = 2000 if FULL_CORPUS else 300
 BOARD_CHECKED_GAMES = GAMES if FULL_CORPUS else 80   # full board validation is slow Python

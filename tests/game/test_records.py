@@ -17,7 +17,7 @@ from ginnyo.game.game import Game, View, play_game
 from ginnyo.native import to_play
 from ginnyo.players.players import make_player
 from ginnyo.game.records import parse_record, record_lines, record_text, replay, write_record
-from ginnyo.tiles import rack_code
+from ginnyo.vocab.tiles import rack_code
 
 REPLAYED_GAMES = 2000 if FULL_CORPUS else 300
 

@@ -1,7 +1,7 @@
 """The bridge to the core (``ginnyo.native``): one core call an operation hands
 back every play already built with its melds, ranked as ``ScoredPlay.sort_key``;
 an illegal play's reason comes from the core's code, worded in
-``ginnyo.illegal``, and says what the plain-Python reference says."""
+``ginnyo.vocab.illegal``, and says what the plain-Python reference says."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from ginnycore import Core, PlayMaker
 from ginnyo import IllegalMoveError, PlacedTile, Play, Position, native
 from ginnyo.position import reference
 from ginnyo.selfplay.corpus import sample_positions
-from ginnyo.illegal import _WORDS
-from ginnyo.play import MeldScore, ScoredPlay
-from ginnyo.tiles import JOKER, NUM_CARDS
+from ginnyo.vocab.illegal import _WORDS
+from ginnyo.vocab.play import MeldScore, ScoredPlay
+from ginnyo.vocab.tiles import JOKER, NUM_CARDS
 
 from helpers import play, position
 

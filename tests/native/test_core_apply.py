@@ -10,9 +10,9 @@ import pytest
 from helpers import FULL_CORPUS
 from ginnycore import Core
 from ginnyo import Position, native
-from ginnyo.layout import core_premiums
+from ginnyo.vocab.layout import core_premiums
 from ginnyo.selfplay.corpus import sample_positions
-from ginnyo.play import ScoredPlay
+from ginnyo.vocab.play import ScoredPlay
 
 POSITIONS = 400 if FULL_CORPUS else 80
 

@@ -7,7 +7,7 @@ import pytest
 
 from ginnycore import Core
 from ginnyo import Position, native
-from ginnyo.layout import PREMIUMS, Layout, core_premiums
+from ginnyo.vocab.layout import PREMIUMS, Layout, core_premiums
 from helpers import play, position
 
 

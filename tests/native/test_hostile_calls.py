@@ -19,7 +19,7 @@ from cli_helpers import assert_bad_input, cli
 from helpers import child_environment, position
 from ginnycore.selfplay import greedy_game_record, play_greedy_games
 from ginnyo import native
-from ginnyo.layout import Layout
+from ginnyo.vocab.layout import Layout
 from ginnyo.selfplay.compiled import greedy_game, greedy_games
 from ginnyo.position.position import Position
 
@@ -33,7 +33,7 @@ from pathlib import Path
 from ginnycore.core import Cores, best_plays_batch
 from ginnycore.selfplay import greedy_game_record, play_greedy_games
 from ginnyo import native
-from ginnyo.layout import Layout
+from ginnyo.vocab.layout import Layout
 from ginnyo.selfplay.compiled import greedy_games
 from ginnyo.position import Position
 LAYOUT = Layout.standard()

@@ -17,7 +17,7 @@ from ginnyo import native
 from ginnyo.position import reference
 from ginnyo.selfplay.corpus import sample_positions
 from ginnyo.engine.server import Engine, candidate_line
-from ginnyo.play import ScoredPlay
+from ginnyo.vocab.play import ScoredPlay
 from ginnyo.position.position import Position
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,11 +16,11 @@ import pytest
 from helpers import FULL_CORPUS
 from ginnyo import native
 from ginnyo.position import reference
-from ginnyo.board import groups
+from ginnyo.vocab.board import groups
 from ginnyo.selfplay.corpus import sample_positions, stage_of
-from ginnyo.play import ScoredPlay
+from ginnyo.vocab.play import ScoredPlay
 from ginnyo.position.position import Position
-from ginnyo.tiles import JOKER
+from ginnyo.vocab.tiles import JOKER
 
 CORPUS_SIZE = 2000 if FULL_CORPUS else 160
 CHUNKS = 8
@@ -83,7 +83,7 @@ def test_core_agrees_with_the_reference_on_other_board_sizes(width: int, height:
     """Rows that do not start on a 64-square (or 8-square) boundary, boards up to
     the largest the core takes: positions from a seeded game on each."""
     from ginnyo.game.game import Game, play_game
-    from ginnyo.layout import Layout
+    from ginnyo.vocab.layout import Layout
     from ginnyo.players.players import RandomOrBestPlayer
 
     layout = Layout.from_rows(_odd_layout(width, height, seed=width * 100 + height))

@@ -16,7 +16,7 @@ import pytest
 from ginnyo.errors import PositionError
 from ginnyo.position.context import checked_game_fields
 from ginnyo.position.position import READER, Position
-from ginnyo.tiles import rack_code
+from ginnyo.vocab.tiles import rack_code
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = (ROOT / "bench" / "corpus-mid.jsonl").read_text(encoding="utf-8").splitlines()

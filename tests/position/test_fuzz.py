@@ -24,7 +24,7 @@ from ginnyo import GinnyoError, Layout, Position
 from ginnyo.cli import main
 from ginnyo.selfplay.corpus import sample_positions
 from ginnyo.position.position import KNOWN_FIELDS
-from ginnyo.tiles import JOKER, NUM_CARDS, parse_card, parse_rack_tile
+from ginnyo.vocab.tiles import JOKER, NUM_CARDS, parse_card, parse_rack_tile
 
 T = TypeVar("T")
 

@@ -19,9 +19,9 @@ from ginnyo.errors import PositionError
 from ginnyo.game import Game, View
 from ginnyo.players.players import GreedyPlayer
 from ginnyo.position.context import GameContext
-from ginnyo.rules import quiet_turn_limit, tile_set
+from ginnyo.vocab.rules import quiet_turn_limit, tile_set
 from ginnyo.simulation.rollouts import setup_for, top_candidates
-from ginnyo.tiles import rack_code
+from ginnyo.vocab.tiles import rack_code
 
 
 def views(players: int, seed: int, turns: int) -> Iterator[View]:

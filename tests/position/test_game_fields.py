@@ -13,7 +13,7 @@ import pytest
 from cli_helpers import assert_bad_input, cli
 from ginnyo import Position
 from ginnyo.errors import PositionError
-from ginnyo.rules import MAX_SCORE
+from ginnyo.vocab.rules import MAX_SCORE
 
 ROOT = Path(__file__).resolve().parents[2]
 LATE = json.loads((ROOT / "examples" / "late.json").read_text(encoding="utf-8"))

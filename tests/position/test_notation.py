@@ -7,7 +7,7 @@ import pytest
 from helpers import play, position
 from ginnyo import IllegalMoveError, InvalidMoveError, native
 from ginnyo.selfplay.corpus import sample_positions
-from ginnyo.notation import parse_notation, play_notation
+from ginnyo.vocab.notation import parse_notation, play_notation
 
 ROW_OF_HEARTS = {"G8": "5H", "H8": "6H", "I8": "7H"}
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import ginnyo
 from ginnyo import IllegalMoveError, InvalidMoveError, JOKER, Layout, Play, PlacedTile, Position, PositionError, ScoredPlay
 from ginnyo.position import reference
-from ginnyo.tiles import NUM_CARDS, parse_rack_tile
+from ginnyo.vocab.tiles import NUM_CARDS, parse_rack_tile
 
 from helpers import play, position
 

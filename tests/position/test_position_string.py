@@ -17,9 +17,9 @@ from helpers import FULL_CORPUS, position
 from ginnyo import Layout, PlacedTile, Position, PositionError
 from ginnyo.cli import main
 from ginnyo.selfplay.corpus import sample_positions
-from ginnyo.layout import SQUARE_KINDS
+from ginnyo.vocab.layout import SQUARE_KINDS
 from ginnyo.position.line import looks_like_json
-from ginnyo.tiles import JOKER, card
+from ginnyo.vocab.tiles import JOKER, card
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"

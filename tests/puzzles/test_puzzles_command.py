@@ -12,7 +12,7 @@ import pytest
 from cli_helpers import assert_bad_input, cli
 from ginnyo.game.records import read_record
 from ginnyo.position.position import Position
-from ginnyo.tiles import parse_rack_tile
+from ginnyo.vocab.tiles import parse_rack_tile
 
 
 def make(capsys: pytest.CaptureFixture[str], out: Path, *options: str) -> list[dict[str, Any]]:

@@ -15,13 +15,13 @@ import pytest
 
 import ginnyo
 from endgame_reference import exact_spread
-from ginnyo.play import ScoredPlay
+from ginnyo.vocab.play import ScoredPlay
 from ginnyo.position import reference
 from ginnyo.position.play_groups import group_key
 from ginnyo.position.position import Position
 from ginnyo.puzzles.rating import BASE_RATING, STEP
 from ginnyo.puzzles.themes import THEMES
-from ginnyo.tiles import JOKER
+from ginnyo.vocab.tiles import JOKER
 
 SHIPPED = Path(ginnyo.__file__).parent / "data" / "puzzles.jsonl"
 #: the margins the shipped set was made with (docs/PUZZLES.md)

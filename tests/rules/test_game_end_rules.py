@@ -23,12 +23,12 @@ from ginnyo.game.actions import PASS, Action, Place, Return
 from ginnyo.errors import RecordError
 from ginnyo.game.game import (BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS,
                          RULES_VERSION, STALL_ROUNDS, Box, Game, View, play_game)
-from ginnyo.layout import core_premiums
+from ginnyo.vocab.layout import core_premiums
 from ginnyo.selfplay.compiled import end_reason, greedy_game, greedy_games
-from ginnyo.notation import parse_notation
+from ginnyo.vocab.notation import parse_notation
 from ginnyo.players.players import GreedyPlayer
 from ginnyo.game.records import parse_record, record_text, replay
-from ginnyo.tiles import JOKER, parse_rack_tile
+from ginnyo.vocab.tiles import JOKER, parse_rack_tile
 from ginnycore import Core
 from ginnycore.rules import tile_to_return
 from ginnycore.selfplay import play_greedy_games

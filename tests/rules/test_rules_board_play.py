@@ -11,7 +11,7 @@ import pytest
 
 from ginnyo import IllegalMoveError, PlacedTile, Play, Position, native
 from ginnyo.position import reference
-from ginnyo.tiles import parse_card
+from ginnyo.vocab.tiles import parse_card
 from rules_cases import (
     JOIN_BOARD, JOIN_LAYOUT, RUN_5_7H, TWO_RUNS, assert_illegal, assert_legal, play, plays_on, pos)
 

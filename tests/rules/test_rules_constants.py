@@ -1,4 +1,4 @@
-"""One home for each rule and constant (issue 18, item 4): ginnyo.rules reads the
+"""One home for each rule and constant (issue 18, item 4): ginnyo.vocab.rules reads the
 compiled ginnycore.rules, no other module defines them again, and the players,
 the simulation, the compiled loop and best-move choose the tile to return and
 rank plays with the same function."""
@@ -21,10 +21,10 @@ from ginnyo.errors import RecordError
 from ginnyo.game.game import Box, Game
 from ginnyo.equity.leaves import FEATURES, STAGES, LeaveModel
 from ginnyo.native import core_of
-from ginnyo.play import Play, ScoredPlay
+from ginnyo.vocab.play import Play, ScoredPlay
 from ginnyo.players.players import GreedyPlayer, no_play_action
 from ginnyo.game.records import parse_record, record_text, replay
-from ginnyo.tiles import JOKER, NUM_CARDS, PlacedTile, parse_rack_tile, rack_code, rack_penalty
+from ginnyo.vocab.tiles import JOKER, NUM_CARDS, PlacedTile, parse_rack_tile, rack_code, rack_penalty
 
 from helpers import position
 from simulation_reference import choose
@@ -191,7 +191,7 @@ NO_PLAY_RACK = "2C 7D KH AS 9S"   # no meld can be laid on an empty board from t
 
 def test_the_simulation_returns_the_tile_of_the_rule() -> None:
     """The Python rollouts' greedy turn (the compiled rollouts agree with them:
-    tests/simulation/test_simulation_core.py) returns the tile of ginnyo.rules.tile_to_return."""
+    tests/simulation/test_simulation_core.py) returns the tile of ginnyo.vocab.rules.tile_to_return."""
     rack = tiles(NO_PLAY_RACK)
     core = core_of(position({}, NO_PLAY_RACK))
     assert choose(core, rack, 10, "greedy", LeaveModel(())) == (0, (), (parse_rack_tile("AS"),))
@@ -263,7 +263,7 @@ def test_each_end_code_of_the_compiled_loop_has_its_words() -> None:
 
 @pytest.mark.parametrize("value", [-1, JOKER + 1, 2**31 - 1, -(2**31)])
 def test_the_compiled_rules_give_a_number_for_any_int(value: int) -> None:
-    """ginnycore.rules checks nothing (ginnyo.rules does), yet every int gives a number, none a crash."""
+    """ginnycore.rules checks nothing (ginnyo.vocab.rules does), yet every int gives a number, none a crash."""
     assert compiled.sets_for(value) in (1, 2)
     assert compiled.rack_penalty(value) == 0 and compiled.draw_strength(value) == 0
     assert compiled.quiet_turn_limit(value, True, value) == value * value

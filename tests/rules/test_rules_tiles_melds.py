@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ginnyo.position import reference
 from ginnyo import native
-from ginnyo.tiles import parse_card
+from ginnyo.vocab.tiles import parse_card
 from rules_cases import RUN_5_7H, assert_illegal, assert_legal, assert_rejected, best_score, pos
 
 
@@ -49,7 +49,7 @@ def test_board_jokers_count_as_jokers_not_as_the_card_they_stand_for() -> None:
 
 
 def test_rack_values_at_the_end() -> None:
-    from ginnyo.tiles import JOKER, rack_penalty
+    from ginnyo.vocab.tiles import JOKER, rack_penalty
 
     def card(code: str) -> int:
         return parse_card(code, lower_is_joker=False)[0]

@@ -48,7 +48,7 @@ def test_bad_bots_are_value_errors(bots: list[str], message: str) -> None:
 def test_the_loop_refuses_seats_that_do_not_match_the_players() -> None:
     from ginnycore.selfplay import play_games
     from ginnyo.equity.rank import compiled_model
-    from ginnyo.layout import Layout
+    from ginnyo.vocab.layout import Layout
     from ginnyo.equity.leaves import default_model
     from ginnyo.native import empty_core
     scores = np.zeros((1, 4), dtype=np.int32)

@@ -11,7 +11,7 @@ from helpers import FULL_CORPUS
 from ginnyo import Layout, Play, PlacedTile, Position, native
 from ginnyo.position import reference
 from ginnyo.selfplay.compiled import greedy_game, greedy_games
-from ginnyo.tiles import JOKER, rack_penalty
+from ginnyo.vocab.tiles import JOKER, rack_penalty
 
 GAMES = 400 if FULL_CORPUS else 60
 

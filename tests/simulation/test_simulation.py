@@ -17,7 +17,7 @@ from ginnyo.equity.leaves import FEATURES, STAGES, LeaveModel
 from ginnyo.players.players import GreedyPlayer
 from ginnyo.simulation.rollouts import Setup, deal, setup_for, simulate, top_candidates
 from ginnyo.players.simulation import SimPlayer
-from ginnyo.tiles import parse_rack_tile
+from ginnyo.vocab.tiles import parse_rack_tile
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 RUN_BOARD = {"G8": "5H", "H8": "6H", "I8": "7H"}

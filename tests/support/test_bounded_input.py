@@ -24,7 +24,7 @@ from ginnyo.crazy.state import TurnState, load_state
 from ginnyo.errors import IllegalMoveError, PositionError
 from ginnyo.support.files import LEAVES_BYTES, POSITION_BYTES, STATE_BYTES, quote
 from ginnyo.equity.leaves import LeaveFileError, load
-from ginnyo.tiles import parse_card, parse_rack_tile
+from ginnyo.vocab.tiles import parse_card, parse_rack_tile
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_ERROR_CHARS = 200        # the longest error line any input may produce

@@ -18,8 +18,8 @@ from typing import Any, Iterator
 
 from ginnyo import Position, rack_code
 from ginnyo.game import Game
-from ginnyo.rules import tile_to_return
-from ginnyo.tiles import JOKER
+from ginnyo.vocab.rules import tile_to_return
+from ginnyo.vocab.tiles import JOKER
 
 CHROMIUM = Path("/usr/bin/chromium")
 START_TIMEOUT = 60.0   # seconds for `ginnyo serve` to print its address (a guard, not a measurement)

@@ -14,7 +14,7 @@ import pytest
 
 from analysis_helpers import TestClient, client_of
 from babel.messages.pofile import read_po
-from ginnyo.layout import Layout
+from ginnyo.vocab.layout import Layout
 from ginnyo.web.i18n import LANGUAGES, catalogue_path, choose_language, negotiate, translate
 from ginnyo.web.pages import PAGES_DIR
 from ginnyo.web.squares import PREMIUM_KINDS

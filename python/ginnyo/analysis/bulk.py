@@ -19,12 +19,12 @@ from ..native.core import EMPTY_SQUARE, RACK_KINDS
 from ..native.parse import DONE, FULL, OTHER_LAYOUT, SLOW
 
 from .. import native
-from ..rules import default_players
+from ..vocab.rules import default_players
 from ..errors import PositionError
 from ..support.files import MIB, PATH_CHARS, POSITION_BYTES, check_length, path_name, quote
-from ..layout import Layout
+from ..vocab.layout import Layout
 from ..position.position import READER, Position
-from ..tiles import PlacedTile
+from ..vocab.tiles import PlacedTile
 
 #: the positions a chunk of :func:`iter_jsonl` holds unless told
 CHUNK_POSITIONS = 4096
@@ -78,7 +78,7 @@ class PositionArrays:
         fields take the defaults (computed on the arrays); the others are read
         from their position."""
         from ..equity.rank import leave_state
-        from ..rules import quiet_turn_limit
+        from ..vocab.rules import quiet_turn_limit
         n = len(self)
         result = np.empty((n, 4), dtype=np.int64)
         opened = (self.cards != EMPTY_SQUARE).any(axis=1)

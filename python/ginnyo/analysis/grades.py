@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..game.actions import Pass, Place, Return
-from ..tiles import rack_code, tile_code
+from ..vocab.tiles import rack_code, tile_code
 from ..odds.win_probability import WinModel, default_model, leads_of
 
 if TYPE_CHECKING:
-    from ..game import Game, Turn
-    from ..position import Position
+    from ..game.game import Game, Turn
+    from ..position.position import Position
 
 #: Grades by the win probability lost: the upper bound (exclusive) of each but the last.
 GRADE_CUTS = (("none", 0.01), ("small", 0.04), ("medium", 0.10), ("large", math.inf))
@@ -98,7 +98,7 @@ def accuracy(win_lost: Sequence[float]) -> float | None:
 
 def _position(game: Game, board: Mapping[int, tuple[int, bool]], rack: Sequence[int], unseen: Sequence[int],
               to_move: int) -> Position:
-    from ..position import Position
+    from ..position.position import Position
     layout = game.layout
     return Position.from_dict({
         "board": {layout.square_name(square): tile_code(card, joker) for square, (card, joker) in board.items()},
@@ -130,7 +130,7 @@ def turn_facts(lines: list[tuple[int, dict[str, Any]]], name: str) -> list[TurnF
 
 def _endgame_pair(game: Game, turn: Turn, passed_before: bool) -> Endgame | None:
     """The :class:`Endgame` of ``turn``, just played in ``game``."""
-    from ..tiles import rack_penalty
+    from ..vocab.tiles import rack_penalty
     mover, other = turn.player, 1 - turn.player
     placed = dict(turn.action.play.placements) if isinstance(turn.action, Place) else {}
     before_board = {square: tile for square, tile in game.board.items() if square not in placed}

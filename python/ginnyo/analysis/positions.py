@@ -19,8 +19,8 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..layout import Layout, column_letter
-from ..tiles import NUM_CARDS, rack_code, tile_code
+from ..vocab.layout import Layout, column_letter
+from ..vocab.tiles import NUM_CARDS, rack_code, tile_code
 
 if TYPE_CHECKING:       # numpy and the core load when a batch is solved, not when the command's parser is built
     import numpy as np
@@ -103,7 +103,7 @@ def solve(layout: Layout, boards: NDArray[np.uint8], racks: NDArray[np.uint8], b
 
 class Notation:
     """Move notation (docs/FORMAT.md) of the plays of a batch call's rows, read
-    straight from the arrays: what :func:`ginnyo.notation.play_notation` writes
+    straight from the arrays: what :func:`ginnyo.vocab.notation.play_notation` writes
     for a legal play, without building a play or a position a row (the
     analysis's tests check the two agree on a corpus)."""
 

@@ -33,8 +33,8 @@ from .positions import BOTH, DIGITS, Notation, best_rows, equity_json, solve
 from ..equity.rank import COMPILED_PASS, COMPILED_PLAY, COMPILED_RETURN, compiled_model
 from ..equity.leaves import LeaveModel, LeaveState, default_model
 from ..game.records import record_names, replay
-from ..rules import quiet_turn_limit
-from ..tiles import JOKER, rack_code
+from ..vocab.rules import quiet_turn_limit
+from ..vocab.tiles import JOKER, rack_code
 
 if TYPE_CHECKING:
     from ..game.game import Game, Turn

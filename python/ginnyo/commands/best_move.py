@@ -9,13 +9,13 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..endgame.choice import COMMAND_SECONDS as SOLVER_SECONDS
-from ..melds import tile_value
-from ..play import MeldScore, ScoredPlay
+from ..vocab.melds import tile_value
+from ..vocab.play import MeldScore, ScoredPlay
 from ..position.plays_json import no_play_json, play_to_json
 from ..position.position import Position
 from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
-from ..notation import play_notation
-from ..tiles import rack_code
+from ..vocab.notation import play_notation
+from ..vocab.tiles import rack_code
 from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rollout_count, seed_number, whole_number,
                         worker_count)
 
@@ -173,7 +173,7 @@ def _why_not_the_top_score(position: Position, first: Candidate, model: LeaveMod
     what that is worth (empty when the first is that play or an ordering of it, or
     there is no play)."""
     from ..support.number_text import number
-    from ..tiles import rack_code
+    from ..vocab.tiles import rack_code
     top = position.best_play()
     if top is None or (first.kind == "play" and first.score == top.score
                        and tuple(sorted(placed[0] for placed in first.placements)) == top.play.squares):

@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any, Iterator
 
-from ..notation import play_notation
+from ..vocab.notation import play_notation
 from ..position.position import Position
 from .arguments import EXIT_OK, POSITION_HELP, whole_number
 from ..position.plays_json import play_to_json

@@ -9,7 +9,7 @@ from .arguments import COLOR_CHOICES, COLOR_HELP, color_wanted
 
 if TYPE_CHECKING:
     from ..game.game import Game, Turn
-    from ..tiles import PlacedTile
+    from ..vocab.tiles import PlacedTile
 
 
 def register(commands: Any) -> None:
@@ -28,7 +28,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from ..position.position import Position
     from ..game.records import _codes, read_record, record_names, replay
     from ..position.render import board_text
-    from ..tiles import rack_code
+    from ..vocab.tiles import rack_code
     color = color_wanted(args.color)
     lines = read_record(args.record)
     names = record_names(lines)

@@ -32,7 +32,7 @@ def register(commands: Any) -> None:
 
 def player_counts(text: str) -> tuple[int, ...]:
     """``--players``: distinct player counts from 2 to 4, comma-separated."""
-    from ..rules import MAX_PLAYERS, MIN_PLAYERS
+    from ..vocab.rules import MAX_PLAYERS, MIN_PLAYERS
     parts = [part.strip() for part in text.split(",")]
     if not all(part.isdigit() and MIN_PLAYERS <= int(part) <= MAX_PLAYERS for part in parts) \
             or len(set(parts)) != len(parts):
@@ -47,7 +47,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
     from ..support.files import check_new, write_new
     from ..selfplay.leave_training import train
     from ..equity.leaves import FEATURES, STAGE_NAMES, STATE_FEATURES, LeaveModel
-    from ..rules import RULES_VERSION
+    from ..vocab.rules import RULES_VERSION
     from .progress import progress_bar
     from ..support.number_text import number
     out = Path(args.out)

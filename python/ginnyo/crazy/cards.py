@@ -11,7 +11,7 @@ from typing import Iterable, Sequence
 
 from ..errors import TileError
 from ..support.files import quote
-from ..tiles import NUM_CARDS, card, card_code, parse_card, rank_of, suit_of
+from ..vocab.tiles import NUM_CARDS, card, card_code, parse_card, rank_of, suit_of
 from .errors import CrazyError
 
 ROUNDS = 13

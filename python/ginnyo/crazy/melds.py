@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, Sequence
 
 from ..support.files import quote
-from ..tiles import RANKS
+from ..vocab.tiles import RANKS
 from .cards import card, card_code, parse_one, rank_of, suit_of
 from .errors import CrazyError
 

@@ -68,7 +68,7 @@ def endgame_move(position: Position, seconds: float | None, quiet_turns: int,
                  nodes: int | None = None) -> SolverMove:
     """The endgame solver's first move as a :class:`SolverMove` (its line in the details)."""
     from .exact import solve
-    from ..rules import quiet_turn_limit
+    from ..vocab.rules import quiet_turn_limit
     opened = bool(position.board)
     after_pass = quiet_turns + 1 >= quiet_turn_limit(2, opened)   # a pass now ends the game
     result = solve(position, seconds, after_pass=after_pass, nodes=nodes)

@@ -20,14 +20,14 @@ from ..native.endgame import Endgame
 
 from .. import native
 from ..errors import PositionError
-from ..notation import play_notation
-from ..play import Play, ScoredPlay
+from ..vocab.notation import play_notation
+from ..vocab.play import Play, ScoredPlay
 from ..position.position import Position
-from ..rules import RACK_SIZE
-from ..tiles import JOKER, PlacedTile, rack_penalty
+from ..vocab.rules import RACK_SIZE
+from ..vocab.tiles import JOKER, PlacedTile, rack_penalty
 
 if TYPE_CHECKING:
-    from ..layout import Layout
+    from ..vocab.layout import Layout
 
 #: the most unseen tiles of an endgame: racks are refilled to RACK_SIZE while the box has tiles
 MAX_UNSEEN = RACK_SIZE
@@ -206,7 +206,7 @@ def greedy_turns(index: int, seed: int, layout: Layout) -> Iterator[tuple[str, i
     are live: copy what you keep."""
     from ginnyo.native.selfplay import greedy_game_record
 
-    from ..rules import tile_set
+    from ..vocab.rules import tile_set
     _, dealt, turns, _ = greedy_game_record(native.empty_core(layout), 2, seed, index)
     racks = [Counter(rack) for rack in dealt]
     box = len(tile_set(1)) - sum(len(rack) for rack in dealt)
@@ -235,7 +235,7 @@ def greedy_endgames(games: int, seed: int = 0) -> list[Position]:
     player to move, the other's rack as ``unseen``.  A game whose box ran out on
     a turn's first draw, the player then passing with 8 tiles, has no endgame
     by docs/FORMAT.md's definition (8 unseen tiles) and is left out."""
-    from ..layout import Layout
+    from ..vocab.layout import Layout
     layout = Layout.standard()
     found = []
     for index in range(games):
@@ -250,7 +250,7 @@ def greedy_endgames(games: int, seed: int = 0) -> list[Position]:
 def position_between(layout: Layout, board: dict[int, PlacedTile], mover: Counter[int],
                      other: Counter[int]) -> Position:
     """The 2-player position of ``mover`` on ``board`` with ``other``'s rack as ``unseen``."""
-    from ..tiles import rack_code
+    from ..vocab.tiles import rack_code
     context = {"players": 2, "unseen": [rack_code(tile) for tile in sorted(other.elements())]}
     return Position(layout, 1, dict(board), mover.elements(), context, validate=False)
 

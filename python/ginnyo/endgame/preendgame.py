@@ -35,12 +35,12 @@ from ..native.core import EMPTY_SQUARE
 from .exact import solve_loaded
 from ..equity.rank import PLAY, RETURN, Candidate, candidate_notation, rank_actions
 from ..errors import DecisionOutOfTime, PositionError
-from ..rules import RACK_SIZE, RULES_VERSION, STALL_ROUNDS, quiet_turn_limit
+from ..vocab.rules import RACK_SIZE, RULES_VERSION, STALL_ROUNDS, quiet_turn_limit
 from ..equity.leaves import LeaveModel, default_model
 from ..native import empty_core, encode
 from ..native.encoding import encode_rack
 from ..position.position import Position
-from ..tiles import JOKER, rack_penalty
+from ..vocab.tiles import JOKER, rack_penalty
 
 #: the most tiles in the box of a pre-endgame this module ranks (B = 3: 720 box orders by 120 racks)
 MAX_BOX = 3
@@ -376,8 +376,8 @@ def greedy_preendgames(games: int, seed: int, box: int) -> list[Position]:
     the first turn that starts (after its draw) with exactly ``box`` tiles left,
     the other player holding 7.  Games whose box skips that count give none."""
     from .exact import greedy_turns, position_between
-    from ..rules import tile_set
-    from ..layout import Layout
+    from ..vocab.rules import tile_set
+    from ..vocab.layout import Layout
     layout = Layout.standard()
     found = []
     for index in range(games):

@@ -17,10 +17,10 @@ from ..errors import GinnyoError, IllegalMoveError, InvalidMoveError, LineTooLon
 from ..support.files import quote
 from ..position.position import Position
 from ..native import ranked_moves
-from ..notation import play_notation
-from ..play import Play
+from ..vocab.notation import play_notation
+from ..vocab.play import Play
 from ..position.line import to_line
-from ..tiles import rack_code
+from ..vocab.tiles import rack_code
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 1 << 20  # longer lines are skipped with an error, never held in memory

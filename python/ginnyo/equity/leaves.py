@@ -34,8 +34,8 @@ from numpy.typing import NDArray
 from ..support import strict_json
 from ..errors import LeaveFileError
 from ..support.files import LEAVES_BYTES, PATH_CHARS, quote, read_bounded
-from ..rules import JOKERS_PER_SET, MAX_PLAYERS, MIN_PLAYERS, RACK_SIZE, sets_for
-from ..tiles import JOKER, NUM_CARDS, rack_penalty
+from ..vocab.rules import JOKERS_PER_SET, MAX_PLAYERS, MIN_PLAYERS, RACK_SIZE, sets_for
+from ..vocab.tiles import JOKER, NUM_CARDS, rack_penalty
 
 FORMAT_NAME = "ginnyo-leaves"
 FORMAT_VERSION = 2
@@ -116,7 +116,7 @@ class LeaveState:
     """What the leave model sees of the game besides the box and the rack: the
     player count, whether a meld is on the board and the stall clock
     (``quiet_turns`` in a row without a play; ``quiet_limit`` end the game, see
-    :func:`ginnyo.rules.quiet_turn_limit`; 0: no clock).  The default is what
+    :func:`ginnyo.vocab.rules.quiet_turn_limit`; 0: no clock).  The default is what
     version 1 assumed: 2 players, a meld down, the clock at 0."""
 
     players: int = 2

@@ -20,8 +20,8 @@ import numpy as np
 
 from ..game.actions import PASS, Action, Place, Return
 from .leaves import PENALTY, PLAYER_COUNTS, STAGES, LeaveModel, LeaveState, default_model
-from ..rules import play_rank_key
-from ..tiles import JOKER
+from ..vocab.rules import play_rank_key
+from ..vocab.tiles import JOKER
 
 if TYPE_CHECKING:
     from ..native.core import Core
@@ -62,7 +62,7 @@ class Candidate:
 
     def sort_key(self) -> tuple[float, bool, tuple[int, int, int, Any], int, tuple[int, ...]]:
         """Best first: higher equity (to 1e-9), plays before returns, plays as
-        best-move ranks them (:func:`ginnyo.rules.play_rank_key`: score, jokers,
+        best-move ranks them (:func:`ginnyo.vocab.rules.play_rank_key`: score, jokers,
         tiles, placements), and returns of fewer tiles first."""
         return (-round(self.equity, 9), self.kind != PLAY, play_rank_key(self.score, self.placements),
                 len(self.returned), self.returned)
@@ -184,7 +184,7 @@ def candidate_notation(position: Position, candidate: Candidate) -> str:
 def candidate_json(position: Position, candidate: Candidate) -> dict[str, Any]:
     """One candidate for ``best-move --equity/--sim --json``: what it does, its
     score, the leave kept, the leave's value and the equity."""
-    from ..tiles import rack_code
+    from ..vocab.tiles import rack_code
     name = position.layout.square_name
     data: dict[str, Any] = {
         "kind": candidate.kind,
@@ -202,14 +202,14 @@ def candidate_json(position: Position, candidate: Candidate) -> dict[str, Any]:
 
 
 def _tile_code(card: int, joker: bool) -> str:
-    from ..tiles import tile_code
+    from ..vocab.tiles import tile_code
     return tile_code(card, joker)
 
 
 def candidate_line(position: Position, candidate: Candidate) -> str:
     """One candidate for people: notation, score, leave, leave value, equity."""
     from ..support.number_text import number
-    from ..tiles import rack_code
+    from ..vocab.tiles import rack_code
     leave = " ".join(rack_code(tile) for tile in candidate.leave) or "-"
     return (f"{candidate_notation(position, candidate):<28} score {candidate.score:>4}  "
             f"leave {leave:<24} {number(candidate.leave_value, '+6.1f')}  equity {number(candidate.equity, '+7.1f')}")

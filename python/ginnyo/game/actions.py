@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from typing import Union
 
 from ..errors import InvalidMoveError, TileError
-from ..notation import parse_notation, play_notation
-from ..play import Play
+from ..vocab.notation import parse_notation, play_notation
+from ..vocab.play import Play
 from ..position.position import Position
-from ..tiles import parse_rack_tile, rack_code
+from ..vocab.tiles import parse_rack_tile, rack_code
 
 RETURN_WORD = "return"
 PASS_WORD = "pass"
@@ -28,7 +28,7 @@ class Place:
 
 @dataclass(frozen=True)
 class Return:
-    """Give ``tiles`` (rack tiles, jokers as :data:`~ginnyo.tiles.JOKER`) back to
+    """Give ``tiles`` (rack tiles, jokers as :data:`~ginnyo.vocab.tiles.JOKER`) back to
     the box and draw up to 7: one tile is the sheet's discard, more its exchange."""
 
     tiles: tuple[int, ...]

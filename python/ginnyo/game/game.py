@@ -22,14 +22,14 @@ from ..native.encoding import empty_board, encode_rack
 
 from .actions import Action, Pass, Place, Return
 from ..errors import IllegalMoveError
-from ..layout import Layout
-from ..play import Play
+from ..vocab.layout import Layout
+from ..vocab.play import Play
 from ..position.context import GameContext
 from ..position.position import Position
-from ..rules import (BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS, RACK_SIZE,
+from ..vocab.rules import (BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS, RACK_SIZE,
                     RULES_VERSION, STALL_ROUNDS, check_rules, check_stall_rounds, draw_strength, quiet_end_reason,
                     quiet_turn_limit, sets_for, tile_set)
-from ..tiles import JOKER, PlacedTile, rack_code, rack_penalty
+from ..vocab.tiles import JOKER, PlacedTile, rack_code, rack_penalty
 
 
 def first_player(draws: Sequence[Sequence[tuple[int, int]]], players: int) -> int:
@@ -359,7 +359,7 @@ class Game:
         total, melds = self.core_for_turn().score_play(
             squares, [tile[0] for _, tile in placements], [tile[1] for _, tile in placements])
         if melds is None:
-            from ..illegal import reason
+            from ..vocab.illegal import reason
             code, detail = self.core_for_turn().judge_play(
                 squares, [tile[0] for _, tile in placements], [tile[1] for _, tile in placements])
             if not isinstance(code, int) or detail is None:   # pragma: no cover - the two calls disagree
@@ -425,7 +425,7 @@ def play_game(game: Game, players: Sequence[object],
     return game
 
 
-# The rules this module plays by live in ginnyo.rules; their names stay importable
+# The rules this module plays by live in ginnyo.vocab.rules; their names stay importable
 # from here for the users of ginnyo.game.
 __all__ = ["Game", "View", "Turn", "Box", "play_game", "first_player",
            "tile_set", "sets_for", "draw_strength", "RACK_SIZE", "STALL_ROUNDS", "RULES_VERSION",

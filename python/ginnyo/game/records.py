@@ -37,8 +37,8 @@ from ..errors import GinnyoError, PositionError, RecordError
 from ..support.files import RECORD_BYTES, quote, read_bounded, text_of, write_new
 from .game import Box, Game, Turn, first_player
 from ..position.position import Position, _parse_layout
-from ..rules import RACK_SIZE, STALL_ROUNDS, check_stall_rounds, sets_for, tile_set
-from ..tiles import PlacedTile, parse_rack_tile, rack_code
+from ..vocab.rules import RACK_SIZE, STALL_ROUNDS, check_stall_rounds, sets_for, tile_set
+from ..vocab.tiles import PlacedTile, parse_rack_tile, rack_code
 
 RECORD_KIND = "ginnyo game"
 RECORD_VERSION = 2            # the version written for a game of the current rules

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 from ginnycore import EMPTY_SQUARE, KIND_RUN, KIND_SET, MAX_MELDS, MAX_PLACED, RACK_KINDS, Core, Cores, PlayMaker
 
 from ..errors import IllegalMoveError
-from ..illegal import out_of_range, reason
-from ..layout import Layout
-from ..melds import RUN, SET
-from ..play import MeldScore, Play, ScoredPlay
-from ..fields import PositionFields as Position  # not position.py, which imports this module
-from ..tiles import PlacedTile
+from ..vocab.illegal import out_of_range, reason
+from ..vocab.layout import Layout
+from ..vocab.melds import RUN, SET
+from ..vocab.play import MeldScore, Play, ScoredPlay
+from ..vocab.fields import PositionFields as Position  # not position.py, which imports this module
+from ..vocab.tiles import PlacedTile
 
 if TYPE_CHECKING:
     import numpy as np

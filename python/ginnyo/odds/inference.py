@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from ..native.encoding import RACK_KINDS, empty_board, encode_rack
 
 from ..game.actions import Place, Return
-from ..equity import compiled_model
+from ..equity.rank import compiled_model
 from ..equity.leaves import LeaveModel, LeaveState, default_model
-from ..rules import quiet_turn_limit, tile_set
-from ..tiles import JOKER, rack_code
+from ..vocab.rules import quiet_turn_limit, tile_set
+from ..vocab.tiles import JOKER, rack_code
 
 if TYPE_CHECKING:
-    from ..game import Game, Turn, View
-    from ..layout import Layout
-    from ..position import Position
+    from ..game.game import Game, Turn, View
+    from ..vocab.layout import Layout
+    from ..position.position import Position
 
 #: An action is consistent with a rack when its equity is at most this many points below the rack's best.
 MARGIN = 5.0
@@ -173,7 +173,7 @@ def observations(history: Sequence[Turn], board: Mapping[int, tuple[int, bool]],
     now, ``dealt`` its rack as dealt) saw of each opponent's last action since
     its own last turn, an entry a seat after it (None: no action yet).  Only
     what the player could see is read: a return's count, not its tiles."""
-    from ..rules import sets_for
+    from ..vocab.rules import sets_for
     everything = Counter(tile_set(sets_for(players)))
     mine = [index for index, turn in enumerate(history) if turn.player == player]
     since = mine[-1] + 1 if mine else 0
@@ -310,10 +310,10 @@ def record_decision(source: str | list[tuple[int, dict[str, Any]]], turn: int | 
     checked (:func:`ginnyo.records.replay`); RecordError when it has no such turn
     or its board is not the standard one."""
     from ..errors import RecordError
-    from ..layout import Layout
-    from ..position import Position
+    from ..vocab.layout import Layout
+    from ..position.position import Position
     from ..game.records import read_record, replay
-    from ..tiles import tile_code
+    from ..vocab.tiles import tile_code
     lines = source if isinstance(source, list) else read_record(source)
     name = source if isinstance(source, str) else "record"
     wanted = turn if turn is not None else sum(1 for _, data in lines[1:] if "end" not in data)

@@ -184,8 +184,8 @@ def self_play_positions(players: int, games: int, seed: int, per_game: int = DEF
     """``per_game`` positions of each of ``games`` equity games (the shipped leave values)."""
     from ..native.selfplay import snapshot_games
 
-    from ..equity import compiled_model
-    from ..layout import Layout
+    from ..equity.rank import compiled_model
+    from ..vocab.layout import Layout
     from ..equity.leaves import default_model as default_leaves
     from ..native import empty_core
     rows = np.zeros((games * per_game, 9), dtype=np.int32)

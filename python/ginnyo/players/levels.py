@@ -21,8 +21,8 @@ import random
 from dataclasses import dataclass
 
 from ..game.actions import Action
-from ..equity import PLAY, Candidate, leave_state, rank_actions
-from ..game import View
+from ..equity.rank import PLAY, Candidate, leave_state, rank_actions
+from ..game.game import View
 from ..equity.leaves import LeaveModel, default_model
 
 #: The actions a level player looks among, best equity first.

@@ -18,7 +18,7 @@ from ..game.actions import PASS, Action, Place, Return
 from ..game.game import View
 from ..native import to_play
 from .kinds import PLAYER_KINDS, SIM_KINDS   # the one list, re-exported here
-from ..rules import tile_to_return
+from ..vocab.rules import tile_to_return
 
 
 class Player(Protocol):
@@ -30,7 +30,7 @@ class Player(Protocol):
 
 
 def no_play_action(view: View) -> Action:
-    """What a player without a play does: return :func:`ginnyo.rules.tile_to_return`'s
+    """What a player without a play does: return :func:`ginnyo.vocab.rules.tile_to_return`'s
     tile (the one ``best-move`` names, a joker from a rack of only jokers), or
     pass when the box is empty."""
     returned = tile_to_return(view.rack) if view.box_size else None

@@ -13,12 +13,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Protocol
 
-from .. import rules
+from ..vocab import rules
 from ..errors import PositionError, TileError
-from ..fields import GameFields, PositionFields
-from ..rules import JOKERS_PER_SET, RACK_SIZE, RULES_VERSION, STALL_ROUNDS, default_players, quiet_turn_limit
+from ..vocab.fields import GameFields, PositionFields
+from ..vocab.rules import JOKERS_PER_SET, RACK_SIZE, RULES_VERSION, STALL_ROUNDS, default_players, quiet_turn_limit
 from ..support.files import quote
-from ..tiles import JOKER, NUM_CARDS, parse_rack_tile, rack_code
+from ..vocab.tiles import JOKER, NUM_CARDS, parse_rack_tile, rack_code
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class GameContext:
 
     @property
     def quiet_limit(self) -> int:
-        """How many turns in a row without a play end the game now (:func:`ginnyo.rules.quiet_turn_limit`)."""
+        """How many turns in a row without a play end the game now (:func:`ginnyo.vocab.rules.quiet_turn_limit`)."""
         return quiet_turn_limit(self.players, self.opened, rules=self.rules, stall_rounds=self.stall_rounds)
 
 

@@ -8,8 +8,8 @@ from typing import Iterator
 from ..native.core import RANKED_BUFFER
 
 from .. import native
-from ..play import ScoredPlay
-from ..fields import PositionFields
+from ..vocab.play import ScoredPlay
+from ..vocab.fields import PositionFields
 from .scoring import is_legal
 
 

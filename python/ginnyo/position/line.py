@@ -19,9 +19,9 @@ import re
 
 from ..errors import PositionError
 from ..support.files import BYTE_ORDER_MARK, POSITION_BYTES, check_length, quote
-from ..layout import Layout
-from ..fields import PositionFields
-from ..tiles import RANKS, SUITS, rack_code
+from ..vocab.layout import Layout
+from ..vocab.fields import PositionFields
+from ..vocab.tiles import RANKS, SUITS, rack_code
 
 DIGITS = "0123456789"
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable, Iterator
 
-from ..play import Play
+from ..vocab.play import Play
 
 GroupKey = tuple[tuple[int, ...], tuple[tuple[int, bool], ...]]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..notation import play_notation
-from ..play import ScoredPlay
-from ..tiles import rack_code
+from ..vocab.notation import play_notation
+from ..vocab.play import ScoredPlay
+from ..vocab.tiles import rack_code
 
 if TYPE_CHECKING:
     from .position import Position

@@ -17,21 +17,22 @@ from typing import Any, Callable, Iterable, Mapping, overload
 
 from ..native.parse import PositionReader
 
-from .. import board as board_lines
-from .. import native, notation, rules
+from .. import native
+from ..vocab import board as board_lines
+from ..vocab import notation, rules
 from . import scoring
 from ..support import strict_json
 from ..errors import PositionError, TileError
 from ..support.files import BYTE_ORDER_MARK, POSITION_BYTES, check_length, quote, read_bounded
-from ..layout import Layout
+from ..vocab.layout import Layout
 from .context import GameContext, checked_game_fields, parse_tile_codes, position_context
 from .legal import LegalPlays
-from ..melds import meld_kind
-from ..play import Play, ScoredPlay
+from ..vocab.melds import meld_kind
+from ..vocab.play import Play, ScoredPlay
 from .line import line_data, looks_like_json, to_line
 from .render import board_svg
-from ..rules import JOKERS_PER_SET
-from ..tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, rack_code, rack_penalty
+from ..vocab.rules import JOKERS_PER_SET
+from ..vocab.tiles import JOKER, NUM_CARDS, PlacedTile, card_code, parse_card, rack_code, rack_penalty
 
 MAX_RACK = 14
 CONTEXT_FIELDS = ("players", "scores", "to_move", "unseen")

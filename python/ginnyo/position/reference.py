@@ -13,12 +13,12 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Iterator
 
-from ..board import ACROSS, DIRECTIONS, DOWN, groups, line_through
+from ..vocab.board import ACROSS, DIRECTIONS, DOWN, groups, line_through
 from ..errors import IllegalMoveError
-from ..melds import meld_kind, tile_value
-from ..play import MeldScore, Play, ScoredPlay
-from ..fields import PositionFields
-from ..tiles import JOKER, PlacedTile, card, card_code, rack_code
+from ..vocab.melds import meld_kind, tile_value
+from ..vocab.play import MeldScore, Play, ScoredPlay
+from ..vocab.fields import PositionFields
+from ..vocab.tiles import JOKER, PlacedTile, card, card_code, rack_code
 
 
 def check_play(position: PositionFields, play: Play) -> None:

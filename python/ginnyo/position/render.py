@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..layout import column_letter
-from ..fields import PositionFields
-from ..tiles import JOKER, RANKS, SUITS, PlacedTile, card, rack_code, rank_of, suit_of
+from ..vocab.layout import column_letter
+from ..vocab.fields import PositionFields
+from ..vocab.tiles import JOKER, RANKS, SUITS, PlacedTile, card, rack_code, rank_of, suit_of
 
 # Square kind -> (name, what covering it does), in docs/RULES.md §3 order.
 KINDS = {

@@ -7,9 +7,9 @@ from typing import Union
 
 from .. import native
 from ..errors import GinnyoError
-from ..notation import parse_notation
-from ..play import Play, ScoredPlay, check_placements
-from ..fields import PositionFields
+from ..vocab.notation import parse_notation
+from ..vocab.play import Play, ScoredPlay, check_placements
+from ..vocab.fields import PositionFields
 
 Move = Union[Play, ScoredPlay, str]
 """A play as the API takes it: a :class:`Play`, a :class:`ScoredPlay` or notation."""
@@ -27,7 +27,7 @@ def as_play(position: PositionFields, move: object) -> Play:
 def score_play(position: PositionFields, move: object) -> ScoredPlay:
     """Validate and score a play in one core call; raises
     :class:`IllegalMoveError` naming the first rule it breaks (the core's code,
-    worded by :mod:`ginnyo.illegal`)."""
+    worded by :mod:`ginnyo.vocab.illegal`)."""
     return native.score_play(position, as_play(position, move))
 
 

@@ -21,7 +21,7 @@ from ..game.game import Game, Turn, View, play_game
 from ..game.records import read_record, replay
 from ..players.players import make_player
 from ..position.position import Position
-from ..tiles import PlacedTile, rack_code
+from ..vocab.tiles import PlacedTile, rack_code
 from ..support.workers import Batches, run_batches
 from .proving import ENDGAME, EQUITY, SCORE, Puzzle, prove_endgame, prove_equity, prove_score
 from .rating import rating

@@ -23,11 +23,11 @@ from typing import Any, Iterator
 from ..endgame.exact import opponent_rack, solve
 from ..equity.leaves import LeaveModel
 from ..equity.rank import PLAY, Candidate, candidate_notation, rank_position
-from ..play import ScoredPlay
+from ..vocab.play import ScoredPlay
 from ..position.play_groups import GroupKey, group_key
 from ..position.position import Position
 from ..simulation.rollouts import is_late, setup_for, simulate
-from ..tiles import JOKER, rack_code
+from ..vocab.tiles import JOKER, rack_code
 from .themes import ordered, play_themes
 
 SCORE, EQUITY, ENDGAME = "score", "equity", "endgame"

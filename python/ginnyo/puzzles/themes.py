@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from ..melds import RUN, SET
-from ..play import ScoredPlay
+from ..vocab.melds import RUN, SET
+from ..vocab.play import ScoredPlay
 from ..position.position import Position
 
 #: every theme, in the order a puzzle lists them

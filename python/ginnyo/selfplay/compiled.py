@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..native.selfplay import (END_BOX_EMPTY_ALL_PASSED, END_NO_PLAY_FOR_ROUNDS, END_NOBODY_OPENED, END_TURN_LIMIT,
                                greedy_game_record, play_greedy_games)
 
-from ..layout import Layout
+from ..vocab.layout import Layout
 from ..native import empty_core
-from ..rules import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS, STALL_ROUNDS
+from ..vocab.rules import BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS, STALL_ROUNDS
 
 if TYPE_CHECKING:
     from ..equity.leaves import LeaveModel
@@ -29,7 +29,7 @@ def _check_games(games: int, seed: int) -> None:
 
 
 def end_reason(code: int, stall_rounds: int = STALL_ROUNDS) -> str:
-    """The words of ginnyo.rules for the C loop's end codes (``GreedyGames.end_reasons``)."""
+    """The words of ginnyo.vocab.rules for the C loop's end codes (``GreedyGames.end_reasons``)."""
     return {END_BOX_EMPTY_ALL_PASSED: BOX_EMPTY_AND_ALL_PASSED,
             END_NO_PLAY_FOR_ROUNDS: NO_PLAY_FOR_ROUNDS.format(rounds=stall_rounds),
             END_TURN_LIMIT: "the turn limit of the C loop was reached",

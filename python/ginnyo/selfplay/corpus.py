@@ -25,7 +25,7 @@ def game_positions(seed: int, players: int | None = None, *, late_fields: bool =
     unless given), in turn order; with ``late_fields``, a late one carries the game
     fields that ``endgame``, ``--equity`` and ``--sim`` read (``players``, ``scores``,
     ``to_move``, ``unseen``: what its player sees)."""
-    from ..tiles import rack_code
+    from ..vocab.tiles import rack_code
     rng = random.Random(seed)
     players = players or rng.choice((2, 2, 3, 4))
     positions: list[Position] = []

@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 from ..game.game import Game, play_game
 from ..players.players import PLAYER_KINDS, make_player
-from ..rules import sets_for
+from ..vocab.rules import sets_for
 from ..support.tally import (RECORD_SUFFIX, RecordWriter, SeatSummary, batches, records_folder, seat_summaries,
                              seat_table)
 from ..support.workers import default_workers, run_batches

@@ -1,7 +1,7 @@
 """Training the leave values (:mod:`ginnyo.leaves`) by seeded self-play: ``ginnyo train-leaves``.
 
 Explorer players (:class:`_Explorer`) play 2-, 3- and 4-player games (one set
-for 2, two for 3 or 4, :func:`ginnyo.rules.sets_for`); every decision's stage,
+for 2, two for 3 or 4, :func:`ginnyo.vocab.rules.sets_for`); every decision's stage,
 game state, leave and future score difference (mine minus the others' mean) is
 a sample, and :func:`fit` solves ridge least squares a stage (docs/EQUITY.md),
 one model a player count.  Kept apart from the model so that equity and
@@ -23,7 +23,7 @@ from ..game.game import Game, View, play_game
 from ..equity.leaves import PLAYER_COUNTS, STAGES, TILES, LeaveModel, counts_of, features, stage_of
 from ..native import to_play
 from ..players.players import no_play_action
-from ..rules import play_rank_key
+from ..vocab.rules import play_rank_key
 
 DEFAULT_TRAIN_GAMES = 20000
 EXPLORE_PLAY = 0.3      # share of decisions that take a random play of the top few

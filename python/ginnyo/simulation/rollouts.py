@@ -13,7 +13,7 @@ the first action of the core's equity ranking (returns of any tiles
 included), each in the rollout's own game state (players, a meld down, the
 stall clock).  The game ends inside a rollout as docs/RULES.md §6 says: every
 player in turn passing on an empty box, or the quiet turns reaching
-:func:`ginnyo.rules.quiet_turn_limit` (the stall clock once the first meld is
+:func:`ginnyo.vocab.rules.quiet_turn_limit` (the stall clock once the first meld is
 down, the opening guard before it), counted on from the game's own clock when
 the rollout starts from a game's view (a static position's clock is taken to
 start at 0).  With 2 players, once a rollout's box is empty both racks are
@@ -56,7 +56,7 @@ from ..position.context import Decision, GameContext
 from ..equity.rank import COMPILED_PLAY, COMPILED_RETURN, PLAY, RETURN, Candidate, compiled_model
 from ..equity.leaves import LeaveModel
 from .choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
-from ..layout import core_premiums
+from ..vocab.layout import core_premiums
 from ..native.core import Core
 from ..native.encoding import encode_rack
 from ..native.simulate import POLICY_EQUITY, POLICY_GREEDY, Rollouts   # a rollout compiles its setup: no import a call

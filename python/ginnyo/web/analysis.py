@@ -32,7 +32,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ginnyo import GinnyoError, Position
+from ginnyo.errors import GinnyoError
+from ginnyo.position.position import Position
 from ginnyo.game.actions import Place
 from ginnyo.position.plays_json import no_play_json, play_to_json
 from ginnyo.endgame.choice import solver_move

@@ -17,7 +17,7 @@ from ginnyo.crazy.cards import ROUNDS, card_code, cards_text
 from ginnyo.crazy.game import RoundState
 from ginnyo.crazy.melds import meld_text
 from ginnyo.crazy.state import TurnState
-from ginnyo.tiles import RANKS
+from ginnyo.vocab.tiles import RANKS
 
 from .crazy_match import CrazyMatch
 from .store import CRAZY

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ginnyo.game import sets_for
+from ginnyo.vocab.rules import sets_for
 
 from . import crazy_table, tables
 from .store import CRAZY, GINNYO

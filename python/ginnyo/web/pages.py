@@ -23,7 +23,7 @@ from typing import Callable
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from ..layout import Layout
+from ..vocab.layout import Layout
 from ..players.kinds import KIND_HELP, SIM_KINDS
 from .errors import BadRequest
 from .i18n import DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, choose_language, localise

@@ -11,8 +11,10 @@ import re
 from itertools import product
 from typing import Any
 
-from ginnyo import GinnyoError, PlacedTile, Play, Position
-from ginnyo.tiles import JOKER_CODE, parse_card
+from ginnyo.errors import GinnyoError
+from ginnyo.position.position import Position
+from ginnyo.vocab.play import Play
+from ginnyo.vocab.tiles import JOKER_CODE, PlacedTile, parse_card
 
 from .errors import BadRequest
 

@@ -19,7 +19,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ginnyo import GinnyoError, Position
+from ginnyo.errors import GinnyoError
+from ginnyo.position.position import Position
 from ginnyo.game.actions import Place
 from ginnyo.analysis.grades import ENDGAME_GRADE_CUTS, GRADE_CUTS
 from ginnyo.analysis.records import analyze_record
@@ -30,7 +31,7 @@ from .pages import page_response
 from .errors import BadRequest, Illegal
 
 if TYPE_CHECKING:
-    from ginnyo.game import Game, Turn
+    from ginnyo.game.game import Game, Turn
 
     from .tables import Tables
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..layout import Layout, column_letter
+from ..vocab.layout import Layout, column_letter
 from ..position.render import SVG_SQUARES
 from .i18n import translate
 

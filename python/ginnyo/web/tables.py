@@ -21,11 +21,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
-from ginnyo import GinnyoError
-from ginnyo.errors import StoreUnavailable
+from ginnyo.errors import GinnyoError, StoreUnavailable
 from ginnyo.game.actions import Action, action_notation, parse_action
-from ginnyo.game import Game
-from ginnyo.players import PLAYER_KINDS, Player, make_player
+from ginnyo.game.game import Game
+from ginnyo.players.kinds import PLAYER_KINDS
+from ginnyo.players.players import Player, make_player
 from ginnyo.game.records import record_text
 
 from .errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, ServerFull, TooManyRequests, Unauthorized

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Protocol
 
-from ginnyo import rack_code
+from ginnyo.vocab.tiles import rack_code
 from ginnyo.game.actions import Place, Return
-from ginnyo.game import Game, Turn, quiet_turn_limit, tile_set
+from ginnyo.game.game import Game, Turn
+from ginnyo.vocab.rules import quiet_turn_limit, tile_set
 
 HUMAN = "human"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from .board import ACROSS, DOWN, line_through
-from .errors import IllegalMoveError, InvalidMoveError, TileError
-from .support.quoting import quote
+from ..errors import IllegalMoveError, InvalidMoveError, TileError
+from ..support.quoting import quote
 from .layout import column_letter
 from .play import Play, check_placements
 from .fields import PositionFields

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from .errors import IllegalMoveError, InvalidMoveError
-from .support.quoting import quote
+from ..errors import IllegalMoveError, InvalidMoveError
+from ..support.quoting import quote
 from .rules import play_rank_key
 from .tiles import JOKER, NUM_CARDS, PlacedTile
 
@@ -98,7 +98,7 @@ class ScoredPlay:
         return f"ScoredPlay(play={self.play!r}, score={self.score!r}, melds={self.melds!r})"
 
     def sort_key(self) -> tuple[int, int, int, tuple[tuple[int, bool, int], ...]]:
-        """Best first, by :func:`ginnyo.rules.play_rank_key`: higher score, then
+        """Best first, by :func:`ginnyo.vocab.rules.play_rank_key`: higher score, then
         fewer jokers spent, then more tiles unloaded, then the placements
         (square, joker?, card) in order, so the order is total and reproducible."""
         return play_rank_key(self.score, ((square, tile[0], tile[1]) for square, tile in self.play.placements))

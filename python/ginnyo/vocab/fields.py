@@ -15,7 +15,7 @@ from .tiles import PlacedTile
 
 class PositionFields(Protocol):
     """A position's layout, tile sets (1 or 2), board (square -> tile) and rack
-    (a sorted tuple of rack tiles: cards and :data:`ginnyo.tiles.JOKER`)."""
+    (a sorted tuple of rack tiles: cards and :data:`ginnyo.vocab.tiles.JOKER`)."""
 
     @property
     def layout(self) -> Layout: ...

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from .errors import PositionError
-from .support.quoting import quote
+from ..errors import PositionError
+from ..support.quoting import quote
 
 STANDARD_ROWS = (
     "B..Y...B...Y..B",

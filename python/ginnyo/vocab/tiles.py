@@ -6,8 +6,8 @@ ranks 1 (ace) .. 13 (king).  A rack tile is a card or :data:`JOKER`.
 
 from __future__ import annotations
 
-from .errors import TileError
-from .support.quoting import quote
+from ..errors import TileError
+from ..support.quoting import quote
 
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"

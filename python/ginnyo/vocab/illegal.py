@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ginnycore import (ILLEGAL_AREAS, ILLEGAL_CARD, ILLEGAL_CENTRE, ILLEGAL_COUNT, ILLEGAL_COVERED, ILLEGAL_GAP,
-                       ILLEGAL_MELD, ILLEGAL_OFF_BOARD, ILLEGAL_PLACE, ILLEGAL_RACK, ILLEGAL_REPEATED, ILLEGAL_SHAPE,
-                       ILLEGAL_SHORT, MAX_PLACED)
-
-from .support.quoting import quote
+from ..support.quoting import quote
 from .play import Play
+from .rules import (ILLEGAL_AREAS, ILLEGAL_CARD, ILLEGAL_CENTRE, ILLEGAL_COUNT, ILLEGAL_COVERED, ILLEGAL_GAP, ILLEGAL_MELD,
+                    ILLEGAL_OFF_BOARD, ILLEGAL_PLACE, ILLEGAL_RACK, ILLEGAL_REPEATED, ILLEGAL_SHAPE, ILLEGAL_SHORT,
+                    MAX_PLACED)
 from .fields import PositionFields as Position  # not position.py, which imports this module
 from .tiles import PlacedTile, rack_code
 

@@ -7,7 +7,7 @@ The numbers and the rule functions are those of the compiled
 that Python and C cannot disagree.  This module adds what only Python needs:
 argument checks (``ValueError`` naming the argument), the words of the end
 reasons, the rule before the 2026-12-01 amendment (``rules=1``) and the
-ranking key.  Tile values are :mod:`ginnyo.tiles`'s (the plain-Python yardstick);
+ranking key.  Tile values are :mod:`ginnyo.vocab.tiles`'s (the plain-Python yardstick);
 a test checks them against the core's.
 """
 
@@ -16,8 +16,13 @@ from __future__ import annotations
 from typing import Iterable
 
 from ginnycore import rules as _compiled
+# §4 as the core checks it, read here so that the vocabulary reaches the core from this module alone:
+# the codes of the rule a play breaks (illegal.py words them) and the most tiles a play places
+from ginnycore import (ILLEGAL_AREAS, ILLEGAL_CARD, ILLEGAL_CENTRE, ILLEGAL_COUNT, ILLEGAL_COVERED, ILLEGAL_GAP,
+                       ILLEGAL_MELD, ILLEGAL_OFF_BOARD, ILLEGAL_PLACE, ILLEGAL_RACK, ILLEGAL_REPEATED, ILLEGAL_SHAPE,
+                       ILLEGAL_SHORT, MAX_PLACED)
 
-from .support.quoting import quote
+from ..support.quoting import quote
 from .tiles import JOKER, NUM_CARDS
 
 #: §6: a rack is drawn up to this many tiles (the deal, and after every play or return).
@@ -136,4 +141,7 @@ def _tile(tile: object, name: str) -> int:
 __all__ = ["RACK_SIZE", "STALL_ROUNDS", "OPENING_GUARD_ROUNDS", "RULES_VERSION", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_SCORE",
            "JOKERS_PER_SET", "MAX_STALL_ROUNDS", "BOX_EMPTY_AND_ALL_PASSED", "NO_PLAY_FOR_ROUNDS", "NOBODY_OPENED",
            "check_rules", "check_stall_rounds", "default_players", "sets_for", "tile_set", "draw_strength", "quiet_turn_limit",
-           "quiet_end_reason", "tile_to_return", "play_rank_key"]
+           "quiet_end_reason", "tile_to_return", "play_rank_key",
+           "MAX_PLACED", "ILLEGAL_AREAS", "ILLEGAL_CARD", "ILLEGAL_CENTRE", "ILLEGAL_COUNT", "ILLEGAL_COVERED", "ILLEGAL_GAP",
+           "ILLEGAL_MELD", "ILLEGAL_OFF_BOARD", "ILLEGAL_PLACE", "ILLEGAL_RACK", "ILLEGAL_REPEATED", "ILLEGAL_SHAPE",
+           "ILLEGAL_SHORT"]
