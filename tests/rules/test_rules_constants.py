@@ -14,7 +14,7 @@ import pytest
 
 import ginnyo
 from ginnycore import rules as compiled
-from ginnyo import rules
+from ginnyo.vocab import rules
 from ginnyo.game.actions import PASS, Return
 from ginnyo.equity.rank import PLAY, Candidate, rank_actions
 from ginnyo.errors import RecordError
@@ -73,7 +73,7 @@ def python_definitions(name: str) -> list[str]:
 
 @pytest.mark.parametrize("name", NUMBERS + FUNCTIONS)
 def test_python_defines_each_rule_once(name: str) -> None:
-    home = "tiles.py" if name == "rack_penalty" else "rules.py"
+    home = "vocab/tiles.py" if name == "rack_penalty" else "vocab/rules.py"
     assert python_definitions(name) == [home]
 
 
