@@ -272,15 +272,16 @@ async def internal_error(request: Request, error: Exception) -> Response:
 def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLogger(__name__).warning,
                sync: str = SYNC_MODES[0], *, games_per_minute: int = GAMES_PER_MINUTE,
                simulations_per_minute: int = SIMULATIONS_PER_MINUTE, max_games: int = MAX_GAMES,
-               expire_days: float = EXPIRE_DAYS) -> Starlette:
+               expire_days: float = EXPIRE_DAYS, database: str | None = None) -> Starlette:
     """The web app of the games in ``data_dir`` (its SQLite file, made if need be, committed
     with ``sync``: :data:`.store.SYNC_MODES`); ``warn`` hears of a stored game left out
     because it no longer replays.  The limits (docs/WEB.md, "Limits"; 0: none): games and
-    simulations a client a minute, games in play in memory, days a game in play stays in memory untouched."""
+    simulations a client a minute, games in play in memory, days a game in play stays in memory untouched.
+    With ``database`` (a PostgreSQL URL) the games are kept there instead of in ``data_dir``."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store(data_dir, sync)
+        store = Store(data_dir, sync, database=database)
         expire_seconds = expire_days * 86400 if expire_days > 0 else None
         tables = Tables(store, rebuilders={name: kind.rebuild for name, kind in GAME_KINDS.items()},
                         max_games=max_games, expire_seconds=expire_seconds)
