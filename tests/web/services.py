@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NoReturn
 
 import pytest
 
@@ -27,7 +27,7 @@ POSTGRES_USER = "postgres"   # the system user that runs PostgreSQL when the tes
 _databases = itertools.count(1)
 
 
-def unavailable(reason: str) -> None:
+def unavailable(reason: str) -> NoReturn:
     """Skip a test that needs a database server, or fail it when CI is set (they must run there)."""
     if os.environ.get("CI"):
         pytest.fail(f"{reason}, and CI is set: the store's tests must run on PostgreSQL and Redis")

@@ -30,7 +30,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from sqlalchemy import Connection, Engine, create_engine, event, func, literal_column, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -384,7 +384,7 @@ def _one_line(error: object) -> str:
     return " ".join(str(error).split())
 
 
-def _rows_read(rows: list[Any], read: Callable[[Any], Any],
+def _rows_read(rows: Sequence[Any], read: Callable[[Any], Any],
                left_out: Callable[[str, str], None] | None) -> Iterator[Any]:
     """Each row as ``read`` makes it; one that does not read told to ``left_out`` (its game, why) and
     skipped, or its ValueError raised when there is no ``left_out``."""
