@@ -22,7 +22,7 @@ from .errors import GinnyoError, RunError
 #: Every command, in the order ``ginnyo --help`` lists them.  Each is held by the
 #: module of :mod:`ginnyo.commands` of its name (``plot-sim``: ``plot_sim``).
 COMMANDS = ("best-move", "moves", "show", "corpus", "analyze", "replay", "selfplay", "train-leaves", "match", "crazy",
-            "plot-sim", "ladder", "engine", "endgame", "serve", "infer", "train-winprob", "puzzles")
+            "plot-sim", "ladder", "engine", "endgame", "serve", "db", "infer", "train-winprob", "puzzles")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

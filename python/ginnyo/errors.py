@@ -94,6 +94,11 @@ class StoreUnavailable(StoreError):
     try may succeed (the web table answers 503)."""
 
 
+class StaleVersion(StoreError):
+    """A game's move was stored already under the number asked for (another process applied it
+    first): nothing was saved; the game is to be reloaded (the web table answers 409)."""
+
+
 class EngineTerminatedError(RuntimeError):
     """The engine process ended, or stopped answering within the timeout."""
 

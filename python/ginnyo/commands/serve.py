@@ -32,6 +32,9 @@ def register(commands: Any) -> None:
                        help=f"the port (0: any free one; default {DEFAULT_PORT} when free, else any free one)")
     serve.add_argument("--data", metavar="DIR", default=None,
                        help="the directory of the games' database (default: the user's data directory for ginnyo)")
+    serve.add_argument("--database", metavar="URL", default=None,
+                       help="keep the games in this PostgreSQL database (postgresql://USER@HOST:PORT/DB, at the "
+                            "current schema: ginnyo db migrate) instead of the data directory's SQLite file")
     serve.add_argument("--sync", choices=SYNC_MODES, default=SYNC_MODES[0],
                        help="how a move is committed before it is acknowledged: normal survives the "
                             "server's being killed, full also a power cut (each move waits for the disk)")
@@ -143,6 +146,20 @@ def check_data(data: str) -> IO[bytes]:
     return lock
 
 
+def check_database(url: str) -> None:
+    """Check ``--database`` before serving: a PostgreSQL database of ginnyo's, at this ginnyo's schema
+    (never migrated here: ``ginnyo db migrate``), whose server answers; one line (exit 2) if not."""
+    from ..web.store import Store
+    try:
+        store = Store(database=url)
+        try:
+            store.check()
+        finally:
+            store.close()
+    except StoreRefused as error:
+        raise StoreRefused(f"--database: {error}") from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -157,7 +174,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if host_and_port(name) is None:
             raise RunError(f"--allowed-host: {name!r} is not a host name or address (NAME or NAME:PORT)")
     data = data_directory(args.data)
-    lock = check_data(data)   # the data directory's lock: held while this process lives (the OS lets it go)
+    if args.database is not None:   # the data directory's lock is SQLite's: PostgreSQL takes many servers
+        check_database(args.database)
+        lock: IO[bytes] | None = None
+    else:
+        lock = check_data(data)   # the data directory's lock: held while this process lives (the OS lets it go)
     sock = listening_socket(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
@@ -179,7 +200,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     app = create_app(data, warn, args.sync, games_per_minute=args.games_per_minute,
                      simulations_per_minute=args.simulations_per_minute, max_games=args.max_games,
-                     expire_days=args.expire_days, allowed_hosts=allowed, port=port)
+                     expire_days=args.expire_days, allowed_hosts=allowed, port=port, database=args.database)
     config = uvicorn.Config(app, log_level="warning", access_log=False,
                             ws="websockets-sansio", ws_per_message_deflate=False,   # views are small: not worth the CPU
                             lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY,
@@ -187,6 +208,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         Server(config).run(sockets=[sock])
     finally:
-        lock.close()
+        if lock is not None:
+            lock.close()
     sys.stdout.flush()
     return EXIT_OK

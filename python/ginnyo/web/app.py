@@ -25,7 +25,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..errors import StoreUnavailable
+from ..errors import StaleVersion, StoreUnavailable
 from . import requests as fields
 from .requests import DEFAULT_THINK, MAX_ACTION, MAX_NAME, MAX_THINK
 from .errors import BadRequest, Busy, Unauthorized, WebError
@@ -293,6 +293,11 @@ async def store_unavailable(request: Request, error: Exception) -> Response:
     return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
 
 
+async def stale_version(request: Request, error: Exception) -> Response:
+    """A move another process stored first (the game's version moved on): 409, one line; nothing was saved."""
+    return JSONResponse({"error": str(error)}, status_code=409)
+
+
 async def internal_error(request: Request, error: Exception) -> Response:
     """A failure of the server itself: 500, one line, never a traceback."""
     return JSONResponse({"error": f"internal error: {type(error).__name__}"}, status_code=500)
@@ -301,17 +306,19 @@ async def internal_error(request: Request, error: Exception) -> Response:
 def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLogger(__name__).warning,
                sync: str = SYNC_MODES[0], *, games_per_minute: int = GAMES_PER_MINUTE,
                simulations_per_minute: int = SIMULATIONS_PER_MINUTE, max_games: int = MAX_GAMES,
-               expire_days: float = EXPIRE_DAYS, allowed_hosts: Iterable[str] = (), port: int | None = None) -> Starlette:
+               expire_days: float = EXPIRE_DAYS, allowed_hosts: Iterable[str] = (), port: int | None = None,
+               database: str | None = None) -> Starlette:
     """The web app of the games in ``data_dir`` (its SQLite file, made if need be, committed
     with ``sync``: :data:`.store.SYNC_MODES`); ``warn`` hears of a stored game left out
     because it no longer replays.  The limits (docs/WEB.md, "Limits"; 0: none): games and
     simulations a client a minute, games in play in memory, days a game in play stays in memory untouched.
     It answers requests addressed to the loopback names on ``port`` (any port if None) and to
-    ``allowed_hosts`` (``NAME`` or ``NAME:PORT``), writes from no other site (:mod:`.guard`)."""
+    ``allowed_hosts`` (``NAME`` or ``NAME:PORT``), writes from no other site (:mod:`.guard`).
+    With ``database`` (a PostgreSQL URL) the games are kept there instead of in ``data_dir``."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store(data_dir, sync)
+        store = Store(data_dir, sync, database=database)
         expire_seconds = expire_days * 86400 if expire_days > 0 else None
         tables = Tables(store, rebuilders={name: kind.rebuild for name, kind in GAME_KINDS.items()},
                         max_games=max_games, expire_seconds=expire_seconds)
@@ -343,6 +350,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ] + analysis.routes + review.routes
     handlers: dict[Any, Any] = {WebError: web_error, HTTPException: http_error, StoreUnavailable: store_unavailable,
+                                StaleVersion: stale_version,
                                 Exception: internal_error}
     guard = Middleware(Guard, allowed_hosts=tuple(allowed_hosts), port=port)
     return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan, middleware=[guard])

@@ -1,0 +1,85 @@
+"""The games' tables, as SQLAlchemy Core sees them: the schema of the head revision of
+:mod:`.migrations` (each revision makes its own tables with Alembic's ``op``; this is what the store
+reads and writes).  The same on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import BigInteger, Column, Float, ForeignKey, Integer, MetaData, Table, Text
+
+
+class Real(Float):  # type: ignore[type-arg]
+    """A float column read as the driver gives it: a value changed by hand (text in a SQLite file) is
+    seen by the store's checks, which leave its row out, rather than failing the whole read."""
+
+    cache_ok = True
+
+    def result_processor(self, dialect: Any, coltype: object) -> None:
+        return None
+
+
+METADATA = MetaData()
+
+games = Table(
+    "games", METADATA,
+    Column("id", Text, primary_key=True),
+    Column("created", Real, nullable=False),
+    Column("seats", Text, nullable=False),        # JSON list of seat kinds: "human" or a bot kind
+    Column("names", Text, nullable=False),        # JSON list of names
+    Column("seed", BigInteger, nullable=False),   # 0 .. 2**63 - 1
+    Column("think", Real, nullable=False),       # the sim bots' seconds a move
+    Column("status", Text, nullable=False),       # "playing" or "finished"
+    Column("rematch_of", Text),                   # the finished game this one is the rematch of
+    Column("rematch", Text),                      # the rematch of this game, once made
+    Column("game", Text, nullable=False, server_default="ginny-o"),   # the game kind: 'ginny-o' or 'crazy'
+)
+
+tokens = Table(
+    "tokens", METADATA,
+    Column("hash", Text, primary_key=True),       # sha256 hex of the seat's token
+    Column("game", Text, ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+)
+
+actions = Table(
+    "actions", METADATA,
+    # the key (game, n): a game's move n is stored once, so two processes cannot both apply it
+    Column("game", Text, ForeignKey("games.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),       # 1 for the first action
+    Column("text", Text, nullable=False),         # the action in the project's notation
+    Column("created", Real, nullable=False),
+)
+
+#: the tables of the schema, in the order they are made (and copied)
+TABLES = (games, tokens, actions)
+
+#: the schema of revision 0001 as SQLite DDL (the tables of a ginnyo before Alembic; tests make files with it)
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    seats TEXT NOT NULL,
+    names TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    think REAL NOT NULL,
+    status TEXT NOT NULL,
+    rematch_of TEXT,
+    rematch TEXT,
+    game TEXT NOT NULL DEFAULT 'ginny-o'
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    hash TEXT PRIMARY KEY,
+    game TEXT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game TEXT NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (game, n)
+);
+"""
+
+__all__ = ["METADATA", "games", "tokens", "actions", "TABLES", "SCHEMA"]
