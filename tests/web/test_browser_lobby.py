@@ -69,11 +69,14 @@ def test_the_raw_kinds_are_under_more_bot_kinds(server: Server, page: Any) -> No
     page.goto(server.url)
     assert "greedy" not in offered(page, "#kind-1")
     page.click("#more-kinds summary")
+    # the details' toggle event comes after the click, not within it: wait for the kinds it adds
+    page.wait_for_function("() => document.querySelector('#kind-1 option[value=greedy]') !== null")
     assert sorted(offered(page, "#kind-1")) == sorted(["human", *PLAYER_KINDS])
     assert page.locator("#more-kinds-list dt").all_inner_texts() == [
         kind for kind in PLAYER_KINDS if kind not in LEVEL_KINDS]
     page.select_option("#kind-1", "equity")
     page.click("#more-kinds summary")   # closed: the seat keeps its kind
+    page.wait_for_function("() => document.querySelector('#kind-1 option[value=sim]') === null")
     assert page.input_value("#kind-1") == "equity"
     assert "sim" not in offered(page, "#kind-1")
 
