@@ -134,6 +134,7 @@ def test_another_seats_move_is_announced_and_the_focus_stays_on_its_rack_tile(se
     if server.view(game_id, ann)["to_move"] == 1:
         act(server, game_id, bea)
     page.goto(server.page_url(created))
+    wait_turn(page)
     version = int(page.evaluate("document.body.dataset.version"))
     take_turn(page, best_choice(server.view(game_id, ann)))
     page.wait_for_function("v => Number(document.body.dataset.version) > v && document.body.dataset.turn === 'other'",

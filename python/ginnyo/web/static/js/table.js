@@ -281,8 +281,7 @@ function startDrag(event, from) {
         takeBack(from.square);
       }
     } else if (target && target.closest("#rack")) {
-      const onto = target.closest(".slot");
-      moveTile(from.slot, onto ? Number(onto.dataset.slot) : rack().length - 1);
+      moveTile(from.slot, nearestSlot(ended.clientX, ended.clientY));
     } else if (myTurn() && name && !state.placements.has(name) && !(view().position.board || {})[name]
       && rack()[from.slot] === code) {
       place(from.slot, name);
@@ -355,6 +354,18 @@ function rearrange(indexes) {
   state.orders.set(state.shown, order);
   saveOrder(gameId, state.shown, order);
   render();
+}
+
+/** The rack slot nearest a point: a tile dropped between two, or past the end, lands there. */
+function nearestSlot(x, y) {
+  let nearest = -1;
+  let distance = Infinity;
+  $("rack").querySelectorAll(".slot").forEach((slot, at) => {
+    const box = slot.getBoundingClientRect();
+    const away = Math.hypot(box.left + box.width / 2 - x, box.top + box.height / 2 - y);
+    if (away < distance) { nearest = at; distance = away; }
+  });
+  return nearest;
 }
 
 function moveTile(from, to) {
