@@ -25,7 +25,11 @@ def shown_rack(page: Any) -> list[str]:
 
 
 def shown_history(page: Any) -> list[str]:
-    lines: list[str] = page.eval_on_selector_all("#history li", "items => items.map(i => i.textContent)")
+    """The scoresheet's turns as "Name: action — score" (the score left out when 0)."""
+    lines: list[str] = page.eval_on_selector_all(
+        "#history tbody tr", "rows => rows.map(r => { const score = Number(r.querySelector('.score').textContent);"
+        " return `${r.querySelector('.who').textContent}: ${r.querySelector('.move').textContent}`"
+        " + (score ? ` — ${score}` : ''); })")
     return lines
 
 

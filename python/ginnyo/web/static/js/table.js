@@ -1,6 +1,10 @@
 // The table: the board, the seat's rack, live legality and scores, actions, live updates, the end.
 import { api, columnLetter, rackCodes, readFragment, storeGame, text, tileElement, tileWords } from "./common.js";
 import { BoardView } from "./board-view.js";
+import { chime, setSound, soundOn } from "./chime.js";
+import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndexes } from "./rack-order.js";
+import { drawScoresheet, moveWords } from "./scoresheet.js";
+import { drawTracker } from "./tracker.js";
 
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const tokens = readFragment(location.hash);
@@ -23,6 +27,8 @@ const state = {
   autoJoker: null,         // {name, code}: the joker given the only identity that fits, shown in the picker
   live: new Map(),         // seat -> socket open
   suppressClick: false,    // a drag just ended: the click that follows it is not a click
+  orders: new Map(),       // seat -> the player's own order of its rack (rack-order.js), or null
+  heardTurns: null,        // how many turns of the history have been seen (and announced)
 };
 
 // -- status line ---------------------------------------------------------------------------
@@ -36,7 +42,14 @@ function view() { return state.views.get(state.shown) || null; }
 function token() { return tokens.get(state.shown); }
 function nameOf(seat) { const current = view(); return current ? current.names[seat] : `seat ${seat + 1}`; }
 function myTurn() { const current = view(); return Boolean(current && current.your_turn && !current.finished && !state.covered); }
-function rack() { const current = view(); return current ? rackCodes(current.position.rack) : []; }
+/** The shown seat's rack in the page's order: the player's own arrangement, else the server's. */
+function rack() {
+  const current = view();
+  if (!current) return [];
+  const codes = rackCodes(current.position.rack);
+  const order = state.orders.get(state.shown);
+  return order ? arrange(order, codes) : codes;
+}
 function usedSlots() { return new Set([...state.placements.values()].map((placed) => placed.slot)); }
 
 // -- views arriving ----------------------------------------------------------------------
@@ -54,6 +67,8 @@ function onView(seat, incoming) {
   const before = state.views.get(seat);
   if (before && incoming.version < before.version) return;   // an older view overtaken by a newer one
   state.views.set(seat, incoming);
+  keepOrder(seat, incoming);
+  announce(incoming);
   if (state.shown === null) {
     state.shown = hotseat && tokens.has(incoming.to_move) ? incoming.to_move : seat;
     state.covered = hotseat && !incoming.finished;   // a hot-seat table starts with the rack hidden
@@ -69,6 +84,31 @@ function onView(seat, incoming) {
   }
   if (seat === state.shown && (!before || before.version !== incoming.version)) clearTurn();
   render();
+}
+
+/** The seat's own rack order brought up to its new rack (played tiles gone, drawn ones at the end). */
+function keepOrder(seat, incoming) {
+  if (!state.orders.has(seat)) state.orders.set(seat, loadOrder(gameId, seat));
+  const order = state.orders.get(seat);
+  if (!order) return;
+  if (incoming.finished) { forgetOrder(gameId, seat); return; }   // kept for the racks' last look only
+  const arranged = arrange(order, rackCodes(incoming.position.rack));
+  state.orders.set(seat, arranged);
+  saveOrder(gameId, seat, arranged);
+}
+
+/** The turns new since the last view, of seats not played from this screen, said in a line (read by
+ *  screen readers, the focus left where it is) and with the chime when the sound is on. */
+function announce(incoming) {
+  const history = incoming.history || [];
+  const heard = state.heardTurns;
+  if (heard !== null && history.length <= heard) return;
+  state.heardTurns = history.length;
+  if (heard === null) return;   // the page has just opened: the history says what came before
+  const others = history.slice(heard).filter((entry) => !tokens.has(entry.seat));
+  if (!others.length) return;
+  $("announce").textContent = `${others.map((entry) => moveWords(entry, incoming.names)).join("; ")}.`;
+  chime();
 }
 
 async function join(seat, seatToken) {
@@ -190,8 +230,9 @@ function recall() {
 
 // -- dragging (pointer events): rack -> square, square -> square, square -> rack ------------
 function startDrag(event, from) {
-  if (event.button !== 0 || !myTurn() || state.returning) return;
-  if (from.square && !state.placements.has(from.square)) return;
+  if (event.button !== 0 || state.returning || state.covered) return;
+  // a rack tile may be moved along the rack at any time; onto the board only in the seat's turn
+  if (from.square && (!myTurn() || !state.placements.has(from.square))) return;
   const code = from.square ? state.placements.get(from.square).code : rack()[from.slot];
   const origin = { x: event.clientX, y: event.clientY };
   let ghost = null;
@@ -211,7 +252,7 @@ function startDrag(event, from) {
     ghost.style.left = `${moved.clientX}px`;
     ghost.style.top = `${moved.clientY}px`;
     const target = document.elementFromPoint(moved.clientX, moved.clientY);
-    const square = target && target.closest(".sq");
+    const square = target && (target.closest(".sq") || (from.square ? null : target.closest("#rack .slot")));
     if (over && over !== square) over.classList.remove("drop");
     over = square;
     if (over) over.classList.add("drop");
@@ -239,7 +280,10 @@ function startDrag(event, from) {
       } else if (target && target.closest("#rack")) {
         takeBack(from.square);
       }
-    } else if (name && !state.placements.has(name) && !(view().position.board || {})[name] && rack()[from.slot] === code) {
+    } else if (target && target.closest("#rack")) {
+      moveTile(from.slot, nearestSlot(ended.clientX, ended.clientY));
+    } else if (myTurn() && name && !state.placements.has(name) && !(view().position.board || {})[name]
+      && rack()[from.slot] === code) {
       place(from.slot, name);
     }
   };
@@ -262,6 +306,8 @@ function drawRack(current) {
   // the slots are kept from one drawing to the next: a drag's pointer capture and the keyboard
   // focus stay on them while previews and views arrive
   const used = usedSlots();
+  const focused = slots.indexOf(document.activeElement);
+  const focusedCode = focused >= 0 ? slots[focused].dataset.code : null;
   codes.forEach((code, slot) => {
     let button = slots[slot];
     if (!button) {
@@ -285,6 +331,61 @@ function drawRack(current) {
     button.disabled = used.has(slot);
   });
   if (!rack().length) box.append(text("span", current.finished ? "" : "empty", "rack-hidden"));
+  // a draw may put a tile where the focused one was: the focus follows the tile it was on
+  if (focusedCode !== null && codes[focused] !== focusedCode) {
+    const near = codes.map((code, slot) => ({ code, slot })).filter((tile) => tile.code === focusedCode)
+      .sort((a, b) => Math.abs(a.slot - focused) - Math.abs(b.slot - focused))[0];
+    const all = box.querySelectorAll(".slot");
+    const next = near ? all[near.slot] : all[Math.min(focused, all.length - 1)];
+    if (next) next.focus();
+  }
+}
+
+// -- the rack's own order: moved tiles and shuffles, kept in this browser only ---------------
+/** Puts the rack in a new order (`indexes[i]`: the slot of the tile now at i), the tiles placed,
+ *  picked or selected following their slots; the order is kept for this game and seat. */
+function rearrange(indexes) {
+  const codes = rack();
+  const order = indexes.map((slot) => codes[slot]);
+  const newSlot = new Map(indexes.map((slot, at) => [slot, at]));
+  for (const placed of state.placements.values()) placed.slot = newSlot.get(placed.slot);
+  if (state.selected !== null) state.selected = newSlot.get(state.selected);
+  state.picked = new Set([...state.picked].map((slot) => newSlot.get(slot)));
+  state.orders.set(state.shown, order);
+  saveOrder(gameId, state.shown, order);
+  render();
+}
+
+/** The rack slot nearest a point: a tile dropped between two, or past the end, lands there. */
+function nearestSlot(x, y) {
+  let nearest = -1;
+  let distance = Infinity;
+  $("rack").querySelectorAll(".slot").forEach((slot, at) => {
+    const box = slot.getBoundingClientRect();
+    const away = Math.hypot(box.left + box.width / 2 - x, box.top + box.height / 2 - y);
+    if (away < distance) { nearest = at; distance = away; }
+  });
+  return nearest;
+}
+
+function moveTile(from, to) {
+  const size = rack().length;
+  if (from === to || from < 0 || to < 0 || from >= size || to >= size) return;
+  const code = rack()[from];
+  rearrange(movedIndexes(size, from, to));
+  say(`${tileWords(code)} moved to place ${to + 1} of ${size}.`);
+}
+
+function shuffleRack() {
+  const codes = rack();
+  if (state.covered || codes.length < 2) return;
+  let indexes = shuffledIndexes(codes.length);
+  // a shuffle that leaves the rack as it was looks broken: another, unless every tile is alike
+  for (let tries = 0; tries < 20 && indexes.every((slot, at) => codes[slot] === codes[at]); tries += 1) {
+    indexes = shuffledIndexes(codes.length);
+  }
+  rearrange(indexes);
+  say("Rack shuffled.");
 }
 
 function rackClicked(slot, byKeyboard) {
@@ -504,16 +605,23 @@ function drawPlayers(current) {
   document.title = `Ginny-O — ${turn}`;
 }
 
-function drawHistory(current) {
-  const list = $("history");
-  list.replaceChildren();
-  (current.history || []).forEach((entry, index, all) => {
-    const score = entry.score ? ` — ${entry.score}` : "";
-    const item = text("li", `${current.names[entry.seat]}: ${entry.action}${score}`);
-    if (index === all.length - 1) item.className = "last";
-    list.append(item);
-  });
-  list.scrollTop = list.scrollHeight;
+// -- the tile tracker (open or closed, remembered) and the sound switch -----------------------
+const TRACKER_KEY = "ginnyo.tracker";
+
+function trackerOpen() {
+  try { return localStorage.getItem(TRACKER_KEY) !== "closed"; } catch (error) { return true; }
+}
+
+function drawSideTools(current) {
+  const open = trackerOpen();
+  $("tracker-toggle").setAttribute("aria-expanded", String(open));
+  // a covered rack's unseen tiles would tell it: the tracker waits for its player too
+  $("tracker-body").classList.toggle("hidden", !open || state.covered);
+  if (open && !state.covered) drawTracker($("tracker"), $("tracker-summary"), current);
+  const sound = soundOn();
+  $("sound").setAttribute("aria-pressed", String(sound));
+  $("sound").textContent = sound ? "Sound on" : "Sound off";
+  $("shuffle").disabled = state.covered || rack().length < 2;
 }
 
 function drawEnd(current) {
@@ -616,7 +724,8 @@ function render() {
   drawBoard(current);
   drawRack(current);
   drawPlayers(current);
-  drawHistory(current);
+  drawScoresheet($("history"), current);
+  drawSideTools(current);
   drawPreview();
   drawJokerChoice();
   drawEnd(current);
@@ -669,6 +778,17 @@ $("board").addEventListener("keydown", (event) => {
 });
 $("rack").addEventListener("keydown", (event) => {
   if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+  if (event.altKey) {   // Alt+arrow: the focused tile moves along the rack, the focus with it
+    const slot = event.target.closest(".slot");
+    if (!slot) return;
+    event.preventDefault();
+    const from = Number(slot.dataset.slot);
+    const to = Math.max(0, Math.min(rack().length - 1, from + (event.key === "ArrowLeft" ? -1 : 1)));
+    moveTile(from, to);
+    const moved = $("rack").querySelectorAll(".slot")[to];
+    if (moved) moved.focus();
+    return;
+  }
   const slots = [...$("rack").querySelectorAll(".slot:not(:disabled)")];
   const at = slots.indexOf(document.activeElement);
   const next = slots[Math.max(0, Math.min(slots.length - 1, at + (event.key === "ArrowLeft" ? -1 : 1)))];
@@ -765,6 +885,12 @@ $("cover-show").addEventListener("click", () => {
   if (first) first.focus();
 });
 $("rematch").addEventListener("click", rematch);
+$("shuffle").addEventListener("click", shuffleRack);
+$("sound").addEventListener("click", () => { setSound(!soundOn()); render(); });
+$("tracker-toggle").addEventListener("click", () => {
+  try { localStorage.setItem(TRACKER_KEY, trackerOpen() ? "closed" : "open"); } catch (error) { /* not kept */ }
+  render();
+});
 
 // -- start -------------------------------------------------------------------------------
 if (!tokens.size) {
