@@ -7,6 +7,7 @@ making N games through the API, and again after a restart that loads them all fr
 
 from __future__ import annotations
 
+import argparse
 import re
 import subprocess
 import sys
@@ -67,4 +68,8 @@ def main(count: int, seats: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000, sys.argv[2:] or ["human", "human"])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("count", nargs="?", type=int, default=2000, help="the games to make (default 2000)")
+    parser.add_argument("seats", nargs="*", default=["human", "human"], help="their seat kinds (default: human human)")
+    arguments = parser.parse_args()
+    main(arguments.count, arguments.seats)
