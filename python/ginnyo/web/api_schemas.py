@@ -197,6 +197,38 @@ def review_answer(of_table: bool = False) -> dict[str, Any]:
     return _object(properties, required, closed=False)
 
 
+def puzzle_answer() -> dict[str, Any]:
+    """A puzzle before an attempt: never its solution (docs/PUZZLES.md)."""
+    return _object({"id": {"type": "string"}, "kind": {"type": "string", "enum": ["score", "endgame", "equity"]},
+                    "position": {"type": "object"}, "themes": {"type": "array", "items": {"type": "string"}},
+                    "rating": {"type": "integer"}, "player_rating": {"type": "integer"}, "daily": {"type": "boolean"},
+                    "layout_grid": {"type": "array", "items": {"type": "string"}}},
+                   ("id", "kind", "position", "themes", "rating", "player_rating", "daily"), closed=False)
+
+
+def puzzle_attempt_body() -> dict[str, Any]:
+    return _object({"action": {"type": "string", "maxLength": MAX_ACTION,
+                               "description": "move notation or return <tiles>"}}, ("action",))
+
+
+def puzzle_placements_body() -> dict[str, Any]:
+    return _object({"placements": {"type": "object", "additionalProperties": {"type": "string"},
+                                   "description": "square -> tile code (a joker: its card in lower case, or *)"}},
+                   ("placements",))
+
+
+def puzzle_attempt_answer() -> dict[str, Any]:
+    return _object({"id": {"type": "string"}, "correct": {"type": "boolean"}, "rated": {"type": "boolean"},
+                    "solution": {"type": "array", "items": {"type": "string"}}, "margin": {"type": "number"},
+                    "second": {"type": "object", "nullable": True}, "rating": {"type": "integer"},
+                    "puzzle_rating": {"type": "integer"}, "solution_placements": {"type": "object"}},
+                   ("id", "correct", "rated", "solution", "margin", "second", "rating", "puzzle_rating"), closed=False)
+
+
+def puzzle_themes_answer() -> dict[str, Any]:
+    return _object({"themes": {"type": "object", "additionalProperties": {"type": "integer"}}}, ("themes",))
+
+
 def health_answer() -> dict[str, Any]:
     return _object({"ok": {"type": "boolean", "enum": [True]}}, ("ok",))
 
@@ -211,6 +243,7 @@ def refusal() -> dict[str, Any]:
     return _object({"error": {"type": "string"}}, ("error",))
 
 
-__all__ = ["NAME_FORMAT", "player_counts", "new_game_body", "preview_body", "action_body", "analysis_body",
+__all__ = ["puzzle_answer", "puzzle_attempt_body", "puzzle_placements_body", "puzzle_attempt_answer",
+           "puzzle_themes_answer", "NAME_FORMAT", "player_counts", "new_game_body", "preview_body", "action_body", "analysis_body",
            "simulation_body", "any_object", "created_answer", "seat_view", "preview_answer", "analysis_answer",
            "job_answer", "review_answer", "health_answer", "document_answer", "refusal"]

@@ -95,6 +95,20 @@ OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
     ("get", "/api/analysis/simulations/{job_id}/events"): ("simulation_events", Operation(
         "A simulation job's progress as server-sent events, one after each block, then its end",
         None, (404,), answer_type="text/event-stream")),
+    # the puzzles (docs/PUZZLES.md): the player is the puzzle_guest cookie, made on a first request
+    ("get", "/api/puzzles/next"): ("puzzles_next", Operation(
+        "The next puzzle near the player's rating (?theme=: of that theme), never its solution",
+        schemas.puzzle_answer, (400, 404))),
+    ("get", "/api/puzzles/daily"): ("puzzles_daily", Operation(
+        "The day's puzzle, the same for everyone through the UTC day", schemas.puzzle_answer)),
+    ("get", "/api/puzzles/themes"): ("puzzles_themes", Operation(
+        "The themes and how many puzzles hold each", schemas.puzzle_themes_answer)),
+    ("post", "/api/puzzles/{puzzle_id}/attempt"): ("puzzles_attempt", Operation(
+        "Answer a puzzle: whether it is a solution, the solutions and why, the new ratings",
+        schemas.puzzle_attempt_answer, JSON_BODY + (404, 422, 503), body=schemas.puzzle_attempt_body)),
+    ("post", "/api/puzzles/{puzzle_id}/preview"): ("puzzles_preview", Operation(
+        "Judge placements on a puzzle's position, as a table's preview does", schemas.preview_answer,
+        JSON_BODY + (404,), body=schemas.puzzle_placements_body)),
 }
 LINK_PARAMETERS = {
     # the game's id; the seat token (Authorization: Bearer TOKEN) is a person's seat's "token" in "seats"

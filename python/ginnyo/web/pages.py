@@ -53,6 +53,7 @@ PAGES = {
     "analysis": Page("Ginny-O — analysis board", ("analysis",), ("analysis",)),
     "review": Page("Ginny-O — game review", ("review",), ("analysis",)),
     "rules": Page("rules.page-title", (), ("rules",), translated=True),
+    "puzzles": Page("puzzles.page-title", ("puzzles",), ("puzzles",), translated=True),
 }
 LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
 

@@ -40,6 +40,7 @@ from sqlalchemy.pool import NullPool
 
 from ...errors import StaleVersion, StoreError, StoreRefused, StoreUnavailable
 from . import migrations
+from .puzzle_ratings import PuzzleRatings
 from .schema import SCHEMA, actions, games, tokens
 from .sqlite_file import APPLICATION_ID, DATABASE_NAME, LOCK_NAME, identify, lock_data
 
@@ -97,7 +98,7 @@ def shown_url(text: str) -> str:
         return text if "@" not in text else "..." + text[text.rindex("@"):]
 
 
-class Store:
+class Store(PuzzleRatings):
     """The games' database: the SQLite file of ``data_dir`` (created if need be, brought to the current
     schema; committing with ``sync``, one of :data:`SYNC_MODES`), or the PostgreSQL database of the URL
     ``database`` (which must be at the current schema unless ``migrate``, when it is brought to it).
@@ -180,7 +181,8 @@ class Store:
             with self._engine.begin() as connection:
                 names = set(connection.exec_driver_sql(
                     "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").scalars())
-                ours = {"games", "tokens", "actions", "alembic_version"}
+                ours = {"games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts",
+                        "alembic_version"}
                 if not names <= ours or (names and "alembic_version" not in names):
                     shown = ", ".join(sorted(names))
                     raise StoreRefused(f"{self.where}: is not ginnyo's games database (its tables: {shown})")

@@ -51,8 +51,35 @@ actions = Table(
     Column("created", Real, nullable=False),
 )
 
+# revision 0002: the puzzles' ratings, the players' puzzle ratings and their attempts (docs/PUZZLES.md)
+puzzle_ratings = Table(
+    "puzzle_ratings", METADATA,
+    Column("puzzle", Text, primary_key=True),     # the puzzle's id (the shipped set's)
+    Column("mu", Real, nullable=False),           # its skill, OpenSkill's (ginnyo.ratings.skill)
+    Column("sigma", Real, nullable=False),
+    Column("attempts", Integer, nullable=False),
+)
+
+player_ratings = Table(
+    "player_ratings", METADATA,
+    Column("player", Text, primary_key=True),     # the player's key: "guest:ID" (web.puzzles.puzzle_player)
+    Column("mu", Real, nullable=False),
+    Column("sigma", Real, nullable=False),
+    Column("attempts", Integer, nullable=False),
+)
+
+puzzle_attempts = Table(
+    "puzzle_attempts", METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player", Text, nullable=False, index=True),
+    Column("puzzle", Text, nullable=False),
+    Column("action", Text, nullable=False),       # the answer as sent, in the project's notation
+    Column("correct", Integer, nullable=False),   # 1 or 0
+    Column("created", Real, nullable=False),
+)
+
 #: the tables of the schema, in the order they are made (and copied)
-TABLES = (games, tokens, actions)
+TABLES = (games, tokens, actions, puzzle_ratings, player_ratings, puzzle_attempts)
 
 #: the schema of revision 0001 as SQLite DDL (the tables of a ginnyo before Alembic; tests make files with it)
 SCHEMA = """
@@ -82,4 +109,4 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 """
 
-__all__ = ["METADATA", "games", "tokens", "actions", "TABLES", "SCHEMA"]
+__all__ = ["METADATA", "games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts", "TABLES", "SCHEMA"]
