@@ -72,6 +72,26 @@ class StoreRefused(GinnyoError):
     server holds it; nothing was written to it."""
 
 
+class AccountRefused(GinnyoError):
+    """A name or a password that breaks the accounts' rules (ginnyo.accounts.rules): one line naming the rule."""
+
+
+class NameTaken(GinnyoError):
+    """An account of that name (without regard to case) exists already."""
+
+
+class SignInFailed(GinnyoError):
+    """A sign-in whose name or password is wrong (one line for both, so names cannot be tried out)."""
+
+
+class SignInThrottled(GinnyoError):
+    """Too many failed sign-ins of a name or from an address of late: ``retry_after`` seconds to wait."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class DecisionOutOfTime(Exception):
     """Inside a search (the pre-endgame ranking): the decision's budget ran out
     in the middle of a candidate; caught there, never seen by a user."""

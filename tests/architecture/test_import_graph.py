@@ -247,7 +247,7 @@ FLOORS: list[tuple[str, set[str]]] = [
     ("equity", {"equity"}),
     ("search", {"endgame", "simulation", "odds"}),
     ("players", {"players", "levels"}),
-    ("applications", {"selfplay", "strength", "analysis", "engine", "crazy", "puzzles"}),
+    ("applications", {"selfplay", "strength", "analysis", "engine", "crazy", "puzzles", "accounts"}),
     ("table", {"web"}),
     ("commands", {"commands", "cli", "__main__"}),
 ]

@@ -90,10 +90,15 @@ def test_every_answer_and_refusal_has_its_schema(document: dict[str, Any]) -> No
 
 
 def test_the_seat_token_is_asked_for_only_by_the_game_endpoints(document: dict[str, Any]) -> None:
+    """... and the session cookie only by who is signed in; a 401 only where one of them, or a
+    password, is asked for (docs/CLUB.md)."""
     for method, path, operation in _operations(document):
         game = path.startswith("/api/games/{game_id}")
-        assert operation.get("security") == ([{"seat": []}] if game else None), (method, path)
-        assert ("401" in operation["responses"]) == game, (method, path)
+        session = (method, path) == ("get", "/api/me")
+        expected: list[dict[str, list[str]]] | None = [{"seat": []}] if game else [{"session": []}] if session else None
+        assert operation.get("security") == expected, (method, path)
+        asks = game or session or (method, path) == ("post", "/api/session")
+        assert ("401" in operation["responses"]) == asks, (method, path)
 
 
 def test_a_made_game_links_to_the_game_endpoints(document: dict[str, Any]) -> None:

@@ -9,6 +9,11 @@ from typing import Any
 
 from ginnyo.simulation.choices import POLICIES, STOP_LEVELS
 
+from ginnyo.accounts.rules import MAX_NAME as MAX_ACCOUNT_NAME
+from ginnyo.accounts.rules import MAX_PASSWORD, MIN_PASSWORD
+from ginnyo.accounts.rules import MIN_NAME as MIN_ACCOUNT_NAME
+from ginnyo.accounts.rules import NAME_PATTERN as ACCOUNT_NAME_PATTERN
+
 from . import analysis, crazy_match, crazy_table
 from .kinds import GAME_KINDS
 from .requests import MAX_ACTION, MAX_NAME, MAX_THINK
@@ -227,6 +232,21 @@ def puzzle_attempt_answer() -> dict[str, Any]:
 
 def puzzle_themes_answer() -> dict[str, Any]:
     return _object({"themes": {"type": "object", "additionalProperties": {"type": "integer"}}}, ("themes",))
+
+
+def account_body(new: bool = True) -> dict[str, Any]:
+    """``POST /api/accounts``'s body (``new``: the name's and the password's rules) or ``POST /api/session``'s."""
+    name: dict[str, Any] = {"type": "string"}
+    password: dict[str, Any] = {"type": "string"}
+    if new:
+        name.update(minLength=MIN_ACCOUNT_NAME, maxLength=MAX_ACCOUNT_NAME, pattern=ACCOUNT_NAME_PATTERN.pattern)
+        password.update(minLength=MIN_PASSWORD, maxLength=MAX_PASSWORD)
+    return _object({"name": name, "password": password}, ("name", "password"))
+
+
+def account_answer() -> dict[str, Any]:
+    """The account signed in: its name as first written, when it was made (seconds since the epoch)."""
+    return _object({"name": {"type": "string"}, "created": {"type": "number"}}, ("name", "created"), closed=False)
 
 
 def health_answer() -> dict[str, Any]:

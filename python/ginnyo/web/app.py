@@ -40,6 +40,7 @@ from .tables import MAX_SEED, Subscriber, Tables, json_text, view_message
 from .views import HUMAN, created_answer
 from . import analysis, review   # the analysis board and the game review (issue 28)
 from . import puzzles   # the puzzle page and its API (issue 45)
+from . import accounts   # the club's accounts (issue 44)
 
 STATIC = Path(__file__).parent / "static"
 SWEEP_SECONDS = 3600.0      # how often the games in memory are looked over for those to let go
@@ -349,7 +350,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         Route("/api/games/{game_id}/record", game_record),
         WebSocketRoute("/api/games/{game_id}/events", game_events),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-    ] + analysis.routes + review.routes + puzzles.routes
+    ] + analysis.routes + review.routes + puzzles.routes + accounts.routes
     handlers: dict[Any, Any] = {WebError: web_error, HTTPException: http_error, StoreUnavailable: store_unavailable,
                                 StaleVersion: stale_version,
                                 Exception: internal_error}

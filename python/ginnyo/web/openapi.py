@@ -20,10 +20,11 @@ JSON = "application/json"
 PARAMETER = re.compile(r"{(\w+)(?::\w+)?}")
 REFUSALS = {
     400: "a malformed body or field (the field named)",
-    401: "no seat token (Authorization: Bearer TOKEN), a malformed one or none of a game here",
-    403: "a seat token of another game, or a request from a foreign Origin",
+    401: "no seat token (Authorization: Bearer TOKEN), a malformed one or none of a game here; not signed in, "
+         "or a wrong name or password",
+    403: "a seat token of another game, or a request from a foreign Origin (or, signed in by the cookie, none)",
     404: "no such game (or job)",
-    409: "not now: out of turn, a stale version, the game over or not yet over, too many jobs",
+    409: "not now: out of turn, a stale version, the game over or not yet over, too many jobs; a name taken",
     413: f"a body over {MAX_BODY} bytes (read no further)",
     415: "a body that is not application/json",
     421: "a Host that is not this server's",
@@ -47,6 +48,7 @@ class Operation:
     status: int = 200
     body: Callable[[], dict[str, Any]] | None = None
     seat: bool = False                               # needs a seat's token (``Authorization: Bearer``)
+    session: bool = False                            # needs the session cookie (docs/CLUB.md)
     answer_type: str = JSON
     body_type: str = JSON
     links: tuple[str, ...] = ()                      # the operations the answer leads to (their ids)
@@ -110,6 +112,19 @@ OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
         "Judge placements on a puzzle's position, as a table's preview does", schemas.preview_answer,
         JSON_BODY + (404,), body=schemas.puzzle_placements_body)),
 }
+OPERATIONS.update({
+    ("post", "/api/accounts"): ("sign_up", Operation(
+        "Make an account (docs/CLUB.md): a name unique without regard to case and a password; signed in (the "
+        "session cookie set)", schemas.account_answer, JSON_BODY + (409,), 201, schemas.account_body)),
+    ("post", "/api/session"): ("sign_in", Operation(
+        "Sign in: a new session cookie (the one sent, if any, ends); 401 for a wrong name or password, 429 "
+        "after too many failures", schemas.account_answer, JSON_BODY + (401,),
+        body=lambda: schemas.account_body(new=False))),
+    ("delete", "/api/session"): ("sign_out", Operation(
+        "Sign out: the session ends, its cookie is cleared (from this server's pages only: Origin)",
+        None, (403,), 204, answer_type="text/plain")),
+    ("get", "/api/me"): ("me", Operation("The account signed in", schemas.account_answer, (401,), session=True)),
+})
 LINK_PARAMETERS = {
     # the game's id; the seat token (Authorization: Bearer TOKEN) is a person's seat's "token" in "seats"
     "create_game": {"game_id": "$response.body#/id"},
@@ -135,7 +150,10 @@ def openapi_document(routes: Sequence[BaseRoute]) -> dict[str, Any]:
             "info": {"title": "ginnyo web table", "version": __version__, "description": description},
             "paths": paths,
             "components": {"securitySchemes": {"seat": {"type": "http", "scheme": "bearer",
-                                                        "description": "a seat's token (POST /api/games gives them)"}},
+                                                        "description": "a seat's token (POST /api/games gives them)"},
+                                               "session": {"type": "apiKey", "in": "cookie", "name": "ginnyo_session",
+                                                           "description": "the session of an account (POST "
+                                                                          "/api/session)"}},
                            "schemas": {"Refusal": schemas.refusal()},
                            "responses": {"Refusal": _refusal("a refusal: one line of reason"),
                                          "MethodNotAllowed": _method_not_allowed()}}}
@@ -167,6 +185,8 @@ def _operation(method: str, route: Route) -> dict[str, Any]:
     operation["responses"] = responses
     if known.seat:
         operation["security"] = [{"seat": []}]
+    if known.session:
+        operation["security"] = [{"session": []}]
     return operation
 
 

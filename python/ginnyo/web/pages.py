@@ -47,13 +47,15 @@ class Page:
 
 
 PAGES = {
-    "index": Page("Ginny-O — new game", ("lobby", "crazy-lobby")),
+    "index": Page("Ginny-O — new game", ("lobby", "crazy-lobby", "account-bar")),
     "play": Page("Ginny-O — table", ("table",), covers="rack"),
     "crazy": Page("Crazy Rummy — table", ("crazy",), ("crazy",), covers="hand"),
     "analysis": Page("Ginny-O — analysis board", ("analysis",), ("analysis",)),
     "review": Page("Ginny-O — game review", ("review",), ("analysis",)),
     "rules": Page("rules.page-title", (), ("rules",), translated=True),
     "puzzles": Page("puzzles.page-title", ("puzzles",), ("puzzles",), translated=True),
+    "signup": Page("account.signup-title", ("account",), ("account",), translated=True),
+    "signin": Page("account.signin-title", ("account",), ("account",), translated=True),
 }
 LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
 

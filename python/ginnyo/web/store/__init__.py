@@ -41,6 +41,7 @@ from sqlalchemy.pool import NullPool
 from ...errors import StaleVersion, StoreError, StoreRefused, StoreUnavailable
 from . import migrations
 from .puzzle_ratings import PuzzleRatings
+from .accounts import AccountRow, AccountTables
 from .schema import SCHEMA, actions, games, tokens
 from .sqlite_file import APPLICATION_ID, DATABASE_NAME, LOCK_NAME, identify, lock_data
 
@@ -98,11 +99,12 @@ def shown_url(text: str) -> str:
         return text if "@" not in text else "..." + text[text.rindex("@"):]
 
 
-class Store(PuzzleRatings):
+class Store(PuzzleRatings, AccountTables):
     """The games' database: the SQLite file of ``data_dir`` (created if need be, brought to the current
     schema; committing with ``sync``, one of :data:`SYNC_MODES`), or the PostgreSQL database of the URL
     ``database`` (which must be at the current schema unless ``migrate``, when it is brought to it).
-    Its methods may be called from any thread (SQLite: one connection, one lock; PostgreSQL: a pool)."""
+    Its methods may be called from any thread (SQLite: one connection, one lock; PostgreSQL: a pool).
+    The club's accounts and their sessions: :class:`.accounts.AccountTables`."""
 
     def __init__(self, data_dir: str | Path | None = None, sync: str = SYNC_MODES[0], *,
                  database: str | None = None, migrate: bool = False) -> None:
@@ -181,8 +183,8 @@ class Store(PuzzleRatings):
             with self._engine.begin() as connection:
                 names = set(connection.exec_driver_sql(
                     "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").scalars())
-                ours = {"games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts",
-                        "alembic_version"}
+                ours = {"games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts", "accounts",
+                        "sessions", "alembic_version"}
                 if not names <= ours or (names and "alembic_version" not in names):
                     shown = ", ".join(sorted(names))
                     raise StoreRefused(f"{self.where}: is not ginnyo's games database (its tables: {shown})")
@@ -434,5 +436,5 @@ def _token_row(row: tuple[Any, ...]) -> tuple[str, str, int]:
     return digest, game, seat
 
 
-__all__ = ["Store", "GameRow", "DATABASE_NAME", "LOCK_NAME", "SYNC_MODES", "GINNYO", "CRAZY", "APPLICATION_ID",
-           "SCHEMA_VERSION", "SCHEMA", "identify", "lock_data", "database_url", "shown_url"]
+__all__ = ["Store", "GameRow", "AccountRow", "DATABASE_NAME", "LOCK_NAME", "SYNC_MODES", "GINNYO", "CRAZY",
+           "APPLICATION_ID", "SCHEMA_VERSION", "SCHEMA", "identify", "lock_data", "database_url", "shown_url"]

@@ -78,8 +78,26 @@ puzzle_attempts = Table(
     Column("created", Real, nullable=False),
 )
 
+# revision 0003: the club's accounts and their sessions (docs/CLUB.md)
+accounts = Table(
+    "accounts", METADATA,
+    Column("id", Integer, primary_key=True),
+    Column("name", Text, nullable=False),                   # as first written
+    Column("name_key", Text, nullable=False, unique=True),  # the name lower-cased: unique without regard to case
+    Column("password_hash", Text, nullable=False),          # Argon2id, $argon2id$v=19$...
+    Column("created", Real, nullable=False),
+)
+
+sessions = Table(
+    "sessions", METADATA,
+    Column("token_hash", Text, primary_key=True),           # sha256 hex of the session's token
+    Column("account", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("created", Real, nullable=False),
+    Column("expires", Real, nullable=False),
+)
+
 #: the tables of the schema, in the order they are made (and copied)
-TABLES = (games, tokens, actions, puzzle_ratings, player_ratings, puzzle_attempts)
+TABLES = (games, tokens, actions, puzzle_ratings, player_ratings, puzzle_attempts, accounts, sessions)
 
 #: the schema of revision 0001 as SQLite DDL (the tables of a ginnyo before Alembic; tests make files with it)
 SCHEMA = """
@@ -109,4 +127,5 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 """
 
-__all__ = ["METADATA", "games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts", "TABLES", "SCHEMA"]
+__all__ = ["METADATA", "games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts", "accounts",
+           "sessions", "TABLES", "SCHEMA"]
