@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ginnyo.analysis.report import position_report, result_json, simulation_json
+import pytest
+
+from cli_helpers import cli
+from ginnyo.analysis.report import position_report, result_json
 from ginnyo.equity.leaves import default_model
 from ginnyo.position import Position
 from ginnyo.simulation.session import SimulationSession, position_setup
@@ -13,15 +16,17 @@ from ginnyo.simulation.session import SimulationSession, position_setup
 MIDGAME = Path(__file__).resolve().parents[2] / "examples" / "midgame.json"
 
 
-def test_one_rollout_makes_no_interval_and_the_json_stays_json() -> None:
-    position = Position.load(MIDGAME)
-    setup = position_setup(position, default_model(), candidates=2)
+def test_one_rollout_makes_no_interval() -> None:
+    setup = position_setup(Position.load(MIDGAME), default_model(), candidates=2)
     session = SimulationSession(setup, 1).start()
     session.step()
-    results = session.results()
-    assert result_json({}, results[0])["ci95"] is None
-    text = json.dumps(simulation_json(position, setup, results, 1), allow_nan=False)   # no Infinity
-    assert json.loads(text)["rollouts"] == 1
+    assert result_json({}, session.results()[0])["ci95"] is None
+
+
+def test_best_move_sim_json_of_one_rollout_is_strict_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "best-move", str(MIDGAME), "--sim", "1", "--json", "--workers", "1")
+    answer = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))
+    assert code == 0 and answer["rollouts"] == 1 and answer["candidates"][0]["ci95"] is None
 
 
 def test_the_analysis_board_and_best_move_name_the_same_best_play() -> None:
