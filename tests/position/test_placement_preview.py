@@ -10,7 +10,7 @@ from ginnyo.position.preview import NEEDS_MORE_TILES, RepeatedSquare, preview
 
 def test_a_square_named_twice_is_a_malformed_placement_not_an_illegal_play() -> None:
     position = Position.from_dict({"board": {}, "rack": "7C 7D * 2S KH"})
-    with pytest.raises(RepeatedSquare, match="square H8 given twice"):
+    with pytest.raises(RepeatedSquare, match="given twice"):
         preview(position, {"H8": "7C", "h8": "7D"})
 
 
