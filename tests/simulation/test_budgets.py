@@ -24,7 +24,8 @@ from ginnyo.equity.rank import rank_position
 from ginnyo.equity.leaves import default_model
 from ginnyo.position import Position
 from ginnyo.endgame.preendgame import greedy_preendgames
-from ginnyo.simulation.rollouts import BLOCK, Setup, Tally, rollout_results, setup_for, simulate, top_candidates
+from ginnyo.simulation.rollouts import BLOCK, Setup, Tally, rollout_results, setup_for, top_candidates
+from ginnyo.simulation.session import simulate
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 OVERSHOOT = 4           # a budget holds within this multiple of itself ...
@@ -128,7 +129,7 @@ def test_the_endgame_command_keeps_its_time_budget(capsys: pytest.CaptureFixture
 
 
 def test_a_dask_part_past_its_deadline_runs_one_rollout_and_stops() -> None:
-    from ginnyo.simulation.rollouts import _outcome_part
+    from ginnyo.simulation.session import _outcome_part
     setup = stage_setup("midgame")
     start, (outcomes, wins) = _outcome_part((BLOCK, BLOCK), setup, (time.time() - 1.0, 0.01))
     assert start == BLOCK and outcomes.shape == (1, len(setup.candidates))

@@ -15,7 +15,8 @@ from ginnyo.errors import PositionError
 from ginnyo.game.game import Game, play_game
 from ginnyo.equity.leaves import FEATURES, STAGES, LeaveModel
 from ginnyo.players.players import GreedyPlayer
-from ginnyo.simulation.rollouts import Setup, deal, setup_for, simulate, top_candidates
+from ginnyo.simulation.rollouts import Setup, deal, setup_for, top_candidates
+from ginnyo.simulation.session import simulate
 from ginnyo.players.simulation import SimPlayer
 from ginnyo.vocab.tiles import parse_rack_tile
 

@@ -20,7 +20,8 @@ from ginnyo.equity.leaves import default_model
 from ginnyo.native import core_of
 from ginnyo.position.position import Position
 from ginnyo.simulation.rollouts import (BLOCK, POLICIES, STOP_LEVELS, Setup, Tally, deal, leader_is_significant, ranking,
-                               rollout_outcomes, rollouts_of, setup_for, simulate, top_candidates)
+                               rollout_outcomes, rollouts_of, setup_for, top_candidates)
+from ginnyo.simulation.session import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "bench" / "corpus-mid.jsonl"

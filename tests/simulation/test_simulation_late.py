@@ -20,7 +20,8 @@ from ginnyo.equity.leaves import default_model
 from ginnyo.players.players import GreedyPlayer, make_player
 from ginnyo.simulation.choices import ROLLOUT_ENDGAME_NODES
 from ginnyo.simulation.rollouts import (POLICIES, Setup, Tally, is_late, leader_is_significant, ranking,
-                               rollout_results, setup_for, simulate, top_candidates)
+                               rollout_results, setup_for, top_candidates)
+from ginnyo.simulation.session import simulate
 from ginnyo.players.simulation import SimPlayer
 
 ROOT = Path(__file__).resolve().parents[2]

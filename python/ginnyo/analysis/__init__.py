@@ -1,6 +1,7 @@
 """Analysis of many positions and of game records: batch solving (positions), records turn by turn
 (records), the bulk loader of .jsonl corpora (bulk), and where a corpus's or a record's analysis
-runs, on threads, processes or a Dask cluster (schedule).
+runs, on threads, processes or a Dask cluster (schedule), and one position's analysis for every
+face, the command line's and the web table's (report).
 
 The names below are those of :mod:`ginnyo.analysis.positions` and of
 :mod:`ginnyo.analysis.schedule`; each loads on first use.

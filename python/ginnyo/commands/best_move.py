@@ -9,20 +9,13 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..endgame.choice import COMMAND_SECONDS as SOLVER_SECONDS
-from ..vocab.melds import tile_value
-from ..vocab.play import MeldScore, ScoredPlay
-from ..position.plays_json import no_play_json, play_to_json
 from ..position.position import Position
 from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
-from ..vocab.notation import play_notation
-from ..vocab.tiles import rack_code
 from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rollout_count, seed_number, whole_number,
                         worker_count)
 
 if TYPE_CHECKING:
-    from ..equity.leaves import LeaveModel, LeaveState
-    from ..equity.rank import Candidate
-    from ..simulation.rollouts import PairedLead, SimResult
+    from ..equity.leaves import LeaveModel
 
 
 def register(commands: Any) -> None:
@@ -70,42 +63,6 @@ def register(commands: Any) -> None:
     best.set_defaults(run=cmd_best_move)
 
 
-def meld_formula(position: Position, scored: ScoredPlay, meld: MeldScore) -> str:
-    """``(8 + 8 + 8x3) x 2`` — how a meld's score was made."""
-    layout = position.layout
-    placed = dict(scored.play.placements)
-    terms, multiplier = [], 1
-    for square in meld.squares:
-        if square in placed:
-            value = tile_value(placed[square], meld.kind)
-            factor = layout.tile_multiplier(square)
-            terms.append(f"{value}x{factor}" if factor > 1 else str(value))
-            multiplier *= layout.meld_multiplier(square)
-    text = " + ".join(terms)
-    return f"({text}) x {multiplier}" if multiplier > 1 else text
-
-
-def describe_play(position: Position, scored: ScoredPlay) -> list[str]:
-    """Lines for people: notation, score, then one line per meld touched."""
-    name = position.layout.square_name
-    lines = [f"{play_notation(position, scored.play)}  {scored.score} points"]
-    placements = ", ".join(f"{name(s)} {t.code}" for s, t in scored.play.placements)
-    lines.append(f"  places  {placements}")
-    for meld in scored.melds:
-        tiles = " ".join(_tile_on(position, scored, s) for s in meld.squares)
-        span = f"{name(meld.squares[0])}-{name(meld.squares[-1])}"
-        lines.append(f"  {meld.kind:<4} {span:<8} {tiles:<24} {meld_formula(position, scored, meld)}"
-                     f" = {meld.score}")
-    return lines
-
-
-def _tile_on(position: Position, scored: ScoredPlay, square: int) -> str:
-    placed = dict(scored.play.placements)
-    if square in placed:
-        return placed[square].code
-    return position.board[square].code
-
-
 def cmd_best_move(args: argparse.Namespace) -> int:
     args.observed = None
     if args.turn is not None:
@@ -121,13 +78,8 @@ def cmd_best_move(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.equity or args.sim is not None:
         return _best_move_by_equity(args, position)
-    best = position.best_play()
-    if args.json:
-        print(json.dumps(play_to_json(position, best) if best else no_play_json(position)))
-    elif best:
-        print("\n".join(describe_play(position, best)))
-    else:
-        print(return_line(position))
+    from ..analysis.report import best_play_json, best_play_lines
+    print(json.dumps(best_play_json(position)) if args.json else "\n".join(best_play_lines(position)))
     return EXIT_OK
 
 
@@ -141,63 +93,21 @@ def _best_move_by_equity(args: argparse.Namespace, position: Position) -> int:
     return cmd_best_move_equity(args, position, model)
 
 
-def return_line(position: Position) -> str:
-    """What a position without a legal play prints: the tiles to return and why."""
-    tiles, reason = position.return_advice()
-    if not tiles:
-        return f"No legal play: {reason}."
-    return f"No legal play. Return {' '.join(rack_code(t) for t in tiles)} to the box: {reason}."
-
-
 def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
     """``ginnyo best-move --equity``: the actions ranked by equity (``--candidates K`` shown)."""
-    from ..equity.rank import candidate_json, candidate_line, leave_state, rank_position
-    box_size = position.game_context.box_size
+    from ..analysis.report import equity_json, equity_lines
+    from ..equity.rank import rank_position
     shown = rank_position(position, model, limit=args.candidates)
-    if args.json:
-        print(json.dumps({"box": box_size, "best": candidate_json(position, shown[0]),
-                          "candidates": [candidate_json(position, candidate) for candidate in shown]}))
-        return 0
-    print(f"ranked by equity = score + leave value ({box_size} tiles in the box):")
-    for rank, candidate in enumerate(shown, 1):
-        print(f"{rank:>2}. {candidate_line(position, candidate)}")
-    why = _why_not_the_top_score(position, shown[0], model, box_size, leave_state(position))
-    if why:
-        print(why)
-    return 0
-
-
-def _why_not_the_top_score(position: Position, first: Candidate, model: LeaveModel, box_size: int,
-                           state: LeaveState) -> str:
-    """Why the first by equity beats the highest-scoring play: what each keeps and
-    what that is worth (empty when the first is that play or an ordering of it, or
-    there is no play)."""
-    from ..support.number_text import number
-    from ..vocab.tiles import rack_code
-    top = position.best_play()
-    if top is None or (first.kind == "play" and first.score == top.score
-                       and tuple(sorted(placed[0] for placed in first.placements)) == top.play.squares):
-        return ""
-    leave = list(position.rack)
-    for tile in top.play.tiles_used:
-        leave.remove(tile)
-    value = model.value(leave, box_size, state)
-    kept = " ".join(rack_code(tile) for tile in leave) or "nothing"
-    first_kept = " ".join(rack_code(tile) for tile in first.leave) or "nothing"
-    how = "returns tiles for new ones and" if first.kind == "return" else f"scores {first.score} and"
-    return (f"#1 beats the highest-scoring play, {position.notation(top)} for {top.score}: that would keep "
-            f"{kept}, worth {number(value, '+.1f')}, equity {number(top.score + value, '+.1f')}; "
-            f"#1 {how} keeps {first_kept}, worth {number(first.leave_value, '+.1f')}")
+    print(json.dumps(equity_json(position, shown)) if args.json else "\n".join(equity_lines(position, shown, model)))
+    return EXIT_OK
 
 
 def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
     """``ginnyo best-move --sim N``: simulate the top candidates and print them ranked."""
-    from ..equity.rank import candidate_json, candidate_line
-    from .progress import progress_bar
+    from ..analysis.report import simulation_json, simulation_lines, stop_z
     from ..players.simulation import simulate_with_odds
-    from ..simulation.rollouts import Z95
     from ..support.workers import default_workers
-    context = position.game_context
+    from .progress import progress_bar
     bar = progress_bar(args.sim, "rollout", leave=False)
     start = time.perf_counter()
     try:
@@ -209,61 +119,11 @@ def cmd_best_move_sim(args: argparse.Namespace, position: Position, model: Leave
     finally:
         bar.close()
     seconds = time.perf_counter() - start
-    rollouts = results[0].rollouts if results else 0
     if args.json:
-        print(json.dumps({"rollouts": rollouts, "asked": args.sim, "plies": args.plies, "seed": args.seed,
-                          "policy": args.policy, "box": context.box_size, "unseen": len(context.unseen),
-                          "to_end": setup.to_end, "endgame_nodes": setup.endgame_nodes,
-                          **({} if inferred is None else {"inferred": [
-                              None if inference is None or not inference.leaves else len(inference.leaves)
-                              for inference in inferred]}),
-                          "candidates": [dict(candidate_json(position, result.candidate),
-                                              mean=round(result.mean, 3), stdev=round(result.stdev, 3),
-                                              ci95=[round(result.low, 3), round(result.high, 3)],
-                                              **({} if result.wins is None else {"wins": round(result.wins, 4)}),
-                                              win_probability=round(_chance(result), 4),
-                                              **({} if result.paired is None or rollouts < 2 else {"paired_lead": {
-                                                  "lead": round(result.paired.lead, 4),
-                                                  "se": round(result.paired.error, 4),
-                                                  "by": "wins" if result.paired.by_wins else "outcome"}}))
-                                         for result in results]}))
-        return 0
-    stopped = f" (stopped early of {args.sim})" if rollouts < args.sim else ""
-    horizon = "played to the game's end, ranked by wins" if setup.to_end else f"{args.plies} plies after ours"
-    print(f"{len(results)} candidates x {rollouts} rollouts{stopped}, {horizon} ({args.policy}), "
-          f"seed {args.seed}: {len(context.unseen)} tiles unseen, {context.box_size} in the box ({seconds:.2f} s)"
-          + ("" if setup.inferred is None else "; opponents' racks dealt from their inferred leaves"))
-    from ..support.number_text import number
-    z = STOP_LEVELS[args.stop] if args.stop else Z95
-    for rank, result in enumerate(results, 1):
-        wins = f"  {'wins' if result.wins is not None else 'win '} {100 * _chance(result):5.1f}%"
-        interval = f"[{number(result.low, '+.1f')}, {number(result.high, '+.1f')}]"
-        print(f"{rank:>2}. {candidate_line(position, result.candidate)} {wins} "
-              f"sim {number(result.mean, '+7.1f')}  95% CI {interval}{_lead_text(result.paired, z)}")
-    if len(results) > 1 and rollouts > 1:
-        test = f"; --stop {args.stop} stops once every low end is above 0" if args.stop else " (95%)"
-        print(f"lead: #1's paired lead over each on the same deals (in win share where their wins differ) "
-              f"± {z:.2f} standard errors{test}")
-    return 0
-
-
-def _lead_text(paired: PairedLead | None, z: float) -> str:
-    """A non-leader's column: the leader's paired lead over it and its interval (``z`` standard errors)."""
-    import math
-    from ..support.number_text import number
-    if paired is None or not math.isfinite(paired.error):
-        return ""
-    scale, unit = (100, "%") if paired.by_wins else (1, "")
-    lead, half = scale * paired.lead, scale * z * paired.error
-    low, high = (number(value, "+.1f") + unit for value in (lead - half, lead + half))
-    return f"  lead {number(lead, '+.1f')}{unit} [{low}, {high}]"
-
-
-def _chance(result: SimResult) -> float:
-    """A result's win probability (the simulation was asked for it)."""
-    if result.chance is None:
-        raise RuntimeError("the simulation gave no win probability")
-    return result.chance
+        print(json.dumps(simulation_json(position, setup, results, args.sim, inferred)))
+    else:
+        print("\n".join(simulation_lines(position, setup, results, args.sim, args.stop, seconds, stop_z(args.stop))))
+    return EXIT_OK
 
 
 def _best_move_from_solver(args: argparse.Namespace, position: Position) -> bool:

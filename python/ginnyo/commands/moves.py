@@ -12,7 +12,6 @@ from ..vocab.notation import play_notation
 from ..position.position import Position
 from .arguments import EXIT_OK, POSITION_HELP, whole_number
 from ..position.plays_json import play_to_json
-from .best_move import return_line
 
 LISTED_BEFORE_COUNTING = 4096   # moves: with fewer plays the list itself says how many
 
@@ -44,6 +43,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
     moves = native.ranked_moves(position, args.limit)
     first = list(itertools.islice(moves, LISTED_BEFORE_COUNTING))
     if not first:
+        from ..analysis.report import return_line
         print(return_line(position))
         return EXIT_OK
     total = len(first)
@@ -68,6 +68,7 @@ def _grouped_moves(args: argparse.Namespace, position: Any) -> int:
         return EXIT_OK
     first = list(groups)
     if not first:
+        from ..analysis.report import return_line
         print(return_line(position))
         return EXIT_OK
     width = len(str(len(first)))

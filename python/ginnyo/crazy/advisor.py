@@ -10,7 +10,7 @@ known, and may not be discarded again the same turn (docs/CRAZY-RUMMY.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from ginnycore import crazy as native
 
@@ -128,7 +128,10 @@ def advice_json(state: TurnState, advice: TurnAdvice) -> dict[str, Any]:
             "best": option_json(advice.best), "options": [option_json(o) for o in advice.options]}
 
 
-def advice_lines(state: TurnState, advice: TurnAdvice) -> list[str]:
+def advice_lines(state: TurnState, advice: TurnAdvice,
+                 describe: Callable[[Line], list[str]] | None = None) -> list[str]:
+    """The advice for people; ``describe``: the best line's steps and discard in words (default:
+    the steps as the program writes them, ``lay off AH on melds[0] -> ...``)."""
     best = advice.best
     wild_name = card_code(state.wild - 1)[0]
     lines = [f"round {state.round} (wild {wild_name}), hand {cards_text(state.hand)}"]
@@ -143,9 +146,12 @@ def advice_lines(state: TurnState, advice: TurnAdvice) -> list[str]:
         if option is not best:
             what = "the stock" if option.source == "stock" else f"{card_code(option.card or 0)} from the discard pile"
             lines.append(f"  (instead, {what}: {option.expected_held:.2f} points held on average)")
-    if best.line is not None:
+    if best.line is not None and describe is not None:
+        lines += ["  " + text for text in describe(best.line)]
+    elif best.line is not None:
         lines += ["  " + action.text(state.wild) for action in best.line.actions]
         lines.append(f"  discard {card_code(best.line.discard)}" if best.line.discard is not None else "  no discard")
+    if best.line is not None:
         lines.append("  goes out" if best.line.goes_out else
                      f"  keeps {cards_text(best.line.hand_after)} ({best.line.held} points)")
     else:

@@ -13,8 +13,9 @@ from ..endgame.choice import endgame_action
 from ..equity.leaves import LeaveModel, default_model
 from ..equity.rank import leave_state, rank_actions
 from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES
-from ..simulation.rollouts import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_PLIES, DEFAULT_ROLLOUTS, simulate,
-                                   simulate_position, top_candidates, setup_for)
+from ..simulation.rollouts import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_PLIES, DEFAULT_ROLLOUTS, setup_for,
+                                   top_candidates)
+from ..simulation.session import simulate, simulate_position
 
 if TYPE_CHECKING:
     from ..game.actions import Action

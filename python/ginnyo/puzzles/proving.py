@@ -26,7 +26,8 @@ from ..equity.rank import PLAY, Candidate, candidate_notation, rank_position
 from ..vocab.play import ScoredPlay
 from ..position.play_groups import GroupKey, group_key
 from ..position.position import Position
-from ..simulation.rollouts import is_late, setup_for, simulate
+from ..simulation.rollouts import is_late, setup_for
+from ..simulation.session import simulate
 from ..vocab.tiles import JOKER, rack_code
 from .themes import ordered, play_themes
 

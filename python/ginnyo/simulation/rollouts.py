@@ -34,7 +34,7 @@ what wins the game, not the biggest spread (MAGPIE's win-percentage ranking).
 The rollouts run in C (:mod:`ginnycore.simulate`), without the GIL, over
 threads; rollout ``i`` is dealt from ``(seed, i)`` alone, so the result is the
 same on one thread, many, or a Dask cluster.  They run in blocks of
-:data:`BLOCK`; after each block a simulation may stop early when the best
+:data:`BLOCK` (the block loop is :mod:`ginnyo.simulation.session`'s); after each block a simulation may stop early when the best
 candidate's lead is significant (:func:`leader_is_significant`).  A block runs
 in pieces sized by the rollouts' measured cost (:data:`PIECE_SECONDS`), so that
 a time budget, looked at between pieces, holds at every stage of the game, a
@@ -45,10 +45,9 @@ The Python rollouts of old are the tests' yardstick (tests/simulation_reference.
 from __future__ import annotations
 
 import math
-import time
-from dataclasses import dataclass, replace
-from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -63,8 +62,6 @@ from ..native.simulate import POLICY_EQUITY, POLICY_GREEDY, Rollouts   # a rollo
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
-
-    from ..position.position import Position
 
 DEFAULT_ROLLOUTS = 32
 DEFAULT_CANDIDATES = 5
@@ -208,19 +205,6 @@ def rollout_results(setup: Setup, start: int, count: int, threads: int = 1
     return out, wins
 
 
-def _outcome_part(part: tuple[int, int], setup: Setup, budget: tuple[float, float] | None = None
-                  ) -> tuple[int, tuple[NDArray[np.float64], NDArray[np.float64]]]:
-    """One part of a Dask run: ``(start, (outcomes, wins))``.  With a ``budget``
-    (the deadline on the wall clock, which the machines share, and the pieces'
-    length) the part runs in pieces and is cut short once the deadline passes."""
-    start, count = part
-    if budget is None:
-        return start, rollout_results(setup, start, count)
-    wall_deadline, piece_seconds = budget
-    deadline = time.monotonic() + (wall_deadline - time.time())
-    return start, _block_in_pieces(setup, start, count, 1, deadline, piece_seconds, 1)[0]
-
-
 class Tally:
     """The running sums of every candidate's outcomes, made a block at a time
     (so the same whatever ran the blocks), shifted by the first rollout's
@@ -298,108 +282,6 @@ def ranking(tally: Tally, wins: Tally | None = None) -> list[int]:
     return sorted(rows, key=lambda row: (-_rounded(wins, row), -_rounded(tally, row)))
 
 
-# -- the simulation ---------------------------------------------------------------------------
-
-def simulate(setup: Setup, rollouts: int, *, threads: int = 1, scheduler: str | None = None,
-             stop: int | None = None, seconds: float | None = None,
-             on_progress: Callable[[int], None] | None = None,
-             chance: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None,
-             rank_by_chance: bool = False) -> list[SimResult]:
-    """Run up to ``rollouts`` rollouts of every candidate of ``setup`` over
-    ``threads`` threads (or on the Dask cluster at ``scheduler``); the results
-    best mean first (ties to the equity order), the same for a seed whatever
-    ``threads`` or ``scheduler``.  After each :data:`BLOCK` it stops early when
-    ``stop`` (a level of :data:`STOP_LEVELS`) finds the leader significant, or
-    when ``seconds`` have passed (a budget: where it stops depends on the machine).
-    With ``chance`` (a block of outcomes to their win probabilities,
-    :func:`ginnyo.odds.win_probability.outcome_chances`) each result gets its mean
-    win probability (its share of wins when the rollouts play to the end), and
-    with ``rank_by_chance`` the results are ranked by it first."""
-    if not setup.candidates:
-        return []
-    if stop is not None and stop not in STOP_LEVELS:
-        raise ValueError(f"stop must be one of {', '.join(map(str, STOP_LEVELS))}, not {stop!r}")
-    rollouts_of(setup)   # checks the setup here, not in a worker
-    deadline = None if seconds is None else time.monotonic() + seconds
-    tally = Tally(len(setup.candidates))
-    wins = Tally(len(setup.candidates)) if setup.to_end else None
-    chances = Tally(len(setup.candidates)) if chance is not None and not setup.to_end else None
-    for block, won in _blocks(setup, rollouts, threads, scheduler, deadline, seconds):
-        tally.add(block)
-        if wins is not None:
-            wins.add(won)
-        if chances is not None and chance is not None:
-            chances.add(chance(block))
-        if on_progress is not None:
-            on_progress(len(block))
-        if tally.count < rollouts and (
-                (stop is not None and leader_is_significant(tally, STOP_LEVELS[stop],
-                                                            chances if rank_by_chance and chances else wins))
-                or (deadline is not None and time.monotonic() >= deadline)):
-            break
-    leads = paired_leads(tally, wins)
-    judged = wins if wins is not None else chances if rank_by_chance else None
-    return [SimResult(setup.candidates[row], tally.count, tally.mean(row), tally.stdev(row),
-                      None if wins is None else wins.mean(row), leads.get(row),
-                      wins.mean(row) if wins is not None and chance is not None
-                      else None if chances is None else chances.mean(row))
-            for row in ranking(tally, judged)]
-
-
-Block = tuple["NDArray[np.float64]", "NDArray[np.float64]"]
-
-
-def _blocks(setup: Setup, rollouts: int, threads: int, scheduler: str | None, deadline: float | None = None,
-            seconds: float | None = None) -> Iterator[Block]:
-    """The outcomes and wins of rollouts 0 to ``rollouts - 1``, a block at a time, in order;
-    a block cut short where the ``deadline`` (of a budget of ``seconds``) passed, on
-    the threads here or on the Dask cluster at ``scheduler`` alike (see :func:`_outcome_part`)."""
-    starts = range(0, rollouts, BLOCK)
-    piece_seconds = PIECE_SECONDS if seconds is None else min(PIECE_SECONDS, seconds / 4)
-    if scheduler is None:
-        piece = max(threads, 1)      # the first piece: one rollout a thread
-        for start in starts:
-            block, piece = _block_in_pieces(setup, start, min(BLOCK, rollouts - start), threads, deadline,
-                                            piece_seconds, piece)
-            yield block
-        return
-    from ..support.workers import run_batches
-    parts = [(start, min(BLOCK, rollouts - start)) for start in starts]
-    budget = None if deadline is None else (time.time() + deadline - time.monotonic(), piece_seconds)
-    waiting: dict[int, Block] = {}
-    for start, block in run_batches(partial(_outcome_part, setup=setup, budget=budget), parts, workers=1,
-                                    scheduler=scheduler):
-        waiting[start] = block
-        while parts and parts[0][0] in waiting:
-            yield waiting.pop(parts.pop(0)[0])
-
-
-def _block_in_pieces(setup: Setup, start: int, count: int, threads: int, deadline: float | None,
-                     piece_seconds: float, size: int) -> tuple[Block, int]:
-    """Rollouts ``start`` to ``start + count - 1`` (one block) in pieces, the
-    first of ``size`` rollouts, each next one sized from the last one's cost per
-    rollout to take about ``piece_seconds`` (at most 4 times the last, at least
-    one rollout a thread); those run when the ``deadline`` passes, if it does.
-    The same rollouts whatever the pieces; returns the block and the next piece's size."""
-    outcomes, wins = [], []
-    done = 0
-    while done < count:
-        take = min(size, count - done)
-        began = time.monotonic()
-        piece = rollout_results(setup, start + done, take, threads)
-        ended = time.monotonic()
-        outcomes.append(piece[0])
-        wins.append(piece[1])
-        done += take
-        if deadline is not None and ended >= deadline:
-            break
-        fits = int(piece_seconds * take / (ended - began)) if ended > began else 4 * size
-        size = max(threads, 1, min(4 * size, fits))
-    if len(outcomes) == 1:
-        return (outcomes[0], wins[0]), size
-    return (np.concatenate(outcomes), np.concatenate(wins)), size
-
-
 def top_candidates(ranked: Sequence[Candidate], count: int, margin: float = math.inf) -> tuple[Candidate, ...]:
     """The first ``count`` candidates of an equity ranking within ``margin`` of the best."""
     if not ranked:
@@ -423,38 +305,13 @@ def setup_for(decision: Decision, candidates: Sequence[Candidate], plies: int, s
                  tuple(candidates), plies, seed, model, policy, is_late(context.box_size, late_box), endgame_nodes)
 
 
-def simulate_position(position: Position, rollouts: int, model: LeaveModel, *, candidates: int = DEFAULT_CANDIDATES,
-                      plies: int = DEFAULT_PLIES, seed: int = 0, policy: str = DEFAULT_POLICY,
-                      late_box: int = LATE_BOX, endgame_nodes: int = ROLLOUT_ENDGAME_NODES, threads: int = 1,
-                      scheduler: str | None = None, stop: int | None = None, seconds: float | None = None,
-                      on_progress: Callable[[int], None] | None = None,
-                      inferred: Any = None,
-                      chance: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None
-                      ) -> tuple[Setup, list[SimResult]]:
-    """``best-move --sim``: the top ``candidates`` of a static position's equity
-    ranking simulated ``rollouts`` times each (see :func:`setup_for` and
-    :func:`simulate`); the setup and the results, best first.  ``inferred``:
-    the opponents' deal tables (:func:`ginnyo.odds.inference.deal_tables`), dealt
-    from instead of uniformly; ``chance``: each candidate's win probability
-    reported (:func:`ginnyo.odds.win_probability.outcome_chances`)."""
-    from ..equity.rank import rank_position
-    ranked = rank_position(position, model, limit=candidates)
-    setup = setup_for(position, top_candidates(ranked, candidates), plies, seed, model, policy, late_box,
-                      endgame_nodes)
-    if inferred is not None:
-        setup = replace(setup, inferred=inferred)
-    results = simulate(setup, rollouts, threads=threads, scheduler=scheduler, stop=stop, seconds=seconds,
-                       on_progress=on_progress, chance=chance)
-    return setup, results
-
-
 def is_late(box_size: int, late_box: int = LATE_BOX) -> bool:
     """Whether rollouts play to the game's end and rank by wins: at most
     ``late_box`` tiles in the box (a negative ``late_box``: never)."""
     return 0 <= box_size <= late_box
 
 
-__all__ = ["GameContext", "Setup", "SimResult", "simulate",
+__all__ = ["GameContext", "Setup", "SimResult",
            "rollout_outcomes", "rollout_results", "rollouts_of", "ranking", "is_late", "top_candidates",
-           "setup_for", "simulate_position", "deal", "Tally", "leader_is_significant", "paired_leads", "PairedLead",
+           "setup_for", "deal", "Tally", "leader_is_significant", "paired_leads", "PairedLead",
            "POLICIES", "STOP_LEVELS", "LATE_BOX", "BLOCK"]

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
 import os
 import secrets
 import threading
@@ -34,17 +33,12 @@ from starlette.routing import Route
 
 from ginnyo.errors import GinnyoError
 from ginnyo.position.position import Position
-from ginnyo.game.actions import Place
-from ginnyo.position.plays_json import no_play_json, play_to_json
-from ginnyo.endgame.choice import solver_move
-from ginnyo.endgame.preendgame import MAX_BOX
-from ginnyo.position.context import GameContext
-from ginnyo.equity.rank import PLAY, Candidate, candidate_json, leave_state, rank_actions
+from ginnyo.analysis.report import described_candidates, position_report, session_json, solver_json
 from ginnyo.equity.leaves import default_model
-from ginnyo.native import core_of
-from ginnyo.simulation.rollouts import (BLOCK, SimResult, Setup, Tally, leader_is_significant, ranking, rollout_results,
-                               setup_for, top_candidates)
+from ginnyo.position.context import GameContext
 from ginnyo.simulation.choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
+from ginnyo.simulation.rollouts import Setup, Tally
+from ginnyo.simulation.session import SimulationSession, position_setup
 
 from . import requests as fields
 from .pages import page_response
@@ -63,7 +57,6 @@ MAX_ACTIVE = 32            # jobs waiting or running at once; one more is refuse
 MAX_KEPT = 64              # finished jobs kept for their answers
 KEEP_SECONDS = 600.0       # how long a finished job is kept
 KEEPALIVE_SECONDS = 15.0   # a comment line on a quiet event stream
-DIGITS = 3
 ENDGAME_SECONDS = 1.0      # the endgame solver's budget in an analysis: the answer stays prompt
 PREENDGAME_SECONDS = 5.0   # the pre-endgame solver's: it solves every opponent rack and draw (seconds)
 
@@ -91,61 +84,18 @@ def _number(body: dict[str, Any], key: str, default: int, low: int, high: int) -
     return default if value is None else value
 
 
-# -- the rankings -------------------------------------------------------------------------------
+# -- the analysis ------------------------------------------------------------------------------
 
-def melds_json(position: Position, candidate: Candidate, board: dict[str, str] | None = None
-               ) -> list[dict[str, Any]]:
-    """The melds a candidate play makes, with their tiles and scores (none for a return or pass);
-    ``board``: the position's board as JSON, when already made."""
-    if candidate.kind != PLAY:
-        return []
-    action = candidate.action()
-    assert isinstance(action, Place)
-    play = _with_tiles(play_to_json(position, position.score(action.play)),
-                       board if board is not None else position.to_dict()["board"])
-    melds: list[dict[str, Any]] = play["melds"]
-    return melds
-
-
-def _with_tiles(play: dict[str, Any], board: dict[str, str]) -> dict[str, Any]:
-    """``play`` (as best-move --json writes it) with each meld's tiles, board and placed alike."""
-    for meld in play["melds"]:
-        meld["tiles"] = [play["placements"].get(square) or board.get(square) for square in meld["squares"]]
-    return play
+def analysis(position: Position, context: GameContext, limit: int) -> dict[str, Any]:
+    """The answer of POST /api/analysis: :func:`ginnyo.analysis.report.position_report`, the
+    solvers within this server's budgets."""
+    return position_report(position, context, limit, (ENDGAME_SECONDS, PREENDGAME_SECONDS))
 
 
 def endgame_json(position: Position, context: GameContext, board: dict[str, str]) -> dict[str, Any] | None:
-    """In a 2-player endgame (the box empty) or pre-endgame (1 to :data:`MAX_BOX` tiles in
-    the box), the solver's move as ``best-move --equity --json`` prints it
-    (:func:`ginnyo.endgame.choice.solver_move`; ``source`` names the solver), within
-    :data:`ENDGAME_SECONDS` or :data:`PREENDGAME_SECONDS` (``proven`` says whether the
-    search ended), with the move's placements and melds; None for any other position."""
-    if context.players != 2 or context.box_size > MAX_BOX:
-        return None
-    seconds = ENDGAME_SECONDS if context.box_size == 0 else PREENDGAME_SECONDS
-    move = solver_move(position, seconds, quiet_turns=context.quiet_turns)
-    if move is None:        # neither an endgame nor a pre-endgame the solver takes (an empty rack)
-        return None
-    played = (_with_tiles(play_to_json(position, position.score(move.action.play)), board)
-              if isinstance(move.action, Place) else {"placements": {}, "melds": []})
-    return dict(move.to_json(), placements=played["placements"], melds=played["melds"])
-
-
-def analysis(position: Position, context: GameContext, limit: int) -> dict[str, Any]:
-    """The answer of POST /api/analysis: the position as JSON and as a line, the premium
-    squares, the first ``limit`` plays by score and actions by equity, and in a 2-player
-    endgame or pre-endgame the solver's move."""
-    data = position.to_dict()
-    by_score = [_with_tiles(play_to_json(position, scored), data["board"]) for scored in position.top_plays(limit)]
-    ranked = rank_actions(core_of(position), position.rack, context.box_size, default_model(), limit=limit,
-                          state=leave_state(position))
-    by_equity = [dict(candidate_json(position, candidate), melds=melds_json(position, candidate, data["board"]))
-                 for candidate in ranked]
-    return {"position": data, "line": position.to_line(), "layout_grid": list(position.layout.rows),
-            "players": context.players, "to_move": context.to_move, "scores": list(context.scores),
-            "box": context.box_size, "unseen": len(context.unseen),
-            "by_score": by_score, "no_play": None if by_score else no_play_json(position), "by_equity": by_equity,
-            "endgame": endgame_json(position, context, data["board"])}
+    """The solver's move of an analysis (:func:`ginnyo.analysis.report.solver_json`), within this
+    server's budgets."""
+    return solver_json(position, context, board, (ENDGAME_SECONDS, PREENDGAME_SECONDS))
 
 
 async def analyse(request: Request) -> Response:
@@ -160,55 +110,37 @@ async def analyse(request: Request) -> Response:
 
 @dataclass(eq=False)
 class Job:
-    """One simulation: its setup, the sums so far, and who is watching."""
+    """One simulation job: its session (:class:`ginnyo.simulation.session.SimulationSession`),
+    when it ended and who is watching."""
 
     id: str
     position: Position
-    setup: Setup
-    asked: int
-    stop_level: int | None
-    tally: Tally
-    wins: Tally | None
-    state: str = "waiting"            # waiting, running, done, stopped, failed
-    error: str | None = None
+    session: SimulationSession
     finished_at: float | None = None
     changed: int = 0                  # bumped at every change, for the watchers
     watchers: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = field(default_factory=set)
-    described: dict[Candidate, dict[str, Any]] = field(default_factory=dict)   # each candidate's JSON, made once
+    described: dict[Any, dict[str, Any]] = field(default_factory=dict)   # each candidate's JSON, made once
 
     def __post_init__(self) -> None:
-        board = self.position.to_dict()["board"]
-        for candidate in self.setup.candidates:
-            self.described[candidate] = dict(candidate_json(self.position, candidate),
-                                             melds=melds_json(self.position, candidate, board))
+        self.described = described_candidates(self.position, self.session.setup)
+
+    @property
+    def state(self) -> str:
+        """waiting, running, done, stopped or failed."""
+        return self.session.state
 
     @property
     def finished(self) -> bool:
-        return self.state in ("done", "stopped", "failed")
+        return self.session.finished
 
-    def results(self) -> list[SimResult]:
-        tally, wins = self.tally, self.wins
-        if not tally.count:
-            return [SimResult(candidate, 0, 0.0, 0.0) for candidate in self.setup.candidates]
-        return [SimResult(self.setup.candidates[row], tally.count, tally.mean(row), tally.stdev(row),
-                          None if wins is None else wins.mean(row)) for row in ranking(tally, wins)]
+    @property
+    def tally(self) -> Tally:
+        return self.session.tally
 
     def snapshot(self) -> dict[str, Any]:
         """The job as the API shows it: progress and every candidate's mean, 95% interval and wins."""
-        setup = self.setup
-        candidates = []
-        for result in self.results():
-            entry = dict(self.described[result.candidate],
-                         mean=round(result.mean, DIGITS) if result.rollouts else None,
-                         stdev=round(result.stdev, DIGITS) if result.rollouts else None,
-                         ci95=[round(result.low, DIGITS), round(result.high, DIGITS)]
-                         if math.isfinite(result.half_width) else None)
-            if result.wins is not None:
-                entry["wins"] = round(result.wins, 4)
-            candidates.append(entry)
-        return {"id": self.id, "state": self.state, "error": self.error, "rollouts": self.tally.count,
-                "asked": self.asked, "plies": setup.plies, "seed": setup.seed, "policy": setup.policy,
-                "to_end": setup.to_end, "box": setup.context.box_size, "candidates": candidates}
+        return {"id": self.id, "state": self.state, "error": self.session.error,
+                **session_json(self.session, self.described)}
 
 
 class Simulations:
@@ -231,8 +163,7 @@ class Simulations:
 
     def start(self, position: Position, setup: Setup, asked: int, stop_level: int | None) -> Job:
         n = len(setup.candidates)
-        job = Job(secrets.token_urlsafe(12), position, setup, asked, stop_level, Tally(n),
-                  Tally(n) if setup.to_end else None)
+        job = Job(secrets.token_urlsafe(12), position, SimulationSession(setup, asked, stop=stop_level))
         with self.lock:
             self._forget_old()
             active = sum(not other.finished for other in self.jobs.values())
@@ -244,7 +175,8 @@ class Simulations:
                 self.lock.notify()
                 self._more_threads()
             else:
-                self._finish(job, "done")
+                job.session.start()   # done: nothing to simulate
+                self._ended(job)
         return job
 
     def get(self, job_id: str) -> Job:
@@ -258,14 +190,16 @@ class Simulations:
     def stop(self, job: Job) -> None:
         with self.lock:
             if not job.finished:
-                self._finish(job, "stopped")   # a block under way is thrown away when it ends
+                job.session.stop()   # a block under way is thrown away when it ends
+                self._ended(job)
 
     def close(self) -> None:
         with self.lock:
             self.closing = True
             for job in self.jobs.values():
                 if not job.finished:
-                    self._finish(job, "stopped")
+                    job.session.stop()
+                    self._ended(job)
             self.lock.notify_all()
 
     def watch(self, job: Job, loop: asyncio.AbstractEventLoop, event: asyncio.Event) -> None:
@@ -289,8 +223,8 @@ class Simulations:
             except RuntimeError:      # the watcher's loop has closed
                 job.watchers.discard((loop, event))
 
-    def _finish(self, job: Job, state: str, error: str | None = None) -> None:
-        job.state, job.error, job.finished_at = state, error, time.monotonic()
+    def _ended(self, job: Job) -> None:
+        job.finished_at = time.monotonic()
         self._changed(job)
 
     def _forget_old(self) -> None:
@@ -316,26 +250,22 @@ class Simulations:
                 job = self.turns.popleft()
                 if job.finished:
                     continue
-                if job.state == "waiting":
-                    job.state = "running"
-                start = job.tally.count
-            count = min(BLOCK, job.asked - start)
+                start, count = job.session.next_block()
             try:
-                outcomes, won = rollout_results(job.setup, start, count)
+                with self.lock:
+                    job.session.start()      # waiting -> running (the setup checked, once)
+                block = job.session.run_block(start, count)   # outside the lock: the other jobs go on
             except Exception as error:   # a failure of the core: the job fails, the server goes on
                 with self.lock:
-                    self._finish(job, "failed", f"the simulation failed: {type(error).__name__}")
+                    job.session.fail(f"the simulation failed: {type(error).__name__}")
+                    self._ended(job)
                 continue
             with self.lock:
                 if job.finished:
                     continue
-                job.tally.add(outcomes)
-                if job.wins is not None:
-                    job.wins.add(won)
-                if job.tally.count >= job.asked or (
-                        job.stop_level is not None
-                        and leader_is_significant(job.tally, STOP_LEVELS[job.stop_level], job.wins)):
-                    self._finish(job, "done")
+                job.session.add(block)
+                if job.finished:
+                    self._ended(job)
                 else:
                     self._changed(job)
                     self.turns.append(job)
@@ -368,11 +298,8 @@ def simulation_setup(body: dict[str, Any]) -> tuple[Position, Setup, int, int | 
     stop = body.get("stop")
     if stop is not None and (type(stop) is not int or stop not in STOP_LEVELS):
         raise BadRequest(f"field 'stop': must be one of {', '.join(map(str, STOP_LEVELS))}")
-    position, context = read_position(body.get("position"))
-    model = default_model()
-    ranked = rank_actions(core_of(position), position.rack, context.box_size, model, limit=count,
-                          state=leave_state(position))
-    setup = setup_for(position, top_candidates(ranked, count), plies, seed, model, policy)
+    position, _ = read_position(body.get("position"))
+    setup = position_setup(position, default_model(), candidates=count, plies=plies, seed=seed, policy=policy)
     return position, setup, rollouts, stop
 
 
