@@ -75,9 +75,9 @@ export class BoardView {
         const tile = tileElement(code);
         if (mine) tile.classList.add("pending");
         square.append(tile);
-        const tile = tileWords(code);
-        square.setAttribute("aria-label", placed[name] ? t("js.board.square-shown", { name, tile })
-          : mine ? t("js.board.square-placed", { name, tile }) : t("js.board.square-tile", { name, tile }));
+        const words = tileWords(code);
+        square.setAttribute("aria-label", placed[name] ? t("js.board.square-shown", { name, tile: words })
+          : mine ? t("js.board.square-placed", { name, tile: words }) : t("js.board.square-tile", { name, tile: words }));
       } else {
         square.textContent = KIND_LABELS[kind];
         square.setAttribute("aria-label", t("js.board.square-empty", { name, kind: kindName(kind) }));
