@@ -12,7 +12,7 @@ from typing import Any
 from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the fixtures)
 from browser_table import Server, best_choice, play_turns, take_turn, wait_turn
 from ginnyo import Position, rack_code
-from ginnyo.rules import tile_to_return
+from ginnyo.vocab.rules import tile_to_return
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 NOTATION_TILE = re.compile(r"\*|\.|10[A-Za-z]|[0-9A-Za-z][A-Za-z]")

@@ -1,5 +1,5 @@
 // The table: the board, the seat's rack, live legality and scores, actions, live updates, the end.
-import { api, columnLetter, rackCodes, readFragment, storeGame, text, tileElement, tileWords } from "./common.js";
+import { api, columnLetter, rackCodes, readFragment, storeGame, t, text, tileElement, tileWords } from "./common.js";
 import { BoardView } from "./board-view.js";
 import { chime, setSound, soundOn } from "./chime.js";
 import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndexes } from "./rack-order.js";
@@ -40,7 +40,7 @@ function say(message, error = false) {
 
 function view() { return state.views.get(state.shown) || null; }
 function token() { return tokens.get(state.shown); }
-function nameOf(seat) { const current = view(); return current ? current.names[seat] : `seat ${seat + 1}`; }
+function nameOf(seat) { const current = view(); return current ? current.names[seat] : t("js.table.seat", { number: seat + 1 }); }
 function myTurn() { const current = view(); return Boolean(current && current.your_turn && !current.finished && !state.covered); }
 /** The shown seat's rack in the page's order: the player's own arrangement, else the server's. */
 function rack() {
@@ -115,7 +115,7 @@ async function join(seat, seatToken) {
   try {
     onView(seat, await api("GET", `/api/games/${encodeURIComponent(gameId)}`, { token: seatToken }));
   } catch (error) {
-    say(`Cannot join seat ${seat + 1}: ${error.message}`, true);
+    say(t("js.table.cannot-join", { number: seat + 1, reason: error.message }), true);
   }
 }
 
@@ -129,7 +129,7 @@ function connect(seat, seatToken) {
     const socket = new WebSocket(address);
     socket.addEventListener("open", () => {
       socket.send(JSON.stringify({ type: "auth", token: seatToken }));   // the token stays out of the URL
-      if (attempt > 0) say("Connected to the server again.");
+      if (attempt > 0) say(t("js.table.reconnected"));
       attempt = 0;
       state.live.set(seat, true);
       showConnection();
@@ -138,16 +138,16 @@ function connect(seat, seatToken) {
       let message;
       try { message = JSON.parse(event.data); } catch (error) { return; }
       if (message.type === "view") onView(seat, message.view);
-      else if (message.type === "error") { refused = true; say(`Seat ${seat + 1}: ${message.error}`, true); }
+      else if (message.type === "error") { refused = true; say(t("js.table.seat-error", { number: seat + 1, reason: message.error }), true); }
     });
     socket.addEventListener("close", (event) => {
       state.live.set(seat, false);
       if (refused || event.code === 4401 || event.code === 4403 || event.code === 4404) {
-        showConnection("not connected");
+        showConnection(t("js.table.not-connected"));
         return;
       }
       showConnection();
-      if (attempt === 0) say("Lost the connection to the server: reconnecting…", true);
+      if (attempt === 0) say(t("js.table.lost-connection"), true);
       const delay = Math.min(10000, 500 * 2 ** attempt);
       attempt += 1;
       setTimeout(open, delay);
@@ -158,7 +158,7 @@ function connect(seat, seatToken) {
 
 function showConnection(words) {
   const all = [...tokens.keys()].every((seat) => state.live.get(seat));
-  $("conn").textContent = words || (all ? "live" : "reconnecting…");
+  $("conn").textContent = words || (all ? t("js.common.live") : t("js.table.reconnecting"));
   $("conn").dataset.live = all ? "yes" : "no";
 }
 
@@ -186,17 +186,17 @@ function squareClicked(name, byKeyboard) {
     takeBack(name);
     return;
   }
-  if (!myTurn()) { say(current.finished ? "The game is over." : `Wait for ${nameOf(current.to_move)} to move.`); render(); return; }
+  if (!myTurn()) { say(current.finished ? t("js.table.over") : t("js.table.wait-for", { name: nameOf(current.to_move) })); render(); return; }
   const playable = byKeyboard && state.selected === null && state.preview && state.preview.legal;
   if ((current.position.board || {})[name]) {
     if (playable) { play(); return; }
-    say(`${name} is taken.`);
+    say(t("js.table.taken", { name }));
     render();
     return;
   }
   if (state.selected === null) {
     if (playable) { play(); return; }
-    say("Pick a tile on your rack first, then a square.");
+    say(t("js.table.pick-first"));
     render();
     return;
   }
@@ -224,7 +224,7 @@ function recall() {
   if (state.returning) { state.returning = false; state.picked.clear(); render(); return; }
   if (!state.placements.size) return;
   clearTurn();
-  say("Tiles back on the rack.");
+  say(t("js.table.recalled"));
   render();
 }
 
@@ -390,7 +390,7 @@ function shuffleRack() {
 
 function rackClicked(slot, byKeyboard) {
   if (state.suppressClick) { state.suppressClick = false; return; }
-  if (!myTurn()) { say("It is not your turn."); return; }
+  if (!myTurn()) { say(t("js.table.not-your-turn")); return; }
   if (state.returning) {
     if (state.picked.has(slot)) state.picked.delete(slot); else state.picked.add(slot);
     render();
@@ -451,20 +451,20 @@ function drawPreview() {
   if (state.returning) {
     words.textContent = state.picked.size
       ? `Return ${[...state.picked].map((slot) => tileWords(rack()[slot])).join(", ")} to the box, then draw up to 7.`
-      : "Pick the tiles to return on your rack, then Return.";
+      : t("js.table.pick-return");
     return;
   }
   if (!state.placements.size || !result) {
-    words.textContent = state.placements.size ? "Checking…"
-      : "Place tiles from your rack: drag them, or click a tile and then a square.";
+    words.textContent = state.placements.size ? t("js.table.checking")
+      : t("js.table.place-tiles");
     return;
   }
   if (result.legal) {
     section.classList.add("legal");
-    words.textContent = `Legal: ${result.score} point${result.score === 1 ? "" : "s"} (${result.notation}).`;
+    words.textContent = t("js.table.legal", { count: result.score, notation: result.notation });
   } else {
     section.classList.add("illegal");
-    words.textContent = `Not legal: ${result.reason}`;
+    words.textContent = t("js.table.not-legal", { reason: result.reason });
   }
   for (const meld of result.melds || []) {
     const squares = meld.squares.length > 1 ? `${meld.squares[0]}–${meld.squares[meld.squares.length - 1]}` : meld.squares[0];
@@ -536,7 +536,7 @@ async function send(action) {
     // hot-seat: the next seat's own view, without waiting for its socket
     if (state.shown !== mover) join(state.shown, token());
   } catch (error) {
-    say(`Not played: ${error.message}`, true);
+    say(t("js.table.not-played", { reason: error.message }), true);
   } finally {
     state.sending = false;
     render();
@@ -570,7 +570,7 @@ function drawPlayers(current) {
   const table = $("players");
   table.replaceChildren();
   const head = table.insertRow();
-  for (const [words, numeric] of [["", false], ["player", false], ["score", true], ["tiles", true]]) {
+  for (const [words, numeric] of [["", false], [t("js.table.player"), false], [t("js.table.score"), true], [t("js.table.tiles"), true]]) {
     const cell = text("th", words, numeric ? "num" : "");
     cell.scope = "col";
     head.append(cell);
@@ -584,7 +584,7 @@ function drawPlayers(current) {
     row.insertCell().textContent = !current.finished && seat === current.to_move ? "▶" : "";
     const bot = current.kinds[seat];
     const kind = bot === "human" || bot === name ? "" : ` (${bot})`;
-    row.insertCell().textContent = `${name}${kind}${seat === state.shown ? " — you" : ""}`;
+    row.insertCell().textContent = `${name}${kind}${seat === state.shown ? ` — ${t("js.table.you")}` : ""}`;
     const score = row.insertCell();
     score.className = "num";
     score.textContent = String(current.scores[seat]);
@@ -592,15 +592,15 @@ function drawPlayers(current) {
     size.className = "num";
     size.textContent = String(current.rack_sizes[seat]);
   });
-  $("box").textContent = `Box: ${current.box} tile${current.box === 1 ? "" : "s"} left.`;
+  $("box").textContent = t("js.table.box", { count: current.box });
   const stall = current.opened && current.stall ? current.stall : null;
   $("stall").textContent = stall
-    ? `Stall clock: ${stall.turns_without_play} of ${stall.limit} turns without a play.` : "";
+    ? t("js.table.stall", { turns: stall.turns_without_play, limit: stall.limit }) : "";
   let turn;
-  if (current.finished) turn = "Game over";
-  else if (current.your_turn && !state.covered) turn = `Your turn, ${current.names[current.to_move]}`;
-  else if (current.kinds[current.to_move] !== "human") turn = `${current.names[current.to_move]} is thinking…`;
-  else turn = `${current.names[current.to_move]} to move`;
+  if (current.finished) turn = t("js.table.game-over");
+  else if (current.your_turn && !state.covered) turn = t("js.table.your-turn", { name: current.names[current.to_move] });
+  else if (current.kinds[current.to_move] !== "human") turn = t("js.table.thinking", { name: current.names[current.to_move] });
+  else turn = t("js.table.to-move", { name: current.names[current.to_move] });
   $("turn").textContent = turn;
   document.title = `Ginny-O — ${turn}`;
 }
@@ -629,11 +629,11 @@ function drawEnd(current) {
   section.classList.toggle("hidden", !current.finished);
   if (!current.finished || !current.result) return;
   const result = current.result;
-  $("end-reason").textContent = result.reason ? `The game ended: ${result.reason}.` : "";
+  $("end-reason").textContent = result.reason ? t("js.table.ended", { reason: result.reason }) : "";
   const table = $("end-table");
   table.replaceChildren();
   const head = table.insertRow();
-  for (const [words, numeric] of [["player", false], ["rack left", false], ["penalty", true], ["final", true]]) {
+  for (const [words, numeric] of [[t("js.table.player"), false], [t("js.table.rack-left"), false], [t("js.table.penalty"), true], [t("js.table.final"), true]]) {
     head.append(text("th", words, numeric ? "num" : ""));
   }
   current.names.forEach((name, seat) => {
@@ -651,10 +651,10 @@ function drawEnd(current) {
     final.textContent = String(result.final_scores ? result.final_scores[seat] : current.scores[seat]);
   });
   const joined = rematchUrl();
-  $("rematch").textContent = joined ? "Join the rematch" : "Rematch";
+  $("rematch").textContent = joined ? t("js.table.join-rematch") : t("js.table.rematch");
   const winners = (result.winners || []).map((seat) => current.names[seat]);
-  $("end-winners").textContent = winners.length > 1 ? `Shared win: ${winners.join(" and ")}`
-    : winners.length ? `Winner: ${winners[0]}` : "";
+  $("end-winners").textContent = winners.length > 1 ? t("js.table.shared-win", { names: winners.join(` ${t("js.table.and")} `) })
+    : winners.length ? t("js.table.winner", { name: winners[0] }) : "";
   if (state.recordFor !== current.id) {
     state.recordFor = current.id;
     fetchRecord();
@@ -672,7 +672,7 @@ async function fetchRecord() {
     link.download = `ginnyo-${gameId}.jsonl`;
   } catch (error) {
     state.recordFor = null;
-    say(`The record cannot be fetched yet (${error.message}).`, true);
+    say(t("js.table.no-record", { reason: error.message }), true);
   }
 }
 
@@ -695,7 +695,7 @@ async function rematch() {
     const mine = created.seats.find((seat) => seat.seat === state.shown && seat.url);
     location.assign(rematchUrl() || mine.url);
   } catch (error) {
-    say(`No rematch: ${error.message}`, true);
+    say(t("js.table.no-rematch", { reason: error.message }), true);
   }
 }
 
@@ -739,7 +739,7 @@ function render() {
   $("return-confirm").classList.toggle("hidden", !state.returning);
   $("return-cancel").classList.toggle("hidden", !state.returning);
   $("return-confirm").disabled = !(turn && state.picked.size);
-  $("return-confirm").textContent = `Return ${state.picked.size || ""}`.trim();
+  $("return-confirm").textContent = state.picked.size ? t("js.table.return-count", { count: state.picked.size }) : t("js.table.return");
   $("pass").disabled = !(turn && current.can_pass);
   $("notation-send").disabled = !turn;
   $("controls").classList.toggle("hidden", current.finished);
@@ -756,7 +756,7 @@ function render() {
   const newest = Math.max(...[...state.views.values()].map((seen) => seen.version));
   show.disabled = current.version < newest;
   if (state.covered) {
-    $("cover-title").textContent = `Pass the device to ${current.names[state.shown]}`;
+    $("cover-title").textContent = t("js.table.pass-device", { name: current.names[state.shown] });
     if ((wasHidden || wasDisabled) && !show.disabled) show.focus();
   }
 }
@@ -820,7 +820,7 @@ $("pass").addEventListener("click", () => send("pass"));
 $("return").addEventListener("click", () => {
   state.returning = true;
   state.selected = null;
-  say("Pick the tiles to return on your rack, then Return.");
+  say(t("js.table.pick-return"));
   render();
 });
 $("return-confirm").addEventListener("click", confirmReturn);
@@ -828,8 +828,8 @@ $("return-cancel").addEventListener("click", recall);
 $("notation").addEventListener("submit", (event) => {
   event.preventDefault();
   const words = $("notation-text").value.trim();
-  if (!words) { say("Type a move, e.g. 8G 7C7H7S, return KD or pass."); return; }
-  if (!myTurn()) { say("It is not your turn."); return; }
+  if (!words) { say(t("js.table.type-move")); return; }
+  if (!myTurn()) { say(t("js.table.not-your-turn")); return; }
   if (words.includes("*")) { placeTyped(words); return; }
   send(words);
 });
