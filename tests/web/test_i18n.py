@@ -144,7 +144,12 @@ def test_the_table_shows_the_squares_legend_in_the_players_language(client: Test
 
 # -- every page and its scripts' messages ---------------------------------------------
 
-ROUTES = {"index": "/", "play": "/play/no-such-game", "analysis": "/analysis", "review": "/review", "rules": "/rules"}
+ROUTES = {"index": "/", "play": "/play/no-such-game", "analysis": "/analysis", "review": "/review", "rules": "/rules",
+          "puzzles": "/puzzles", "signup": "/signup", "signin": "/signin"}
+SCRIPTS = PACKAGE / "web" / "static" / "js"
+IMPORT = re.compile(r'from "\./([a-z-]+)\.js"')
+ASKED_KEY = re.compile(r'"(js\.[a-z0-9.-]+)"')
+ASKED_PREFIX = re.compile(r"t\(`(js\.[a-z0-9.-]+)\$\{")       # t(`js.common.suit.${suit}`)
 
 
 def _scripts_catalogue(html: str) -> dict[str, object]:
@@ -209,6 +214,26 @@ def test_every_message_a_script_asks_for_is_in_the_english_catalogue() -> None:
     assert not missing, missing
     for page in PAGES.values():        # a page's scripts get the messages of its prefixes
         assert all(prefix.startswith("js.") for prefix in page.messages)
+
+
+def _modules(script: str) -> set[str]:
+    """The script and every module it imports, near or far."""
+    found, waiting = set(), [script]
+    while waiting:
+        name = waiting.pop()
+        if name not in found:
+            found.add(name)
+            waiting += IMPORT.findall((SCRIPTS / f"{name}.js").read_text("utf-8"))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_a_page_carries_every_message_its_scripts_and_their_modules_ask_for(name: str) -> None:
+    # the puzzle board's squares and tiles are named by board-view.js and common.js through t()
+    page = PAGES[name]
+    sources = [(SCRIPTS / f"{module}.js").read_text("utf-8") for script in page.scripts for module in _modules(script)]
+    asked = {key for source in sources for key in ASKED_KEY.findall(source) + ASKED_PREFIX.findall(source)}
+    assert not [key for key in asked if not key.startswith(page.messages)], f"{name}: messages {page.messages}"
 
 
 # -- the font ---------------------------------------------------------------------------

@@ -57,9 +57,9 @@ PAGES = {
                      messages=("js.common.", "js.board.", "js.analysis.")),
     "review": Page("review.page-title", ("review",), ("analysis",), messages=("js.common.", "js.board.", "js.review.")),
     "rules": Page("rules.page-title", (), ("rules",)),
-    "puzzles": Page("puzzles.page-title", ("puzzles",), ("puzzles",)),
-    "signup": Page("account.signup-title", ("account",), ("account",)),
-    "signin": Page("account.signin-title", ("account",), ("account",)),
+    "puzzles": Page("puzzles.page-title", ("puzzles",), ("puzzles",), messages=("js.common.", "js.board.")),
+    "signup": Page("account.signup-title", ("account",), ("account",), messages=("js.common.",)),
+    "signin": Page("account.signin-title", ("account",), ("account",), messages=("js.common.",)),
 }
 LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
 

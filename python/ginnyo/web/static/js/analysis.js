@@ -55,20 +55,25 @@ function render() {
   // a 2-player endgame or pre-endgame: the solver's move first (best-move --equity's answer), the static ranking after it
   const solver = answer.endgame;
   drawPlays($("by-equity"), solver ? [solver, ...answer.by_equity] : answer.by_equity,
-    (play) => (play === solver ? `${play.notation}  ${play.score} pts, ${spreadWord(play)} ${signed(play.spread)}${play.proven ? "" : " (not proven)"}`
-      : `${play.notation}  ${play.score} pts, equity ${play.equity.toFixed(1)}`));
+    (play) => (play === solver
+      ? `${play.notation}  ${t("js.analysis.pts", { score: play.score })}, ${spreadWords(play)}`
+        + (play.proven ? "" : ` ${t("js.analysis.not-proven-mark")}`)
+      : `${play.notation}  ${t("js.analysis.pts", { score: play.score })}, ${t("js.analysis.equity", { equity: play.equity.toFixed(1) })}`));
   if (solver) $("by-equity").firstElementChild.classList.add("solver");
   $("equity-note").textContent = solver
-    ? `${solver.source === "endgame" ? "The box is empty" : `${solver.box} tile${solver.box === 1 ? "" : "s"} in the box`}: `
-      + `first the ${solver.source} solver's move, ${spreadWord(solver).replace(/^endgame /, "")} ${signed(solver.spread)} for the player to move `
-      + `(${solver.proven ? "proven" : "not proven: the time ran out"}); then the static ranking.`
+    ? t(`js.analysis.solver-note.${solver.source === "endgame" ? "endgame" : "pre-endgame"}`, {
+      box: solver.source === "endgame" ? t("js.analysis.box-empty") : t("js.analysis.box-tiles", { count: solver.box }),
+      spread: signed(solver.spread), proven: t(solver.proven ? "js.analysis.proven" : "js.analysis.not-proven") })
     : "";
   fillForms(answer.position);
 }
 
 function signed(value) { return `${value > 0 ? "+" : ""}${value}`; }
 
-function spreadWord(solved) { return solved.source === "endgame" ? "endgame spread" : "expected spread"; }
+/** The solver's spread in words: "endgame spread +5", or "expected spread +3.2" before the endgame. */
+function spreadWords(solved) {
+  return t(solved.source === "endgame" ? "js.analysis.endgame-spread" : "js.analysis.expected-spread", { spread: signed(solved.spread) });
+}
 
 function drawPlays(list, plays, words) {
   list.replaceChildren();
@@ -87,13 +92,16 @@ function drawPlays(list, plays, words) {
 /** A play on the board with its melds and their scores. */
 function showPlay(play) {
   state.shown = { notation: play.notation, placements: play.placements || {}, melds: play.melds || [] };
-  const parts = [`${play.notation}: ${play.score} points`];
-  if (play.equity !== undefined) parts.push(`leave ${(play.leave || []).join(" ") || "—"} (${play.leave_value >= 0 ? "+" : ""}${play.leave_value}), equity ${play.equity}`);
-  if (play.mean !== undefined && play.mean !== null) parts.push(`simulated ${play.mean}`);
-  if (play.line) parts.push(`endgame spread ${signed(play.spread)}, line ${play.line.join(" | ")}`);
+  const parts = [t("js.analysis.detail", { notation: play.notation, count: play.score })];
+  if (play.equity !== undefined) {
+    parts.push(t("js.analysis.detail.leave", { leave: (play.leave || []).join(" ") || "—",
+      value: `${play.leave_value >= 0 ? "+" : ""}${play.leave_value}`, equity: play.equity }));
+  }
+  if (play.mean !== undefined && play.mean !== null) parts.push(t("js.analysis.detail.simulated", { mean: play.mean }));
+  if (play.line) parts.push(t("js.analysis.detail.line", { spread: signed(play.spread), line: play.line.join(" | ") }));
   $("detail-text").textContent = parts.join("; ");
   $("detail-melds").replaceChildren(...state.shown.melds.map((meld) => text("li",
-    `${meld.kind} ${meld.squares[0]}–${meld.squares[meld.squares.length - 1]}: ${(meld.tiles || []).join(" ")} = ${meld.score}`)));
+    `${t(`js.common.meld.${meld.kind}`)} ${meld.squares[0]}–${meld.squares[meld.squares.length - 1]}: ${(meld.tiles || []).join(" ")} = ${meld.score}`)));
   if (!state.shown.melds.length) $("detail-melds").replaceChildren(text("li", t("js.analysis.no-meld"), "note"));
   render();
 }
@@ -247,7 +255,7 @@ function drawSimulation(job) {
   drawPlays($("by-sim"), job.candidates, (play) => {
     if (play.mean === null) return `${play.notation}  …`;
     const ci = play.ci95 ? ` [${play.ci95[0].toFixed(1)}, ${play.ci95[1].toFixed(1)}]` : "";
-    const wins = play.wins !== undefined ? `, wins ${(100 * play.wins).toFixed(1)}%` : "";
+    const wins = play.wins !== undefined ? `, ${t("js.analysis.wins", { percent: (100 * play.wins).toFixed(1) })}` : "";
     return `${play.notation}  ${play.mean >= 0 ? "+" : ""}${play.mean.toFixed(1)}${ci}${wins}`;
   });
 }
@@ -259,7 +267,8 @@ async function fromFragment() {
     const game = params.get("game");
     try {
       const view = await api("GET", `/api/games/${encodeURIComponent(game)}`, { token: params.get("token") });
-      await analyse(view.position, { note: `The position seat ${view.seat + 1} (${view.names[view.seat]}) sees in game ${game}${view.finished ? " (finished)" : ""}.` });
+      await analyse(view.position, { note: t(view.finished ? "js.analysis.seat-view-finished" : "js.analysis.seat-view",
+        { seat: view.seat + 1, name: view.names[view.seat], game }) });
     } catch (error) {
       say(t("js.analysis.no-game", { reason: error.message }), true);
     }

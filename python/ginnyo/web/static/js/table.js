@@ -1,5 +1,5 @@
 // The table: the board, the seat's rack, live legality and scores, actions, live updates, the end.
-import { api, columnLetter, rackCodes, readFragment, storeGame, t, text, tileElement, tileWords } from "./common.js";
+import { api, cardWords, columnLetter, rackCodes, readFragment, storeGame, t, text, tileElement, tileWords } from "./common.js";
 import { BoardView } from "./board-view.js";
 import { chime, setSound, soundOn } from "./chime.js";
 import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndexes } from "./rack-order.js";
@@ -209,14 +209,14 @@ function place(slot, name) {
   if (code === undefined || usedSlots().has(slot)) return;
   state.placements.set(name, { slot, code: code === "*" ? "*" : code });
   state.selected = null;
-  say(code === "*" ? `Joker on ${name}: choose the card it stands for.` : `${tileWords(code)} on ${name}.`);
+  say(code === "*" ? t("js.table.joker.choose", { square: name }) : t("js.table.on-square", { tile: tileWords(code), square: name }));
   preview();
 }
 
 function takeBack(name) {
   const placed = state.placements.get(name);
   state.placements.delete(name);
-  say(`${tileWords(rack()[placed.slot])} back on the rack.`);
+  say(t("js.table.back-on-rack", { tile: tileWords(rack()[placed.slot]) }));
   preview();
 }
 
@@ -300,7 +300,7 @@ function drawRack(current) {
   const slots = [...box.querySelectorAll(".slot")];
   for (const extra of slots.splice(codes.length)) extra.remove();
   if (state.covered) {
-    box.append(text("span", "rack hidden", "rack-hidden"));
+    box.append(text("span", t("js.table.rack-hidden"), "rack-hidden"));
     return;
   }
   // the slots are kept from one drawing to the next: a drag's pointer capture and the keyboard
@@ -330,7 +330,7 @@ function drawRack(current) {
     button.setAttribute("aria-pressed", String(state.selected === slot || state.picked.has(slot)));
     button.disabled = used.has(slot);
   });
-  if (!rack().length) box.append(text("span", current.finished ? "" : "empty", "rack-hidden"));
+  if (!rack().length) box.append(text("span", current.finished ? "" : t("js.table.empty"), "rack-hidden"));
   // a draw may put a tile where the focused one was: the focus follows the tile it was on
   if (focusedCode !== null && codes[focused] !== focusedCode) {
     const near = codes.map((code, slot) => ({ code, slot })).filter((tile) => tile.code === focusedCode)
@@ -373,7 +373,7 @@ function moveTile(from, to) {
   if (from === to || from < 0 || to < 0 || from >= size || to >= size) return;
   const code = rack()[from];
   rearrange(movedIndexes(size, from, to));
-  say(`${tileWords(code)} moved to place ${to + 1} of ${size}.`);
+  say(t("js.table.moved", { tile: tileWords(code), place: to + 1, size }));
 }
 
 function shuffleRack() {
@@ -385,7 +385,7 @@ function shuffleRack() {
     indexes = shuffledIndexes(codes.length);
   }
   rearrange(indexes);
-  say("Rack shuffled.");
+  say(t("js.table.shuffled"));
 }
 
 function rackClicked(slot, byKeyboard) {
@@ -397,7 +397,7 @@ function rackClicked(slot, byKeyboard) {
     return;
   }
   state.selected = state.selected === slot ? null : slot;
-  if (state.selected !== null) say(`${tileWords(rack()[slot])} picked: now a square${byKeyboard ? " (arrows, then Enter)" : ""}.`);
+  if (state.selected !== null) say(t(byKeyboard ? "js.table.picked-keys" : "js.table.picked", { tile: tileWords(rack()[slot]) }));
   render();
   if (byKeyboard && state.selected !== null) boardView.squares.get(state.cursor).focus();
 }
@@ -429,7 +429,7 @@ function chooseOnlyIdentity(result) {
   if (!options || options.length !== 1 || open !== 1) return false;
   state.placements.get(name).code = options[0];
   state.autoJoker = { name, code: options[0] };
-  say(`Joker on ${name} stands for the ${tileWords(options[0]).replace("joker as ", "")}, the only card that fits.`);
+  say(t("js.table.joker.only-said", { square: name, card: cardWords(options[0]) }));
   preview();
   return true;
 }
@@ -450,7 +450,7 @@ function drawPreview() {
   const result = state.preview;
   if (state.returning) {
     words.textContent = state.picked.size
-      ? `Return ${[...state.picked].map((slot) => tileWords(rack()[slot])).join(", ")} to the box, then draw up to 7.`
+      ? t("js.table.return-preview", { tiles: [...state.picked].map((slot) => tileWords(rack()[slot])).join(", ") })
       : t("js.table.pick-return");
     return;
   }
@@ -468,7 +468,7 @@ function drawPreview() {
   }
   for (const meld of result.melds || []) {
     const squares = meld.squares.length > 1 ? `${meld.squares[0]}–${meld.squares[meld.squares.length - 1]}` : meld.squares[0];
-    melds.append(text("li", `${meld.kind} ${squares} (${meld.tiles.join(" ")}): ${meld.score}`));
+    melds.append(text("li", `${t(`js.common.meld.${meld.kind}`)} ${squares} (${meld.tiles.join(" ")}): ${meld.score}`));
   }
 }
 
@@ -485,19 +485,19 @@ function drawJokerChoice() {
   let options = state.preview && state.preview.joker_options ? state.preview.joker_options[name] : undefined;
   if (chosen && name === chosen.name) {
     options = [chosen.code];
-    $("joker-title").textContent = `Joker on ${name}: it stands for the only card that fits.`;
+    $("joker-title").textContent = t("js.table.joker.only", { square: name });
   } else if (options === undefined) {
-    $("joker-title").textContent = !state.preview ? `Joker on ${name}: finding the cards it can stand for…`
-      : `Joker on ${name}: ${state.preview.reason}`;
+    $("joker-title").textContent = !state.preview ? t("js.table.joker.finding", { square: name })
+      : t("js.table.joker.reason", { square: name, reason: state.preview.reason });
     return;
   } else if (options.length) {
-    $("joker-title").textContent = `Joker on ${name}: choose the card it stands for (${options.length} fit).`;
+    $("joker-title").textContent = t("js.table.joker.choose-count", { square: name, count: options.length });
   } else {
     // the server says whether tiles added to the placement could make it legal
     const needsMore = state.preview.reason.startsWith(NEEDS_MORE_TILES);
     $("joker-title").textContent = needsMore
-      ? `Joker on ${name}: ${state.preview.reason}. Place the other tiles, then choose the joker's card.`
-      : `Joker on ${name}: ${state.preview.reason}. Move it or take it back.`;
+      ? t("js.table.joker.needs-more", { square: name, reason: state.preview.reason })
+      : t("js.table.joker.move-it", { square: name, reason: state.preview.reason });
   }
   for (const option of options) {
     const button = document.createElement("button");
@@ -508,7 +508,7 @@ function drawJokerChoice() {
     button.setAttribute("aria-pressed", String(Boolean(chosen)));
     button.addEventListener("click", () => {
       state.placements.get(name).code = option;
-      say(`Joker on ${name} stands for the ${tileWords(option).replace("joker as ", "")}.`);
+      say(t("js.table.joker.stands", { square: name, card: cardWords(option) }));
       state.cursor = name;
       preview();
       // the picker is redrawn: the focus goes to the joker's square, not to the page
@@ -530,7 +530,7 @@ async function send(action) {
   try {
     const next = await api("POST", `/api/games/${encodeURIComponent(gameId)}/actions`,
       { token: tokens.get(mover), body: { action, version: current.version } });
-    say(`Played: ${action}.`);
+    say(t("js.table.played", { action }));
     $("notation-text").value = "";
     onView(mover, next);
     // hot-seat: the next seat's own view, without waiting for its socket
@@ -620,7 +620,7 @@ function drawSideTools(current) {
   if (open && !state.covered) drawTracker($("tracker"), $("tracker-summary"), current);
   const sound = soundOn();
   $("sound").setAttribute("aria-pressed", String(sound));
-  $("sound").textContent = sound ? "Sound on" : "Sound off";
+  $("sound").textContent = t(sound ? "js.table.sound.on" : "js.table.sound.off");
   $("shuffle").disabled = state.covered || rack().length < 2;
 }
 
@@ -844,7 +844,7 @@ function placeTyped(words) {
   const [start, ...rest] = words.split(/\s+/);
   const spelled = rest.join("");
   const begin = TYPED_START.exec(start || "");
-  if (!begin || !spelled) { say(`Not played: move '${words}': expected '<start> <tiles>', e.g. 8G 7C*7S`, true); return; }
+  if (!begin || !spelled) { say(t("js.table.not-played", { reason: t("js.table.parse.expected", { move: words }) }), true); return; }
   const across = begin[1] !== undefined;
   let row = Number(across ? begin[1] : begin[4]) - 1;
   let col = (across ? begin[2] : begin[3]).toUpperCase().charCodeAt(0) - 65;
@@ -855,18 +855,21 @@ function placeTyped(words) {
   while (TYPED_TILE.lastIndex < spelled.length) {
     const at = TYPED_TILE.lastIndex;
     const match = TYPED_TILE.exec(spelled);
-    if (!match) { say(`Not played: move '${words}': cannot read tiles from '${spelled.slice(at)}'`, true); return; }
+    if (!match) {
+      say(t("js.table.not-played", { reason: t("js.table.parse.tiles", { move: words, rest: spelled.slice(at) }) }), true);
+      return;
+    }
     const name = `${columnLetter(col)}${row + 1}`;
     if (row >= boardView.grid.length || col >= boardView.grid[0].length) {
-      say(`Not played: move '${words}': the line runs off the board`, true);
+      say(t("js.table.not-played", { reason: t("js.table.parse.off-board", { move: words }) }), true);
       return;
     }
     if (match[0] !== ".") {
-      if (board[name]) { say(`Not played: move '${words}': ${name} is covered; write '.' there`, true); return; }
+      if (board[name]) { say(t("js.table.not-played", { reason: t("js.table.parse.covered", { move: words, square: name }) }), true); return; }
       const code = match[0];
       const held = code === "*" || /[a-z]$/.test(code) ? "*" : code.toUpperCase();   // a lower-case suit: a joker
       const index = free.findIndex((tile) => tile.code === held);
-      if (index < 0) { say(`Not played: move '${words}': the rack holds no ${held}`, true); return; }
+      if (index < 0) { say(t("js.table.not-played", { reason: t("js.table.parse.not-held", { move: words, tile: held }) }), true); return; }
       placements.set(name, { slot: free[index].slot, code: held === "*" ? code : held });
       free.splice(index, 1);
     }
@@ -875,7 +878,7 @@ function placeTyped(words) {
   state.placements = placements;
   state.selected = null;
   $("notation-text").value = "";
-  say(`${words}: on the board; choose the joker's card, then Play.`);
+  say(t("js.table.parse.placed", { move: words }));
   preview();
 }
 $("cover-show").addEventListener("click", () => {
@@ -894,8 +897,8 @@ $("tracker-toggle").addEventListener("click", () => {
 
 // -- start -------------------------------------------------------------------------------
 if (!tokens.size) {
-  say("This link holds no seat: open the secret link your game gave you (it ends in #seat=…&token=…).", true);
-  $("conn").textContent = "not connected";
+  say(t("js.table.no-seat"), true);
+  $("conn").textContent = t("js.table.not-connected");
 } else {
   for (const [seat, seatToken] of tokens) {
     join(seat, seatToken);
@@ -908,7 +911,7 @@ if (!tokens.size) {
 $("zoom").addEventListener("click", () => {
   const zoomed = document.body.classList.toggle("zoomed");
   $("zoom").setAttribute("aria-pressed", String(zoomed));
-  $("zoom").textContent = zoomed ? "Fit board" : "Zoom board";
+  $("zoom").textContent = t(zoomed ? "js.table.fit" : "js.table.zoom");
   const square = boardView.squares.get(state.cursor);
   if (zoomed && square) square.scrollIntoView({ block: "nearest", inline: "center" });
 });
