@@ -13,6 +13,7 @@ from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the 
 from browser_table import Server, best_choice, play_turns, take_turn, wait_turn
 from ginnyo import Position, rack_code
 from ginnyo.vocab.rules import tile_to_return
+from ginnyo.web.i18n import translate
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 NOTATION_TILE = re.compile(r"\*|\.|10[A-Za-z]|[0-9A-Za-z][A-Za-z]")
@@ -220,3 +221,25 @@ def test_the_racks_own_order_moved_and_shuffled_survives_reloads_and_draws(serve
     wait_turn(page, after["version"])
     drawn = server.view(game_id, token)["position"]["rack"].split()
     assert shown_rack(page) == arranged(shuffled, drawn)
+
+
+def test_the_table_in_punjabi_shows_the_scoresheet_and_the_tracker_in_gurmukhi(server: Server, page: Any) -> None:
+    created = server.create(["human", "greedy"], seed=24, names=["Ann", "Bea"])
+    game_id, token = created["id"], created["seats"][0]["token"]
+    path, _, fragment = server.page_url(created).partition("#")
+    page.goto(f"{path}?lang=pa#{fragment}")
+    play_turns(page, server, game_id, token, turns=1)
+    headings = page.eval_on_selector_all("#history thead th", "cells => cells.map(c => c.textContent)")
+    assert headings == ["#", translate("pa", "js.table.player"), translate("pa", "js.table.sheet.move"),
+                        translate("pa", "js.table.score"), translate("pa", "js.table.sheet.total")]
+    assert headings[1:] == ["ਖਿਡਾਰੀ", "ਚਾਲ", "ਅੰਕ", "ਕੁੱਲ"]
+    seen = server.view(game_id, token)
+    unseen = seen["position"]["unseen"].split()
+    seen_on_racks = sum(size for seat, size in enumerate(seen["rack_sizes"]) if seat != seen["seat"])
+    summary = page.inner_text("#tracker-summary")
+    assert f"{len(unseen)} ਅਣਦੇਖੀਆਂ: ਡੱਬੇ ਵਿੱਚ {seen['box']}, ਹੋਰ ਰੈਕਾਂ ਤੇ {seen_on_racks}।" in summary
+    assert f"ਜੋਕਰ: {unseen.count('*')}" in summary
+    assert page.inner_text("#tracker-toggle") == "ਅਣਦੇਖੀਆਂ ਟਾਈਲਾਂ"
+    assert page.get_attribute("#tracker tr[data-suit='H'] th", "aria-label") == "ਪਾਨ"
+    assert page.inner_text("#sound") == "ਆਵਾਜ਼ ਬੰਦ" and page.inner_text("#shuffle") == "ਰਲਾਓ"
+    assert not re.search(r"unseen|in the box|Jokers|player|total", summary + " ".join(headings))

@@ -1,11 +1,13 @@
 """The pages' languages (web/i18n.py, issue 42): the language a request chooses (``?lang=``, the
 ``lang`` cookie, ``Accept-Language``), every catalogue complete, the rules page in each language
-with the board's squares drawn, the squares' legend on the table, and the Gurmukhi font shipped."""
+with the board's squares drawn, every page's words and its scripts' messages in the language
+chosen, the plural forms, and the Gurmukhi font shipped."""
 
 from __future__ import annotations
 
 import ast
 import glob
+import json
 import re
 from pathlib import Path
 from typing import Iterator
@@ -13,10 +15,11 @@ from typing import Iterator
 import pytest
 
 from analysis_helpers import TestClient, client_of
+from babel import Locale
 from babel.messages.pofile import read_po
 from ginnyo.vocab.layout import Layout
-from ginnyo.web.i18n import LANGUAGES, catalogue_path, choose_language, negotiate, translate
-from ginnyo.web.pages import PAGES_DIR
+from ginnyo.web.i18n import LANGUAGES, catalogue, catalogue_path, choose_language, negotiate, one_counts, translate
+from ginnyo.web.pages import PAGES, PAGES_DIR, page_html
 from ginnyo.web.squares import PREMIUM_KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,7 +103,9 @@ def test_every_catalogue_has_every_english_message_translated(language: str) -> 
 def test_every_message_a_page_asks_for_is_in_the_english_catalogue() -> None:
     english = _read("en")
     asked = {key for part in PAGES_DIR.glob("*.html") for key in re.findall(r"\{\{msg ([^}]+)\}\}", part.read_text("utf-8"))}
-    asked |= {f"legend.{kind}" for kind in PREMIUM_KINDS} | {"board.picture", "languages.label", "rules.page-title"}
+    asked |= {f"legend.{kind}" for kind in PREMIUM_KINDS} | {"board.picture", "languages.label"}
+    asked |= {page.title for page in PAGES.values()}
+    asked |= {f"cover.{page.covers}.{part}" for page in PAGES.values() if page.covers for part in ("note", "show")}
     assert asked <= set(english), asked - set(english)
 
 
@@ -124,17 +129,111 @@ def test_the_rules_page_is_in_each_language_with_the_board_drawn(client: TestCli
 @pytest.mark.parametrize("path", ["/", "/play/no-such-game"])
 def test_the_lobby_and_the_table_link_to_the_rules(client: TestClient, path: str) -> None:
     html = client.get(path, headers={"Accept-Language": "el"}).text
-    assert '<a href="/rules" lang="el"' in html and f">{translate('el', 'nav.rules')}</a>" in html
+    assert '<html lang="el">' in html and f'<a href="/rules"' in html and f">{translate('el', 'nav.rules')}</a>" in html
 
 
 def test_the_table_shows_the_squares_legend_in_the_players_language(client: TestClient) -> None:
     html = client.get("/play/no-such-game?lang=eo").text
-    assert '<html lang="en">' in html                          # the rest of the table is English still
-    section = html[html.index('<section class="squares" lang="eo"'):]
+    assert '<html lang="eo">' in html
+    section = html[html.index('<section class="squares"'):]
     section = section[:section.index("</section>")]
     for kind in PREMIUM_KINDS:
         assert translate("eo", f"legend.{kind}") in section
     assert "Flava" in section and "Yellow" not in section
+
+
+# -- every page and its scripts' messages ---------------------------------------------
+
+ROUTES = {"index": "/", "play": "/play/no-such-game", "analysis": "/analysis", "review": "/review", "rules": "/rules",
+          "puzzles": "/puzzles", "signup": "/signup", "signin": "/signin"}
+SCRIPTS = PACKAGE / "web" / "static" / "js"
+IMPORT = re.compile(r'from "\./([a-z-]+)\.js"')
+ASKED_KEY = re.compile(r'"(js\.[a-z0-9.-]+)"')
+ASKED_PREFIX = re.compile(r"t\(`(js\.[a-z0-9.-]+)\$\{")       # t(`js.common.suit.${suit}`)
+
+
+def _scripts_catalogue(html: str) -> dict[str, object]:
+    found = re.search(r'<script type="application/json" id="messages">(.*?)</script>', html)
+    assert found is not None, "no messages for the page's scripts"
+    read: dict[str, object] = json.loads(found.group(1))
+    return read
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+@pytest.mark.parametrize("language", sorted(set(LANGUAGES) - {"en"}))
+def test_no_english_sentence_is_left_on_a_page_in_another_language(name: str, language: str) -> None:
+    html = page_html(name, language)
+    assert f'<html lang="{language}">' in html and f'hreflang="{language}" lang="{language}" aria-current="true"' in html
+    left = [key for key, text in catalogue("en").items()
+            if len(text.split()) > 3 and translate(language, key) != text and text.replace("'", "&#x27;") in html]
+    assert not left, f"{name} in {language}: English left for {left}"
+
+
+def test_a_page_carries_its_scripts_messages_in_its_language_only(client: TestClient) -> None:
+    html = client.get("/?lang=el").text
+    read = _scripts_catalogue(html)
+    messages = read["messages"]
+    assert read["lang"] == "el" and read["one"] == [1] and isinstance(messages, dict)
+    assert set(messages) == {key for key in catalogue("en") if key.startswith(("js.common.", "js.lobby."))}
+    assert messages["js.lobby.seat"] == "Θέση {number}" and messages["js.common.suit.H"] == "κούπα"
+    assert translate("en", "js.lobby.seat") not in html
+    assert "js.table." not in html and "rules.intro" not in html            # only the lobby's scripts' keys
+    assert "messages" not in page_html("rules", "el")                        # no scripts: no messages
+
+
+def test_no_message_can_close_the_element_that_carries_the_messages(client: TestClient) -> None:
+    for name, route in ROUTES.items():
+        html = client.get(f"{route}?lang=pa").text
+        found = re.search(r'<script type="application/json" id="messages">(.*?)</script>', html, re.DOTALL)
+        assert found is None or "<" not in found.group(1), name
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_the_counts_that_take_the_one_form_follow_each_languages_plural_rule(language: str) -> None:
+    rule = Locale.parse(language)
+    assert one_counts(language) == [count for count in (0, 1) if rule.plural_form(count) == "one"]
+    # the page's scripts choose .one for these counts only: right for every whole count in each language
+    assert all((rule.plural_form(count) == "one") == (count in one_counts(language)) for count in range(0, 1000))
+    assert one_counts("pa") == [0, 1] and one_counts("el") == [1]
+
+
+def test_every_plural_message_has_its_one_and_other_forms_with_the_count() -> None:
+    english = catalogue("en")
+    plurals = {key.rsplit(".", 1)[0] for key in english if key.startswith("js.") and key.endswith((".one", ".other"))}
+    assert plurals, "no plural message"
+    for stem in plurals:
+        assert "{count}" in english[f"{stem}.one"] and "{count}" in english[f"{stem}.other"], stem
+
+
+def test_every_message_a_script_asks_for_is_in_the_english_catalogue() -> None:
+    english = catalogue("en")
+    scripts = PACKAGE / "web" / "static" / "js"
+    asked = {key for script in scripts.glob("*.js") for key in re.findall(r'"(js\.[a-z0-9.-]+)"', script.read_text("utf-8"))}
+    assert asked, "no script asks for a message"
+    missing = {key for key in asked if key not in english and f"{key}.one" not in english}
+    assert not missing, missing
+    for page in PAGES.values():        # a page's scripts get the messages of its prefixes
+        assert all(prefix.startswith("js.") for prefix in page.messages)
+
+
+def _modules(script: str) -> set[str]:
+    """The script and every module it imports, near or far."""
+    found, waiting = set(), [script]
+    while waiting:
+        name = waiting.pop()
+        if name not in found:
+            found.add(name)
+            waiting += IMPORT.findall((SCRIPTS / f"{name}.js").read_text("utf-8"))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_a_page_carries_every_message_its_scripts_and_their_modules_ask_for(name: str) -> None:
+    # the puzzle board's squares and tiles are named by board-view.js and common.js through t()
+    page = PAGES[name]
+    sources = [(SCRIPTS / f"{module}.js").read_text("utf-8") for script in page.scripts for module in _modules(script)]
+    asked = {key for source in sources for key in ASKED_KEY.findall(source) + ASKED_PREFIX.findall(source)}
+    assert not [key for key in asked if not key.startswith(page.messages)], f"{name}: messages {page.messages}"
 
 
 # -- the font ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def test_a_page_is_its_body_in_the_shared_shell_with_its_own_assets(client: TestClient, name: str) -> None:
     html, page = page_html(name), PAGES[name]
     assert html.startswith("<!doctype html>\n<html lang=\"en\">") and html.rstrip().endswith("</html>")
-    title = translate("en", page.title) if page.translated else page.title
+    title = translate("en", page.title)
     assert f"<title>{title}</title>" in html and "{{" not in html
     assets = [f"/static/css/{style}.css" for style in ("ginnyo", *page.styles)] + [
         f"/static/js/{script}.js" for script in page.scripts]

@@ -15,6 +15,7 @@ from functools import cache
 from html import escape
 from pathlib import Path
 
+from babel import Locale
 from babel.messages.pofile import read_po
 
 LANGUAGES = {"en": "English", "el": "Ελληνικά", "fy": "Frysk", "eo": "Esperanto", "pa": "ਪੰਜਾਬੀ"}
@@ -103,10 +104,26 @@ def translate(language: str, key: str) -> str:
     return catalogue(language).get(key) or catalogue(DEFAULT_LANGUAGE)[key]
 
 
+def one_counts(language: str) -> list[int]:
+    """The counts among 0 and 1 that take a plural message's ``.one`` form in ``language`` (CLDR's
+    rules, through Babel): ``[1]``, or ``[0, 1]`` in Punjabi.  Every other whole count takes
+    ``.other`` in each language of :data:`LANGUAGES` (tests/web/test_i18n.py checks it)."""
+    rules = Locale.parse(language)
+    return [count for count in (0, 1) if rules.plural_form(count) == "one"]
+
+
+def script_messages(language: str, prefixes: tuple[str, ...]) -> dict[str, object]:
+    """What a page's scripts read (common.js ``t()``): its language, the counts of :func:`one_counts`
+    and the messages whose keys begin with one of ``prefixes``, in ``language`` (else English)."""
+    keys = sorted(key for key in catalogue(DEFAULT_LANGUAGE) if key.startswith(prefixes))
+    return {"lang": language, "one": one_counts(language),
+            "messages": {key: translate(language, key) for key in keys}}
+
+
 def localise(template: str, language: str) -> str:
     """``template`` (HTML) with each ``{{msg key}}`` replaced by that message, escaped, in ``language``."""
     return MESSAGE.sub(lambda found: escape(translate(language, found.group(1))), template)
 
 
 __all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "LANGUAGE_COOKIE", "LanguageChoice", "choose_language", "negotiate",
-           "catalogue_path", "catalogue", "translate", "localise"]
+           "catalogue_path", "catalogue", "translate", "one_counts", "script_messages", "localise"]

@@ -7,9 +7,12 @@ A body's ``{{msg key}}`` are messages of the catalogues (:mod:`.i18n`), in the l
 chose; ``{{lang}}`` is that language, ``{{legend}}`` the premium squares' legend, ``{{board}}`` the
 standard board drawn, ``{{languages}}`` the language selector, ``{{max_name}}`` the longest seat name
 the API takes and ``{{bot_kinds}}`` the Ginny-O bot kinds for the lobby (JSON: each kind's few words,
-and which kinds think).  A page all of whose words are in
-the catalogues is ``translated``: its ``<html lang>`` is the language chosen; the others stay
-``en``, their translated parts marked ``lang="{{lang}}"``."""
+and which kinds think).  Every page's ``<html lang>`` is the language chosen.
+
+The words the page's scripts write come in the page too, in its language alone: the messages whose
+keys begin with one of the page's ``messages`` prefixes, as JSON in
+``<script type="application/json" id="messages">`` (read by common.js's ``t()``, never run), with
+the counts that take the ``.one`` form of a plural message in that language."""
 
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from starlette.responses import HTMLResponse
 from ..vocab.layout import Layout
 from ..players.kinds import KIND_HELP, SIM_KINDS
 from .errors import BadRequest
-from .i18n import DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, choose_language, localise
+from .i18n import DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, choose_language, localise, script_messages
 from .requests import MAX_NAME
 from .squares import board_picture, legend
 
@@ -35,27 +38,28 @@ PAGES_DIR = Path(__file__).parent / "pages"
 
 @dataclass(frozen=True)
 class Page:
-    """A page's title, its scripts and its stylesheets beyond the common one (names without endings),
-    and on a table what the hot-seat cover (``pages/cover.html``) hides until its player is there;
-    a ``translated`` page's title is a message key."""
+    """A page's title (a message key), its scripts and its stylesheets beyond the common one (names
+    without endings), on a table what the hot-seat cover (``pages/cover.html``) hides until its
+    player is there (``rack``, ``hand``), and the prefixes of the message keys its scripts use."""
 
     title: str
     scripts: tuple[str, ...]
     styles: tuple[str, ...] = ()
     covers: str | None = None
-    translated: bool = False
+    messages: tuple[str, ...] = ()
 
 
 PAGES = {
-    "index": Page("Ginny-O — new game", ("lobby", "crazy-lobby", "account-bar")),
-    "play": Page("Ginny-O — table", ("table",), covers="rack"),
-    "crazy": Page("Crazy Rummy — table", ("crazy",), ("crazy",), covers="hand"),
-    "analysis": Page("Ginny-O — analysis board", ("analysis",), ("analysis",)),
-    "review": Page("Ginny-O — game review", ("review",), ("analysis",)),
-    "rules": Page("rules.page-title", (), ("rules",), translated=True),
-    "puzzles": Page("puzzles.page-title", ("puzzles",), ("puzzles",), translated=True),
-    "signup": Page("account.signup-title", ("account",), ("account",), translated=True),
-    "signin": Page("account.signin-title", ("account",), ("account",), translated=True),
+    "index": Page("lobby.page-title", ("lobby", "crazy-lobby", "account-bar"), messages=("js.common.", "js.lobby.")),
+    "play": Page("table.page-title", ("table",), covers="rack", messages=("js.common.", "js.board.", "js.table.")),
+    "crazy": Page("crazy.page-title", ("crazy",), ("crazy",), covers="hand", messages=("js.common.", "js.crazy.")),
+    "analysis": Page("analysis.page-title", ("analysis",), ("analysis",),
+                     messages=("js.common.", "js.board.", "js.analysis.")),
+    "review": Page("review.page-title", ("review",), ("analysis",), messages=("js.common.", "js.board.", "js.review.")),
+    "rules": Page("rules.page-title", (), ("rules",)),
+    "puzzles": Page("puzzles.page-title", ("puzzles",), ("puzzles",), messages=("js.common.", "js.board.")),
+    "signup": Page("account.signup-title", ("account",), ("account",), messages=("js.common.",)),
+    "signin": Page("account.signin-title", ("account",), ("account",), messages=("js.common.",)),
 }
 LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
 
@@ -65,11 +69,14 @@ def page_html(name: str, language: str = DEFAULT_LANGUAGE) -> str:
     """The whole HTML of page ``name`` (a key of :data:`PAGES`) in ``language`` (of :data:`.i18n.LANGUAGES`)."""
     page = PAGES[name]
     head = [f'<link rel="stylesheet" href="/static/css/{style}.css">' for style in page.styles]
+    if page.messages:
+        head.append("{{messages}}")
     head += [f'<script type="module" src="/static/js/{script}.js"></script>' for script in page.scripts]
     body = _part(name)
     if page.covers is not None:
-        body += _part("cover").replace("{{hidden}}", page.covers)
-    title = "{{msg %s}}" % page.title if page.translated else escape(page.title)
+        body += (_part("cover").replace("{{cover_note}}", "{{msg cover.%s.note}}" % page.covers)
+                 .replace("{{cover_show}}", "{{msg cover.%s.show}}" % page.covers))
+    title = "{{msg %s}}" % page.title
     parts: dict[str, Callable[[], str]] = {
         "{{legend}}": lambda: legend(language), "{{board}}": lambda: board_picture(Layout.standard(), language),
         "{{languages}}": lambda: _language_selector(language), "{{lang}}": lambda: language,
@@ -78,8 +85,16 @@ def page_html(name: str, language: str = DEFAULT_LANGUAGE) -> str:
         if placeholder in body:
             body = body.replace(placeholder, made())
     html = _part("shell").replace("{{title}}", title).replace("{{head}}", "\n".join(head)).replace("{{body}}", body)
-    html = html.replace('<html lang="en">', f'<html lang="{language if page.translated else DEFAULT_LANGUAGE}">')
-    return localise(html, language)
+    html = localise(html.replace('<html lang="en">', f'<html lang="{language}">'), language)
+    # after localise: a message's own text is never read as a {{msg}}
+    return html.replace("{{messages}}", _messages_script(page.messages, language))
+
+
+def _messages_script(prefixes: tuple[str, ...], language: str) -> str:
+    """The messages of ``language`` whose keys begin with one of ``prefixes``, as the JSON the page's
+    scripts read (``<`` escaped, so that no text can close the element)."""
+    messages = json.dumps(script_messages(language, prefixes), ensure_ascii=False, separators=(",", ":"))
+    return '<script type="application/json" id="messages">' + messages.replace("<", "\\u003c") + "</script>"
 
 
 def _bot_kinds() -> str:

@@ -1,6 +1,6 @@
 // The analysis board: a position's plays by score, by equity and by simulation (POST /api/analysis and
 // the simulation jobs of docs/WEB-ANALYSIS.md); every edit is checked by the server before it is kept.
-import { api, rackCodes, text } from "./common.js";
+import { api, rackCodes, t, text } from "./common.js";
 import { BoardView, tileRow } from "./board-view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,13 +19,13 @@ async function analyse(position, { edit = false, note = null } = {}) {
   try {
     answer = await api("POST", "/api/analysis", { body: { position, limit: LIMIT } });
   } catch (error) {
-    say(edit ? `Edit refused: ${error.message}` : `Refused: ${error.message}`, true);
+    say(t(edit ? "js.analysis.edit-refused" : "js.analysis.refused", { reason: error.message }), true);
     return false;
   }
   stopSimulation();
   state.answer = answer;
   state.shown = null;
-  say(note || (edit ? "Edit accepted." : "Position analysed."));
+  say(note || t(edit ? "js.analysis.edit-accepted" : "js.analysis.analysed"));
   $("source").value = JSON.stringify(answer.position);
   render();
   return true;
@@ -45,30 +45,35 @@ function render() {
     cursor: state.cursor,
   });
   $("rack").replaceChildren(tileRow(rackCodes(answer.position.rack)));
-  $("facts").textContent = `${answer.players} players, seat ${answer.to_move} to move, scores ${answer.scores.join(" – ")}; `
-    + `${answer.box} tiles in the box, ${answer.unseen} unseen.`;
-  drawPlays($("by-score"), answer.by_score, (play) => `${play.notation}  ${play.score} pts`);
+  $("facts").textContent = t("js.analysis.facts", { players: answer.players, seat: answer.to_move,
+    scores: answer.scores.join(" – "), box: answer.box, unseen: answer.unseen });
+  drawPlays($("by-score"), answer.by_score, (play) => `${play.notation}  ${t("js.analysis.pts", { score: play.score })}`);
   if (!answer.by_score.length && answer.no_play) {
     const reason = answer.no_play.reason;
-    $("by-score").replaceChildren(text("li", `No legal play${reason ? `: ${reason}` : ""}.`, "note"));
+    $("by-score").replaceChildren(text("li", reason ? t("js.analysis.no-play-because", { reason }) : t("js.analysis.no-play"), "note"));
   }
   // a 2-player endgame or pre-endgame: the solver's move first (best-move --equity's answer), the static ranking after it
   const solver = answer.endgame;
   drawPlays($("by-equity"), solver ? [solver, ...answer.by_equity] : answer.by_equity,
-    (play) => (play === solver ? `${play.notation}  ${play.score} pts, ${spreadWord(play)} ${signed(play.spread)}${play.proven ? "" : " (not proven)"}`
-      : `${play.notation}  ${play.score} pts, equity ${play.equity.toFixed(1)}`));
+    (play) => (play === solver
+      ? `${play.notation}  ${t("js.analysis.pts", { score: play.score })}, ${spreadWords(play)}`
+        + (play.proven ? "" : ` ${t("js.analysis.not-proven-mark")}`)
+      : `${play.notation}  ${t("js.analysis.pts", { score: play.score })}, ${t("js.analysis.equity", { equity: play.equity.toFixed(1) })}`));
   if (solver) $("by-equity").firstElementChild.classList.add("solver");
   $("equity-note").textContent = solver
-    ? `${solver.source === "endgame" ? "The box is empty" : `${solver.box} tile${solver.box === 1 ? "" : "s"} in the box`}: `
-      + `first the ${solver.source} solver's move, ${spreadWord(solver).replace(/^endgame /, "")} ${signed(solver.spread)} for the player to move `
-      + `(${solver.proven ? "proven" : "not proven: the time ran out"}); then the static ranking.`
+    ? t(`js.analysis.solver-note.${solver.source === "endgame" ? "endgame" : "pre-endgame"}`, {
+      box: solver.source === "endgame" ? t("js.analysis.box-empty") : t("js.analysis.box-tiles", { count: solver.box }),
+      spread: signed(solver.spread), proven: t(solver.proven ? "js.analysis.proven" : "js.analysis.not-proven") })
     : "";
   fillForms(answer.position);
 }
 
 function signed(value) { return `${value > 0 ? "+" : ""}${value}`; }
 
-function spreadWord(solved) { return solved.source === "endgame" ? "endgame spread" : "expected spread"; }
+/** The solver's spread in words: "endgame spread +5", or "expected spread +3.2" before the endgame. */
+function spreadWords(solved) {
+  return t(solved.source === "endgame" ? "js.analysis.endgame-spread" : "js.analysis.expected-spread", { spread: signed(solved.spread) });
+}
 
 function drawPlays(list, plays, words) {
   list.replaceChildren();
@@ -87,14 +92,17 @@ function drawPlays(list, plays, words) {
 /** A play on the board with its melds and their scores. */
 function showPlay(play) {
   state.shown = { notation: play.notation, placements: play.placements || {}, melds: play.melds || [] };
-  const parts = [`${play.notation}: ${play.score} points`];
-  if (play.equity !== undefined) parts.push(`leave ${(play.leave || []).join(" ") || "—"} (${play.leave_value >= 0 ? "+" : ""}${play.leave_value}), equity ${play.equity}`);
-  if (play.mean !== undefined && play.mean !== null) parts.push(`simulated ${play.mean}`);
-  if (play.line) parts.push(`endgame spread ${signed(play.spread)}, line ${play.line.join(" | ")}`);
+  const parts = [t("js.analysis.detail", { notation: play.notation, count: play.score })];
+  if (play.equity !== undefined) {
+    parts.push(t("js.analysis.detail.leave", { leave: (play.leave || []).join(" ") || "—",
+      value: `${play.leave_value >= 0 ? "+" : ""}${play.leave_value}`, equity: play.equity }));
+  }
+  if (play.mean !== undefined && play.mean !== null) parts.push(t("js.analysis.detail.simulated", { mean: play.mean }));
+  if (play.line) parts.push(t("js.analysis.detail.line", { spread: signed(play.spread), line: play.line.join(" | ") }));
   $("detail-text").textContent = parts.join("; ");
   $("detail-melds").replaceChildren(...state.shown.melds.map((meld) => text("li",
-    `${meld.kind} ${meld.squares[0]}–${meld.squares[meld.squares.length - 1]}: ${(meld.tiles || []).join(" ")} = ${meld.score}`)));
-  if (!state.shown.melds.length) $("detail-melds").replaceChildren(text("li", "no meld: nothing is placed", "note"));
+    `${t(`js.common.meld.${meld.kind}`)} ${meld.squares[0]}–${meld.squares[meld.squares.length - 1]}: ${(meld.tiles || []).join(" ")} = ${meld.score}`)));
+  if (!state.shown.melds.length) $("detail-melds").replaceChildren(text("li", t("js.analysis.no-meld"), "note"));
   render();
 }
 
@@ -120,7 +128,7 @@ function squareClicked(name) {
 
 function placeTile(event) {
   event.preventDefault();
-  if (!state.cursor) { say("Click a square of the board first.", true); return; }
+  if (!state.cursor) { say(t("js.analysis.square-first"), true); return; }
   const code = $("tile-code").value.trim();
   const position = edited();
   if (code) position.board[state.cursor] = code; else delete position.board[state.cursor];
@@ -128,7 +136,7 @@ function placeTile(event) {
 }
 
 function removeTile() {
-  if (!state.cursor) { say("Click a square of the board first.", true); return; }
+  if (!state.cursor) { say(t("js.analysis.square-first"), true); return; }
   const position = edited();
   delete position.board[state.cursor];
   analyse(position, { edit: true });
@@ -167,27 +175,27 @@ function setFields(event) {
 /** The text box's position: sent as text (JSON or a line), read by the server as best-move reads a file. */
 function sourceValue() {
   const source = $("source").value.trim();
-  if (!source) { say("Paste a position first (JSON or a line).", true); return null; }
+  if (!source) { say(t("js.analysis.paste-first"), true); return null; }
   return source;
 }
 
 async function copy(what) {
-  if (!state.answer) { say("Analyse a position first.", true); return; }
+  if (!state.answer) { say(t("js.analysis.analyse-first"), true); return; }
   const content = what === "json" ? JSON.stringify(state.answer.position) : state.answer.line;
   $("source").value = content;
   $("source").select();
   try {
     await navigator.clipboard.writeText(content);
-    say(`Copied the position as ${what === "json" ? "JSON" : "a line"}.`);
+    say(t(what === "json" ? "js.analysis.copied-json" : "js.analysis.copied-line"));
   } catch (error) {
-    say(`The position as ${what === "json" ? "JSON" : "a line"} is selected in the box: press Ctrl-C to copy it.`);
+    say(t(what === "json" ? "js.analysis.selected-json" : "js.analysis.selected-line"));
   }
 }
 
 // -- the simulation -----------------------------------------------------------------------------
 async function startSimulation(event) {
   event.preventDefault();
-  if (!state.answer) { say("Analyse a position first.", true); return; }
+  if (!state.answer) { say(t("js.analysis.analyse-first"), true); return; }
   stopSimulation();
   const body = { position: state.answer.position };
   for (const key of ["rollouts", "candidates", "plies", "seed"]) body[key] = number($(`sim-${key}`).value);
@@ -195,7 +203,7 @@ async function startSimulation(event) {
   try {
     job = await api("POST", "/api/analysis/simulations", { body });
   } catch (error) {
-    say(`Simulation refused: ${error.message}`, true);
+    say(t("js.analysis.sim-refused", { reason: error.message }), true);
     return;
   }
   state.job = job;
@@ -209,7 +217,7 @@ async function startSimulation(event) {
   events.addEventListener("progress", update);
   events.addEventListener("end", (message) => { update(message); events.close(); if (state.events === events) state.events = null; });
   events.onerror = () => {
-    if (state.events === events && state.job && !finished(state.job)) say("The simulation's progress stream broke off.", true);
+    if (state.events === events && state.job && !finished(state.job)) say(t("js.analysis.stream-broke"), true);
     events.close();
   };
 }
@@ -223,7 +231,7 @@ async function stopClicked() {
     const stopped = await api("POST", `/api/analysis/simulations/${job.id}/stop`);
     if (state.job && state.job.id === stopped.id) { state.job = stopped; drawSimulation(stopped); }
   } catch (error) {
-    say(`Stop refused: ${error.message}`, true);
+    say(t("js.analysis.stop-refused", { reason: error.message }), true);
   }
 }
 
@@ -237,9 +245,9 @@ function stopSimulation() {
 }
 
 function drawSimulation(job) {
-  const words = { waiting: "waiting for a thread", running: "running", done: "done", stopped: "stopped", failed: job.error || "failed" };
-  $("sim-progress").textContent = `${job.rollouts} of ${job.asked} rollouts — ${words[job.state]}`
-    + (job.to_end ? " (played to the game's end, ranked by wins)" : `, ${job.plies} plies after ours`);
+  const words = job.state === "failed" && job.error ? job.error : t(`js.analysis.job.${job.state}`);
+  $("sim-progress").textContent = `${t("js.analysis.rollouts", { done: job.rollouts, asked: job.asked, state: words })}`
+    + (job.to_end ? ` ${t("js.analysis.to-end")}` : `, ${t("js.analysis.plies", { count: job.plies })}`);
   $("sim-progress").dataset.state = job.state;
   $("sim-bar").max = job.asked;
   $("sim-bar").value = job.rollouts;
@@ -247,7 +255,7 @@ function drawSimulation(job) {
   drawPlays($("by-sim"), job.candidates, (play) => {
     if (play.mean === null) return `${play.notation}  …`;
     const ci = play.ci95 ? ` [${play.ci95[0].toFixed(1)}, ${play.ci95[1].toFixed(1)}]` : "";
-    const wins = play.wins !== undefined ? `, wins ${(100 * play.wins).toFixed(1)}%` : "";
+    const wins = play.wins !== undefined ? `, ${t("js.analysis.wins", { percent: (100 * play.wins).toFixed(1) })}` : "";
     return `${play.notation}  ${play.mean >= 0 ? "+" : ""}${play.mean.toFixed(1)}${ci}${wins}`;
   });
 }
@@ -259,27 +267,28 @@ async function fromFragment() {
     const game = params.get("game");
     try {
       const view = await api("GET", `/api/games/${encodeURIComponent(game)}`, { token: params.get("token") });
-      await analyse(view.position, { note: `The position seat ${view.seat + 1} (${view.names[view.seat]}) sees in game ${game}${view.finished ? " (finished)" : ""}.` });
+      await analyse(view.position, { note: t(view.finished ? "js.analysis.seat-view-finished" : "js.analysis.seat-view",
+        { seat: view.seat + 1, name: view.names[view.seat], game }) });
     } catch (error) {
-      say(`The game's position cannot be had: ${error.message}`, true);
+      say(t("js.analysis.no-game", { reason: error.message }), true);
     }
     return;
   }
   if (params.has("position")) {
-    await analyse(params.get("position"), { note: "The position from the review." });
+    await analyse(params.get("position"), { note: t("js.analysis.from-review") });
     return;
   }
-  await analyse({ board: {}, rack: "" }, { note: "An empty board: paste a position, open a file, or place tiles." });
+  await analyse({ board: {}, rack: "" }, { note: t("js.analysis.empty") });
 }
 
 $("analyse").addEventListener("click", () => { const value = sourceValue(); if (value) analyse(value); });
 $("file").addEventListener("change", async () => {
   const file = $("file").files[0];
   if (!file) return;
-  if (file.size > 64 * 1024) { say(`Refused: ${file.name} is larger than 64 KiB`, true); return; }
+  if (file.size > 64 * 1024) { say(t("js.analysis.too-large", { name: file.name }), true); return; }
   $("source").value = await file.text();
   const value = sourceValue();
-  if (value) analyse(value, { note: `Analysed ${file.name}.` });
+  if (value) analyse(value, { note: t("js.analysis.analysed-file", { name: file.name }) });
   $("file").value = "";
 });
 $("square-form").addEventListener("submit", placeTile);

@@ -1,7 +1,7 @@
 // The one board of the web pages: the table, the analysis board and the review draw their squares
 // and tiles here (common.js's tiles, ginnyo.css's .board/.sq/.k-* classes), from a layout grid and a
 // board of square name -> tile code.
-import { KIND_LABELS, KIND_NAMES, columnLetter, text, tileElement, tileWords } from "./common.js";
+import { KIND_LABELS, columnLetter, kindName, t, text, tileElement, tileWords } from "./common.js";
 
 export class BoardView {
   /** A board drawn into `element`. `onSquare(name, byKeyboard)` is called when a square is clicked
@@ -75,11 +75,12 @@ export class BoardView {
         const tile = tileElement(code);
         if (mine) tile.classList.add("pending");
         square.append(tile);
-        const note = placed[name] ? ", placed by the play shown" : mine ? ", placed this turn" : "";
-        square.setAttribute("aria-label", `${name}, ${tileWords(code)}${note}`);
+        const words = tileWords(code);
+        square.setAttribute("aria-label", placed[name] ? t("js.board.square-shown", { name, tile: words })
+          : mine ? t("js.board.square-placed", { name, tile: words }) : t("js.board.square-tile", { name, tile: words }));
       } else {
         square.textContent = KIND_LABELS[kind];
-        square.setAttribute("aria-label", `${name}, ${KIND_NAMES[kind]}`);
+        square.setAttribute("aria-label", t("js.board.square-empty", { name, kind: kindName(kind) }));
       }
     }
   }

@@ -1,12 +1,47 @@
-// What the lobby and the table share: the HTTP API, tile pictures, the games kept in localStorage.
+// What the lobby and the table share: the page's words (t), the HTTP API, tile pictures, the games
+// kept in localStorage.
 
 export const RANKS = "A23456789TJQK";
 export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
-export const KIND_NAMES = { ".": "plain", Y: "yellow, tile ×2", G: "green, tile ×3", R: "red, start, meld ×2",
-  B: "blue, meld ×3", S: "centre" };
 export const KIND_LABELS = { ".": "", Y: "Y", G: "G", R: "R", B: "B", S: "★" };
+
+/** The page's messages in its language, as the server puts them in the page (web/pages.py):
+ *  { lang, one: the counts that take a plural's ".one" form, messages: key -> text }. */
+const CATALOGUE = (() => {
+  const element = document.getElementById("messages");
+  try {
+    if (element) return JSON.parse(element.textContent);
+  } catch (error) { /* unreadable: the keys are shown */ }
+  return { lang: "en", one: [1], messages: {} };
+})();
+
+/** The page's language (its `<html lang>`). */
+export const LANGUAGE = CATALOGUE.lang;
+
+/** The message `key` with its `{name}`s filled from `args`; given `args.count` and no message `key`
+ *  itself, the plural form the count takes in the page's language (`key.one` or `key.other`). */
+export function t(key, args = {}) {
+  let message = CATALOGUE.messages[key];
+  if (message === undefined && "count" in args) {
+    message = CATALOGUE.messages[`${key}.${CATALOGUE.one.includes(args.count) ? "one" : "other"}`];
+  }
+  if (message === undefined) return key;
+  return message.replace(/\{([a-z_]+)\}/g, (whole, name) => (name in args ? String(args[name]) : whole));
+}
+
+/** A square's kind in words, for screen readers. */
+export function kindName(kind) {
+  return t(`js.common.square.${kind === "." ? "plain" : kind}`);
+}
+
+// The language links keep the page's fragment (a table's seat and token live there).
+function keepFragment() {
+  for (const link of document.querySelectorAll("nav.languages a[hreflang]")) {
+    link.href = `?lang=${link.hreflang}${location.hash}`;
+  }
+}
+keepFragment();
+window.addEventListener("hashchange", keepFragment);
 
 /** An API error: the server's one-line reason and the HTTP status. */
 export class ApiError extends Error {
@@ -22,7 +57,7 @@ export async function api(method, path, { token, body } = {}) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (error) {
-    throw new ApiError("the server cannot be reached", 0);
+    throw new ApiError(t("js.common.unreachable"), 0);
   }
   const text = await response.text();
   let data = null;
@@ -59,12 +94,19 @@ export function parseCode(code) {
   return { joker: suit === suit.toLowerCase(), rank, suit: suit.toUpperCase() };
 }
 
+/** The card a tile is or stands for in words: "7 of hearts" (null for a rack joker). */
+export function cardWords(code) {
+  const { rank, suit } = parseCode(code);
+  if (rank === null) return null;
+  const rankWords = "AJQK".includes(rank) ? t(`js.common.rank.${rank}`) : rank === "T" ? "10" : rank;
+  return t("js.common.card", { rank: rankWords, suit: t(`js.common.suit.${suit}`) });
+}
+
 /** The tile in words, for screen readers and lists: "7 of hearts", "joker as 7 of hearts". */
 export function tileWords(code) {
-  const { joker, rank, suit } = parseCode(code);
-  if (rank === null) return "joker";
-  const card = `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`;
-  return joker ? `joker as ${card}` : card;
+  const { joker, rank } = parseCode(code);
+  if (rank === null) return t("js.common.joker");
+  return joker ? t("js.common.joker-as", { card: cardWords(code) }) : cardWords(code);
 }
 
 /** A card-like tile element, as ginnyo show --svg draws one. */

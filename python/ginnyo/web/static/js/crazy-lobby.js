@@ -1,9 +1,9 @@
 // The lobby's Crazy Rummy form: 3 to 6 seats, people or advisor bots, each named; goes to the table
 // (or, with several people, keeps this browser's seat and shows the others' links once).
-import { api, text } from "./common.js";
+import { api, t, text } from "./common.js";
 import { gameCreated, nameInput, say } from "./created-game.js";
 
-const KINDS = [["human", "person"], ["advisor", "bot: advisor"], ["stock", "bot: stock drawer"]];
+const KINDS = [["human", t("js.lobby.person")], ["advisor", t("js.lobby.crazy.advisor")], ["stock", t("js.lobby.crazy.stock")]];
 const box = document.getElementById("crazy-seats");
 
 function drawSeats() {
@@ -14,13 +14,13 @@ function drawSeats() {
   for (let index = 0; index < count; index += 1) {
     const row = document.createElement("div");
     row.className = "seat-row";
-    const label = text("label", `Seat ${index + 1}`);
+    const label = text("label", t("js.lobby.seat", { number: index + 1 }));
     const select = document.createElement("select");
     select.id = `crazy-seat-${index}`;
     label.htmlFor = select.id;
     for (const [value, name] of KINDS) select.append(new Option(name, value));
     select.value = kinds[index] || (index === 0 ? "human" : "advisor");
-    const name = nameInput(`crazy-name-${index}`, `Crazy Rummy seat ${index + 1} name`);
+    const name = nameInput(`crazy-name-${index}`, t("js.lobby.crazy.seat-name", { number: index + 1 }));
     name.value = names[index] || "";
     row.append(label, select, name);
     box.append(row);
@@ -31,25 +31,25 @@ document.getElementById("crazy-players").addEventListener("change", drawSeats);
 document.getElementById("crazy-create").addEventListener("submit", async (event) => {
   event.preventDefault();
   const seats = [...box.querySelectorAll("select")].map((select) => select.value);
-  if (!seats.includes("human")) { say("Make at least one seat a person's.", true); return; }
+  if (!seats.includes("human")) { say(t("js.lobby.crazy.need-person"), true); return; }
   const names = [...box.querySelectorAll("input")].map((input, index) =>
-    input.value.trim() || (seats[index] === "human" ? `Player ${index + 1}` : `${seats[index]} ${index + 1}`));
+    input.value.trim() || (seats[index] === "human" ? t("js.lobby.default-player", { number: index + 1 }) : `${seats[index]} ${index + 1}`));
   const body = { game: "crazy", seats, names };
   const seedText = document.getElementById("crazy-seed").value.trim();
   if (seedText !== "") {
     const seed = Number(seedText);
-    if (!Number.isInteger(seed) || seed < 0) { say("Seed: give a whole number, 0 or more, or leave it empty.", true); return; }
+    if (!Number.isInteger(seed) || seed < 0) { say(t("js.lobby.seed-bad"), true); return; }
     body.seed = seed;
   }
   const button = document.getElementById("crazy-create-button");
   button.disabled = true;
-  say("Creating the game…");
+  say(t("js.lobby.creating"));
   try {
     const created = await api("POST", "/api/games", { body });
-    say("Game created.");
+    say(t("js.lobby.created"));
     gameCreated(created);
   } catch (error) {
-    say(`Cannot create the game: ${error.message}`, true);
+    say(t("js.lobby.cannot-create", { reason: error.message }), true);
   } finally {
     button.disabled = false;
   }

@@ -1,10 +1,9 @@
 // The Crazy Rummy table: one seat's view (over the WS), its turn made step by step, each step judged by the server.
-import { api, readFragment, storeGame, tileElement, text } from "./common.js";
+import { api, readFragment, storeGame, t, tileElement, text } from "./common.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const seats = readFragment(location.hash);
 const $ = (id) => document.getElementById(id);
-const WILD_NAMES = { A: "aces", T: "tens", J: "jacks", Q: "queens", K: "kings" };
 const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false, covered: false };
 
 function say(message, error = false) {
@@ -27,7 +26,7 @@ function cardElement(code) {
   tile.dataset.code = physical;
   if (code.includes("=")) {
     tile.classList.add("wild");
-    tile.title = `wild for ${code.split("=")[1]}`;
+    tile.title = t("js.crazy.wild-for", { card: code.split("=")[1] });
     tile.append(text("span", `=${code.split("=")[1]}`, "stands"));
   }
   return tile;
@@ -41,26 +40,28 @@ function draw() {
   const mine = view.your_turn;
   const turn = view.turn;
   $("round").innerHTML = "";
-  $("round").append(text("span", `Round ${view.round} of ${view.rounds} — wild: `),
-    text("span", WILD_NAMES[view.wild] || `${view.wild}s`, "wild-rank"));
-  $("turn").textContent = view.finished ? "game over"
-    : mine ? (turn.drawn ? "your turn: meld, lay off, swap, then discard" : "your turn: draw")
-      : `${view.names[view.to_move]} to move`;
+  $("round").append(text("span", `${t("js.crazy.round", { round: view.round, rounds: view.rounds })} `),
+    text("span", "ATJQK".includes(view.wild) ? t(`js.crazy.wild.${view.wild}`)
+      : t("js.crazy.wild.number", { rank: view.wild }), "wild-rank"));
+  $("turn").textContent = view.finished ? t("js.crazy.game-over")
+    : mine ? (turn.drawn ? t("js.crazy.your-turn-play") : t("js.crazy.your-turn-draw"))
+      : t("js.crazy.to-move", { name: view.names[view.to_move] });
   // players
   const players = $("players");
   players.replaceChildren();
   const head = document.createElement("tr");
-  for (const title of ["", "player", "cards", "score"]) head.append(text("th", title));
+  for (const title of ["", t("js.crazy.player"), t("js.crazy.cards"), t("js.crazy.score")]) head.append(text("th", title));
   players.append(head);
   view.names.forEach((name, seat) => {
     const row = document.createElement("tr");
     if (seat === view.to_move) row.className = "to-move";
-    row.append(text("td", seat === view.dealer ? "D" : ""), text("td", `${name}${seat === view.seat ? " (you)" : ""}`),
+    row.append(text("td", seat === view.dealer ? t("js.crazy.dealer") : ""), text("td", seat === view.seat ? t("js.crazy.you", { name }) : name),
       text("td", String(view.hand_sizes[seat])), text("td", String(view.scores[seat])));
     players.append(row);
   });
   const last = view.last_round;
-  $("last-round").textContent = last ? `Round ${last.round} ended (${last.end}${last.out !== null ? `, ${view.names[last.out]} went out` : ""}): `
+  $("last-round").textContent = last ? `${last.out !== null ? t("js.crazy.round-ended-out", { round: last.round, end: last.end, name: view.names[last.out] })
+    : t("js.crazy.round-ended", { round: last.round, end: last.end })} `
     + last.points.map((points, seat) => `${view.names[seat]} ${points}${last.hands[seat] ? ` (${last.hands[seat]})` : ""}`).join(", ") : "";
   // melds
   const melds = $("melds");
@@ -75,19 +76,19 @@ function draw() {
       box.className = "meld";
       box.dataset.seat = owner;
       box.dataset.number = number;
-      box.setAttribute("aria-label", `${view.names[owner]}'s meld ${number + 1}: ${meld}`);
+      box.setAttribute("aria-label", t("js.crazy.meld-label", { name: view.names[owner], number: number + 1, meld }));
       for (const code of codes(meld)) box.append(cardElement(code));
       box.addEventListener("click", () => onto(owner, number));
       line.append(box);
     });
-    if (!list.length) line.append(text("span", "no melds", "note"));
+    if (!list.length) line.append(text("span", t("js.crazy.no-melds"), "note"));
     melds.append(line);
   });
   // piles
   const pile = codes(view.discard);
   const top = pile[pile.length - 1];
-  $("stock").textContent = `Draw from the stock (${view.stock})`;
-  $("discard-pile").textContent = top ? `Take ${top} from the discard pile` : "Discard pile empty";
+  $("stock").textContent = t("js.crazy.draw-stock", { count: view.stock });
+  $("discard-pile").textContent = top ? t("js.crazy.take-discard", { card: top }) : t("js.crazy.discard-empty");
   const toDraw = mine && !turn.drawn;
   $("stock").disabled = !toDraw || state.busy;
   $("discard-pile").disabled = !toDraw || !turn.may_take_discard || state.busy;
@@ -95,7 +96,7 @@ function draw() {
   const hand = $("hand");
   hand.replaceChildren();
   $("cover").classList.toggle("hidden", !state.covered);
-  $("cover-title").textContent = `Pass the screen to ${view.names[state.seat]}`;
+  $("cover-title").textContent = t("js.crazy.pass-screen", { name: view.names[state.seat] });
   $("cover-show").disabled = view.seat !== state.seat;   // the next seat's view is still on its way
   for (const code of state.covered ? [] : codes(view.hand)) {
     const tile = cardElement(code);
@@ -122,8 +123,9 @@ function draw() {
   // end
   $("end").classList.toggle("hidden", !view.finished);
   if (view.finished) {
-    $("end-winners").textContent = `Final: ${view.result.final_scores.map((score, seat) => `${view.names[seat]} ${score}`).join(", ")}`
-      + ` — won by ${view.result.winners.map((seat) => view.names[seat]).join(" and ")}`;
+    $("end-winners").textContent = t("js.crazy.final", {
+      scores: view.result.final_scores.map((score, seat) => `${view.names[seat]} ${score}`).join(", "),
+      winners: view.result.winners.map((seat) => view.names[seat]).join(` ${t("js.crazy.and")} `) });
   }
 }
 
@@ -137,7 +139,7 @@ async function act(action) {
     onView(view);
     say("");
   } catch (error) {
-    say(`Refused: ${error.message}`, true);
+    say(t("js.crazy.refused", { reason: error.message }), true);
   } finally {
     state.busy = false;
     draw();
@@ -147,15 +149,15 @@ async function act(action) {
 function hideOptions() { $("options").classList.add("hidden"); $("options-list").replaceChildren(); }
 
 function stepText(step) {
-  if (step.swap) return `swap ${step.card} for the wild ${step.wild}`;
-  if (step.lay_off) return `lay off: ${step.meld}`;
-  return `meld ${step.meld}`;
+  if (step.swap) return t("js.crazy.step.swap", { card: step.card, wild: step.wild });
+  if (step.lay_off) return t("js.crazy.step.lay-off", { meld: step.meld });
+  return t("js.crazy.step.meld", { meld: step.meld });
 }
 
 async function choose(body) {
   try {
     const answer = await api("POST", `/api/games/${gameId}/preview`, { token: state.token, body });
-    if (!answer.options.length) { say(`Refused: ${answer.reason}`, true); return; }
+    if (!answer.options.length) { say(t("js.crazy.refused", { reason: answer.reason }), true); return; }
     if (answer.options.length === 1) { await act(answer.options[0]); return; }
     const list = $("options-list");
     list.replaceChildren();
@@ -167,15 +169,15 @@ async function choose(body) {
       list.append(button);
     }
     $("options").classList.remove("hidden");
-    say("Choose what the wild stands for.");
+    say(t("js.crazy.choose-wild"));
   } catch (error) {
-    say(`Refused: ${error.message}`, true);
+    say(t("js.crazy.refused", { reason: error.message }), true);
   }
 }
 
 function onto(owner, number) {
   if (!state.view || !state.view.your_turn) return;
-  if (!state.chosen.size) { say("Choose cards of your hand first, then the meld."); return; }
+  if (!state.chosen.size) { say(t("js.crazy.choose-first")); return; }
   choose({ cards: [...state.chosen], onto: [owner, number] });
 }
 
@@ -191,7 +193,7 @@ $("hint").addEventListener("click", async () => {
     const answer = await api("POST", `/api/games/${gameId}/preview`, { token: state.token, body: { hint: true } });
     $("hint-text").textContent = answer.lines.join("\n");
     $("hint-text").classList.remove("hidden");
-  } catch (error) { say(`No hint: ${error.message}`, true); }
+  } catch (error) { say(t("js.crazy.no-hint", { reason: error.message }), true); }
 });
 /** The rematch's page for this screen's seats, each seat's place read from its own view (a rematch
  *  answer holds the asker's seat only); null until the rematch is made. */
@@ -210,13 +212,13 @@ $("rematch").addEventListener("click", async () => {
     }
     const url = await rematchUrl();
     if (url) location.assign(url);
-    else say("No rematch: a seat of this screen has no place in it.", true);
-  } catch (error) { say(`No rematch: ${error.message}`, true); }
+    else say(t("js.crazy.no-rematch-seat"), true);
+  } catch (error) { say(t("js.crazy.no-rematch", { reason: error.message }), true); }
 });
 $("record").addEventListener("click", async (event) => {
   event.preventDefault();
   const response = await fetch(`/api/games/${gameId}/record`, { headers: { Authorization: `Bearer ${state.token}` } });
-  if (!response.ok) { say("The record is given once the game is over.", true); return; }
+  if (!response.ok) { say(t("js.crazy.record-later"), true); return; }
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement("a");
   link.href = url;
@@ -249,7 +251,7 @@ function connect(seat, token, attempt = 0) {
   const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/events`);
   socket.addEventListener("open", () => {
     socket.send(JSON.stringify({ type: "auth", token }));   // the token stays out of the URL
-    $("conn").textContent = "live";
+    $("conn").textContent = t("js.common.live");
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
@@ -258,13 +260,13 @@ function connect(seat, token, attempt = 0) {
     else if (message.type === "error") say(message.error, true);
   });
   socket.addEventListener("close", (event) => {
-    $("conn").textContent = "offline";
+    $("conn").textContent = t("js.common.offline");
     if (event.code < 4000) setTimeout(() => connect(seat, token, attempt + 1), Math.min(5000, 200 * 2 ** attempt));
   });
 }
 
 if (!seats.size) {
-  say("This page needs a seat's link (#seat=N&token=...) from the lobby.", true);
+  say(t("js.common.needs-link"), true);
 } else {
   state.seat = [...seats.keys()][0];
   state.token = seats.get(state.seat);

@@ -1,6 +1,6 @@
 // What the lobby's two forms share: a seat's name input and, once a game is made, the "Game created"
 // card: this browser keeps its own seat's link only, the others' links are shown once to be sent.
-import { storeGame, text } from "./common.js";
+import { storeGame, t, text } from "./common.js";
 
 const lobby = document.querySelector("main.lobby");
 /** The longest seat name the API takes, as the server fills it in (web/requests.py MAX_NAME). */
@@ -19,7 +19,7 @@ export function nameInput(id, label) {
   const input = document.createElement("input");
   input.id = id;
   input.name = "name";
-  input.placeholder = "name";
+  input.placeholder = t("js.lobby.name");
   input.autocomplete = "off";
   if (MAX_NAME > 0) input.maxLength = MAX_NAME;
   input.setAttribute("aria-label", label);
@@ -31,13 +31,13 @@ function absolute(url) {
 }
 
 function copyButton(seat, link) {
-  const copy = text("button", "Copy", "btn");
+  const copy = text("button", t("js.lobby.copy"), "btn");
   copy.type = "button";
-  copy.setAttribute("aria-label", `Copy ${seat.name}'s link`);
+  copy.setAttribute("aria-label", t("js.lobby.copy-link", { name: seat.name }));
   copy.addEventListener("click", async () => {
     link.select();
     try { await navigator.clipboard.writeText(link.value); } catch (error) { document.execCommand("copy"); }
-    say(`${seat.name}'s link copied.`);
+    say(t("js.lobby.copied", { name: seat.name }));
   });
   return copy;
 }
@@ -49,7 +49,7 @@ function shareItem(seat) {
   const link = document.createElement("input");
   link.readOnly = true;
   link.value = absolute(seat.url);
-  link.setAttribute("aria-label", `${seat.name}'s secret link`);
+  link.setAttribute("aria-label", t("js.lobby.secret-link", { name: seat.name }));
   share.append(text("strong", seat.name), link, copyButton(seat, link));
   item.append(share);
   return item;
@@ -66,21 +66,21 @@ export function gameCreated(created) {
     location.assign(own.url);
     return;
   }
-  const play = text("a", `Play as ${own.name}`, "btn primary");
+  const play = text("a", t("js.lobby.play-as", { name: own.name }), "btn primary");
   play.href = own.url;
   play.id = "own-link";
   document.getElementById("own-seat").replaceChildren(
-    text("span", `Your seat is ${own.name}'s; this browser keeps its link. `), play);
+    text("span", `${t("js.lobby.own-seat", { name: own.name })} `), play);
   document.getElementById("share-links").replaceChildren(...people.slice(1).map(shareItem));
   const choice = document.getElementById("hotseat-choice");
   choice.replaceChildren();
   if (created.hotseat_url) {
-    const hot = text("a", "Play hot-seat on this screen", "btn");
+    const hot = text("a", t("js.lobby.hotseat-play"), "btn");
     hot.href = created.hotseat_url;
     hot.id = "hotseat-link";
     // everyone plays at this device then: the hot-seat link is kept, to come back to the game
     hot.addEventListener("click", () => storeGame(created));
-    choice.append(hot, text("span", " — or everyone at this device, each rack hidden between turns.", "note"));
+    choice.append(hot, text("span", ` — ${t("js.lobby.hotseat-note")}`, "note"));
   }
   const card = document.getElementById("created");
   card.classList.remove("hidden");

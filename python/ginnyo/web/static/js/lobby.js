@@ -1,22 +1,12 @@
 // The lobby: create a game (seats, bots, think time, seed) and list this browser's games with their state.
-import { ApiError, api, forgetGame, storedGames, text } from "./common.js";
+import { ApiError, LANGUAGE, api, forgetGame, storedGames, t, text } from "./common.js";
 import { GAMES_CHANGED, gameCreated, nameInput, say } from "./created-game.js";
 
-/** The graded bots (ginnyo.players.levels), in a player's words. */
-const LEVELS = [
-  ["level1", "bot level 1 — beginner",
-    "Level 1 — a beginner: plays for this turn's points alone, and often misses plays of several tiles or with a joker."],
-  ["level2", "bot level 2 — casual",
-    "Level 2 — a casual player: plays for this turn's points alone; finds most short plays, misses many longer ones and about half the joker plays."],
-  ["level3", "bot level 3 — sharp scorer",
-    "Level 3 — a sharp scorer: sees every play and makes the highest-scoring one, never minding the tiles it keeps."],
-  ["level4", "bot level 4 — thoughtful",
-    "Level 4 — a thoughtful player: weighs the score against the tiles it keeps, but misses some long plays and joker plays."],
-  ["level5", "bot level 5 — strongest",
-    "Level 5 — the strongest: sees every play, weighs the score against the tiles it keeps, and plays a two-player endgame perfectly."],
-];
+/** The graded bots (ginnyo.players.levels), in a player's words: the option, then the few words. */
+const LEVELS = ["level1", "level2", "level3", "level4", "level5"].map((level) =>
+  [level, t(`js.lobby.${level}.option`), t(`js.lobby.${level}.words`)]);
 const DEFAULT_BOT = "level3";
-const PERSON_WORDS = "A person: plays from their own link, or at this screen.";
+const PERSON_WORDS = t("js.lobby.person-words");
 const lobby = document.querySelector("main.lobby");
 /** Every bot kind's few words and the kinds that think (a sim), as the server fills them in (players/kinds.py). */
 const BOT_KINDS = JSON.parse(lobby.dataset.botKinds);
@@ -36,14 +26,14 @@ function kindSelect(index, kind) {
   const select = document.createElement("select");
   select.id = `kind-${index}`;
   select.name = "kind";
-  select.append(new Option("person", "human"));
+  select.append(new Option(t("js.lobby.person"), "human"));
   for (const [value, words] of LEVELS) select.append(new Option(words, value));
   // the raw kinds are offered once "More bot kinds" is open; a seat that holds one keeps it
   const shown = more.open ? MORE_KINDS : MORE_KINDS.filter((value) => value === kind);
   if (shown.length) {
     const group = document.createElement("optgroup");
-    group.label = "more bots";
-    for (const value of shown) group.append(new Option(`bot: ${value}`, value));
+    group.label = t("js.lobby.more-bots");
+    for (const value of shown) group.append(new Option(t("js.lobby.bot", { kind: value }), value));
     select.append(group);
   }
   select.value = kind;
@@ -53,10 +43,10 @@ function kindSelect(index, kind) {
 function seatRow(index, kind, name) {
   const row = document.createElement("div");
   row.className = "seat-row";
-  const label = text("label", `Seat ${index + 1}`);
+  const label = text("label", t("js.lobby.seat", { number: index + 1 }));
   label.htmlFor = `kind-${index}`;
   const select = kindSelect(index, kind);
-  const input = nameInput(`name-${index}`, `Seat ${index + 1} name`);
+  const input = nameInput(`name-${index}`, t("js.lobby.seat-name", { number: index + 1 }));
   input.value = name;
   const note = text("p", kindWords(kind), "note kind-note");
   note.id = `kind-note-${index}`;
@@ -93,8 +83,8 @@ function drawMoreKinds() {
 }
 
 function defaultName(kind, index) {
-  if (kind === "human") return `Player ${index + 1}`;
-  return kind.startsWith("level") ? `Level ${kind.slice(5)} bot` : `${kind} bot`;
+  if (kind === "human") return t("js.lobby.default-player", { number: index + 1 });
+  return kind.startsWith("level") ? t("js.lobby.default-level", { level: kind.slice(5) }) : t("js.lobby.default-bot", { kind });
 }
 
 async function create(event) {
@@ -103,30 +93,30 @@ async function create(event) {
   const names = [...seatsBox.querySelectorAll("input")].map((input, index) =>
     input.value.trim() || defaultName(seats[index], index));
   if (!seats.includes("human")) {
-    say("Give at least one seat to a person: a table of bots alone cannot be watched here.", true);
+    say(t("js.lobby.need-person"), true);
     return;
   }
   const body = { seats, names };
   const think = Number(document.getElementById("think").value);
   if (seats.some((kind) => BOT_KINDS.sim.includes(kind))) {
-    if (!(think > 0 && think <= 10)) { say("Sim think time: give a number of seconds from 0.1 to 10.", true); return; }
+    if (!(think > 0 && think <= 10)) { say(t("js.lobby.think-bad"), true); return; }
     body.think = think;
   }
   const seedText = document.getElementById("seed").value.trim();
   if (seedText !== "") {
     const seed = Number(seedText);
-    if (!Number.isInteger(seed) || seed < 0) { say("Seed: give a whole number, 0 or more, or leave it empty.", true); return; }
+    if (!Number.isInteger(seed) || seed < 0) { say(t("js.lobby.seed-bad"), true); return; }
     body.seed = seed;
   }
   const button = document.getElementById("create-button");
   button.disabled = true;
-  say("Creating the game…");
+  say(t("js.lobby.creating"));
   try {
     const created = await api("POST", "/api/games", { body });
-    say("Game created.");
+    say(t("js.lobby.created"));
     gameCreated(created);
   } catch (error) {
-    say(`Cannot create the game: ${error.message}`, true);
+    say(t("js.lobby.cannot-create", { reason: error.message }), true);
   } finally {
     button.disabled = false;
   }
@@ -139,27 +129,27 @@ function drawGames() {
   const list = document.getElementById("games");
   list.replaceChildren();
   const games = storedGames();
-  if (!games.length) list.append(text("li", "None yet.", "note"));
+  if (!games.length) list.append(text("li", t("js.lobby.none"), "note"));
   const states = [];
   for (const game of games) {
     const item = document.createElement("li");
     item.dataset.game = game.id;
     const when = new Date(game.created);
-    item.append(text("span", `${game.seats.map((seat) => seat.name).join(" v ")} — ${when.toLocaleString()} `));
+    item.append(text("span", `${game.seats.map((seat) => seat.name).join(` ${t("js.lobby.versus")} `)} — ${when.toLocaleString(LANGUAGE)} `));
     const state = text("span", "", "game-state");
     item.append(state);
     states.push([game, state]);
     for (const seat of game.seats.filter((entry) => entry.url)) {
-      const link = text("a", `as ${seat.name}`);
+      const link = text("a", t("js.lobby.as", { name: seat.name }));
       link.href = seat.url;
       item.append(" ", link);
     }
     if (game.hotseat_url) {
-      const link = text("a", "hot-seat");
+      const link = text("a", t("js.lobby.hotseat"));
       link.href = game.hotseat_url;
       item.append(" ", link);
     }
-    const forget = text("button", "Forget", "btn");
+    const forget = text("button", t("js.lobby.forget"), "btn");
     forget.type = "button";
     forget.style.marginLeft = ".5rem";
     forget.addEventListener("click", () => { forgetGame(game.id); drawGames(); });
@@ -186,12 +176,12 @@ async function gameState(game) {
   if (!held.length) return null;
   try {
     const view = await api("GET", `/api/games/${encodeURIComponent(game.id)}`, { token: held[0].token });
-    if (view.finished) return { key: "finished", words: "finished" };
-    if (held.some((seat) => seat.seat === view.to_move)) return { key: "your-turn", words: "your turn" };
-    return { key: "waiting", words: `waiting for ${view.names[view.to_move]}` };
+    if (view.finished) return { key: "finished", words: t("js.lobby.state.finished") };
+    if (held.some((seat) => seat.seat === view.to_move)) return { key: "your-turn", words: t("js.lobby.state.your-turn") };
+    return { key: "waiting", words: t("js.lobby.state.waiting", { name: view.names[view.to_move] }) };
   } catch (error) {
     if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
-      return { key: "gone", words: "no longer on this server" };
+      return { key: "gone", words: t("js.lobby.state.gone") };
     }
     return null;
   }

@@ -1,7 +1,7 @@
 // The game review: a finished game stepped through move by move (buttons, arrow keys), each move
 // against the best by score and by equity with its grade (win probability lost), the scores over the
 // game in an SVG chart, each player's summary with their accuracy.
-import { ApiError, api, rackCodes, readFragment, text } from "./common.js";
+import { ApiError, api, rackCodes, readFragment, t, text } from "./common.js";
 import { BoardView, tileRow } from "./board-view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -20,8 +20,7 @@ function show(review, note) {
   state.review = review;
   state.step = 0;
   say(note);
-  $("cutoff").textContent = `Marked in red: a move that lost ${review.big_loss} points of equity or more against the best by equity. `
-    + gradeCuts(review.grade_cuts);
+  $("cutoff").textContent = `${t("js.review.marked", { loss: review.big_loss })} ${gradeCuts(review.grade_cuts)}`;
   drawSummary();
   drawTurnList();
   go(0);
@@ -39,20 +38,21 @@ function go(step) {
   $("first").disabled = $("prev").disabled = state.step === 0;
   $("next").disabled = $("last").disabled = atEnd;
   if (atEnd) {
-    $("where").textContent = `End of the game (${turns.length} turns)`;
+    $("where").textContent = t("js.review.end-of-game", { count: turns.length });
     board.draw(review.layout_grid, review.final.board);
-    $("rack-label").textContent = "Racks left";
+    $("rack-label").textContent = t("js.review.racks-left");
     $("rack").replaceChildren(text("span", review.final.reason || "", "note"));
     $("compare").replaceChildren(...review.names.map((name, seat) => row([name,
-      `penalty −${(review.final.penalties || [])[seat] ?? 0}`, `final ${(review.final.scores || [])[seat] ?? ""}`])));
+      t("js.review.penalty", { points: (review.final.penalties || [])[seat] ?? 0 }),
+      t("js.review.final-score", { score: (review.final.scores || [])[seat] ?? "" })])));
     $("analyse").classList.add("hidden");
   } else {
     const turn = turns[state.step];
     const after = state.step + 1 < turns.length ? turns[state.step + 1].board : review.final.board;
     const placed = Object.fromEntries(turn.squares.map((square) => [square, after[square]]));
-    $("where").textContent = `Turn ${turn.turn} of ${turns.length}: ${turn.name}`;
+    $("where").textContent = t("js.review.turn-of", { turn: turn.turn, turns: turns.length, name: turn.name });
     board.draw(review.layout_grid, turn.board, { placed });
-    $("rack-label").textContent = `${turn.name}'s rack`;
+    $("rack-label").textContent = t("js.review.rack-of", { name: turn.name });
     $("rack").replaceChildren(tileRow(rackCodes(turn.rack)));
     drawComparison(turn);
     $("analyse").classList.remove("hidden");
@@ -84,22 +84,25 @@ const percent = (share) => `${(100 * share).toFixed(1)}%`;
 function gradeCuts(cuts) {
   if (!cuts) return "";
   const words = (bounds, below, unit) => bounds.map(([name, cut]) => (cut === null
-    ? `${name} beyond` : `${name} ${below} ${unit(cut)}`)).join(", ");
-  return `Grades by the win probability lost: ${words(cuts.win_lost, "below", percent)}; `
-    + `an endgame move by the points lost: ${words(cuts.spread_lost, "up to", String)}.`;
+    ? t("js.review.cut.beyond", { grade: gradeName(name) }) : t(below, { grade: gradeName(name), cut: unit(cut) }))).join(", ");
+  return t("js.review.cuts", { win: words(cuts.win_lost, "js.review.cut.below", percent),
+    spread: words(cuts.spread_lost, "js.review.cut.up-to", String) });
 }
 
+/** A grade's name in words (none, small, medium, large: ginnyo.analysis.grades). */
+function gradeName(grade) { return t(`js.review.grade.${grade}`); }
+
 /** A move's grade as a badge (none, small, medium, large). */
-function gradeBadge(grade) { return text("span", grade, `grade grade-${grade}`); }
+function gradeBadge(grade) { return text("span", gradeName(grade), `grade grade-${grade}`); }
 
 /** The graded review of a move, where the review has it: win probability before and after, or an endgame's spreads. */
 function gradeRows(turn) {
   if (turn.grade === undefined) return [];
-  const rows = [row(["win probability", `${percent(turn.win_before)} with the best, ${percent(turn.win_after)} as played`,
-    `lost ${percent(turn.win_lost)}`, gradeBadge(turn.grade)])];
+  const rows = [row([t("js.review.win-probability"), t("js.review.win", { best: percent(turn.win_before), played: percent(turn.win_after) }),
+    t("js.review.lost", { lost: percent(turn.win_lost) }), gradeBadge(turn.grade)])];
   if (turn.endgame) {
-    rows.push(row(["endgame (exact)", `spread ${turn.spread_best} with the best, ${turn.spread_played} as played`,
-      `lost ${turn.spread_lost} points`, turn.proven ? "proven" : "not proven"]));
+    rows.push(row([t("js.review.endgame"), t("js.review.spread", { best: turn.spread_best, played: turn.spread_played }),
+      t("js.review.lost-points", { count: turn.spread_lost }), turn.proven ? t("js.review.proven") : t("js.review.not-proven")]));
   }
   return rows;
 }
@@ -107,14 +110,14 @@ function gradeRows(turn) {
 function drawComparison(turn) {
   const best = turn.best;
   const rows = [
-    row(["", "move", "score", "equity"], true),
-    row(["played", code(turn.played.notation), turn.played.score, turn.played.equity]),
-    row(["best by score", best ? code(best.notation) : "no legal play", best ? best.score : 0, ""]),
-    row(["best by equity", code(turn.equity.notation), turn.equity.score, turn.equity.equity]),
+    row(["", t("js.review.move"), t("js.review.score"), t("js.review.equity")], true),
+    row([t("js.review.played"), code(turn.played.notation), turn.played.score, turn.played.equity]),
+    row([t("js.review.best-score"), best ? code(best.notation) : t("js.review.no-play"), best ? best.score : 0, ""]),
+    row([t("js.review.best-equity"), code(turn.equity.notation), turn.equity.score, turn.equity.equity]),
   ];
   const lost = document.createElement("span");
   lost.className = `lost${turn.big_loss ? " big" : ""}`;
-  lost.textContent = `lost ${turn.points_lost} points and ${turn.equity_lost} equity${turn.big_loss ? " — a big loss" : ""}`;
+  lost.textContent = t(turn.big_loss ? "js.review.lost-move-big" : "js.review.lost-move", { points: turn.points_lost, equity: turn.equity_lost });
   rows.push(row(["", lost, "", ""]));
   $("compare").replaceChildren(...rows, ...gradeRows(turn));
 }
@@ -125,14 +128,14 @@ function drawTurnList() {
   state.review.turns.forEach((turn, index) => {
     const item = document.createElement("li");
     item.append(text("span", `${turn.name}: ${turn.played.notation} (${turn.played.score})`));
-    if (turn.points_lost || turn.equity_lost) item.append(text("span", ` — lost ${turn.points_lost} pts, ${turn.equity_lost} eq`, "lost"));
+    if (turn.points_lost || turn.equity_lost) item.append(text("span", ` — ${t("js.review.lost-short", { points: turn.points_lost, equity: turn.equity_lost })}`, "lost"));
     if (turn.grade !== undefined && turn.grade !== "none") item.append(" ", gradeBadge(turn.grade));
     item.classList.toggle("big-loss", turn.big_loss);
     item.dataset.turn = turn.turn;
     item.addEventListener("click", () => go(index));
     list.append(item);
   });
-  const end = text("li", "the end");
+  const end = text("li", t("js.review.the-end"));
   end.addEventListener("click", () => go(state.review.turns.length));
   list.append(end);
 }
@@ -140,18 +143,18 @@ function drawTurnList() {
 function drawSummary() {
   const review = state.review;
   const graded = review.summary.some((player) => player.accuracy !== undefined);
-  const rows = [row(["player", "turns", "points lost", "equity lost", "best by score", "best by equity",
-    ...(graded ? ["accuracy", "grades"] : []), "final"], true)];
+  const rows = [row(["player", "turns", "points-lost", "equity-lost", "best-score", "best-equity",
+    ...(graded ? ["accuracy", "grades"] : []), "final"].map((key) => t(`js.review.${key}`)), true)];
   for (const player of review.summary) {
     const share = (value) => (value === null ? "—" : `${Math.round(100 * value)}%`);
     const grades = graded ? [player.accuracy === null ? "—" : player.accuracy.toFixed(1),
-      Object.entries(player.grades || {}).map(([name, count]) => `${count} ${name}`).join(", ")] : [];
+      Object.entries(player.grades || {}).map(([name, count]) => `${count} ${gradeName(name)}`).join(", ")] : [];
     rows.push(row([review.names[player.player], player.turns, player.points_lost, player.equity_lost,
       share(player.best_moves), share(player.best_equity_moves), ...grades, (review.final.scores || [])[player.player] ?? ""]));
   }
   $("summary").replaceChildren(...rows);
-  const winners = (review.final.winners || []).map((seat) => review.names[seat]).join(" and ");
-  $("final").textContent = `${review.final.reason || ""}. Won by ${winners || "nobody"}.`;
+  const winners = (review.final.winners || []).map((seat) => review.names[seat]).join(` ${t("js.review.and")} `);
+  $("final").textContent = `${review.final.reason || ""}. ${winners ? t("js.review.won-by", { names: winners }) : t("js.review.won-by-nobody")}`;
 }
 
 function svg(tag, attributes) {
@@ -173,7 +176,7 @@ function drawChart() {
   const x = (index) => left + (index / (turns.length + 1)) * (width - left - right);
   const y = (value) => top + (1 - (value - low) / (high - low)) * (height - top - bottom);
   const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img",
-    "aria-label": `scores over the game: ${review.names.map((name, seat) => `${name} ${series[seat][series[seat].length - 1]}`).join(", ")}` });
+    "aria-label": `${t("js.review.chart-label")}: ${review.names.map((name, seat) => `${name} ${series[seat][series[seat].length - 1]}`).join(", ")}` });
   for (const value of [low, Math.round((low + high) / 2), high]) {
     chart.append(svg("line", { x1: left, x2: width - right, y1: y(value), y2: y(value), stroke: "#e4dfd2" }));
     const label = svg("text", { x: left - 4, y: y(value) + 4, "text-anchor": "end", "font-size": 11, fill: "#5b5b5b" });
@@ -181,7 +184,7 @@ function drawChart() {
     chart.append(label);
   }
   const axis = svg("text", { x: width - right, y: height - 6, "text-anchor": "end", "font-size": 11, fill: "#5b5b5b" });
-  axis.textContent = `turn (${turns.length}), then the final scores`;
+  axis.textContent = t("js.review.axis", { count: turns.length });
   chart.append(axis);
   chart.append(svg("line", { x1: x(state.step + 1), x2: x(state.step + 1), y1: top, y2: height - bottom,
     stroke: "#1d1d1d", "stroke-dasharray": "3 3", class: "step" }));
@@ -196,7 +199,7 @@ function drawChart() {
     if (!turn.big_loss) return;
     const dot = svg("circle", { cx: x(index + 1), cy: y(turn.scores[turn.player]), r: 4, fill: "#a31515", class: "big-loss" });
     const title = svg("title", {});
-    title.textContent = `turn ${turn.turn}: ${turn.name} lost ${turn.equity_lost} equity`;
+    title.textContent = t("js.review.dot", { turn: turn.turn, name: turn.name, equity: turn.equity_lost });
     dot.append(title);
     dot.addEventListener("click", () => go(index));
     chart.append(dot);
@@ -213,18 +216,18 @@ function drawChart() {
 
 // -- where the game comes from ----------------------------------------------------------------
 async function reviewText(content, name) {
-  if (content.length > MAX_RECORD) { say(`Refused: ${name} is larger than ${MAX_RECORD} bytes`, true); return; }
-  say(`Reviewing ${name}…`);
+  if (content.length > MAX_RECORD) { say(t("js.review.too-large", { name, bytes: MAX_RECORD }), true); return; }
+  say(t("js.review.reviewing", { name }));
   let response;
   try {
     response = await fetch("/api/review", { method: "POST", headers: { "Content-Type": "text/plain" }, body: content });
   } catch (error) {
-    say("Refused: the server cannot be reached", true);
+    say(t("js.review.refused", { reason: t("js.common.unreachable") }), true);
     return;
   }
   const data = await response.json().catch(() => null);
-  if (!response.ok) { say(`Refused: ${data && data.error ? data.error : response.status}`, true); return; }
-  show(data, `The review of ${name}: ${data.turns.length} turns.`);
+  if (!response.ok) { say(t("js.review.refused", { reason: data && data.error ? data.error : response.status }), true); return; }
+  show(data, t("js.review.of-record", { name, count: data.turns.length }));
 }
 
 async function fromLocation() {
@@ -234,10 +237,10 @@ async function fromLocation() {
   const [token] = readFragment(location.hash).values();
   try {
     const review = await api("GET", `/api/games/${encodeURIComponent(game)}/review`, { token });
-    show(review, `The review of game ${game}: ${review.turns.length} turns.`);
+    show(review, t("js.review.of-game", { game, count: review.turns.length }));
     $("upload").classList.add("hidden");
   } catch (error) {
-    say(`No review: ${error instanceof ApiError ? error.message : error}`, true);
+    say(t("js.review.no-review", { reason: error instanceof ApiError ? error.message : error }), true);
   }
 }
 
@@ -246,7 +249,7 @@ $("file").addEventListener("change", async () => {
   if (file) await reviewText(await file.text(), file.name);
   $("file").value = "";
 });
-$("paste-review").addEventListener("click", () => reviewText($("paste").value, "the pasted record"));
+$("paste-review").addEventListener("click", () => reviewText($("paste").value, t("js.review.pasted")));
 $("first").addEventListener("click", () => go(0));
 $("prev").addEventListener("click", () => go(state.step - 1));
 $("next").addEventListener("click", () => go(state.step + 1));

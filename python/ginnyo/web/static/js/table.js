@@ -1,5 +1,5 @@
 // The table: the board, the seat's rack, live legality and scores, actions, live updates, the end.
-import { api, columnLetter, rackCodes, readFragment, storeGame, text, tileElement, tileWords } from "./common.js";
+import { api, cardWords, columnLetter, rackCodes, readFragment, storeGame, t, text, tileElement, tileWords } from "./common.js";
 import { BoardView } from "./board-view.js";
 import { chime, setSound, soundOn } from "./chime.js";
 import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndexes } from "./rack-order.js";
@@ -40,7 +40,7 @@ function say(message, error = false) {
 
 function view() { return state.views.get(state.shown) || null; }
 function token() { return tokens.get(state.shown); }
-function nameOf(seat) { const current = view(); return current ? current.names[seat] : `seat ${seat + 1}`; }
+function nameOf(seat) { const current = view(); return current ? current.names[seat] : t("js.table.seat", { number: seat + 1 }); }
 function myTurn() { const current = view(); return Boolean(current && current.your_turn && !current.finished && !state.covered); }
 /** The shown seat's rack in the page's order: the player's own arrangement, else the server's. */
 function rack() {
@@ -115,7 +115,7 @@ async function join(seat, seatToken) {
   try {
     onView(seat, await api("GET", `/api/games/${encodeURIComponent(gameId)}`, { token: seatToken }));
   } catch (error) {
-    say(`Cannot join seat ${seat + 1}: ${error.message}`, true);
+    say(t("js.table.cannot-join", { number: seat + 1, reason: error.message }), true);
   }
 }
 
@@ -129,7 +129,7 @@ function connect(seat, seatToken) {
     const socket = new WebSocket(address);
     socket.addEventListener("open", () => {
       socket.send(JSON.stringify({ type: "auth", token: seatToken }));   // the token stays out of the URL
-      if (attempt > 0) say("Connected to the server again.");
+      if (attempt > 0) say(t("js.table.reconnected"));
       attempt = 0;
       state.live.set(seat, true);
       showConnection();
@@ -138,16 +138,16 @@ function connect(seat, seatToken) {
       let message;
       try { message = JSON.parse(event.data); } catch (error) { return; }
       if (message.type === "view") onView(seat, message.view);
-      else if (message.type === "error") { refused = true; say(`Seat ${seat + 1}: ${message.error}`, true); }
+      else if (message.type === "error") { refused = true; say(t("js.table.seat-error", { number: seat + 1, reason: message.error }), true); }
     });
     socket.addEventListener("close", (event) => {
       state.live.set(seat, false);
       if (refused || event.code === 4401 || event.code === 4403 || event.code === 4404) {
-        showConnection("not connected");
+        showConnection(t("js.table.not-connected"));
         return;
       }
       showConnection();
-      if (attempt === 0) say("Lost the connection to the server: reconnecting…", true);
+      if (attempt === 0) say(t("js.table.lost-connection"), true);
       const delay = Math.min(10000, 500 * 2 ** attempt);
       attempt += 1;
       setTimeout(open, delay);
@@ -158,7 +158,7 @@ function connect(seat, seatToken) {
 
 function showConnection(words) {
   const all = [...tokens.keys()].every((seat) => state.live.get(seat));
-  $("conn").textContent = words || (all ? "live" : "reconnecting…");
+  $("conn").textContent = words || (all ? t("js.common.live") : t("js.table.reconnecting"));
   $("conn").dataset.live = all ? "yes" : "no";
 }
 
@@ -186,17 +186,17 @@ function squareClicked(name, byKeyboard) {
     takeBack(name);
     return;
   }
-  if (!myTurn()) { say(current.finished ? "The game is over." : `Wait for ${nameOf(current.to_move)} to move.`); render(); return; }
+  if (!myTurn()) { say(current.finished ? t("js.table.over") : t("js.table.wait-for", { name: nameOf(current.to_move) })); render(); return; }
   const playable = byKeyboard && state.selected === null && state.preview && state.preview.legal;
   if ((current.position.board || {})[name]) {
     if (playable) { play(); return; }
-    say(`${name} is taken.`);
+    say(t("js.table.taken", { name }));
     render();
     return;
   }
   if (state.selected === null) {
     if (playable) { play(); return; }
-    say("Pick a tile on your rack first, then a square.");
+    say(t("js.table.pick-first"));
     render();
     return;
   }
@@ -209,14 +209,14 @@ function place(slot, name) {
   if (code === undefined || usedSlots().has(slot)) return;
   state.placements.set(name, { slot, code: code === "*" ? "*" : code });
   state.selected = null;
-  say(code === "*" ? `Joker on ${name}: choose the card it stands for.` : `${tileWords(code)} on ${name}.`);
+  say(code === "*" ? t("js.table.joker.choose", { square: name }) : t("js.table.on-square", { tile: tileWords(code), square: name }));
   preview();
 }
 
 function takeBack(name) {
   const placed = state.placements.get(name);
   state.placements.delete(name);
-  say(`${tileWords(rack()[placed.slot])} back on the rack.`);
+  say(t("js.table.back-on-rack", { tile: tileWords(rack()[placed.slot]) }));
   preview();
 }
 
@@ -224,7 +224,7 @@ function recall() {
   if (state.returning) { state.returning = false; state.picked.clear(); render(); return; }
   if (!state.placements.size) return;
   clearTurn();
-  say("Tiles back on the rack.");
+  say(t("js.table.recalled"));
   render();
 }
 
@@ -300,7 +300,7 @@ function drawRack(current) {
   const slots = [...box.querySelectorAll(".slot")];
   for (const extra of slots.splice(codes.length)) extra.remove();
   if (state.covered) {
-    box.append(text("span", "rack hidden", "rack-hidden"));
+    box.append(text("span", t("js.table.rack-hidden"), "rack-hidden"));
     return;
   }
   // the slots are kept from one drawing to the next: a drag's pointer capture and the keyboard
@@ -330,7 +330,7 @@ function drawRack(current) {
     button.setAttribute("aria-pressed", String(state.selected === slot || state.picked.has(slot)));
     button.disabled = used.has(slot);
   });
-  if (!rack().length) box.append(text("span", current.finished ? "" : "empty", "rack-hidden"));
+  if (!rack().length) box.append(text("span", current.finished ? "" : t("js.table.empty"), "rack-hidden"));
   // a draw may put a tile where the focused one was: the focus follows the tile it was on
   if (focusedCode !== null && codes[focused] !== focusedCode) {
     const near = codes.map((code, slot) => ({ code, slot })).filter((tile) => tile.code === focusedCode)
@@ -373,7 +373,7 @@ function moveTile(from, to) {
   if (from === to || from < 0 || to < 0 || from >= size || to >= size) return;
   const code = rack()[from];
   rearrange(movedIndexes(size, from, to));
-  say(`${tileWords(code)} moved to place ${to + 1} of ${size}.`);
+  say(t("js.table.moved", { tile: tileWords(code), place: to + 1, size }));
 }
 
 function shuffleRack() {
@@ -385,19 +385,19 @@ function shuffleRack() {
     indexes = shuffledIndexes(codes.length);
   }
   rearrange(indexes);
-  say("Rack shuffled.");
+  say(t("js.table.shuffled"));
 }
 
 function rackClicked(slot, byKeyboard) {
   if (state.suppressClick) { state.suppressClick = false; return; }
-  if (!myTurn()) { say("It is not your turn."); return; }
+  if (!myTurn()) { say(t("js.table.not-your-turn")); return; }
   if (state.returning) {
     if (state.picked.has(slot)) state.picked.delete(slot); else state.picked.add(slot);
     render();
     return;
   }
   state.selected = state.selected === slot ? null : slot;
-  if (state.selected !== null) say(`${tileWords(rack()[slot])} picked: now a square${byKeyboard ? " (arrows, then Enter)" : ""}.`);
+  if (state.selected !== null) say(t(byKeyboard ? "js.table.picked-keys" : "js.table.picked", { tile: tileWords(rack()[slot]) }));
   render();
   if (byKeyboard && state.selected !== null) boardView.squares.get(state.cursor).focus();
 }
@@ -429,7 +429,7 @@ function chooseOnlyIdentity(result) {
   if (!options || options.length !== 1 || open !== 1) return false;
   state.placements.get(name).code = options[0];
   state.autoJoker = { name, code: options[0] };
-  say(`Joker on ${name} stands for the ${tileWords(options[0]).replace("joker as ", "")}, the only card that fits.`);
+  say(t("js.table.joker.only-said", { square: name, card: cardWords(options[0]) }));
   preview();
   return true;
 }
@@ -450,25 +450,25 @@ function drawPreview() {
   const result = state.preview;
   if (state.returning) {
     words.textContent = state.picked.size
-      ? `Return ${[...state.picked].map((slot) => tileWords(rack()[slot])).join(", ")} to the box, then draw up to 7.`
-      : "Pick the tiles to return on your rack, then Return.";
+      ? t("js.table.return-preview", { tiles: [...state.picked].map((slot) => tileWords(rack()[slot])).join(", ") })
+      : t("js.table.pick-return");
     return;
   }
   if (!state.placements.size || !result) {
-    words.textContent = state.placements.size ? "Checking…"
-      : "Place tiles from your rack: drag them, or click a tile and then a square.";
+    words.textContent = state.placements.size ? t("js.table.checking")
+      : t("js.table.place-tiles");
     return;
   }
   if (result.legal) {
     section.classList.add("legal");
-    words.textContent = `Legal: ${result.score} point${result.score === 1 ? "" : "s"} (${result.notation}).`;
+    words.textContent = t("js.table.legal", { count: result.score, notation: result.notation });
   } else {
     section.classList.add("illegal");
-    words.textContent = `Not legal: ${result.reason}`;
+    words.textContent = t("js.table.not-legal", { reason: result.reason });
   }
   for (const meld of result.melds || []) {
     const squares = meld.squares.length > 1 ? `${meld.squares[0]}–${meld.squares[meld.squares.length - 1]}` : meld.squares[0];
-    melds.append(text("li", `${meld.kind} ${squares} (${meld.tiles.join(" ")}): ${meld.score}`));
+    melds.append(text("li", `${t(`js.common.meld.${meld.kind}`)} ${squares} (${meld.tiles.join(" ")}): ${meld.score}`));
   }
 }
 
@@ -485,19 +485,19 @@ function drawJokerChoice() {
   let options = state.preview && state.preview.joker_options ? state.preview.joker_options[name] : undefined;
   if (chosen && name === chosen.name) {
     options = [chosen.code];
-    $("joker-title").textContent = `Joker on ${name}: it stands for the only card that fits.`;
+    $("joker-title").textContent = t("js.table.joker.only", { square: name });
   } else if (options === undefined) {
-    $("joker-title").textContent = !state.preview ? `Joker on ${name}: finding the cards it can stand for…`
-      : `Joker on ${name}: ${state.preview.reason}`;
+    $("joker-title").textContent = !state.preview ? t("js.table.joker.finding", { square: name })
+      : t("js.table.joker.reason", { square: name, reason: state.preview.reason });
     return;
   } else if (options.length) {
-    $("joker-title").textContent = `Joker on ${name}: choose the card it stands for (${options.length} fit).`;
+    $("joker-title").textContent = t("js.table.joker.choose-count", { square: name, count: options.length });
   } else {
     // the server says whether tiles added to the placement could make it legal
     const needsMore = state.preview.reason.startsWith(NEEDS_MORE_TILES);
     $("joker-title").textContent = needsMore
-      ? `Joker on ${name}: ${state.preview.reason}. Place the other tiles, then choose the joker's card.`
-      : `Joker on ${name}: ${state.preview.reason}. Move it or take it back.`;
+      ? t("js.table.joker.needs-more", { square: name, reason: state.preview.reason })
+      : t("js.table.joker.move-it", { square: name, reason: state.preview.reason });
   }
   for (const option of options) {
     const button = document.createElement("button");
@@ -508,7 +508,7 @@ function drawJokerChoice() {
     button.setAttribute("aria-pressed", String(Boolean(chosen)));
     button.addEventListener("click", () => {
       state.placements.get(name).code = option;
-      say(`Joker on ${name} stands for the ${tileWords(option).replace("joker as ", "")}.`);
+      say(t("js.table.joker.stands", { square: name, card: cardWords(option) }));
       state.cursor = name;
       preview();
       // the picker is redrawn: the focus goes to the joker's square, not to the page
@@ -530,13 +530,13 @@ async function send(action) {
   try {
     const next = await api("POST", `/api/games/${encodeURIComponent(gameId)}/actions`,
       { token: tokens.get(mover), body: { action, version: current.version } });
-    say(`Played: ${action}.`);
+    say(t("js.table.played", { action }));
     $("notation-text").value = "";
     onView(mover, next);
     // hot-seat: the next seat's own view, without waiting for its socket
     if (state.shown !== mover) join(state.shown, token());
   } catch (error) {
-    say(`Not played: ${error.message}`, true);
+    say(t("js.table.not-played", { reason: error.message }), true);
   } finally {
     state.sending = false;
     render();
@@ -570,7 +570,7 @@ function drawPlayers(current) {
   const table = $("players");
   table.replaceChildren();
   const head = table.insertRow();
-  for (const [words, numeric] of [["", false], ["player", false], ["score", true], ["tiles", true]]) {
+  for (const [words, numeric] of [["", false], [t("js.table.player"), false], [t("js.table.score"), true], [t("js.table.tiles"), true]]) {
     const cell = text("th", words, numeric ? "num" : "");
     cell.scope = "col";
     head.append(cell);
@@ -584,7 +584,7 @@ function drawPlayers(current) {
     row.insertCell().textContent = !current.finished && seat === current.to_move ? "▶" : "";
     const bot = current.kinds[seat];
     const kind = bot === "human" || bot === name ? "" : ` (${bot})`;
-    row.insertCell().textContent = `${name}${kind}${seat === state.shown ? " — you" : ""}`;
+    row.insertCell().textContent = `${name}${kind}${seat === state.shown ? ` — ${t("js.table.you")}` : ""}`;
     const score = row.insertCell();
     score.className = "num";
     score.textContent = String(current.scores[seat]);
@@ -592,15 +592,15 @@ function drawPlayers(current) {
     size.className = "num";
     size.textContent = String(current.rack_sizes[seat]);
   });
-  $("box").textContent = `Box: ${current.box} tile${current.box === 1 ? "" : "s"} left.`;
+  $("box").textContent = t("js.table.box", { count: current.box });
   const stall = current.opened && current.stall ? current.stall : null;
   $("stall").textContent = stall
-    ? `Stall clock: ${stall.turns_without_play} of ${stall.limit} turns without a play.` : "";
+    ? t("js.table.stall", { turns: stall.turns_without_play, limit: stall.limit }) : "";
   let turn;
-  if (current.finished) turn = "Game over";
-  else if (current.your_turn && !state.covered) turn = `Your turn, ${current.names[current.to_move]}`;
-  else if (current.kinds[current.to_move] !== "human") turn = `${current.names[current.to_move]} is thinking…`;
-  else turn = `${current.names[current.to_move]} to move`;
+  if (current.finished) turn = t("js.table.game-over");
+  else if (current.your_turn && !state.covered) turn = t("js.table.your-turn", { name: current.names[current.to_move] });
+  else if (current.kinds[current.to_move] !== "human") turn = t("js.table.thinking", { name: current.names[current.to_move] });
+  else turn = t("js.table.to-move", { name: current.names[current.to_move] });
   $("turn").textContent = turn;
   document.title = `Ginny-O — ${turn}`;
 }
@@ -620,7 +620,7 @@ function drawSideTools(current) {
   if (open && !state.covered) drawTracker($("tracker"), $("tracker-summary"), current);
   const sound = soundOn();
   $("sound").setAttribute("aria-pressed", String(sound));
-  $("sound").textContent = sound ? "Sound on" : "Sound off";
+  $("sound").textContent = t(sound ? "js.table.sound.on" : "js.table.sound.off");
   $("shuffle").disabled = state.covered || rack().length < 2;
 }
 
@@ -629,11 +629,11 @@ function drawEnd(current) {
   section.classList.toggle("hidden", !current.finished);
   if (!current.finished || !current.result) return;
   const result = current.result;
-  $("end-reason").textContent = result.reason ? `The game ended: ${result.reason}.` : "";
+  $("end-reason").textContent = result.reason ? t("js.table.ended", { reason: result.reason }) : "";
   const table = $("end-table");
   table.replaceChildren();
   const head = table.insertRow();
-  for (const [words, numeric] of [["player", false], ["rack left", false], ["penalty", true], ["final", true]]) {
+  for (const [words, numeric] of [[t("js.table.player"), false], [t("js.table.rack-left"), false], [t("js.table.penalty"), true], [t("js.table.final"), true]]) {
     head.append(text("th", words, numeric ? "num" : ""));
   }
   current.names.forEach((name, seat) => {
@@ -651,10 +651,10 @@ function drawEnd(current) {
     final.textContent = String(result.final_scores ? result.final_scores[seat] : current.scores[seat]);
   });
   const joined = rematchUrl();
-  $("rematch").textContent = joined ? "Join the rematch" : "Rematch";
+  $("rematch").textContent = joined ? t("js.table.join-rematch") : t("js.table.rematch");
   const winners = (result.winners || []).map((seat) => current.names[seat]);
-  $("end-winners").textContent = winners.length > 1 ? `Shared win: ${winners.join(" and ")}`
-    : winners.length ? `Winner: ${winners[0]}` : "";
+  $("end-winners").textContent = winners.length > 1 ? t("js.table.shared-win", { names: winners.join(` ${t("js.table.and")} `) })
+    : winners.length ? t("js.table.winner", { name: winners[0] }) : "";
   if (state.recordFor !== current.id) {
     state.recordFor = current.id;
     fetchRecord();
@@ -672,7 +672,7 @@ async function fetchRecord() {
     link.download = `ginnyo-${gameId}.jsonl`;
   } catch (error) {
     state.recordFor = null;
-    say(`The record cannot be fetched yet (${error.message}).`, true);
+    say(t("js.table.no-record", { reason: error.message }), true);
   }
 }
 
@@ -695,7 +695,7 @@ async function rematch() {
     const mine = created.seats.find((seat) => seat.seat === state.shown && seat.url);
     location.assign(rematchUrl() || mine.url);
   } catch (error) {
-    say(`No rematch: ${error.message}`, true);
+    say(t("js.table.no-rematch", { reason: error.message }), true);
   }
 }
 
@@ -739,7 +739,7 @@ function render() {
   $("return-confirm").classList.toggle("hidden", !state.returning);
   $("return-cancel").classList.toggle("hidden", !state.returning);
   $("return-confirm").disabled = !(turn && state.picked.size);
-  $("return-confirm").textContent = `Return ${state.picked.size || ""}`.trim();
+  $("return-confirm").textContent = state.picked.size ? t("js.table.return-count", { count: state.picked.size }) : t("js.table.return");
   $("pass").disabled = !(turn && current.can_pass);
   $("notation-send").disabled = !turn;
   $("controls").classList.toggle("hidden", current.finished);
@@ -756,7 +756,7 @@ function render() {
   const newest = Math.max(...[...state.views.values()].map((seen) => seen.version));
   show.disabled = current.version < newest;
   if (state.covered) {
-    $("cover-title").textContent = `Pass the device to ${current.names[state.shown]}`;
+    $("cover-title").textContent = t("js.table.pass-device", { name: current.names[state.shown] });
     if ((wasHidden || wasDisabled) && !show.disabled) show.focus();
   }
 }
@@ -820,7 +820,7 @@ $("pass").addEventListener("click", () => send("pass"));
 $("return").addEventListener("click", () => {
   state.returning = true;
   state.selected = null;
-  say("Pick the tiles to return on your rack, then Return.");
+  say(t("js.table.pick-return"));
   render();
 });
 $("return-confirm").addEventListener("click", confirmReturn);
@@ -828,8 +828,8 @@ $("return-cancel").addEventListener("click", recall);
 $("notation").addEventListener("submit", (event) => {
   event.preventDefault();
   const words = $("notation-text").value.trim();
-  if (!words) { say("Type a move, e.g. 8G 7C7H7S, return KD or pass."); return; }
-  if (!myTurn()) { say("It is not your turn."); return; }
+  if (!words) { say(t("js.table.type-move")); return; }
+  if (!myTurn()) { say(t("js.table.not-your-turn")); return; }
   if (words.includes("*")) { placeTyped(words); return; }
   send(words);
 });
@@ -844,7 +844,7 @@ function placeTyped(words) {
   const [start, ...rest] = words.split(/\s+/);
   const spelled = rest.join("");
   const begin = TYPED_START.exec(start || "");
-  if (!begin || !spelled) { say(`Not played: move '${words}': expected '<start> <tiles>', e.g. 8G 7C*7S`, true); return; }
+  if (!begin || !spelled) { say(t("js.table.not-played", { reason: t("js.table.parse.expected", { move: words }) }), true); return; }
   const across = begin[1] !== undefined;
   let row = Number(across ? begin[1] : begin[4]) - 1;
   let col = (across ? begin[2] : begin[3]).toUpperCase().charCodeAt(0) - 65;
@@ -855,18 +855,21 @@ function placeTyped(words) {
   while (TYPED_TILE.lastIndex < spelled.length) {
     const at = TYPED_TILE.lastIndex;
     const match = TYPED_TILE.exec(spelled);
-    if (!match) { say(`Not played: move '${words}': cannot read tiles from '${spelled.slice(at)}'`, true); return; }
+    if (!match) {
+      say(t("js.table.not-played", { reason: t("js.table.parse.tiles", { move: words, rest: spelled.slice(at) }) }), true);
+      return;
+    }
     const name = `${columnLetter(col)}${row + 1}`;
     if (row >= boardView.grid.length || col >= boardView.grid[0].length) {
-      say(`Not played: move '${words}': the line runs off the board`, true);
+      say(t("js.table.not-played", { reason: t("js.table.parse.off-board", { move: words }) }), true);
       return;
     }
     if (match[0] !== ".") {
-      if (board[name]) { say(`Not played: move '${words}': ${name} is covered; write '.' there`, true); return; }
+      if (board[name]) { say(t("js.table.not-played", { reason: t("js.table.parse.covered", { move: words, square: name }) }), true); return; }
       const code = match[0];
       const held = code === "*" || /[a-z]$/.test(code) ? "*" : code.toUpperCase();   // a lower-case suit: a joker
       const index = free.findIndex((tile) => tile.code === held);
-      if (index < 0) { say(`Not played: move '${words}': the rack holds no ${held}`, true); return; }
+      if (index < 0) { say(t("js.table.not-played", { reason: t("js.table.parse.not-held", { move: words, tile: held }) }), true); return; }
       placements.set(name, { slot: free[index].slot, code: held === "*" ? code : held });
       free.splice(index, 1);
     }
@@ -875,7 +878,7 @@ function placeTyped(words) {
   state.placements = placements;
   state.selected = null;
   $("notation-text").value = "";
-  say(`${words}: on the board; choose the joker's card, then Play.`);
+  say(t("js.table.parse.placed", { move: words }));
   preview();
 }
 $("cover-show").addEventListener("click", () => {
@@ -894,8 +897,8 @@ $("tracker-toggle").addEventListener("click", () => {
 
 // -- start -------------------------------------------------------------------------------
 if (!tokens.size) {
-  say("This link holds no seat: open the secret link your game gave you (it ends in #seat=…&token=…).", true);
-  $("conn").textContent = "not connected";
+  say(t("js.table.no-seat"), true);
+  $("conn").textContent = t("js.table.not-connected");
 } else {
   for (const [seat, seatToken] of tokens) {
     join(seat, seatToken);
@@ -908,7 +911,7 @@ if (!tokens.size) {
 $("zoom").addEventListener("click", () => {
   const zoomed = document.body.classList.toggle("zoomed");
   $("zoom").setAttribute("aria-pressed", String(zoomed));
-  $("zoom").textContent = zoomed ? "Fit board" : "Zoom board";
+  $("zoom").textContent = t(zoomed ? "js.table.fit" : "js.table.zoom");
   const square = boardView.squares.get(state.cursor);
   if (zoomed && square) square.scrollIntoView({ block: "nearest", inline: "center" });
 });

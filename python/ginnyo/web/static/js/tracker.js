@@ -1,8 +1,6 @@
 // The tile tracker: the tiles a seat cannot see (the box and the other racks together) laid out
 // as a deck of cards, suits by ranks with their counts, the jokers apart.
-import { RANKS, SUITS, parseCode, text } from "./common.js";
-
-const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+import { RANKS, SUITS, parseCode, t, text } from "./common.js";
 
 /** Counts of the unseen tiles: `cards` keyed "7H", and `jokers`. */
 export function unseenCounts(unseen) {
@@ -34,7 +32,7 @@ export function drawTracker(grid, summary, current) {
     row.dataset.suit = suit;
     const label = text("th", SUITS[suit], suit === "D" || suit === "H" ? "red" : "");
     label.scope = "row";
-    label.setAttribute("aria-label", SUIT_NAMES[suit]);
+    label.setAttribute("aria-label", t(`js.common.suit.${suit}`));
     row.append(label);
     for (const rank of RANKS) {
       const count = cards.get(`${rank}${suit}`) || 0;
@@ -47,7 +45,7 @@ export function drawTracker(grid, summary, current) {
   }
   const seen = current.rack_sizes.reduce((sum, size, seat) => sum + (seat === current.seat ? 0 : size), 0);
   summary.replaceChildren(
-    text("span", `${total} unseen: ${current.box} in the box, ${seen} on other racks. `),
-    text("span", `Jokers: ${jokers}`, "jokers"));
+    text("span", `${t("js.table.tracker.summary", { total, box: current.box, seen })} `),
+    text("span", t("js.table.tracker.jokers", { count: jokers }), "jokers"));
   summary.lastChild.dataset.count = String(jokers);
 }
