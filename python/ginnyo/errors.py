@@ -92,6 +92,14 @@ class SignInThrottled(GinnyoError):
         self.retry_after = retry_after
 
 
+class RepeatedSquare(ValueError):
+    """A placement that names one square twice: a malformed request, not a play the rules refuse."""
+
+
+class MeldNotOnTable(ValueError):
+    """Crazy Rummy: ``onto`` names no meld on the table (a malformed request, not a step the rules refuse)."""
+
+
 class DecisionOutOfTime(Exception):
     """Inside a search (the pre-endgame ranking): the decision's budget ran out
     in the middle of a candidate; caught there, never seen by a user."""

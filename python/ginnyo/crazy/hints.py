@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 from .advisor import advice_json, advice_lines, best_turn, play_after_draw
 from .cards import card, card_code, parse_one, rank_of, suit_of
+from ..errors import MeldNotOnTable
 from .errors import CrazyError
 from .game import RoundState
 from .match import CrazyMatch, can_end_turn
@@ -27,10 +28,6 @@ MAX_OPTIONS = 24
 SUIT_SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANK_NAMES = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
               "jacks", "queens", "kings")
-
-
-class MeldNotOnTable(ValueError):
-    """``onto`` names no meld on the table (a malformed request, not a step the rules refuse)."""
 
 
 # -- words for people ----------------------------------------------------------------------------

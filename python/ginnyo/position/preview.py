@@ -13,7 +13,7 @@ import re
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GinnyoError
+from ..errors import GinnyoError, RepeatedSquare
 from ..vocab.play import Play
 from ..vocab.tiles import JOKER_CODE, PlacedTile, parse_card
 
@@ -24,10 +24,6 @@ NUM_CARDS = 52
 #: Jokers without an identity in one preview at most: each more multiplies the identities tried by 52.
 MAX_OPEN_JOKERS = 2
 NEEDS_MORE_TILES = "the play needs more tiles"   # the reason's opening when tiles added to a placement can make it legal
-
-
-class RepeatedSquare(ValueError):
-    """A placement that names one square twice: a malformed request, not a play the rules refuse."""
 
 
 def preview(position: Position, placements: dict[str, str]) -> dict[str, Any]:
