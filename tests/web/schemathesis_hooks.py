@@ -16,8 +16,8 @@ from typing import Any
 import schemathesis
 from hypothesis import strategies as st
 
-from ginnyo.web.api_schemas import NAME_FORMAT
-from ginnyo.web.requests import MAX_NAME
+from ginnyo.web.http.api_schemas import NAME_FORMAT
+from ginnyo.web.http.requests import MAX_NAME
 
 _tokens: dict[str, str] = {}      # game id -> a person's seat token in it
 _lock = threading.Lock()

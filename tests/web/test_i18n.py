@@ -15,9 +15,9 @@ import pytest
 from analysis_helpers import TestClient, client_of
 from babel.messages.pofile import read_po
 from ginnyo.layout import Layout
-from ginnyo.web.i18n import LANGUAGES, catalogue_path, choose_language, negotiate, translate
-from ginnyo.web.pages import PAGES_DIR
-from ginnyo.web.squares import PREMIUM_KINDS
+from ginnyo.web.http.i18n import LANGUAGES, catalogue_path, choose_language, negotiate, translate
+from ginnyo.web.http.pages import PAGES_DIR
+from ginnyo.web.http.squares import PREMIUM_KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "python" / "ginnyo"

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ginnyo.web.app import create_app
+from ginnyo.web.http.app import create_app
 from test_serve import Served, serve, served
 from web_helpers import WAIT_SECONDS, bearer, create, view
 
@@ -51,7 +51,7 @@ def test_simulations_past_a_clients_burst_are_refused_with_429(tmp_path: Path) -
 
 def test_a_bucket_fills_again_at_its_rate() -> None:
     from ginnyo.errors import TooManyRequests
-    from ginnyo.web.limits import RateLimiter
+    from ginnyo.web.http.limits import RateLimiter
     now = [0.0]
     limiter = RateLimiter(6, "games", clock=lambda: now[0])   # one every 10 s
     for _ in range(6):
@@ -75,7 +75,7 @@ def test_a_game_past_max_games_in_play_is_refused_with_503(tmp_path: Path) -> No
 
 
 def test_a_games_sockets_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ginnyo.web import tables
+    from ginnyo.web.live import registry as tables
     monkeypatch.setattr(tables, "SOCKETS_PER_GAME", 1)
     with TestClient(create_app(tmp_path)) as client:
         made = create(client, ["human", "human"])

@@ -11,7 +11,7 @@ from typing import Any, Iterator
 import pytest
 from starlette.routing import Route
 
-from ginnyo.web.openapi import OPERATIONS
+from ginnyo.web.http.openapi import OPERATIONS
 from web_helpers import TestClient, client_of
 
 METHODS = ("get", "post", "put", "patch", "delete")

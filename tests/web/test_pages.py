@@ -9,8 +9,8 @@ from typing import Iterator
 import pytest
 
 from analysis_helpers import TestClient, client_of
-from ginnyo.web.i18n import translate
-from ginnyo.web.pages import PAGES, page_html
+from ginnyo.web.http.i18n import translate
+from ginnyo.web.http.pages import PAGES, page_html
 
 ROUTES = {"index": "/", "play": "/play/no-such-game", "analysis": "/analysis", "review": "/review", "rules": "/rules"}
 

@@ -17,7 +17,7 @@ import pytest
 
 from ginnyo.game import Game
 from ginnyo.web.store import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, GameRow, Store
-from ginnyo.web.tables import Tables, token_hash
+from ginnyo.web.live.registry import Tables, token_hash
 from web_helpers import WAIT_SECONDS, act, bearer, best_action, client_of, create, view
 
 FULL = "the server's disk is full: the move was not saved; try again later"
@@ -210,7 +210,7 @@ def test_a_finished_game_on_damaged_pages_is_left_out_when_asked_for(tmp_path: P
     path.write_bytes(bytes(content))
 
     lines: list[str] = []
-    from ginnyo.web.app import create_app
+    from ginnyo.web.http.app import create_app
     from web_helpers import TestClient
     with TestClient(create_app(tmp_path, lines.append), raise_server_exceptions=True) as client:
         assert view(client, "live", seat_token("live", 0))["version"] == 0

@@ -45,10 +45,10 @@ from ginnyo.simulation.rollouts import (BLOCK, SimResult, Setup, Tally, leader_i
                                setup_for, top_candidates)
 from ginnyo.simulation.choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 
-from . import requests as fields
-from .pages import page_response
-from .errors import BadRequest, Conflict, Illegal, NotFound
-from .limits import SIMULATIONS, limited
+from .http import requests as fields
+from .http.pages import page_response
+from .http.errors import BadRequest, Conflict, Illegal, NotFound
+from .http.limits import SIMULATIONS, limited
 
 DEFAULT_LIMIT, MAX_LIMIT = 10, 50          # plays shown in each ranking
 DEFAULT_ROLLOUTS, MAX_ROLLOUTS = 1000, 100_000

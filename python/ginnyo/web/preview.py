@@ -14,7 +14,7 @@ from typing import Any
 from ginnyo import GinnyoError, PlacedTile, Play, Position
 from ginnyo.tiles import JOKER_CODE, parse_card
 
-from .errors import BadRequest
+from .http.errors import BadRequest
 
 NUM_CARDS = 52
 #: Jokers without an identity in one preview at most: each more multiplies the identities tried by 52.

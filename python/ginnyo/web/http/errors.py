@@ -3,7 +3,7 @@ and one line of reason, answered as ``{"error": line}``."""
 
 from __future__ import annotations
 
-from ..errors import (BadRequest, Busy, Conflict, Forbidden, Illegal, NotFound, ServerFull, TooLarge, TooManyRequests,
+from ...errors import (BadRequest, Busy, Conflict, Forbidden, Illegal, NotFound, ServerFull, TooLarge, TooManyRequests,
                       Unauthorized, UnsupportedType, WebError)
 
 __all__ = ["WebError", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "TooLarge", "UnsupportedType",

@@ -8,9 +8,10 @@ from typing import Callable
 
 from ginnyo.game import sets_for
 
-from . import crazy_table, tables
-from .store import CRAZY, GINNYO
-from .tables import Rebuild
+from . import crazy as crazy_table
+from ..live import registry as tables
+from ..store import CRAZY, GINNYO
+from ..live.registry import Rebuild
 
 
 @dataclass(frozen=True)

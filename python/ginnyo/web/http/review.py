@@ -32,7 +32,7 @@ from .errors import BadRequest, Illegal
 if TYPE_CHECKING:
     from ginnyo.game import Game, Turn
 
-    from .tables import Tables
+    from ..live.registry import Tables
 
 MAX_RECORD = 1024 * 1024     # bytes of an uploaded record (a 4-player game's is about 20 KB)
 RECORD_NAME = "record"       # what a refusal calls an uploaded record

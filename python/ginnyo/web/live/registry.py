@@ -28,11 +28,11 @@ from ginnyo.game import Game
 from ginnyo.players import PLAYER_KINDS, Player, make_player
 from ginnyo.game.records import record_text
 
-from .errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, ServerFull, TooManyRequests, Unauthorized
-from .preview import preview, read_placements
-from .requests import only_fields
-from .store import GINNYO, GameRow, Store
-from .views import HUMAN, created_answer, seat_url, seat_view
+from ..http.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, ServerFull, TooManyRequests, Unauthorized
+from ..preview import preview, read_placements
+from ..http.requests import only_fields
+from ..store import GINNYO, GameRow, Store
+from ..games.ginnyo import HUMAN, created_answer, seat_url, seat_view
 
 SEAT_KINDS = (HUMAN, *PLAYER_KINDS)
 TOKEN_BYTES = 32          # secrets.token_urlsafe(32): 43 url-safe characters

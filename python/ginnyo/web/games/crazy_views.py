@@ -19,8 +19,8 @@ from ginnyo.crazy.melds import meld_text
 from ginnyo.crazy.state import TurnState
 from ginnyo.tiles import RANKS
 
-from .crazy_match import CrazyMatch
-from .store import CRAZY
+from ..crazy_match import CrazyMatch
+from ..store import CRAZY
 
 
 

@@ -21,12 +21,12 @@ from ginnyo.crazy.game import PLAYER_KINDS, actions_json, record_lines
 from ginnyo.crazy.melds import Meld, meld_text, parse_meld
 from ginnyo.crazy.solver import solve_hand
 
-from .crazy_match import MAX_STEPS, CrazyMatch, can_end_turn
+from ..crazy_match import MAX_STEPS, CrazyMatch, can_end_turn
 from .crazy_views import seat_view, turn_state
-from .errors import BadRequest
-from .requests import only_fields
-from .store import CRAZY, GameRow
-from .tables import SeatTable
+from ..http.errors import BadRequest
+from ..http.requests import only_fields
+from ..store import CRAZY, GameRow
+from ..live.registry import SeatTable
 
 SEAT_KINDS = ("human", *PLAYER_KINDS)
 MAX_CHOSEN = 8        # cards chosen for one preview (a hand holds 8 at most in play)

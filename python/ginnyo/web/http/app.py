@@ -25,22 +25,23 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..errors import StoreUnavailable
+from ...errors import StoreUnavailable
 from . import requests as fields
 from .requests import DEFAULT_THINK, MAX_ACTION, MAX_NAME, MAX_THINK
 from .errors import BadRequest, Busy, Unauthorized, WebError
 from .guard import Guard
-from .kinds import GAME_KINDS, GameKind
+from ..games.kinds import GAME_KINDS, GameKind
 from .limits import (EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, SIMULATIONS, SIMULATIONS_PER_MINUTE, RateLimiter,
                      limited)
 from .openapi import openapi_document
 from .pages import page_response
-from .store import GINNYO, SYNC_MODES, Store
-from .tables import MAX_SEED, Subscriber, Tables, json_text, view_message
-from .views import HUMAN, created_answer
-from . import analysis, review   # the analysis board and the game review (issue 28)
+from ..store import GINNYO, SYNC_MODES, Store
+from ..live.registry import MAX_SEED, Subscriber, Tables, json_text, view_message
+from ..games.ginnyo import HUMAN, created_answer
+from .. import analysis
+from . import review  # the analysis board and the game review (issue 28)
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent.parent / "static"
 SWEEP_SECONDS = 3600.0      # how often the games in memory are looked over for those to let go
 RETRY_AFTER = 10            # seconds a client is asked to wait after a 503 (the server's disk is full)
 WS_CLOSE = {401: 4401, 403: 4403, 404: 4404, 429: 4429}
