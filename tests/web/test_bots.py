@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ginnyo.game import View
-from ginnyo.web.live.registry import Table
+from ginnyo.web.games.ginnyo import Table
 from web_helpers import act, best_action, client_of, create, wait_for
 
 BOT_KINDS = ["random", "greedy", "equity", "endgame", "sim", "sim-spread"]

@@ -17,7 +17,9 @@ import pytest
 
 from ginnyo.game import Game
 from ginnyo.web.store import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, GameRow, Store
-from ginnyo.web.live.registry import Tables, token_hash
+from ginnyo.web.games.kinds import REBUILDERS
+from ginnyo.web.live.registry import Tables
+from ginnyo.web.live.seats import token_hash
 from web_helpers import WAIT_SECONDS, act, bearer, best_action, client_of, create, view
 
 FULL = "the server's disk is full: the move was not saved; try again later"
@@ -305,7 +307,7 @@ def test_a_bot_whose_move_could_not_be_saved_moves_once_there_is_room(full_store
         lines.append(line)
         heard.set()
 
-    tables = Tables(full_store)
+    tables = Tables(full_store, REBUILDERS)
     try:
         tables.load(warn)
         assert heard.wait(WAIT_SECONDS), "the bot's move was never tried"

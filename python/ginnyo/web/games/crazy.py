@@ -1,10 +1,20 @@
-"""The Crazy Rummy tables: a :class:`~.crazy_match.CrazyMatch` behind the same seams as a
-Ginny-O table (:class:`~.tables.SeatTable`): stored, rebuilt, moved by people and advisor bots.
+"""Crazy Rummy at the web table: its live table (a :class:`~..crazy_match.CrazyMatch` behind the seams
+of :class:`~..live.table.SeatTable`: stored, rebuilt, moved by people and advisor bots), its preview
+glue and a seat's view as the API answers it.
 
 An action is one step of a turn or a list of them (docs/WEB.md "Crazy Rummy"),
 stored as the JSON of the steps taken; a bot's turn is one action.  The preview
 answers which melds, lay-offs and swaps some chosen cards make (each checked by
 the rules as the step itself would be), or the advisor's best turn (``"hint"``).
+
+What a seat sees: its own hand, the sizes of the other hands, every meld on the table
+(what each wild stands for), the discard pile, the stock's size, the scores and
+the steps of every turn -- a draw from the stock without its card, except its
+own.  When a round ends, the hands left are shown with their points (the
+scoring of docs/RULES.md §7 is public).  It never sees the seed, the stock's
+order or another seat's cards in hand.  The advisor's hint is worked out from
+:func:`turn_state`, what the seat itself sees (the round's own ``view``), and what the
+seat may do (``may_take_discard``) is the round's own answer.
 """
 
 from __future__ import annotations
@@ -15,20 +25,20 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 from ginnyo.crazy.advisor import advice_json, advice_lines, best_turn, play_after_draw
-from ginnyo.crazy.cards import card, card_code, parse_one, rank_of, suit_of
+from ginnyo.crazy.cards import ROUNDS, card, card_code, cards_text, parse_one, rank_of, suit_of
 from ginnyo.crazy.errors import CrazyError
-from ginnyo.crazy.game import PLAYER_KINDS, actions_json, record_lines
+from ginnyo.crazy.game import PLAYER_KINDS, RoundState, actions_json, record_lines
 from ginnyo.crazy.melds import Meld, meld_text, parse_meld
 from ginnyo.crazy.solver import solve_hand
+from ginnyo.crazy.state import TurnState
+from ginnyo.errors import BadField
+from ginnyo.tiles import RANKS
 
 from ..crazy_match import MAX_STEPS, CrazyMatch, can_end_turn
-from .crazy_views import seat_view, turn_state
-from ..http.errors import BadRequest
-from ..http.requests import only_fields
+from ..live.table import HUMAN, SeatTable, only_fields
 from ..store import CRAZY, GameRow
-from ..live.registry import SeatTable
 
-SEAT_KINDS = ("human", *PLAYER_KINDS)
+SEAT_KINDS = (HUMAN, *PLAYER_KINDS)
 MAX_CHOSEN = 8        # cards chosen for one preview (a hand holds 8 at most in play)
 MAX_OPEN_WILDS = 3    # wilds whose card is worked out in one preview
 MAX_OPTIONS = 24
@@ -52,7 +62,7 @@ class CrazyTable(SeatTable):
     def parse(self, value: object) -> list[dict[str, Any]]:
         steps: list[Any] = value if isinstance(value, list) else [value]
         if not steps or len(steps) > MAX_STEPS or not all(isinstance(step, dict) for step in steps):
-            raise BadRequest("field 'action': must be a step object ({\"draw\": \"stock\"}, {\"meld\": ...}, "
+            raise BadField("field 'action': must be a step object ({\"draw\": \"stock\"}, {\"meld\": ...}, "
                              f"{{\"discard\": ...}}, ...) or a list of 1 to {MAX_STEPS} of them")
         return steps
 
@@ -79,6 +89,9 @@ class CrazyTable(SeatTable):
             return [{"draw": draw}, *actions_json(line, where, seat, round_state.wild),
                     {"discard": card_code(line.discard)}]
         return decide
+
+    def record_given(self, seat: int) -> bool:
+        return self.match.over   # before the end, the record would reveal the deal
 
     def view(self, seat: int, rematch: dict[str, Any] | None) -> dict[str, Any]:
         return seat_view(self, seat, rematch)
@@ -116,6 +129,96 @@ def check_players(count: int) -> None:
     CrazyMatch(["human"] * count, 0)
 
 
+# -- a seat's view, serialised ------------------------------------------------------------
+
+def seat_view(table: CrazyTable, seat: int, rematch: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The view of ``seat`` (docs/WEB.md "Crazy Rummy")."""
+    match = table.match
+    shown = match.shown
+    your_turn = not match.over and match.to_move == seat
+    wild = shown.wild
+    return {
+        "id": table.id,
+        "game": CRAZY,
+        "seat": seat,
+        "version": len(table.actions),
+        "players": match.players,
+        "names": list(table.names),
+        "kinds": list(table.kinds),
+        "to_move": None if match.over else match.to_move,
+        "your_turn": your_turn,
+        "finished": match.over,
+        "round": shown.number,
+        "rounds": ROUNDS,
+        "wild": RANKS[wild - 1],
+        "dealer": shown.dealer,
+        "hand": cards_text(sorted(shown.hands[seat])) if not match.over else "",
+        "hand_sizes": [len(hand) for hand in shown.hands] if not match.over else [0] * match.players,
+        "melds": [[meld_text(meld, wild) for meld in melds] for melds in shown.melds],
+        "discard": cards_text(shown.discard),
+        "stock": len(shown.stock),
+        "turn": None if match.over else turn_of(match, seat),
+        "scores": list(match.scores),
+        "rounds_played": [{"round": result.round, "end": result.end, "out": result.out,
+                           "points": list(result.points)} for result in match.rounds],
+        "last_round": last_round(match),
+        "history": [history_entry(entry, seat, table.names) for entry in match.log[-60:]],
+        "result": None if not match.over else {"final_scores": list(match.scores),
+                                               "winners": list(match.result().winners)},
+        "rematch": rematch,
+    }
+
+
+def turn_of(match: CrazyMatch, seat: int) -> dict[str, Any]:
+    """The turn so far of the seat to move: drawn or not, from where, the card if ``seat`` may see it."""
+    card = match.card
+    public = match.draw == "discard"
+    return {"seat": match.to_move, "opening": match.round.opening, "drawn": match.drawn,
+            "draw": match.draw,
+            "card": card_code(card) if card is not None and (public or match.to_move == seat) else None,
+            "may_take_discard": match.round.may_take_discard(match.to_move)}
+
+
+def last_round(match: CrazyMatch) -> dict[str, Any] | None:
+    """The round that ended last: how, who went out, the hands left and their points."""
+    if not match.rounds:
+        return None
+    result = match.rounds[-1]
+    return {"round": result.round, "end": result.end, "out": result.out, "points": list(result.points),
+            "hands": [cards_text(hand) for hand in match.finished_hands]}
+
+
+def history_entry(entry: dict[str, Any], seat: int, names: tuple[str, ...]) -> dict[str, Any]:
+    """A step as ``seat`` may read it: another seat's draw from the stock names no card."""
+    step, who = entry["step"], entry["seat"]
+    if "draw" in step:
+        if step["draw"] == "none":
+            text = "opens the round (8 cards, no draw)"
+        elif step["draw"] == "discard":
+            text = f"takes {card_code(entry['card'])} from the discard pile"
+        elif who == seat and entry["card"] is not None:
+            text = f"draws {card_code(entry['card'])} from the stock"
+        else:
+            text = "draws from the stock"
+    elif "discard" in step:
+        text = f"discards {step['discard']}"
+    elif "swap" in step:
+        owner, number = step["swap"]
+        text = f"swaps {step['card']} for the wild {step['wild']} in {names[owner]}'s meld {number + 1}"
+    elif "lay_off" in step:
+        text = f"lays off on meld {step['lay_off'][1] + 1}: {step['meld']}"
+    else:
+        text = f"melds {step['meld']}"
+    return {"round": entry["round"], "seat": who, "text": text}
+
+
+def turn_state(round_state: RoundState, seat: int, draw: bool = True) -> TurnState:
+    """What ``seat`` sees of ``round_state`` as the advisor reads it (its own hand only)."""
+    state, _ = round_state.view(seat)
+    return state if draw else TurnState(state.round, state.hand, state.melds, state.others, state.discard,
+                                        state.stock, False)
+
+
 # -- the preview -------------------------------------------------------------------------
 
 def hint(match: CrazyMatch, seat: int) -> dict[str, Any]:
@@ -142,7 +245,7 @@ def options(match: CrazyMatch, cards_value: object, onto: object) -> dict[str, A
     ``onto`` a meld on the table, lay-offs on it (one's own) and swaps of its wilds; each
     step checked as it would be taken.  ``reason``: why none, in the rules' words."""
     if not isinstance(cards_value, list) or not 1 <= len(cards_value) <= MAX_CHOSEN:
-        raise BadRequest(f"field 'cards': must be a list of 1 to {MAX_CHOSEN} card codes of the hand")
+        raise BadField(f"field 'cards': must be a list of 1 to {MAX_CHOSEN} card codes of the hand")
     if not match.drawn:
         raise CrazyError("draw first: from the stock or the discard pile")
     chosen = [parse_one(code, "cards") for code in cards_value]
@@ -206,7 +309,7 @@ def _meld_ref(match: CrazyMatch, onto: object) -> tuple[int, int]:
     melds = match.shown.melds
     if (not isinstance(onto, list) or len(onto) != 2 or not all(type(v) is int for v in onto)
             or not 0 <= onto[0] < len(melds) or not 0 <= onto[1] < len(melds[onto[0]])):
-        raise BadRequest("field 'onto': must be [seat, number] of a meld on the table, or null")
+        raise BadField("field 'onto': must be [seat, number] of a meld on the table, or null")
     return onto[0], onto[1]
 
 
@@ -220,4 +323,4 @@ def _why_not(chosen: list[int], wild: int, onto: bool) -> str:
     return "these cards make no meld"   # pragma: no cover - a meld parse_meld accepts is a candidate
 
 
-__all__ = ["CrazyTable", "rebuilt", "check_players", "SEAT_KINDS", "hint", "options", "meld_texts"]
+__all__ = ["seat_view", "turn_state", "CrazyTable", "rebuilt", "check_players", "SEAT_KINDS", "hint", "options", "meld_texts"]

@@ -1,41 +1,117 @@
-"""What a seat may see: the one place the web decides hidden information.
+"""Ginny-O at the web table: its live table (:class:`Table`, a :class:`~ginnyo.game.Game` behind the
+seams of :class:`~..live.table.SeatTable`), its rebuild from the store, its preview glue, and a seat's
+view as the API answers it.
 
-A seat sees the board, its own rack, everyone's scores and rack sizes, the
-box's size, the history (another seat's returned tiles only as their number)
-and, once the game is over, every rack (the penalty step of docs/RULES.md §6
-is public).  It never sees the seed, the box's order or another seat's tiles
-during the game.  Every answer and every socket message about a game is made
-here.
+What a seat may see and do is the game's own :class:`~ginnyo.game.View` (``unseen``, ``can_pass``,
+``can_return``, ``record_given``); here it is only serialised.  A seat sees the board, its own rack,
+everyone's scores and rack sizes, the box's size, the history (another seat's returned tiles only as
+their number) and, once the game is over, every rack (the penalty step of docs/RULES.md §6 is
+public).  It never sees the seed, the box's order or another seat's tiles during the game.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
-from ginnyo import rack_code
-from ginnyo.game.actions import Place, Return
-from ginnyo.game import Game, Turn, quiet_turn_limit, tile_set
+from ginnyo import GinnyoError, rack_code
+from ginnyo.errors import BadField
+from ginnyo.game import Game, Turn, View, quiet_turn_limit
+from ginnyo.game.actions import Action, Place, Return, action_notation, parse_action
+from ginnyo.game.records import record_text
+from ginnyo.players import PLAYER_KINDS, Player, make_player
 
-HUMAN = "human"
+from ..live.table import HUMAN, SeatTable, only_fields
+from ..preview import preview, read_placements
+from ..store import GameRow
+
+SEAT_KINDS = (HUMAN, *PLAYER_KINDS)
 
 
-class Table(Protocol):
-    """What a view is made from (a :class:`ginnyo.web.tables.Table`): the game, its seats, its actions' notation."""
+@dataclass(eq=False)
+class Table(SeatTable):
+    """A Ginny-O game being played (or over): the :class:`Game`, dealt from ``seed`` with the
+    ``actions`` applied; the seat to move has drawn (``Game.begin_turn``)."""
 
-    id: str
-    kinds: tuple[str, ...]
-    names: tuple[str, ...]
-    game: Game
-    actions: list[str]
+    game: Game = field(kw_only=True)
 
+    @property
+    def version(self) -> int:
+        return self.game.turns_played
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    @property
+    def to_move(self) -> int:
+        return self.game.to_move
+
+    def record_given(self, seat: int) -> bool:
+        return View(self.game, seat).record_given
+
+    def parse(self, value: object) -> Action:
+        if not isinstance(value, str):
+            raise BadField("field 'action': must be a string")
+        return parse_action(self.game.position(), value)
+
+    def bot_decision(self, seat: int) -> Callable[[], Any]:
+        view, player = self.game.begin_turn(), self.bot(seat)
+        return lambda: player.choose(view)
+
+    def view(self, seat: int, rematch: dict[str, Any] | None) -> dict[str, Any]:
+        return seat_view(self, seat, rematch)
+
+    def preview(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+        only_fields(body, ("placements",))
+        return preview(self.game.position(seat), read_placements(body.get("placements")))
+
+    def record(self) -> str:
+        return record_text(self.game, list(self.names))
+
+    def apply(self, action: Action) -> str:
+        """Apply ``action`` for the seat to move (``IllegalMoveError`` leaves the game
+        unchanged); its notation, as stored."""
+        game = self.game
+        before = game.position()
+        game.apply(action)   # raises before changing anything when the rules forbid it
+        text = action_notation(before, action)
+        self.actions.append(text)
+        if not game.over:
+            game.begin_turn()   # the next seat draws: its view holds its tiles for the decision
+        return text
+
+    def bot(self, seat: int) -> Player:
+        """The bot of ``seat``; a random bot is seeded from the turn too, so that a game
+        rebuilt after a restart goes on as it would have."""
+        kind = self.kinds[seat]
+        if kind == "random":
+            return make_player(kind, self.seed * 1000 + self.version, seat)
+        if seat not in self.bots:
+            self.bots[seat] = make_player(kind, self.seed, seat, seconds=self.think)
+        return self.bots[seat]
+
+
+def rebuilt(row: GameRow, actions: list[str]) -> Table:
+    """A Ginny-O table dealt from ``row``'s seed with ``actions`` applied in order."""
+    game = Game.deal(len(row.seats), row.seed)
+    table = Table(row.id, row.seats, row.names, row.seed, row.think, game=game, rematch=row.rematch)
+    game.begin_turn()
+    for number, text in enumerate(actions, 1):
+        try:
+            table.apply(parse_action(game.position(), text))
+        except GinnyoError as error:
+            raise RuntimeError(f"game {row.id}: stored action {number} ({text!r}) no longer replays: {error}") from None
+    return table
+
+
+# -- a seat's view, serialised ----------------------------------------------------------
 
 def seat_view(table: Table, seat: int, rematch: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The view of ``seat`` (docs/WEB.md "A seat's view"); ``rematch``: this
-    seat's entry in the rematch, once there is one."""
+    """The view of ``seat`` (docs/WEB.md "A seat's view"): the game's :class:`View` of the seat as JSON;
+    ``rematch``: this seat's entry in the rematch, once there is one."""
     game = table.game
-    your_turn = not game.over and game.to_move == seat
-    box = len(game.box)
+    seen = View(game, seat)
     last = game.history[-1] if game.history else None
     return {
         "id": table.id,
@@ -45,17 +121,17 @@ def seat_view(table: Table, seat: int, rematch: dict[str, Any] | None = None) ->
         "names": list(table.names),
         "kinds": list(table.kinds),
         "to_move": None if game.over else game.to_move,
-        "your_turn": your_turn,
+        "your_turn": seen.to_move,
         "finished": game.over,
-        "position": position_of(game, seat),
+        "position": position_of(game, seen),
         "layout_grid": list(game.layout.rows),
         "scores": list(game.scores),
-        "rack_sizes": [len(rack) for rack in game.racks],
-        "box": box,
+        "rack_sizes": list(seen.rack_sizes),
+        "box": seen.box_size,
         "opened": game.opened,
         "stall": stall_of(game),
-        "can_return": your_turn and box > 0,
-        "can_pass": your_turn and box == 0 and game.position(seat).best_play() is None,
+        "can_return": seen.can_return,
+        "can_pass": seen.can_pass,
         "last": None if last is None else {**history_entry(table, last, seat),
                                            "squares": squares_of(game, last)},
         "history": [history_entry(table, turn, seat) for turn in game.history],
@@ -64,17 +140,13 @@ def seat_view(table: Table, seat: int, rematch: dict[str, Any] | None = None) ->
     }
 
 
-def position_of(game: Game, seat: int) -> dict[str, Any]:
-    """The docs/FORMAT.md position ``seat`` sees: the board, its own rack, and as
-    unseen every tile it cannot see (the box and the other racks, as one count)."""
-    position = game.position(seat)
-    unseen = Counter(tile_set(game.sets))
-    unseen.subtract(tile.rack_tile for tile in game.board.values())
-    unseen.subtract(position.rack)
-    data = position.to_dict()
+def position_of(game: Game, seen: View) -> dict[str, Any]:
+    """The docs/FORMAT.md position the view's seat sees: the board, its own rack, and as
+    unseen every tile it cannot see (the view's ``unseen``)."""
+    data = game.position(seen.player).to_dict()
     data.update({"players": game.players, "scores": list(game.scores),
                  "to_move": game.to_move,
-                 "unseen": " ".join(rack_code(tile) for tile in sorted(unseen.elements()))})
+                 "unseen": " ".join(rack_code(tile) for tile in seen.unseen)})
     return data
 
 
@@ -111,38 +183,4 @@ def result_of(game: Game) -> dict[str, Any] | None:
             "racks": [" ".join(rack_code(tile) for tile in sorted(rack)) for rack in game.racks]}
 
 
-class Seats(Protocol):
-    """A table of any game kind, as far as its seats go."""
-
-    id: str
-    kinds: tuple[str, ...]
-    names: tuple[str, ...]
-
-
-def created_answer(table: Seats, tokens: dict[int, str]) -> dict[str, Any]:
-    """The answer to whoever made a game: every seat, and the tokens of the human
-    seats given (to this caller only: they are stored hashed, never shown again)."""
-    seats = []
-    for seat, kind in enumerate(table.kinds):
-        entry: dict[str, Any] = {"seat": seat, "kind": kind, "name": table.names[seat]}
-        if seat in tokens:
-            entry["token"] = tokens[seat]
-            entry["url"] = seat_url(table.id, seat, tokens[seat])
-        seats.append(entry)
-    answer: dict[str, Any] = {"id": table.id, "seats": seats}
-    if len(tokens) >= 2:
-        answer["hotseat_url"] = hotseat_url(table.id, tokens)
-    return answer
-
-
-def seat_url(game_id: str, seat: int, token: str) -> str:
-    """The table's page for one seat (the token in the fragment, which no server log sees)."""
-    return f"/play/{game_id}#seat={seat}&token={token}"
-
-
-def hotseat_url(game_id: str, tokens: dict[int, str]) -> str:
-    """The table's page for several seats on one screen."""
-    return f"/play/{game_id}#hotseat=" + ",".join(f"{seat}:{token}" for seat, token in sorted(tokens.items()))
-
-
-__all__ = ["seat_view", "position_of", "created_answer", "seat_url", "hotseat_url", "HUMAN"]
+__all__ = ["Table", "rebuilt", "seat_view", "position_of", "SEAT_KINDS"]

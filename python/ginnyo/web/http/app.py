@@ -1,8 +1,9 @@
 """The routes of ``ginnyo serve``: the pages, the JSON API of docs/WEB.md and the event sockets.
 
 Handlers read and check the request (:mod:`.requests`), then hand the work to
-:mod:`.tables` in a worker thread; every refusal is a :class:`~.errors.WebError`
-answered as ``{"error": "one line"}``.
+the live tables (:mod:`..live.registry`) in a worker thread; every refusal, the request's own
+(:class:`~.errors.WebError`) or the tables' (:class:`~ginnyo.errors.TableRefusal`, its status from
+:mod:`.errors`), is answered as ``{"error": "one line"}``.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ...errors import StoreUnavailable
+from ...errors import StoreUnavailable, TableRefusal
 from . import requests as fields
 from .requests import DEFAULT_THINK, MAX_ACTION, MAX_NAME, MAX_THINK
-from .errors import BadRequest, Busy, Unauthorized, WebError
+from .errors import BadRequest, Unauthorized, WebError, retry_after_of, status_of
 from .guard import Guard
 from ..games.kinds import GAME_KINDS, GameKind
 from .limits import (EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, SIMULATIONS, SIMULATIONS_PER_MINUTE, RateLimiter,
@@ -36,8 +37,11 @@ from .limits import (EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, SIMULATION
 from .openapi import openapi_document
 from .pages import page_response
 from ..store import GINNYO, SYNC_MODES, Store
-from ..live.registry import MAX_SEED, Subscriber, Tables, json_text, view_message
-from ..games.ginnyo import HUMAN, created_answer
+from ..games.kinds import REBUILDERS
+from ..live.feed import Subscriber, json_text, view_message
+from ..live.registry import MAX_SEED, Tables
+from ..live.seats import created_answer
+from ..live.table import HUMAN
 from .. import analysis
 from . import review  # the analysis board and the game review (issue 28)
 
@@ -154,7 +158,10 @@ async def game_view(request: Request) -> Response:
 
 
 async def _view(tables: Tables, table: Any, seat: int, token: str) -> str:
-    """The seat's view (JSON text): the one kept since the game last changed, else made in a worker thread."""
+    """The seat's view (JSON text): its rematch seat registered first (once there is a rematch), then
+    the view kept since the game last changed, else one made in a worker thread."""
+    if table.rematch is not None:
+        await run_in_threadpool(tables.register_rematch_seat, table, seat, token)
     view = tables.kept_view(table, seat, token)
     return view if view is not None else await run_in_threadpool(tables.view, table, seat, token)
 
@@ -194,7 +201,7 @@ async def game_rematch(request: Request) -> Response:
 async def game_record(request: Request) -> Response:
     """The finished game's record (JSON lines, as ginnyo replay reads it); 409 before the end."""
     tables, table, seat, token = await _seat(request)
-    text = await run_in_threadpool(tables.record, table)
+    text = await run_in_threadpool(tables.record, table, seat)
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="ginnyo-{table.id}.jsonl"'})
 
 
@@ -215,9 +222,9 @@ async def game_events(websocket: WebSocket) -> None:
         assert token is not None
         subscriber = Subscriber(seat, token, asyncio.get_running_loop(), asyncio.Queue())
         tables.subscribe(table, subscriber)
-    except WebError as error:
+    except (WebError, TableRefusal) as error:
         await websocket.send_text(json_text({"type": "error", "error": error.message}))
-        await websocket.close(code=WS_CLOSE.get(error.status, 4400))
+        await websocket.close(code=WS_CLOSE.get(status_of(error), 4400))
         return
     try:
         subscriber.queue.put_nowait(view_message(await _view(tables, table, seat, token)))
@@ -270,7 +277,7 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
 
 
 async def _sweep(tables: Tables, every: float) -> None:
-    """Let go of the games in play untouched too long (:meth:`.tables.Tables.sweep`), every ``every`` seconds."""
+    """Let go of the games in play untouched too long (:meth:`..live.registry.Tables.sweep`), every ``every`` seconds."""
     while True:
         await asyncio.sleep(every)
         await run_in_threadpool(tables.sweep)
@@ -279,9 +286,11 @@ async def _sweep(tables: Tables, every: float) -> None:
 # -- errors -----------------------------------------------------------------------------
 
 async def web_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, WebError)
-    headers = {"Retry-After": str(error.retry_after)} if isinstance(error, Busy) else None
-    return JSONResponse({"error": error.message}, status_code=error.status, headers=headers)
+    """A refusal, the request's own or the tables': its status (:func:`.errors.status_of`), one line."""
+    assert isinstance(error, (WebError, TableRefusal))
+    retry_after = retry_after_of(error)
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+    return JSONResponse({"error": error.message}, status_code=status_of(error), headers=headers)
 
 
 async def http_error(request: Request, error: Exception) -> Response:
@@ -314,8 +323,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(data_dir, sync)
         expire_seconds = expire_days * 86400 if expire_days > 0 else None
-        tables = Tables(store, rebuilders={name: kind.rebuild for name, kind in GAME_KINDS.items()},
-                        max_games=max_games, expire_seconds=expire_seconds)
+        tables = Tables(store, REBUILDERS, max_games=max_games, expire_seconds=expire_seconds)
         await run_in_threadpool(tables.load, warn)
         app.state.tables = tables
         app.state.limiters = {GAMES: RateLimiter(games_per_minute, "games"),
@@ -343,7 +351,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         WebSocketRoute("/api/games/{game_id}/events", game_events),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ] + analysis.routes + review.routes
-    handlers: dict[Any, Any] = {WebError: web_error, HTTPException: http_error, StoreUnavailable: store_unavailable,
+    handlers: dict[Any, Any] = {WebError: web_error, TableRefusal: web_error, HTTPException: http_error, StoreUnavailable: store_unavailable,
                                 Exception: internal_error}
     guard = Middleware(Guard, allowed_hosts=tuple(allowed_hosts), port=port)
     return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan, middleware=[guard])

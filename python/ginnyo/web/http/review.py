@@ -110,8 +110,8 @@ async def review_game(request: Request) -> Response:
     """GET /api/games/{id}/review: a finished table game's review, for any of its seats."""
     tables: Tables = request.app.state.tables
     table = tables.get(request.path_params["game_id"])
-    tables.seat_of(table, fields.bearer_token(request))
-    text = await run_in_threadpool(tables.record, table)   # 409 while the game is played
+    seat = tables.seat_of(table, fields.bearer_token(request))
+    text = await run_in_threadpool(tables.record, table, seat)   # 409 while the game is played
     answer = await run_in_threadpool(review_of, text)
     answer["game"] = table.id
     return JSONResponse(answer)
