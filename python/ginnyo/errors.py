@@ -2,7 +2,8 @@
 subclasses (:class:`GinnyoError`) with a one-line message; failures outside the
 input (a lost cluster, an engine that ended) are ``RuntimeError`` subclasses.
 The modules that raise them re-export them under their old names.  A request the web
-table refuses is a :class:`WebError` carrying its HTTP status."""
+table refuses is a :class:`TableRefusal`, which knows no HTTP status (the web's HTTP layer
+gives each its status, ``ginnyo.web.http.errors``)."""
 
 
 class GinnyoError(ValueError):
@@ -122,7 +123,7 @@ class StoreUnavailable(StoreError):
     try may succeed (the web table answers 503)."""
 
 
-class StaleVersion(StoreError):
+class MoveAlreadyStored(StoreError):
     """A game's move was stored already under the number asked for (another process applied it
     first): nothing was saved; the game is to be reloaded (the web table answers 409)."""
 
@@ -131,73 +132,68 @@ class EngineTerminatedError(RuntimeError):
     """The engine process ended, or stopped answering within the timeout."""
 
 
-# -- the web table's refusals (ginnyo serve): an HTTP status and one line ------------------
+# -- the web table's refusals (ginnyo serve), in the tables' words: the HTTP layer alone
+# (ginnyo.web.http.errors) gives each its status -----------------------------------------
 
-class WebError(Exception):
-    """A request refused with ``status`` (4xx) and a one-line ``message``; nothing changed."""
-
-    status = 400
+class TableRefusal(Exception):
+    """A request the live tables refuse; nothing changed; ``str(error)`` is one line."""
 
     def __init__(self, message: str) -> None:
         super().__init__(" ".join(str(message).split()))
         self.message = str(self)
 
 
-class BadRequest(WebError):
-    """Malformed JSON, a field missing or of the wrong type or value."""
-    status = 400
+class BadField(TableRefusal):
+    """A field of the request (an action, a preview's choice) that is malformed."""
 
 
-class Unauthorized(WebError):
-    """No seat token, or one that is no token of any game."""
-    status = 401
+class NoCredential(TableRefusal):
+    """No seat token, a malformed one, or one that is no token of any game here."""
 
 
-class Forbidden(WebError):
-    """A token of another game."""
-    status = 403
+class BadCredential(TableRefusal):
+    """A seat token of another game."""
 
 
-class NotFound(WebError):
+class UnknownGame(TableRefusal):
     """No game of that id."""
-    status = 404
 
 
-class Conflict(WebError):
-    """Not now: out of turn, a stale version, the game over (or not yet over)."""
-    status = 409
+class NotNow(TableRefusal):
+    """A request that the game's state refuses now (it may be right at another time)."""
 
 
-class TooLarge(WebError):
-    """A request body over the limit."""
-    status = 413
+class GameOver(NotNow):
+    """The game is over: no more moves."""
 
 
-class UnsupportedType(WebError):
-    """A body that is not sent as the type the endpoint reads (``Content-Type: application/json``)."""
-    status = 415
+class GameNotOver(NotNow):
+    """The game is still played: its record (or what follows its end) waits for the end."""
 
 
-class Illegal(WebError):
+class NotYourTurn(NotNow):
+    """Another seat is to move."""
+
+
+class StaleVersion(NotNow):
+    """The request names a version of the game that is no longer its version."""
+
+
+class RuleRefusal(TableRefusal):
     """An action the rules refuse (or notation that does not read), in the rules' words."""
-    status = 422
 
 
-class Busy(WebError):
-    """Refused for now, not for what was asked: ``retry_after`` seconds until it may be taken
-    (answered in a ``Retry-After`` header)."""
-    status = 503
+class TablesBusy(TableRefusal):
+    """Refused for now: ``retry_after`` seconds until it may be asked again."""
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
 
 
-class TooManyRequests(Busy):
-    """One client's requests of a kind faster than the server takes them."""
-    status = 429
-
-
-class ServerFull(Busy):
+class TablesFull(TablesBusy):
     """The server holds as many games in play as it is allowed to."""
-    status = 503
+
+
+class TooManySockets(TablesBusy):
+    """A game has as many event sockets open as it takes."""

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ginnyo import Position, rack_code
 from ginnyo.cli import main
-from ginnyo.web.app import create_app
+from ginnyo.web.http.app import create_app
 from web_helpers import TestClient
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -16,8 +16,8 @@ from typing import Any
 import schemathesis
 from hypothesis import strategies as st
 
-from ginnyo.web.api_schemas import NAME_FORMAT
-from ginnyo.web.requests import MAX_NAME
+from ginnyo.web.http.api_schemas import NAME_FORMAT
+from ginnyo.web.http.requests import MAX_NAME
 
 _tokens: dict[str, str] = {}      # game id -> a person's seat token in it
 _lock = threading.Lock()
@@ -26,7 +26,7 @@ ANSWERS_LOG = "GINNYO_SCHEMATHESIS_ANSWERS"   # tests/web/test_openapi_schemathe
 
 
 def _a_name(text: str) -> bool:
-    """The handler's rule for a seat's name (web/app.py's ``_names``)."""
+    """The handler's rule for a seat's name (web/http/app.py's ``_names``)."""
     name = " ".join(text.split())
     return len(name) <= MAX_NAME and name.isprintable()
 

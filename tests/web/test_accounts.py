@@ -11,9 +11,9 @@ import pytest
 from starlette import testclient
 
 from ginnyo.accounts.throttle import ADDRESS_FAILURES, NAME_FAILURES
-from ginnyo.web.accounts import SESSION_COOKIE
-from ginnyo.web.app import create_app
-from ginnyo.web.i18n import LANGUAGES, localise
+from ginnyo.web.http.accounts import SESSION_COOKIE
+from ginnyo.web.http.app import create_app
+from ginnyo.web.http.i18n import LANGUAGES, localise
 from ginnyo.web.store import DATABASE_NAME
 from web_helpers import LOCAL, TestClient
 

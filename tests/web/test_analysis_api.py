@@ -14,7 +14,7 @@ from analysis_helpers import ENDGAMES, EXAMPLES, PREENDGAMES, RANKED_STATICALLY,
 from ginnyo import Position
 from ginnyo.web import analysis as analysis_module
 from ginnyo.web.analysis import MAX_ACTIVE, Simulations, simulation_setup
-from ginnyo.web.errors import Conflict
+from ginnyo.web.http.errors import Conflict
 
 MIDGAME = next(path for path in SHIPPED if path.name == "midgame.json")
 SET_OF_THREE = {"board": {"H7": "7C", "H8": "7D", "H9": "7S"}, "rack": "7H"}

@@ -11,7 +11,7 @@ from websockets.sync.client import connect
 
 from ginnyo import rack_code
 from ginnyo.cli import main
-from ginnyo.web.app import create_app
+from ginnyo.web.http.app import create_app
 from web_helpers import (WAIT_SECONDS, TestClient, act, auth, bearer, best_action, client_of, create, live_server,
                          play_to_end, position_of, view, wait_for)
 
@@ -156,7 +156,7 @@ def test_a_polled_view_is_the_seats_own_and_follows_every_move(client: TestClien
 
 
 def test_the_views_kept_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ginnyo.web import tables
+    from ginnyo.web.live import registry as tables
     monkeypatch.setattr(tables, "VIEWS_KEPT", 3)
     with client_of(tmp_path) as client:
         made = [create(client, ["human", "human"], seed=seed) for seed in range(5)]
@@ -171,7 +171,7 @@ def test_the_views_kept_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def test_finished_games_beyond_the_bound_leave_memory_and_come_back_whole(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from ginnyo.web import tables
+    from ginnyo.web.live import registry as tables
     monkeypatch.setattr(tables, "FINISHED_KEPT", 1)
     with client_of(tmp_path) as client:
         live = client.app.state.tables   # type: ignore[attr-defined]

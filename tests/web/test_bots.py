@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ginnyo.game import View
-from ginnyo.web.tables import Table
+from ginnyo.web.games.ginnyo import Table
 from web_helpers import act, best_action, client_of, create, wait_for
 
 BOT_KINDS = ["random", "greedy", "equity", "endgame", "sim", "sim-spread"]
@@ -100,7 +100,7 @@ def test_a_bot_that_fails_stops_its_game_with_one_line(tmp_path: Path, monkeypat
 
     monkeypatch.setattr(Table, "bot", lambda table, seat: Broken())
     heard: list[str] = []
-    from ginnyo.web.app import create_app
+    from ginnyo.web.http.app import create_app
     from web_helpers import TestClient
     with TestClient(create_app(tmp_path, heard.append)) as client:
         made = create(client, ["greedy", "greedy"], seed=3)

@@ -7,7 +7,7 @@ from typing import Any
 
 from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the fixtures)
 from browser_table import Server
-from ginnyo.web.i18n import translate
+from ginnyo.web.http.i18n import translate
 
 
 def test_the_greek_lobby_shows_the_scripts_words_in_greek_and_the_choice_is_remembered(server: Server, page: Any) -> None:

@@ -16,7 +16,7 @@ from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the 
 from browser_table import WAIT_MS, Server, wait_turn
 from ginnyo.players.kinds import PLAYER_KINDS, SIM_KINDS
 from ginnyo.players.levels import LEVEL_KINDS, LEVELS
-from ginnyo.web.requests import MAX_NAME
+from ginnyo.web.http.requests import MAX_NAME
 from web_helpers import play_to_end
 
 STORE = "ginnyo.games"          # the localStorage key of this browser's games (static/js/common.js)

@@ -13,7 +13,7 @@ from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the 
 from browser_table import Server, best_choice, play_turns, take_turn, wait_turn
 from ginnyo import Position, rack_code
 from ginnyo.vocab.rules import tile_to_return
-from ginnyo.web.i18n import translate
+from ginnyo.web.http.i18n import translate
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 NOTATION_TILE = re.compile(r"\*|\.|10[A-Za-z]|[0-9A-Za-z][A-Za-z]")

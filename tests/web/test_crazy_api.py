@@ -18,7 +18,7 @@ import pytest
 from browser_table import Server
 from crazy_helpers import advisor_steps
 from ginnyo.crazy.cards import card_code, cards_text
-from ginnyo.web.crazy_table import CrazyTable
+from ginnyo.web.games.crazy import CrazyTable
 from ginnyo.web.store import DATABASE_NAME
 from web_helpers import TestClient, auth, bearer, client_of, view, wait_for
 
@@ -276,7 +276,7 @@ def play_person_turns(client: TestClient, game: str, tokens: list[str]) -> dict[
 
 def test_a_whole_game_through_the_api_ends_and_its_record_replays(client: TestClient, tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from ginnyo.web import tables
+    from ginnyo.web.live import registry as tables
     monkeypatch.setattr(tables, "FINISHED_KEPT", 0)   # once over, the game is rebuilt from the store each request
     made = create_crazy(client, seed=2)
     tokens = tokens_of(made)

@@ -11,8 +11,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from ginnyo.web import app as web_app
-from ginnyo.web.app import create_app
+from ginnyo.web.http import app as web_app
+from ginnyo.web.http.app import create_app
 from web_helpers import TestClient, auth, bearer, client_of, create, view
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

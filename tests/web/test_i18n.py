@@ -1,4 +1,4 @@
-"""The pages' languages (web/i18n.py, issue 42): the language a request chooses (``?lang=``, the
+"""The pages' languages (web/http/i18n.py, issue 42): the language a request chooses (``?lang=``, the
 ``lang`` cookie, ``Accept-Language``), every catalogue complete, the rules page in each language
 with the board's squares drawn, every page's words and its scripts' messages in the language
 chosen, the plural forms, and the Gurmukhi font shipped."""
@@ -18,9 +18,9 @@ from analysis_helpers import TestClient, client_of
 from babel import Locale
 from babel.messages.pofile import read_po
 from ginnyo.vocab.layout import Layout
-from ginnyo.web.i18n import LANGUAGES, catalogue, catalogue_path, choose_language, negotiate, one_counts, translate
-from ginnyo.web.pages import PAGES, PAGES_DIR, page_html
-from ginnyo.web.squares import PREMIUM_KINDS
+from ginnyo.web.http.i18n import LANGUAGES, catalogue, catalogue_path, choose_language, negotiate, one_counts, translate
+from ginnyo.web.http.pages import PAGES, PAGES_DIR, page_html
+from ginnyo.web.http.squares import PREMIUM_KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "python" / "ginnyo"

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ginnyo.web.app import create_app
+from ginnyo.web.http.app import create_app
 from test_serve import Served, serve, served
 from web_helpers import WAIT_SECONDS, bearer, create, view
 
@@ -50,8 +50,8 @@ def test_simulations_past_a_clients_burst_are_refused_with_429(tmp_path: Path) -
 
 
 def test_a_bucket_fills_again_at_its_rate() -> None:
-    from ginnyo.errors import TooManyRequests
-    from ginnyo.web.limits import RateLimiter
+    from ginnyo.web.http.errors import TooManyRequests
+    from ginnyo.web.http.limits import RateLimiter
     now = [0.0]
     limiter = RateLimiter(6, "games", clock=lambda: now[0])   # one every 10 s
     for _ in range(6):
@@ -75,8 +75,8 @@ def test_a_game_past_max_games_in_play_is_refused_with_503(tmp_path: Path) -> No
 
 
 def test_a_games_sockets_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ginnyo.web import tables
-    monkeypatch.setattr(tables, "SOCKETS_PER_GAME", 1)
+    from ginnyo.web.live import feed
+    monkeypatch.setattr(feed, "SOCKETS_PER_GAME", 1)
     with TestClient(create_app(tmp_path)) as client:
         made = create(client, ["human", "human"])
         url = f"/api/games/{made['id']}/events?token={made['seats'][0]['token']}"

@@ -1,4 +1,4 @@
-"""The OpenAPI document of ``ginnyo serve`` (web/openapi.py) describes the whole API: every route
+"""The OpenAPI document of ``ginnyo serve`` (web/http/openapi.py) describes the whole API: every route
 under /api/ with its path parameters, the bodies of its POSTs, its answers and refusals, the seat's
 token only where one is needed, and the Allow header of a 405 (which the server sends)."""
 
@@ -11,7 +11,7 @@ from typing import Any, Iterator
 import pytest
 from starlette.routing import Route
 
-from ginnyo.web.openapi import OPERATIONS
+from ginnyo.web.http.openapi import OPERATIONS
 from web_helpers import TestClient, client_of
 
 METHODS = ("get", "post", "put", "patch", "delete")

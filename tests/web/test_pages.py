@@ -1,4 +1,4 @@
-"""The pages (web/pages.py): every page is its body in the one shared shell, with its title, its own
+"""The pages (web/http/pages.py): every page is its body in the one shared shell, with its title, its own
 stylesheets and scripts (each an asset /static serves), and a table's hot-seat cover."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Iterator
 import pytest
 
 from analysis_helpers import TestClient, client_of
-from ginnyo.web.i18n import translate
-from ginnyo.web.pages import PAGES, page_html
+from ginnyo.web.http.i18n import translate
+from ginnyo.web.http.pages import PAGES, page_html
 
 ROUTES = {"index": "/", "play": "/play/no-such-game", "analysis": "/analysis", "review": "/review", "rules": "/rules"}
 

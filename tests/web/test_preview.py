@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ginnyo import Position
-from ginnyo.web.errors import BadRequest
+from ginnyo.web.http.errors import BadRequest
 from ginnyo.web.preview import preview, read_placements
 
 

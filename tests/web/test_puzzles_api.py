@@ -11,7 +11,7 @@ import pytest
 
 from web_helpers import TestClient, client_of
 from ginnyo.puzzles.solving import ShippedPuzzle, shipped_puzzles
-from ginnyo.web.puzzles import GUEST_COOKIE
+from ginnyo.web.http.puzzles import GUEST_COOKIE
 
 JSON = {"Content-Type": "application/json"}
 

@@ -1,6 +1,6 @@
 """The store's contract, on both of its backends (issue 43): SQLite (a data directory) and PostgreSQL
 (a throw-away server, tests/web/services.py).  Games and their tokens, actions in order, a move n
-stored once (StaleVersion for the second, from another store on the same database too), finished
+stored once (MoveAlreadyStored for the second, from another store on the same database too), finished
 games, last activity, and all of it read back by a store opened afresh."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import threading
 import psycopg
 import pytest
 
-from ginnyo.errors import StaleVersion, StoreRefused
+from ginnyo.errors import MoveAlreadyStored, StoreRefused
 from ginnyo.web.store import SCHEMA_VERSION, GameRow, Store
 from services import open_store, postgresql, postgresql_database, redis, store_url  # noqa: F401
 
@@ -72,7 +72,7 @@ def test_a_move_stored_twice_is_stale_and_changes_nothing(store_url: str) -> Non
     try:
         store.create_game(row("g"), {})
         store.append_action("g", 1, "first", False)
-        with pytest.raises(StaleVersion, match="move 1 is stored already"):
+        with pytest.raises(MoveAlreadyStored, match="move 1 is stored already"):
             store.append_action("g", 1, "again", True)
         assert store.actions("g") == ["first"]
         game = store.game("g")
@@ -111,7 +111,7 @@ def test_two_stores_on_one_postgresql_database_never_both_store_move_n(postgresq
         try:
             store.append_action("g", 1, text, False)
             outcomes.append(text)
-        except StaleVersion:
+        except MoveAlreadyStored:
             outcomes.append("stale")
 
     threads = [threading.Thread(target=apply, args=(store, f"by {number}")) for number, store in enumerate(stores)]

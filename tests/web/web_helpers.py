@@ -18,7 +18,7 @@ with warnings.catch_warnings():   # starlette 1.x would rather have httpx2, whic
     from starlette import testclient
 
 from ginnyo import Position
-from ginnyo.web.app import create_app
+from ginnyo.web.http.app import create_app
 
 WAIT_SECONDS = 60.0   # how long a test waits for the bots before failing (not a timing assert)
 LOCAL = "127.0.0.1"   # the address the in-process client calls the app by: a loopback name it answers to

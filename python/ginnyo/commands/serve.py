@@ -44,7 +44,7 @@ def register(commands: Any) -> None:
 
 def add_limits(serve: argparse.ArgumentParser) -> None:
     """The options bounding what the server holds and takes (docs/WEB.md, "Limits")."""
-    from ..web import limits
+    from ..web.http import limits
     serve.add_argument("--games-per-minute", type=whole(0), default=limits.GAMES_PER_MINUTE, metavar="N",
                        help="games (and rematches) one address may make a minute (0: no limit)")
     serve.add_argument("--simulations-per-minute", type=whole(0), default=limits.SIMULATIONS_PER_MINUTE, metavar="N",
@@ -164,10 +164,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..web.app import create_app
-        from ..web.connections import deadline_protocol
-        from ..web.guard import host_and_port
-        from ..web.requests import MAX_BODY
+        from ..web.http.app import create_app
+        from ..web.http.connections import deadline_protocol
+        from ..web.http.guard import host_and_port
+        from ..web.http.requests import MAX_BODY
     except ImportError as error:
         raise RunError(f"ginnyo serve needs the web extra: pip install 'ginnyo[web]' ({error})") from None
     for name in args.allowed_host:

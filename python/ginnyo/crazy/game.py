@@ -143,6 +143,11 @@ class RoundState:
                           tuple(self.discard), len(self.stock), not self.opening)
         return state, where
 
+    def may_take_discard(self, player: int) -> bool:
+        """Whether ``player`` may start its turn with the discard pile's top card: the pile holds one and
+        the player holds more than one card (one holding a single card draws from the stock)."""
+        return bool(self.discard) and len(self.hands[player]) > 1
+
     def play_turn(self, draw: Draw, actions: Sequence[dict[str, Any]], discard: int,
                   drawn_check: int | None = None) -> Turn:
         """Play the turn of the player to move, checking every step; raises CrazyError."""

@@ -376,7 +376,7 @@ def greedy_preendgames(games: int, seed: int, box: int) -> list[Position]:
     the first turn that starts (after its draw) with exactly ``box`` tiles left,
     the other player holding 7.  Games whose box skips that count give none."""
     from .exact import greedy_turns, position_between
-    from ..vocab.rules import tile_set
+    from ..vocab.rules import unseen_tiles
     from ..vocab.layout import Layout
     layout = Layout.standard()
     found = []
@@ -385,7 +385,8 @@ def greedy_preendgames(games: int, seed: int, box: int) -> list[Position]:
             if stage != "drawn" or left > box:
                 continue
             if left == box and sum(racks[1 - player].values()) == RACK_SIZE:
-                unseen = Counter(tile_set(1)) - Counter(tile.rack_tile for tile in board.values()) - racks[player]
+                seen = [*(tile.rack_tile for tile in board.values()), *racks[player].elements()]
+                unseen = Counter(unseen_tiles(1, seen))
                 found.append(position_between(layout, board, racks[player], unseen))
             break
     return found

@@ -28,7 +28,7 @@ from ..position.context import GameContext
 from ..position.position import Position
 from ..vocab.rules import (BOX_EMPTY_AND_ALL_PASSED, NO_PLAY_FOR_ROUNDS, NOBODY_OPENED, OPENING_GUARD_ROUNDS, RACK_SIZE,
                     RULES_VERSION, STALL_ROUNDS, check_rules, check_stall_rounds, draw_strength, quiet_end_reason,
-                    quiet_turn_limit, sets_for, tile_set)
+                    quiet_turn_limit, sets_for, tile_set, unseen_tiles)
 from ..vocab.tiles import JOKER, PlacedTile, rack_code, rack_penalty
 
 
@@ -173,21 +173,45 @@ class View:
     def game_context(self) -> GameContext:
         """The game as this player sees it (:class:`ginnyo.position.context.GameContext`),
         made once a view: the racks' sizes and the box known, the tiles not on the board or its rack
-        unseen (counted here as the box's and the other racks' tiles: the same multiset, in order,
-        and nothing of where each one is)."""
+        unseen (:attr:`unseen`: nothing of where each one is)."""
         if self._game_context is None:
             game, seat = self._game, self.player
-            unseen = list(game.box.tiles)
-            for other, rack in enumerate(game.racks):
-                if other != seat:
-                    unseen += rack
-            unseen.sort()
+            unseen = self.unseen
             players = game.players
             racks = tuple(len(game.racks[(seat + offset) % players]) for offset in range(1, players))
             self._game_context = GameContext(players, seat, tuple(game.scores), tuple(unseen), racks, self.box_size,
                                              game.turns_without_play, game.stall_rounds, game.rules, game.sets,
                                              bool(game.board))
         return self._game_context
+
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """The tiles this player cannot see, in order (the box's and the other racks' tiles as one
+        multiset): :func:`ginnyo.vocab.rules.unseen_tiles` of the board and this player's rack."""
+        game = self._game
+        return tuple(unseen_tiles(game.sets, [*(tile.rack_tile for tile in game.board.values()),
+                                              *game.racks[self.player]]))
+
+    @property
+    def to_move(self) -> bool:
+        """Whether this player is to move (the game not over)."""
+        return not self._game.over and self._game.to_move == self.player
+
+    @property
+    def can_return(self) -> bool:
+        """Whether this player may return tiles now: to move, the box holding some (the game's own check)."""
+        return self.to_move and self._game.may_return()
+
+    @property
+    def can_pass(self) -> bool:
+        """Whether this player may pass now: to move, the box empty and no legal play (the game's own check)."""
+        return self.to_move and self._game.may_pass()
+
+    @property
+    def record_given(self) -> bool:
+        """Whether the game's record may be given to this player: once the game is over (before,
+        its seed would reveal the box)."""
+        return self._game.over
 
     def core(self) -> Core:
         """The compiled core holding this board and rack: ``best_play()``,
@@ -367,8 +391,16 @@ class Game:
             raise IllegalMoveError(reason(self.position(), play, code, detail))   # the first rule broken
         return total
 
+    def may_return(self) -> bool:
+        """Whether the player to move may return tiles: the box holds some (docs/RULES.md)."""
+        return bool(self.box.tiles)
+
+    def may_pass(self) -> bool:
+        """Whether the player to move may pass: the box is empty and no play is legal (docs/RULES.md)."""
+        return not self.box.tiles and self.core_for_turn().best_play() is None
+
     def _check_return(self, tiles: Sequence[int]) -> None:
-        if not self.box.tiles:
+        if not self.may_return():
             raise IllegalMoveError("the box is empty: nothing to return tiles to (pass instead)")
         if not tiles:
             raise IllegalMoveError("a return gives back at least one tile")
@@ -378,10 +410,10 @@ class Game:
                 raise IllegalMoveError(f"the rack does not hold {count} x {rack_code(tile)}")
 
     def _check_pass(self) -> None:
-        if self.box.tiles:
+        if self.may_return():
             raise IllegalMoveError(
                 f"the box holds {len(self.box)} tiles: a player who does not play returns tiles")
-        if self.core_for_turn().best_play() is not None:
+        if not self.may_pass():
             raise IllegalMoveError("a legal play exists: a player may pass only without one")
 
     def _finish(self, reason: str) -> None:

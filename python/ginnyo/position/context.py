@@ -18,7 +18,7 @@ from ..errors import PositionError, TileError
 from ..vocab.fields import GameFields, PositionFields
 from ..vocab.rules import JOKERS_PER_SET, RACK_SIZE, RULES_VERSION, STALL_ROUNDS, default_players, quiet_turn_limit
 from ..support.files import quote
-from ..vocab.tiles import JOKER, NUM_CARDS, parse_rack_tile, rack_code
+from ..vocab.tiles import JOKER, parse_rack_tile, rack_code
 
 
 @dataclass(frozen=True)
@@ -115,10 +115,7 @@ def checked_game_fields(position: GameFields) -> tuple[int, list[int], int, list
                 raise PositionError(f"field 'unseen': {total[tile]} {what} with the board and rack, "
                                     f"but {position.sets} set(s) hold {held}")
     else:
-        unseen = []
-        for tile in range(NUM_CARDS + 1):
-            held = JOKERS_PER_SET * position.sets if tile == JOKER else position.sets
-            unseen += [tile] * (held - seen[tile])
+        unseen = rules.unseen_tiles(position.sets, seen.elements())
     return players, list(scores), to_move, unseen
 
 

@@ -13,6 +13,7 @@ a test checks them against the core's.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Iterable
 
 from ginnycore import rules as _compiled
@@ -82,6 +83,15 @@ def sets_for(players: int) -> int:
 def tile_set(sets: int) -> list[int]:
     """Every tile of ``sets`` sets: 52 cards and :data:`JOKERS_PER_SET` jokers each (docs/RULES.md §1)."""
     return [card for card in range(NUM_CARDS) for _ in range(sets)] + [JOKER] * (JOKERS_PER_SET * sets)
+
+
+def unseen_tiles(sets: int, seen: Iterable[int]) -> list[int]:
+    """What a player cannot see, in order: the tiles of ``sets`` sets but those it sees (``seen``:
+    the board's tiles, as rack tiles, and its own rack) -- the box's and the other racks' tiles
+    as one multiset.  The one place the unseen tiles are counted."""
+    unseen = Counter(tile_set(sets))
+    unseen.subtract(seen)
+    return sorted(unseen.elements())
 
 
 def draw_strength(tile: int) -> int:

@@ -40,10 +40,10 @@ from ginnyo.simulation.choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 from ginnyo.simulation.rollouts import Setup, Tally
 from ginnyo.simulation.session import SimulationSession, position_setup
 
-from . import requests as fields
-from .pages import page_response
-from .errors import BadRequest, Conflict, Illegal, NotFound
-from .limits import SIMULATIONS, limited
+from .http import requests as fields
+from .http.pages import page_response
+from .http.errors import BadRequest, Conflict, Illegal, NotFound
+from .http.limits import SIMULATIONS, limited
 
 DEFAULT_LIMIT, MAX_LIMIT = 10, 50          # plays shown in each ranking
 DEFAULT_ROLLOUTS, MAX_ROLLOUTS = 1000, 100_000

@@ -9,7 +9,7 @@ from ginnyo.position.position import Position
 from ginnyo.position.preview import MAX_OPEN_JOKERS, RepeatedSquare
 from ginnyo.position.preview import preview as judged_preview
 
-from .errors import BadRequest
+from .http.errors import BadRequest
 
 
 def read_placements(value: object) -> dict[str, str]:

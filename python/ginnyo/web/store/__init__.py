@@ -6,7 +6,7 @@ A game is its seats, names, seed and think time plus the actions applied in
 order (their notation); :mod:`..tables` rebuilds it by dealing from the seed
 and applying them.  An action is committed when :meth:`Store.append_action` returns, before
 the move is acknowledged, and a game's action n is stored once (the key (game, n)): a second
-store of it, by another process, is :class:`StaleVersion`.  The SQLite file is in WAL mode; with
+store of it, by another process, is :class:`MoveAlreadyStored`.  The SQLite file is in WAL mode; with
 ``synchronous=NORMAL`` (the default) the commit is in the operating system's hands, so it survives
 the server's death by any signal (SIGKILL included) and the file is never left half-written, but a
 power cut or a crash of the system may undo the last commits; with ``synchronous=FULL`` each commit
@@ -32,13 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from sqlalchemy import Connection, Engine, create_engine, event, func, literal_column, select, update
+from sqlalchemy import Connection, create_engine, event, func, literal_column, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
-from ...errors import StaleVersion, StoreError, StoreRefused, StoreUnavailable
+from ...errors import MoveAlreadyStored, StoreError, StoreRefused, StoreUnavailable
 from . import migrations
 from .puzzle_ratings import PuzzleRatings
 from .accounts import AccountRow, AccountTables
@@ -300,7 +300,7 @@ class Store(PuzzleRatings, AccountTables):
 
     def append_action(self, game: str, number: int, text: str, finished: bool) -> None:
         """Store action ``number`` of ``game`` (and the game's end), committed when this returns;
-        StaleVersion if the game's action ``number`` is stored already (another process stored it)."""
+        MoveAlreadyStored if the game's action ``number`` is stored already (another process stored it)."""
         try:
             with self._writing("the move") as connection:
                 # (a statement made once: SQLAlchemy's part of a move's commit stays a few microseconds)
@@ -310,7 +310,7 @@ class Store(PuzzleRatings, AccountTables):
         except IntegrityError as error:
             if not _unique_violated(error.orig):
                 raise
-            raise StaleVersion(f"game {game}: move {number} is stored already; reload the game") from None
+            raise MoveAlreadyStored(f"game {game}: move {number} is stored already; reload the game") from None
 
     def games(self, status: str | None = None,
               left_out: Callable[[str, str], None] | None = None) -> list[GameRow]:

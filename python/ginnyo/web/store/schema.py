@@ -62,7 +62,7 @@ puzzle_ratings = Table(
 
 player_ratings = Table(
     "player_ratings", METADATA,
-    Column("player", Text, primary_key=True),     # the player's key: "guest:ID" (web.puzzles.puzzle_player)
+    Column("player", Text, primary_key=True),     # the player's key: "guest:ID" (web.http.puzzles.puzzle_player)
     Column("mu", Real, nullable=False),
     Column("sigma", Real, nullable=False),
     Column("attempts", Integer, nullable=False),

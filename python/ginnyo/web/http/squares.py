@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
-from ..vocab.layout import Layout, column_letter
-from ..position.render import SVG_SQUARES
+from ...vocab.layout import Layout, column_letter
+from ...position.render import SVG_SQUARES
 from .i18n import translate
 
 SQUARE = 24   # a square's side in the picture's units; the page scales the picture to its width

@@ -33,7 +33,7 @@ from .errors import BadRequest, Illegal
 if TYPE_CHECKING:
     from ginnyo.game.game import Game, Turn
 
-    from .tables import Tables
+    from ..live.registry import Tables
 
 MAX_RECORD = 1024 * 1024     # bytes of an uploaded record (a 4-player game's is about 20 KB)
 RECORD_NAME = "record"       # what a refusal calls an uploaded record
@@ -111,8 +111,8 @@ async def review_game(request: Request) -> Response:
     """GET /api/games/{id}/review: a finished table game's review, for any of its seats."""
     tables: Tables = request.app.state.tables
     table = tables.get(request.path_params["game_id"])
-    tables.seat_of(table, fields.bearer_token(request))
-    text = await run_in_threadpool(tables.record, table)   # 409 while the game is played
+    seat = tables.seat_of(table, fields.bearer_token(request))
+    text = await run_in_threadpool(tables.record, table, seat)   # 409 while the game is played
     answer = await run_in_threadpool(review_of, text)
     answer["game"] = table.id
     return JSONResponse(answer)

@@ -21,7 +21,7 @@ from babel.messages.pofile import read_po
 LANGUAGES = {"en": "English", "el": "Ελληνικά", "fy": "Frysk", "eo": "Esperanto", "pa": "ਪੰਜਾਬੀ"}
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_COOKIE = "lang"
-LOCALE_DIR = Path(__file__).parent / "locale"
+LOCALE_DIR = Path(__file__).parent.parent / "locale"
 DOMAIN = "ginnyo"
 # Script subtags that a language of LANGUAGES is not written in: Punjabi in Shahmukhi is not ours.
 OTHER_SCRIPTS = {"pa": {"arab"}}

@@ -18,15 +18,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..accounts.rules import MAX_PASSWORD, checked_name, checked_password, name_key, needs_rehash, password_hash, password_matches
-from ..accounts.sessions import SESSION_SECONDS, expiry, new_token, slides, token_hash
-from ..accounts.throttle import SignInThrottle
-from ..errors import AccountRefused, NameTaken, SignInFailed, SignInThrottled
+from ...accounts.rules import MAX_PASSWORD, checked_name, checked_password, name_key, needs_rehash, password_hash, password_matches
+from ...accounts.sessions import SESSION_SECONDS, expiry, new_token, slides, token_hash
+from ...accounts.throttle import SignInThrottle
+from ...errors import AccountRefused, NameTaken, SignInThrottled
 from . import requests as fields
 from .errors import BadRequest, Conflict, Forbidden, TooManyRequests, Unauthorized
 from .guard import _same_origin as same_origin
 from .pages import page_response
-from .store import Store
+from ..store import Store
 
 SESSION_COOKIE = "ginnyo_session"
 WRONG = "the name or the password is wrong"   # one line for both: a refusal does not tell which names exist

@@ -1,5 +1,6 @@
 """The game kinds the web serves, the one place they are told apart: each kind's table page,
-seat kinds, player count and how its stored games are rebuilt."""
+seat kinds, player count and how its stored games are rebuilt (each kind's seam: :mod:`.ginnyo`,
+:mod:`.crazy`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from typing import Callable
 
 from ginnyo.vocab.rules import sets_for
 
-from . import crazy_table, tables
-from .store import CRAZY, GINNYO
-from .tables import Rebuild
+from . import crazy, ginnyo
+from ..live.table import Rebuild
+from ..store import CRAZY, GINNYO
 
 
 @dataclass(frozen=True)
@@ -18,15 +19,17 @@ class GameKind:
     """A game the tables can hold."""
 
     name: str
-    page: str                                 # the table's page (web/pages.py)
+    page: str                                 # the table's page (web/http/pages.py)
     seat_kinds: tuple[str, ...]               # "human" and the bot kinds
     check_players: Callable[[int], object]    # raises ValueError (the rules' words) for a wrong player count
     rebuild: Rebuild                          # a stored game -> its live table
 
 
 GAME_KINDS: dict[str, GameKind] = {
-    GINNYO: GameKind(GINNYO, "play", tables.SEAT_KINDS, sets_for, tables.rebuilt),
-    CRAZY: GameKind(CRAZY, "crazy", crazy_table.SEAT_KINDS, crazy_table.check_players, crazy_table.rebuilt),
+    GINNYO: GameKind(GINNYO, "play", ginnyo.SEAT_KINDS, sets_for, ginnyo.rebuilt),
+    CRAZY: GameKind(CRAZY, "crazy", crazy.SEAT_KINDS, crazy.check_players, crazy.rebuilt),
 }
 
-__all__ = ["GameKind", "GAME_KINDS"]
+REBUILDERS = {name: kind.rebuild for name, kind in GAME_KINDS.items()}
+
+__all__ = ["GameKind", "GAME_KINDS", "REBUILDERS"]

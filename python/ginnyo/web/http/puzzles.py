@@ -19,17 +19,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..errors import GinnyoError
-from ..game.actions import Place, parse_action
-from ..puzzles.solving import ShippedPuzzle, daily_puzzle, next_puzzle, shipped_puzzles, theme_counts
-from ..puzzles.themes import THEMES
-from ..ratings.skill import Skill, display_rating, skill_of_rating
+from ...errors import GinnyoError
+from ...game.actions import Place, parse_action
+from ...puzzles.solving import ShippedPuzzle, daily_puzzle, next_puzzle, shipped_puzzles, theme_counts
+from ...puzzles.themes import THEMES
+from ...ratings.skill import Skill, display_rating, skill_of_rating
 from . import requests as fields
 from .errors import BadRequest, Illegal, NotFound
 from .pages import page_response
-from .preview import preview, read_placements
+from ..preview import preview, read_placements
 from .requests import MAX_ACTION
-from .store import Store
+from ..store import Store
 
 GUEST_COOKIE = "puzzle_guest"
 GUEST_COOKIE_SECONDS = 365 * 24 * 3600

@@ -26,14 +26,14 @@ from typing import Callable
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from ..vocab.layout import Layout
-from ..players.kinds import KIND_HELP, SIM_KINDS
+from ...vocab.layout import Layout
+from ...players.kinds import KIND_HELP, SIM_KINDS
 from .errors import BadRequest
 from .i18n import DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, choose_language, localise, script_messages
 from .requests import MAX_NAME
 from .squares import board_picture, legend
 
-PAGES_DIR = Path(__file__).parent / "pages"
+PAGES_DIR = Path(__file__).parent.parent / "pages"
 
 
 @dataclass(frozen=True)

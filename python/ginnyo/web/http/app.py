@@ -1,8 +1,9 @@
 """The routes of ``ginnyo serve``: the pages, the JSON API of docs/WEB.md and the event sockets.
 
 Handlers read and check the request (:mod:`.requests`), then hand the work to
-:mod:`.tables` in a worker thread; every refusal is a :class:`~.errors.WebError`
-answered as ``{"error": "one line"}``.
+the live tables (:mod:`..live.registry`) in a worker thread; every refusal, the request's own
+(:class:`~.errors.WebError`) or the tables' (:class:`~ginnyo.errors.TableRefusal`, its status from
+:mod:`.errors`), is answered as ``{"error": "one line"}``.
 """
 
 from __future__ import annotations
@@ -25,24 +26,28 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..errors import StaleVersion, StoreUnavailable
+from ...errors import MoveAlreadyStored, StoreUnavailable, TableRefusal
 from . import requests as fields
 from .requests import DEFAULT_THINK, MAX_ACTION, MAX_NAME, MAX_THINK
-from .errors import BadRequest, Busy, Unauthorized, WebError
+from .errors import BadRequest, Unauthorized, WebError, retry_after_of, status_of
 from .guard import Guard
-from .kinds import GAME_KINDS, GameKind
+from ..games.kinds import GAME_KINDS, GameKind
 from .limits import (EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, SIMULATIONS, SIMULATIONS_PER_MINUTE, RateLimiter,
                      limited)
 from .openapi import openapi_document
 from .pages import page_response
-from .store import GINNYO, SYNC_MODES, Store
-from .tables import MAX_SEED, Subscriber, Tables, json_text, view_message
-from .views import HUMAN, created_answer
-from . import analysis, review   # the analysis board and the game review (issue 28)
+from ..store import GINNYO, SYNC_MODES, Store
+from ..games.kinds import REBUILDERS
+from ..live.feed import Subscriber, json_text, view_message
+from ..live.registry import MAX_SEED, Tables
+from ..live.seats import created_answer
+from ..live.table import HUMAN
+from .. import analysis
+from . import review  # the analysis board and the game review (issue 28)
 from . import puzzles   # the puzzle page and its API (issue 45)
 from . import accounts   # the club's accounts (issue 44)
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent.parent / "static"
 SWEEP_SECONDS = 3600.0      # how often the games in memory are looked over for those to let go
 RETRY_AFTER = 10            # seconds a client is asked to wait after a 503 (the server's disk is full)
 WS_CLOSE = {401: 4401, 403: 4403, 404: 4404, 429: 4429}
@@ -155,7 +160,10 @@ async def game_view(request: Request) -> Response:
 
 
 async def _view(tables: Tables, table: Any, seat: int, token: str) -> str:
-    """The seat's view (JSON text): the one kept since the game last changed, else made in a worker thread."""
+    """The seat's view (JSON text): its rematch seat registered first (once there is a rematch), then
+    the view kept since the game last changed, else one made in a worker thread."""
+    if table.rematch is not None:
+        await run_in_threadpool(tables.register_rematch_seat, table, seat, token)
     view = tables.kept_view(table, seat, token)
     return view if view is not None else await run_in_threadpool(tables.view, table, seat, token)
 
@@ -195,7 +203,7 @@ async def game_rematch(request: Request) -> Response:
 async def game_record(request: Request) -> Response:
     """The finished game's record (JSON lines, as ginnyo replay reads it); 409 before the end."""
     tables, table, seat, token = await _seat(request)
-    text = await run_in_threadpool(tables.record, table)
+    text = await run_in_threadpool(tables.record, table, seat)
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="ginnyo-{table.id}.jsonl"'})
 
 
@@ -216,9 +224,9 @@ async def game_events(websocket: WebSocket) -> None:
         assert token is not None
         subscriber = Subscriber(seat, token, asyncio.get_running_loop(), asyncio.Queue())
         tables.subscribe(table, subscriber)
-    except WebError as error:
+    except (WebError, TableRefusal) as error:
         await websocket.send_text(json_text({"type": "error", "error": error.message}))
-        await websocket.close(code=WS_CLOSE.get(error.status, 4400))
+        await websocket.close(code=WS_CLOSE.get(status_of(error), 4400))
         return
     try:
         subscriber.queue.put_nowait(view_message(await _view(tables, table, seat, token)))
@@ -271,7 +279,7 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
 
 
 async def _sweep(tables: Tables, every: float) -> None:
-    """Let go of the games in play untouched too long (:meth:`.tables.Tables.sweep`), every ``every`` seconds."""
+    """Let go of the games in play untouched too long (:meth:`..live.registry.Tables.sweep`), every ``every`` seconds."""
     while True:
         await asyncio.sleep(every)
         await run_in_threadpool(tables.sweep)
@@ -280,9 +288,11 @@ async def _sweep(tables: Tables, every: float) -> None:
 # -- errors -----------------------------------------------------------------------------
 
 async def web_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, WebError)
-    headers = {"Retry-After": str(error.retry_after)} if isinstance(error, Busy) else None
-    return JSONResponse({"error": error.message}, status_code=error.status, headers=headers)
+    """A refusal, the request's own or the tables': its status (:func:`.errors.status_of`), one line."""
+    assert isinstance(error, (WebError, TableRefusal))
+    retry_after = retry_after_of(error)
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+    return JSONResponse({"error": error.message}, status_code=status_of(error), headers=headers)
 
 
 async def http_error(request: Request, error: Exception) -> Response:
@@ -295,7 +305,7 @@ async def store_unavailable(request: Request, error: Exception) -> Response:
     return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
 
 
-async def stale_version(request: Request, error: Exception) -> Response:
+async def move_already_stored(request: Request, error: Exception) -> Response:
     """A move another process stored first (the game's version moved on): 409, one line; nothing was saved."""
     return JSONResponse({"error": str(error)}, status_code=409)
 
@@ -322,8 +332,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(data_dir, sync, database=database)
         expire_seconds = expire_days * 86400 if expire_days > 0 else None
-        tables = Tables(store, rebuilders={name: kind.rebuild for name, kind in GAME_KINDS.items()},
-                        max_games=max_games, expire_seconds=expire_seconds)
+        tables = Tables(store, REBUILDERS, max_games=max_games, expire_seconds=expire_seconds)
         await run_in_threadpool(tables.load, warn)
         app.state.tables = tables
         app.state.limiters = {GAMES: RateLimiter(games_per_minute, "games"),
@@ -351,8 +360,8 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         WebSocketRoute("/api/games/{game_id}/events", game_events),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ] + analysis.routes + review.routes + puzzles.routes + accounts.routes
-    handlers: dict[Any, Any] = {WebError: web_error, HTTPException: http_error, StoreUnavailable: store_unavailable,
-                                StaleVersion: stale_version,
+    handlers: dict[Any, Any] = {WebError: web_error, TableRefusal: web_error, HTTPException: http_error,
+                                StoreUnavailable: store_unavailable, MoveAlreadyStored: move_already_stored,
                                 Exception: internal_error}
     guard = Middleware(Guard, allowed_hosts=tuple(allowed_hosts), port=port)
     return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan, middleware=[guard])

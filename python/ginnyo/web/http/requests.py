@@ -12,6 +12,7 @@ from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
 
+from ..live.fields import only_fields
 from .errors import BadRequest, TooLarge, UnsupportedType
 
 MAX_BODY = 64 * 1024
@@ -137,13 +138,6 @@ def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _no_constant(name: str) -> None:
     raise BadRequest(f"malformed JSON: {name} is no JSON number")
-
-
-def only_fields(body: dict[str, Any], known: tuple[str, ...]) -> None:
-    """400 for a field not in ``known``."""
-    for key in body:
-        if key not in known:
-            raise BadRequest(f"field {json.dumps(key)[:40]}: unknown field (known: {', '.join(known) or 'none'})")
 
 
 def whole_number(body: dict[str, Any], key: str, low: int, high: int) -> int | None:

@@ -1,0 +1,228 @@
+"""Crazy Rummy at the web table: its live table (a :class:`~..crazy_match.CrazyMatch` behind the seams
+of :class:`~..live.table.SeatTable`: stored, rebuilt, moved by people and advisor bots), its preview
+glue and a seat's view as the API answers it.
+
+An action is one step of a turn or a list of them (docs/WEB.md "Crazy Rummy"),
+stored as the JSON of the steps taken; a bot's turn is one action.  The preview
+answers which melds, lay-offs and swaps some chosen cards make (each checked by
+the rules as the step itself would be), or the advisor's best turn (``"hint"``).
+
+What a seat sees: its own hand, the sizes of the other hands, every meld on the table
+(what each wild stands for), the discard pile, the stock's size, the scores and
+the steps of every turn -- a draw from the stock without its card, except its
+own.  When a round ends, the hands left are shown with their points (the
+scoring of docs/RULES.md §7 is public).  It never sees the seed, the stock's
+order or another seat's cards in hand.  The advisor's hint is worked out from
+what the seat itself sees (:func:`ginnyo.crazy.hints.hint`) (the round's own ``view``), and what the
+seat may do (``may_take_discard``) is the round's own answer.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Sequence
+
+from ginnyo.crazy.cards import ROUNDS, card_code, cards_text
+from ginnyo.crazy.errors import CrazyError
+from ginnyo.crazy.game import PLAYER_KINDS, actions_json, record_lines
+from ginnyo.crazy.hints import MAX_CHOSEN, meld_texts
+from ginnyo.crazy.hints import hint as advised_turn
+from ginnyo.crazy.hints import options as card_options
+from ginnyo.crazy.melds import meld_text
+from ginnyo.errors import BadField, MeldNotOnTable
+from ginnyo.vocab.tiles import RANKS
+
+from ..crazy_match import MAX_STEPS, CrazyMatch
+from ..live.fields import only_fields
+from ..live.table import HUMAN, SeatTable
+from ..store import CRAZY, GameRow
+
+SEAT_KINDS = (HUMAN, *PLAYER_KINDS)
+
+
+@dataclass(eq=False)
+class CrazyTable(SeatTable):
+    """A Crazy Rummy game being played (or over): the match dealt from ``seed`` with the ``actions`` applied."""
+
+    game_kind: ClassVar[str] = CRAZY
+    match: CrazyMatch = field(kw_only=True)
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
+    def to_move(self) -> int:
+        return self.match.to_move
+
+    def parse(self, value: object) -> list[dict[str, Any]]:
+        steps: list[Any] = value if isinstance(value, list) else [value]
+        if not steps or len(steps) > MAX_STEPS or not all(isinstance(step, dict) for step in steps):
+            raise BadField("field 'action': must be a step object ({\"draw\": \"stock\"}, {\"meld\": ...}, "
+                             f"{{\"discard\": ...}}, ...) or a list of 1 to {MAX_STEPS} of them")
+        return steps
+
+    def apply(self, action: list[dict[str, Any]]) -> str:
+        text = json.dumps(self.match.apply(action))
+        self.actions.append(text)
+        return text
+
+    def bot_decision(self, seat: int) -> Callable[[], Any]:
+        """The advisor's turn (as self-play plays it): drawn from what the seat sees, the
+        card it draws being the one the stock or the pile gives."""
+        round_state = self.match.round
+        state, where = round_state.view(seat)
+        player = PLAYER_KINDS[self.kinds[seat]]()
+        stock_top = round_state.stock[0] if round_state.stock else None
+        pile_top = round_state.discard[-1] if round_state.discard else None
+
+        def decide() -> list[dict[str, Any]]:
+            draw = player.choose_draw(state)
+            drawn = stock_top if draw == "stock" else pile_top if draw == "discard" else None
+            line = player.play(state, drawn, draw)
+            if line.discard is None:
+                raise CrazyError(f"the advisor found no card to discard for seat {seat}")
+            return [{"draw": draw}, *actions_json(line, where, seat, round_state.wild),
+                    {"discard": card_code(line.discard)}]
+        return decide
+
+    def record_given(self, seat: int) -> bool:
+        return self.match.over   # before the end, the record would reveal the deal
+
+    def view(self, seat: int, rematch: dict[str, Any] | None) -> dict[str, Any]:
+        return seat_view(self, seat, rematch)
+
+    def preview(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+        """``{"hint": true}``: the advisor's best turn from the seat's view; ``{"cards": [...],
+        "onto": [seat, n] | null}``: the steps those cards of the hand make."""
+        only_fields(body, ("hint", "cards", "onto"))
+        if body.get("hint") is True:
+            return hint(self.match, seat, self.names)
+        return options(self.match, body.get("cards"), body.get("onto"))
+
+    def record(self) -> str:
+        return "\n".join(record_lines(self.match.result())) + "\n"
+
+
+def rebuilt(row: GameRow, actions: list[str]) -> CrazyTable:
+    """A Crazy Rummy table dealt from ``row``'s seed with ``actions`` applied in order."""
+    try:
+        match = CrazyMatch(row.seats, row.seed)
+    except CrazyError as error:
+        raise RuntimeError(f"game {row.id}: {error}") from None
+    table = CrazyTable(row.id, row.seats, row.names, row.seed, row.think, match=match, rematch=row.rematch)
+    for number, text in enumerate(actions, 1):
+        try:
+            table.apply(json.loads(text))
+        except (CrazyError, ValueError, TypeError) as error:
+            raise RuntimeError(f"game {row.id}: stored action {number} ({text[:60]!r}) no longer replays: "
+                               f"{error}") from None
+    return table
+
+
+def check_players(count: int) -> None:
+    """ValueError (the rules' words) unless Crazy Rummy is for ``count`` players."""
+    CrazyMatch(["human"] * count, 0)
+
+
+# -- a seat's view, serialised ------------------------------------------------------------
+
+def seat_view(table: CrazyTable, seat: int, rematch: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The view of ``seat`` (docs/WEB.md "Crazy Rummy")."""
+    match = table.match
+    shown = match.shown
+    your_turn = not match.over and match.to_move == seat
+    wild = shown.wild
+    return {
+        "id": table.id,
+        "game": CRAZY,
+        "seat": seat,
+        "version": len(table.actions),
+        "players": match.players,
+        "names": list(table.names),
+        "kinds": list(table.kinds),
+        "to_move": None if match.over else match.to_move,
+        "your_turn": your_turn,
+        "finished": match.over,
+        "round": shown.number,
+        "rounds": ROUNDS,
+        "wild": RANKS[wild - 1],
+        "dealer": shown.dealer,
+        "hand": cards_text(sorted(shown.hands[seat])) if not match.over else "",
+        "hand_sizes": [len(hand) for hand in shown.hands] if not match.over else [0] * match.players,
+        "melds": [[meld_text(meld, wild) for meld in melds] for melds in shown.melds],
+        "discard": cards_text(shown.discard),
+        "stock": len(shown.stock),
+        "turn": None if match.over else turn_of(match, seat),
+        "scores": list(match.scores),
+        "rounds_played": [{"round": result.round, "end": result.end, "out": result.out,
+                           "points": list(result.points)} for result in match.rounds],
+        "last_round": last_round(match),
+        "history": [history_entry(entry, seat, table.names) for entry in match.log[-60:]],
+        "result": None if not match.over else {"final_scores": list(match.scores),
+                                               "winners": list(match.result().winners)},
+        "rematch": rematch,
+    }
+
+
+def turn_of(match: CrazyMatch, seat: int) -> dict[str, Any]:
+    """The turn so far of the seat to move: drawn or not, from where, the card if ``seat`` may see it."""
+    card = match.card
+    public = match.draw == "discard"
+    return {"seat": match.to_move, "opening": match.round.opening, "drawn": match.drawn,
+            "draw": match.draw,
+            "card": card_code(card) if card is not None and (public or match.to_move == seat) else None,
+            "may_take_discard": match.round.may_take_discard(match.to_move)}
+
+
+def last_round(match: CrazyMatch) -> dict[str, Any] | None:
+    """The round that ended last: how, who went out, the hands left and their points."""
+    if not match.rounds:
+        return None
+    result = match.rounds[-1]
+    return {"round": result.round, "end": result.end, "out": result.out, "points": list(result.points),
+            "hands": [cards_text(hand) for hand in match.finished_hands]}
+
+
+def history_entry(entry: dict[str, Any], seat: int, names: tuple[str, ...]) -> dict[str, Any]:
+    """A step as ``seat`` may read it: another seat's draw from the stock names no card."""
+    step, who = entry["step"], entry["seat"]
+    if "draw" in step:
+        if step["draw"] == "none":
+            text = "opens the round (8 cards, no draw)"
+        elif step["draw"] == "discard":
+            text = f"takes {card_code(entry['card'])} from the discard pile"
+        elif who == seat and entry["card"] is not None:
+            text = f"draws {card_code(entry['card'])} from the stock"
+        else:
+            text = "draws from the stock"
+    elif "discard" in step:
+        text = f"discards {step['discard']}"
+    elif "swap" in step:
+        owner, number = step["swap"]
+        text = f"swaps {step['card']} for the wild {step['wild']} in {names[owner]}'s meld {number + 1}"
+    elif "lay_off" in step:
+        text = f"lays off on meld {step['lay_off'][1] + 1}: {step['meld']}"
+    else:
+        text = f"melds {step['meld']}"
+    return {"round": entry["round"], "seat": who, "text": text}
+
+
+def hint(match: CrazyMatch, seat: int, names: Sequence[str] = ()) -> dict[str, Any]:
+    """The advisor's best turn for the seat to move (:func:`ginnyo.crazy.hints.hint`)."""
+    return advised_turn(match, seat, names)
+
+
+def options(match: CrazyMatch, cards_value: object, onto: object) -> dict[str, Any]:
+    """The steps the chosen cards make (:func:`ginnyo.crazy.hints.options`), the request's fields read."""
+    if not isinstance(cards_value, list) or not 1 <= len(cards_value) <= MAX_CHOSEN:
+        raise BadField(f"field 'cards': must be a list of 1 to {MAX_CHOSEN} card codes of the hand")
+    try:
+        return card_options(match, cards_value, onto)
+    except MeldNotOnTable as error:
+        raise BadField(f"field '{error}") from None
+
+
+__all__ = ["seat_view", "CrazyTable", "rebuilt", "check_players", "SEAT_KINDS", "hint", "options", "meld_texts",
+           "MAX_CHOSEN"]

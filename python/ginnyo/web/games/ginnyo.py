@@ -1,0 +1,189 @@
+"""Ginny-O at the web table: its live table (:class:`Table`, a :class:`~ginnyo.game.Game` behind the
+seams of :class:`~..live.table.SeatTable`), its rebuild from the store, its preview glue, and a seat's
+view as the API answers it.
+
+What a seat may see and do is the game's own :class:`~ginnyo.game.View` (``unseen``, ``can_pass``,
+``can_return``, ``record_given``); here it is only serialised.  A seat sees the board, its own rack,
+everyone's scores and rack sizes, the box's size, the history (another seat's returned tiles only as
+their number) and, once the game is over, every rack (the penalty step of docs/RULES.md §6 is
+public).  It never sees the seed, the box's order or another seat's tiles during the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ginnyo.errors import BadField, GinnyoError
+from ginnyo.game.game import Game, Turn, View
+from ginnyo.game.actions import Action, Place, Return, action_notation, parse_action
+from ginnyo.game.records import record_text
+from ginnyo.players.kinds import PLAYER_KINDS
+from ginnyo.players.players import Player, make_player
+from ginnyo.vocab.rules import quiet_turn_limit
+from ginnyo.vocab.tiles import rack_code
+
+from ..live.fields import only_fields
+from ..live.table import HUMAN, SeatTable
+from ..preview import preview, read_placements
+from ..store import GameRow
+
+SEAT_KINDS = (HUMAN, *PLAYER_KINDS)
+
+
+@dataclass(eq=False)
+class Table(SeatTable):
+    """A Ginny-O game being played (or over): the :class:`Game`, dealt from ``seed`` with the
+    ``actions`` applied; the seat to move has drawn (``Game.begin_turn``)."""
+
+    game: Game = field(kw_only=True)
+
+    @property
+    def version(self) -> int:
+        return self.game.turns_played
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    @property
+    def to_move(self) -> int:
+        return self.game.to_move
+
+    def record_given(self, seat: int) -> bool:
+        return View(self.game, seat).record_given
+
+    def parse(self, value: object) -> Action:
+        if not isinstance(value, str):
+            raise BadField("field 'action': must be a string")
+        return parse_action(self.game.position(), value)
+
+    def bot_decision(self, seat: int) -> Callable[[], Any]:
+        view, player = self.game.begin_turn(), self.bot(seat)
+        return lambda: player.choose(view)
+
+    def view(self, seat: int, rematch: dict[str, Any] | None) -> dict[str, Any]:
+        return seat_view(self, seat, rematch)
+
+    def preview(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+        only_fields(body, ("placements",))
+        return preview(self.game.position(seat), read_placements(body.get("placements")))
+
+    def record(self) -> str:
+        return record_text(self.game, list(self.names))
+
+    def apply(self, action: Action) -> str:
+        """Apply ``action`` for the seat to move (``IllegalMoveError`` leaves the game
+        unchanged); its notation, as stored."""
+        game = self.game
+        before = game.position()
+        game.apply(action)   # raises before changing anything when the rules forbid it
+        text = action_notation(before, action)
+        self.actions.append(text)
+        if not game.over:
+            game.begin_turn()   # the next seat draws: its view holds its tiles for the decision
+        return text
+
+    def bot(self, seat: int) -> Player:
+        """The bot of ``seat``; a random bot is seeded from the turn too, so that a game
+        rebuilt after a restart goes on as it would have."""
+        kind = self.kinds[seat]
+        if kind == "random":
+            return make_player(kind, self.seed * 1000 + self.version, seat)
+        if seat not in self.bots:
+            self.bots[seat] = make_player(kind, self.seed, seat, seconds=self.think)
+        return self.bots[seat]
+
+
+def rebuilt(row: GameRow, actions: list[str]) -> Table:
+    """A Ginny-O table dealt from ``row``'s seed with ``actions`` applied in order."""
+    game = Game.deal(len(row.seats), row.seed)
+    table = Table(row.id, row.seats, row.names, row.seed, row.think, game=game, rematch=row.rematch)
+    game.begin_turn()
+    for number, text in enumerate(actions, 1):
+        try:
+            table.apply(parse_action(game.position(), text))
+        except GinnyoError as error:
+            raise RuntimeError(f"game {row.id}: stored action {number} ({text!r}) no longer replays: {error}") from None
+    return table
+
+
+# -- a seat's view, serialised ----------------------------------------------------------
+
+def seat_view(table: Table, seat: int, rematch: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The view of ``seat`` (docs/WEB.md "A seat's view"): the game's :class:`View` of the seat as JSON;
+    ``rematch``: this seat's entry in the rematch, once there is one."""
+    game = table.game
+    seen = View(game, seat)
+    last = game.history[-1] if game.history else None
+    return {
+        "id": table.id,
+        "seat": seat,
+        "version": game.turns_played,
+        "players": game.players,
+        "names": list(table.names),
+        "kinds": list(table.kinds),
+        "to_move": None if game.over else game.to_move,
+        "your_turn": seen.to_move,
+        "finished": game.over,
+        "position": position_of(game, seen),
+        "layout_grid": list(game.layout.rows),
+        "scores": list(game.scores),
+        "rack_sizes": list(seen.rack_sizes),
+        "box": seen.box_size,
+        "opened": game.opened,
+        "stall": stall_of(game),
+        "can_return": seen.can_return,
+        "can_pass": seen.can_pass,
+        "last": None if last is None else {**history_entry(table, last, seat),
+                                           "squares": squares_of(game, last)},
+        "history": [history_entry(table, turn, seat) for turn in game.history],
+        "result": result_of(game),
+        "rematch": rematch,
+    }
+
+
+def position_of(game: Game, seen: View) -> dict[str, Any]:
+    """The docs/FORMAT.md position the view's seat sees: the board, its own rack, and as
+    unseen every tile it cannot see (the view's ``unseen``)."""
+    data = game.position(seen.player).to_dict()
+    data.update({"players": game.players, "scores": list(game.scores),
+                 "to_move": game.to_move,
+                 "unseen": " ".join(rack_code(tile) for tile in seen.unseen)})
+    return data
+
+
+def stall_of(game: Game) -> dict[str, int] | None:
+    """The game-end clock once a meld is down: turns without a play and the limit."""
+    if not game.opened:
+        return None
+    return {"turns_without_play": game.turns_without_play,
+            "limit": quiet_turn_limit(game.players, True, rules=game.rules, stall_rounds=game.stall_rounds)}
+
+
+def history_entry(table: Table, turn: Turn, seat: int) -> dict[str, Any]:
+    """A turn as ``seat`` may read it: another seat's return names only how many tiles."""
+    action = table.actions[turn.number - 1]
+    if type(turn.action) is Return and turn.player != seat:
+        count = len(turn.action.tiles)
+        action = f"return {count} tile{'s' if count != 1 else ''}"
+    return {"seat": turn.player, "action": action, "score": turn.score}
+
+
+def squares_of(game: Game, turn: Turn) -> list[str]:
+    """The squares a turn covered (none for a return or a pass)."""
+    if type(turn.action) is not Place:
+        return []
+    return [game.layout.square_name(square) for square in turn.action.play.squares]
+
+
+def result_of(game: Game) -> dict[str, Any] | None:
+    """The end of a finished game, every rack included (public once the game is over)."""
+    if not game.over:
+        return None
+    return {"reason": game.end_reason, "penalties": list(game.penalties or []),
+            "final_scores": list(game.scores), "winners": game.winners,
+            "racks": [" ".join(rack_code(tile) for tile in sorted(rack)) for rack in game.racks]}
+
+
+__all__ = ["Table", "rebuilt", "seat_view", "position_of", "SEAT_KINDS"]

@@ -1,0 +1,113 @@
+"""The web's refusals as HTTP answers: its own (a request that does not read, a guard's, a
+limit's), each an HTTP status and one line of reason, answered as ``{"error": line}``; and the one
+place a status is decided for the live tables' refusals (:class:`~ginnyo.errors.TableRefusal`)."""
+
+from __future__ import annotations
+
+from ...errors import (BadCredential, BadField, GameNotOver, GameOver, NoCredential, NotNow, NotYourTurn,
+                       RuleRefusal, StaleVersion, TableRefusal, TablesBusy, TablesFull, TooManySockets, UnknownGame)
+
+
+class WebError(Exception):
+    """A request refused with ``status`` (4xx) and a one-line ``message``; nothing changed."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(str(message).split()))
+        self.message = str(self)
+
+
+class BadRequest(WebError):
+    """Malformed JSON, a field missing or of the wrong type or value."""
+    status = 400
+
+
+class Unauthorized(WebError):
+    """No seat token, or one that is no token of any game."""
+    status = 401
+
+
+class Forbidden(WebError):
+    """A token of another game."""
+    status = 403
+
+
+class NotFound(WebError):
+    """No game of that id."""
+    status = 404
+
+
+class Conflict(WebError):
+    """Not now: out of turn, a stale version, the game over (or not yet over)."""
+    status = 409
+
+
+class TooLarge(WebError):
+    """A request body over the limit."""
+    status = 413
+
+
+class UnsupportedType(WebError):
+    """A body that is not sent as the type the endpoint reads (``Content-Type: application/json``)."""
+    status = 415
+
+
+class Illegal(WebError):
+    """An action the rules refuse (or notation that does not read), in the rules' words."""
+    status = 422
+
+
+class Busy(WebError):
+    """Refused for now, not for what was asked: ``retry_after`` seconds until it may be taken
+    (answered in a ``Retry-After`` header)."""
+    status = 503
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class TooManyRequests(Busy):
+    """One client's requests of a kind faster than the server takes them."""
+    status = 429
+
+
+class ServerFull(Busy):
+    """The server holds as many games in play as it is allowed to."""
+    status = 503
+
+
+#: The status of each of the tables' refusals (the most derived class that matches wins).
+TABLE_STATUSES: dict[type[TableRefusal], int] = {
+    TableRefusal: 400,
+    BadField: 400,
+    NoCredential: 401,
+    BadCredential: 403,
+    UnknownGame: 404,
+    NotNow: 409,
+    GameOver: 409,
+    GameNotOver: 409,
+    NotYourTurn: 409,
+    StaleVersion: 409,
+    RuleRefusal: 422,
+    TablesBusy: 503,
+    TablesFull: 503,
+    TooManySockets: 429,
+}
+
+
+def status_of(error: WebError | TableRefusal) -> int:
+    """The HTTP status of a refusal."""
+    if isinstance(error, WebError):
+        return error.status
+    return next(TABLE_STATUSES[kind] for kind in type(error).__mro__ if kind in TABLE_STATUSES)
+
+
+def retry_after_of(error: WebError | TableRefusal) -> int | None:
+    """The seconds a refusal for now asks the client to wait (its ``Retry-After``), else None."""
+    return error.retry_after if isinstance(error, (Busy, TablesBusy)) else None
+
+
+__all__ = ["WebError", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "TooLarge", "UnsupportedType",
+           "Illegal", "Busy", "TooManyRequests", "ServerFull", "TABLE_STATUSES", "status_of", "retry_after_of"]

@@ -1,0 +1,81 @@
+"""The event feed: the sockets of a game (:class:`Subscriber`, one a tab) and the broadcast of every
+seat's view to them after each change.  Every message of a game is JSON text made here."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from ...errors import TooManySockets
+
+SOCKETS_PER_GAME = 32     # a game's event sockets open at once (a person has one a tab)
+RETRY_SOCKET = 60         # seconds a client is asked to wait when a game has its most sockets
+
+
+def json_text(value: Any) -> str:
+    """``value`` as the compact JSON text every answer and socket message of a game is sent as."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def view_message(view_text: str) -> str:
+    """The socket message carrying a seat's view (its JSON text): ``{"type": "view", "view": ...}``."""
+    return '{"type":"view","view":' + view_text + "}"
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """A socket of ``seat``: messages (JSON text) are put on ``queue`` from any thread through ``loop``."""
+
+    seat: int
+    token: str
+    loop: asyncio.AbstractEventLoop
+    queue: asyncio.Queue[str]
+
+    def send(self, message: str) -> None:
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+        except RuntimeError:   # its loop is closed: the socket is gone, and unsubscribes itself
+            pass
+
+
+class Watched(Protocol):
+    """A game with sockets (a :class:`~.table.SeatTable`)."""
+
+    subscribers: set[Subscriber]
+    subscribers_lock: threading.Lock
+
+
+def subscribe(table: Watched, subscriber: Subscriber) -> None:
+    """Send ``subscriber`` the game's changes; :class:`TooManySockets` when :data:`SOCKETS_PER_GAME` are open."""
+    with table.subscribers_lock:
+        if len(table.subscribers) >= SOCKETS_PER_GAME:
+            raise TooManySockets(f"this game has {SOCKETS_PER_GAME} sockets open, the most: close one", RETRY_SOCKET)
+        table.subscribers.add(subscriber)
+
+
+def unsubscribe(table: Watched, subscriber: Subscriber) -> None:
+    with table.subscribers_lock:
+        table.subscribers.discard(subscriber)
+
+
+def subscribers_of(table: Watched) -> list[Subscriber]:
+    with table.subscribers_lock:
+        return list(table.subscribers)
+
+
+def broadcast(table: Watched, view_text: Callable[[int, str], str]) -> None:
+    """Send every socket of ``table`` its seat's view (``view_text(seat, token)``; the caller holds the
+    table's lock), each view made once however many tabs show it."""
+    messages: dict[tuple[int, str], str] = {}
+    for subscriber in subscribers_of(table):
+        key = (subscriber.seat, subscriber.token)
+        if key not in messages:
+            messages[key] = view_message(view_text(subscriber.seat, subscriber.token))
+        subscriber.send(messages[key])
+
+
+__all__ = ["Subscriber", "subscribe", "unsubscribe", "subscribers_of", "broadcast", "Watched", "json_text", "view_message",
+           "SOCKETS_PER_GAME"]

@@ -1,0 +1,99 @@
+"""What the live table of every game kind shares (:class:`SeatTable`): its seats, the actions applied
+(as stored), its credentials' hashes, its sockets and its bot's state; a game kind (web/games/) says
+what its game is: who is to move, how an action is read and applied, what a seat sees, what a bot does."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar
+
+from ginnyo.players.players import Player
+
+from ..store import GINNYO, GameRow
+from .feed import Subscriber
+
+HUMAN = "human"
+
+
+@dataclass(eq=False)
+class SeatTable:
+    """A live game of any kind: the seats, the actions applied (as stored), the tokens, the sockets and
+    the bot's state.  Its methods raise the game's own errors (``GinnyoError``) or
+    :class:`~ginnyo.errors.TableRefusal`; none knows HTTP."""
+
+    game_kind: ClassVar[str] = GINNYO
+    id: str
+    kinds: tuple[str, ...]
+    names: tuple[str, ...]
+    seed: int
+    think: float
+    actions: list[str] = field(default_factory=list)
+    rematch: str | None = None
+    token_hashes: dict[str, int] = field(default_factory=dict)   # sha256 of a token -> its seat
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    subscribers: set[Subscriber] = field(default_factory=set)
+    subscribers_lock: threading.Lock = field(default_factory=threading.Lock)   # held for no I/O: the loop takes it
+    bots: dict[int, Player] = field(default_factory=dict)
+    bot_running: bool = False
+    bot_failure: str | None = None     # why the bot to move stopped, if it failed
+    touched: float = field(default_factory=time.time)   # its last action, making or rebuilding (time.time())
+
+    @property
+    def version(self) -> int:
+        """The number of actions applied."""
+        return len(self.actions)
+
+    @property
+    def over(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def to_move(self) -> int:
+        raise NotImplementedError
+
+    def bot_to_move(self) -> bool:
+        return not self.over and self.kinds[self.to_move] != HUMAN
+
+    def record_given(self, seat: int) -> bool:
+        """Whether ``seat`` may have the game's record now (the game's own view says)."""
+        raise NotImplementedError
+
+    def parse(self, value: object) -> Any:
+        """The action of the seat to move that a request's ``action`` field names (GinnyoError if illegal,
+        :class:`~ginnyo.errors.BadField` if it is no action of this game's shape)."""
+        raise NotImplementedError
+
+    def apply(self, action: Any) -> str:
+        """Apply an action of the seat to move (an illegal one changes nothing); its text, as stored."""
+        raise NotImplementedError
+
+    def bot_decision(self, seat: int) -> Callable[[], Any]:
+        """What the bot of ``seat`` (to move) will do, worked out when called, outside the table's lock."""
+        raise NotImplementedError
+
+    def view(self, seat: int, rematch: dict[str, Any] | None) -> dict[str, Any]:
+        """What ``seat`` sees, as the API answers it (the game kind's seam serialises its game's view);
+        it reads and never writes."""
+        raise NotImplementedError
+
+    def preview(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+        """A choice of the seat to move judged before it is made (the request's body)."""
+        raise NotImplementedError
+
+    def record(self) -> str:
+        """The finished game's record, as its replay command reads it."""
+        raise NotImplementedError
+
+
+Rebuild = Callable[[GameRow, list[str]], SeatTable]   # a stored game (its row, its actions) -> its live table
+
+
+def row_of(table: SeatTable) -> GameRow:
+    """The stored row of a table in play."""
+    return GameRow(table.id, table.kinds, table.names, table.seed, table.think, "playing", None, table.rematch,
+                   table.game_kind)
+
+
+__all__ = ["SeatTable", "Rebuild", "HUMAN", "row_of"]
