@@ -6,7 +6,6 @@ from __future__ import annotations
 import socket
 import sqlite3
 import time
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +13,7 @@ import pytest
 
 from ginnyo.web.http.app import create_app
 from test_serve import Served, serve, served
-from web_helpers import WAIT_SECONDS, bearer, create, view
-
-with warnings.catch_warnings():   # starlette 1.x would rather have httpx2, which is not packaged here
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from web_helpers import WAIT_SECONDS, TestClient, auth, bearer, create, view
 
 __all__ = ["served"]   # the fixture, used by name
 
@@ -79,10 +74,12 @@ def test_a_games_sockets_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(feed, "SOCKETS_PER_GAME", 1)
     with TestClient(create_app(tmp_path)) as client:
         made = create(client, ["human", "human"])
-        url = f"/api/games/{made['id']}/events?token={made['seats'][0]['token']}"
+        url, token = f"/api/games/{made['id']}/events", made["seats"][0]["token"]
         with client.websocket_connect(url) as first:
+            first.send_text(auth(token))
             assert first.receive_json()["type"] == "view"
             with client.websocket_connect(url) as second:
+                second.send_text(auth(token))
                 message = second.receive_json()
                 assert message["type"] == "error" and "sockets open" in message["error"]
 
@@ -106,6 +103,11 @@ def connected(server: Served) -> socket.socket:
     return conn
 
 
+def host_line(server: Served) -> bytes:
+    """The Host header the guard answers to: the served address with its port."""
+    return b"Host: " + server.url.removeprefix("http://").rstrip("/").encode("ascii") + b"\r\n"
+
+
 def closed_by_server(conn: socket.socket) -> bool:
     """Whether the server closes ``conn`` (within WAIT_SECONDS) with nothing more said."""
     with conn:
@@ -126,14 +128,14 @@ def test_a_connection_that_sends_nothing_is_closed(served: list[Served], tmp_pat
 def test_a_half_sent_header_is_closed(served: list[Served], tmp_path: Path) -> None:
     server = serve(served, tmp_path, "--request-timeout", "0.3")
     conn = connected(server)
-    conn.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+    conn.sendall(b"GET /api/health HTTP/1.1\r\n" + host_line(server) + b"X-Slow: ")
     assert closed_by_server(conn)
 
 
 def test_a_stalled_body_is_closed_without_a_traceback(served: list[Served], tmp_path: Path) -> None:
     server = serve(served, tmp_path, "--request-timeout", "0.3")
     conn = connected(server)
-    conn.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    conn.sendall(b"POST /api/games HTTP/1.1\r\n" + host_line(server) + b"Content-Type: application/json\r\n"
                  b"Content-Length: 100\r\n\r\n{\"seats\": ")
     assert closed_by_server(conn)
     status, err = server.stop()
@@ -143,10 +145,12 @@ def test_a_stalled_body_is_closed_without_a_traceback(served: list[Served], tmp_
 def test_a_kept_alive_connection_is_closed_after_a_stalled_next_request(served: list[Served], tmp_path: Path) -> None:
     server = serve(served, tmp_path, "--request-timeout", "0.3")
     conn = connected(server)
-    conn.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    conn.sendall(b"GET /api/health HTTP/1.1\r\n" + host_line(server) + b"\r\n")
     answer = b""
     while not answer.endswith(b'{"ok":true}'):
-        answer += conn.recv(4096)
+        received = conn.recv(4096)
+        assert received, f"the server closed the connection after {answer!r}"
+        answer += received
     conn.sendall(b"G")   # a byte disarms uvicorn's keep-alive timeout
     assert closed_by_server(conn)
 
