@@ -134,8 +134,9 @@ def simulation_body() -> dict[str, Any]:
                    ("position",))
 
 
-def any_object() -> dict[str, Any]:
-    return {"type": "object"}
+def empty_object() -> dict[str, Any]:
+    """A body of no fields (``{}``, or no body at all): an unknown field is a 400."""
+    return {"type": "object", "properties": {}, "additionalProperties": False}
 
 
 # -- answers -------------------------------------------------------------------------------------
@@ -266,5 +267,5 @@ def refusal() -> dict[str, Any]:
 
 __all__ = ["puzzle_answer", "puzzle_attempt_body", "puzzle_placements_body", "puzzle_attempt_answer",
            "puzzle_themes_answer", "NAME_FORMAT", "player_counts", "new_game_body", "preview_body", "action_body", "analysis_body",
-           "simulation_body", "any_object", "created_answer", "seat_view", "preview_answer", "analysis_answer",
+           "simulation_body", "empty_object", "created_answer", "seat_view", "preview_answer", "analysis_answer",
            "job_answer", "review_answer", "health_answer", "document_answer", "refusal"]

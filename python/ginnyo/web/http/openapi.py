@@ -73,7 +73,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
         schemas.seat_view, GAME + JSON_BODY + (409, 422, 503), body=schemas.action_body, seat=True)),
     ("post", "/api/games/{game_id}/rematch"): ("game_rematch", Operation(
         "The rematch of a finished game (made by the first seat to ask): answered as a made game",
-        schemas.created_answer, GAME + JSON_BODY + (409, 503), 201, schemas.any_object, seat=True)),
+        schemas.created_answer, GAME + JSON_BODY + (409, 503), 201, schemas.empty_object, seat=True)),
     ("get", "/api/games/{game_id}/record"): ("game_record", Operation(
         "The finished game's record (JSON lines, as ginnyo replay reads it); 409 before the end",
         None, GAME + (409,), seat=True, answer_type="text/plain")),
@@ -171,10 +171,12 @@ def _operation(method: str, route: Route) -> dict[str, Any]:
         return operation
     operation["summary"] = known.summary
     if known.body is not None:
-        operation["requestBody"] = {"required": known.body is not schemas.any_object,
+        operation["requestBody"] = {"required": known.body is not schemas.empty_object,
                                     "content": {known.body_type: {"schema": known.body()}}}
     answer_schema = known.answer() if known.answer is not None else {"type": "string"}
-    success: dict[str, Any] = {"description": "done", "content": {known.answer_type: {"schema": answer_schema}}}
+    success: dict[str, Any] = {"description": "done"}
+    if known.status != 204:   # 204: no content
+        success["content"] = {known.answer_type: {"schema": answer_schema}}
     if known.links:
         success["links"] = {target: {"operationId": target, "parameters": LINK_PARAMETERS[operation_id]}
                             for target in known.links}
