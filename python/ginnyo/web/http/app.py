@@ -46,6 +46,7 @@ from .. import analysis
 from . import review  # the analysis board and the game review (issue 28)
 from . import puzzles   # the puzzle page and its API (issue 45)
 from . import accounts   # the club's accounts (issue 44)
+from . import clocks   # clocks, resigning, aborting (issue 44 items 3-4, issue 42)
 
 STATIC = Path(__file__).parent.parent / "static"
 SWEEP_SECONDS = 3600.0      # how often the games in memory are looked over for those to let go
@@ -91,17 +92,18 @@ async def openapi(request: Request) -> Response:
 # -- the API ----------------------------------------------------------------------------
 
 async def create_game(request: Request) -> Response:
-    """Make a game: {"game", "seats": [...], "seed", "names", "think"}; 201 with each person's token."""
+    """Make a game: {"game", "seats": [...], "seed", "names", "think", "clock"}; 201 with each person's token."""
     limited(request, GAMES)
     body = await fields.json_body(request)
-    fields.only_fields(body, ("game", "seats", "seed", "names", "think"))
+    fields.only_fields(body, ("game", "seats", "seed", "names", "think", "clock"))
     game = _game_kind(body.get("game", GINNYO))
     kinds = _seat_kinds(body.get("seats"), game)
     names = _names(body.get("names"), kinds)
     seed = fields.whole_number(body, "seed", 0, MAX_SEED - 1)
     think = fields.seconds(body, "think", DEFAULT_THINK, 0, MAX_THINK)
+    clock = clocks.read_clock(body.get("clock"), game.name)
     tables = _tables(request)
-    table, tokens = await run_in_threadpool(tables.create, kinds, names, seed, think, None, None, game.name)
+    table, tokens = await run_in_threadpool(tables.create, kinds, names, seed, think, None, None, game.name, clock)
     return JSONResponse(created_answer(table, tokens), status_code=201)
 
 
@@ -359,7 +361,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         Route("/api/games/{game_id}/record", game_record),
         WebSocketRoute("/api/games/{game_id}/events", game_events),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-    ] + analysis.routes + review.routes + puzzles.routes + accounts.routes
+    ] + analysis.routes + review.routes + puzzles.routes + accounts.routes + clocks.routes
     handlers: dict[Any, Any] = {WebError: web_error, TableRefusal: web_error, HTTPException: http_error,
                                 StoreUnavailable: store_unavailable, MoveAlreadyStored: move_already_stored,
                                 Exception: internal_error}
