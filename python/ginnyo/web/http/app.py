@@ -321,7 +321,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
                sync: str = SYNC_MODES[0], *, games_per_minute: int = GAMES_PER_MINUTE,
                simulations_per_minute: int = SIMULATIONS_PER_MINUTE, max_games: int = MAX_GAMES,
                expire_days: float = EXPIRE_DAYS, allowed_hosts: Iterable[str] = (), port: int | None = None,
-               database: str | None = None) -> Starlette:
+               database: str | None = None, now: Callable[[], float] | None = None) -> Starlette:
     """The web app of the games in ``data_dir`` (its SQLite file, made if need be, committed
     with ``sync``: :data:`.store.SYNC_MODES`); ``warn`` hears of a stored game left out
     because it no longer replays.  The limits (docs/WEB.md, "Limits"; 0: none): games and
@@ -334,7 +334,8 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(data_dir, sync, database=database)
         expire_seconds = expire_days * 86400 if expire_days > 0 else None
-        tables = Tables(store, REBUILDERS, max_games=max_games, expire_seconds=expire_seconds)
+        tables = Tables(store, REBUILDERS, max_games=max_games, expire_seconds=expire_seconds,
+                        **({} if now is None else {"now": now}))   # now: the clocks' time (a test's own)
         await run_in_threadpool(tables.load, warn)
         app.state.tables = tables
         app.state.limiters = {GAMES: RateLimiter(games_per_minute, "games"),
