@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import mimetypes
+import time
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterable
 
@@ -335,7 +336,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         store = Store(data_dir, sync, database=database)
         expire_seconds = expire_days * 86400 if expire_days > 0 else None
         tables = Tables(store, REBUILDERS, max_games=max_games, expire_seconds=expire_seconds,
-                        **({} if now is None else {"now": now}))   # now: the clocks' time (a test's own)
+                        now=now or time.time)   # now: the clocks' time (a test's own)
         await run_in_threadpool(tables.load, warn)
         app.state.tables = tables
         app.state.limiters = {GAMES: RateLimiter(games_per_minute, "games"),

@@ -28,7 +28,7 @@ import json
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
@@ -75,7 +75,7 @@ class GameRow:
     rematch_of: str | None
     rematch: str | None
     game: str = GINNYO
-    created: float = 0.0                  # when it was made (time.time()); set by the store when 0
+    created: float = field(default=0.0, compare=False)   # when it was made (time.time()); the store's when 0
     clock: tuple[int, int] | None = None  # (initial, increment) seconds, None: untimed
 
 
