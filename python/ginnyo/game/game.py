@@ -21,6 +21,7 @@ from ..native.core import Core
 from ..native.encoding import empty_board, encode_rack
 
 from .actions import Action, Pass, Place, Return
+from .events import ABORT, OVERTIME, RESIGN, TIMEOUT, Event
 from ..errors import IllegalMoveError
 from ..vocab.layout import Layout
 from ..vocab.play import Play
@@ -251,6 +252,10 @@ class Game:
         self.over = False
         self.end_reason: str | None = None
         self.penalties: list[int] | None = None
+        self.out: list[int] = []                 # the seats out (resigned or out of time), in the order they left
+        self.overtime = [0] * players            # the points each seat's clock has cost it (RULES "Timed play")
+        self.events: list[tuple[int, Event]] = []   # (turns played before it, event), in order
+        self.aborted = False
         self._cards, self._jokers = empty_board(self.layout.size)
         self._core = Core(self.layout.width, self.layout.height, *self.layout.core_premiums)
         self._core_loaded = False   # holds this turn's board and rack
@@ -358,13 +363,66 @@ class Game:
         self.history.append(turn)
         self._view = None
         self._core_loaded = False
-        if self.passes_in_a_row >= self.players:
+        seats_in = self.players - len(self.out)   # a seat out has no turns: the clock counts the others' rounds
+        if self.passes_in_a_row >= seats_in:
             self._finish(BOX_EMPTY_AND_ALL_PASSED)
-        elif self.turns_without_play >= quiet_turn_limit(self.players, self.opened, rules=self.rules,
+        elif self.turns_without_play >= quiet_turn_limit(seats_in, self.opened, rules=self.rules,
                                                           stall_rounds=self.stall_rounds):
             self._finish(quiet_end_reason(self.opened, rules=self.rules, stall_rounds=self.stall_rounds))
-        self.to_move = (player + 1) % self.players
+        self.to_move = self._next_in(player)
         return turn
+
+    def _next_in(self, player: int) -> int:
+        """The seat after ``player`` that is not out."""
+        seat = (player + 1) % self.players
+        while seat in self.out:
+            seat = (seat + 1) % self.players
+        return seat
+
+    # -- what happens outside a turn (ginnyo.game.events) --------------------------------
+    def apply_event(self, event: Event) -> None:
+        """A seat resigns (the game ends, the others ranked by score as §6's end ranks them, the seat
+        last), runs out of time (2 players: the game ends, the other wins; more: the seat is out, ranked
+        last, its turns skipped; one seat left: the game ends), is charged ``points`` for overtime, or
+        aborts the game before its first turn (the game ends with no result).  A tile the seat to move
+        drew goes back on top of the box first (a record's replay draws only in a turn); the caller
+        begins the next turn.  IllegalMoveError, the game unchanged, when the event cannot happen."""
+        seat = event.seat
+        if self.over:
+            raise IllegalMoveError("the game is over")
+        if not 0 <= seat < self.players or seat in self.out:
+            raise IllegalMoveError(f"player {seat} is not in the game")
+        if event.kind == TIMEOUT and seat != self.to_move:
+            raise IllegalMoveError(f"only the player to move runs out of time, not player {seat}")
+        if event.kind == ABORT and any(turn.player == seat for turn in self.history):
+            raise IllegalMoveError(f"player {seat} has moved: the game can no longer be aborted")
+        if event.kind == OVERTIME and event.points <= 0:
+            raise IllegalMoveError("an overtime charge is a positive number of points")
+        self._undo_draw()
+        self.events.append((self.turns_played, event))
+        if event.kind == OVERTIME:
+            self.scores[seat] -= event.points
+            self.overtime[seat] += event.points
+        elif event.kind == ABORT:
+            self.aborted = True
+            self.over, self.end_reason, self.penalties = True, ABORTED, [0] * self.players
+        elif event.kind == RESIGN:
+            self.out.append(seat)
+            self._finish(RESIGNED.format(player=seat))
+        else:
+            self.out.append(seat)
+            if self.players - len(self.out) < 2:
+                self._finish(LOST_ON_TIME.format(player=seat))
+            elif seat == self.to_move:
+                self.to_move = self._next_in(seat)
+
+    def _undo_draw(self) -> None:
+        if self._view is None:
+            return
+        if self._draw is not None:
+            self.racks[self.to_move].remove(self._draw)
+            self.box.tiles.append(self._draw)   # back on top: the next draw takes it again
+        self._view, self._draw, self._core_loaded = None, None, False
 
     def _refill(self, rack: list[int]) -> tuple[int, ...]:
         box = self.box
@@ -431,14 +489,30 @@ class Game:
     # -- results ---------------------------------------------------------------------
     @property
     def winners(self) -> list[int]:
-        """The players with the highest score (more than one on a tie)."""
-        top = max(self.scores)
-        return [player for player, score in enumerate(self.scores) if score == top]
+        """The players with the highest score (more than one on a tie) of those not out; none when
+        the game was aborted."""
+        if self.aborted:
+            return []
+        seats_in = [player for player in range(self.players) if player not in self.out]
+        top = max(self.scores[player] for player in seats_in)
+        return [player for player in seats_in if self.scores[player] == top]
+
+    @property
+    def ranking(self) -> list[int]:
+        """The seats from first to last: those not out by score (the higher first, a tie in seat
+        order), then those out, the last to leave first."""
+        seats_in = [player for player in range(self.players) if player not in self.out]
+        return sorted(seats_in, key=lambda player: -self.scores[player]) + self.out[::-1]
 
     @property
     def plays(self) -> int:
         """How many turns were plays (not returns or passes)."""
         return sum(1 for turn in self.history if type(turn.action) is Place)
+
+
+RESIGNED = "player {player} resigned"
+LOST_ON_TIME = "player {player} lost on time"
+ABORTED = "the game was aborted before it began"
 
 
 def play_game(game: Game, players: Sequence[object],
@@ -459,7 +533,7 @@ def play_game(game: Game, players: Sequence[object],
 
 # The rules this module plays by live in ginnyo.vocab.rules; their names stay importable
 # from here for the users of ginnyo.game.
-__all__ = ["Game", "View", "Turn", "Box", "play_game", "first_player",
+__all__ = ["Game", "View", "RESIGNED", "LOST_ON_TIME", "ABORTED", "Turn", "Box", "play_game", "first_player",
            "tile_set", "sets_for", "draw_strength", "RACK_SIZE", "STALL_ROUNDS", "RULES_VERSION",
            "OPENING_GUARD_ROUNDS", "BOX_EMPTY_AND_ALL_PASSED", "NO_PLAY_FOR_ROUNDS", "NOBODY_OPENED",
            "quiet_turn_limit", "quiet_end_reason", "check_rules"]

@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..support import strict_json
 from .actions import Place, action_notation, parse_action
+from .events import EVENT_KINDS, OVERTIME, Event
 from ..errors import GinnyoError, PositionError, RecordError
 from ..support.files import RECORD_BYTES, quote, read_bounded, text_of, write_new
 from .game import Box, Game, Turn, first_player
@@ -49,6 +50,7 @@ HEADER_FIELDS = ("record", "version", "layout", "sets", "players", "names", "see
                  "first_draw", "first_player", "racks")
 TURN_FIELDS = ("turn", "player", "rack", "draw", "action", "score", "refill", "scores")
 END_FIELDS = ("end", "penalties", "scores", "winners")
+EVENT_FIELDS = ("event", "player", "points")   # a resignation, a timeout, an overtime charge, an abort
 
 
 def _codes(tiles: Iterable[int]) -> str:
@@ -75,7 +77,18 @@ def record_lines(game: Game, names: Sequence[str] | None = None) -> list[dict[st
     lines = [header]
     board: dict[int, PlacedTile] = {}
     scores = [0] * game.players
+    events = list(game.events)
+
+    def events_before(turns: int) -> None:
+        while events and events[0][0] <= turns:
+            event = events.pop(0)[1]
+            line: dict[str, Any] = {"event": event.kind, "player": event.seat}
+            if event.kind == OVERTIME:
+                line["points"] = event.points
+                scores[event.seat] -= event.points
+            lines.append(line)
     for turn in game.history:
+        events_before(turn.number - 1)
         before = Position(game.layout, game.sets, board, (), validate=False)
         scores[turn.player] += turn.score
         lines.append({"turn": turn.number, "player": turn.player, "rack": _codes(turn.rack),
@@ -84,6 +97,7 @@ def record_lines(game: Game, names: Sequence[str] | None = None) -> list[dict[st
                       "refill": _codes(turn.refill), "scores": list(scores)})
         if isinstance(turn.action, Place):
             board.update(turn.action.play.placements)
+    events_before(game.turns_played)
     if game.over:
         lines.append({"end": game.end_reason, "penalties": game.penalties,
                       "scores": list(game.scores), "winners": game.winners})
@@ -179,6 +193,11 @@ def replay(source: str | Path | list[tuple[int, dict[str, Any]]], *,
             if game.over:
                 raise RecordError(f"the game ended after turn {game.turns_played} "
                                   f"({game.end_reason}), but the record goes on")
+            if "event" in data:
+                event = _replay_event(game, data)
+                if event.kind == OVERTIME:
+                    running[event.seat] -= event.points
+                continue
             turn = _replay_turn(game, data)
             running[turn.player] += turn.score
             scores = _numbers(data, "scores")
@@ -343,6 +362,22 @@ def _replay_turn(game: Game, data: dict[str, Any]) -> Turn:
     return turn
 
 
+def _replay_event(game: Game, data: dict[str, Any]) -> Event:
+    strict_json.known_fields(data, EVENT_FIELDS, "an event line", RecordError)
+    kind = _field(data, "event", str)
+    if kind not in EVENT_KINDS:
+        raise RecordError(f"field 'event': {kind!r} is not one of {', '.join(EVENT_KINDS)}")
+    points = _field(data, "points", int) if kind == OVERTIME else 0
+    if kind != OVERTIME and "points" in data:
+        raise RecordError("field 'points': only an overtime line has points")
+    event = Event(kind, _field(data, "player", int), points)
+    try:
+        game.apply_event(event)
+    except GinnyoError as error:
+        raise RecordError(f"{event.text()}: {error}") from None
+    return event
+
+
 def _check_end(game: Game, data: dict[str, Any]) -> None:
     strict_json.known_fields(data, END_FIELDS, "the end line", RecordError)
     if not game.over:
@@ -359,4 +394,4 @@ def _check_end(game: Game, data: dict[str, Any]) -> None:
 
 __all__ = ["record_lines", "record_text", "write_record", "read_record", "parse_record",
            "replay", "record_names", "SeededBox", "RECORD_KIND", "RECORD_VERSION",
-           "RECORD_VERSIONS", "HEADER_FIELDS", "TURN_FIELDS", "END_FIELDS"]
+           "RECORD_VERSIONS", "HEADER_FIELDS", "TURN_FIELDS", "END_FIELDS", "EVENT_FIELDS"]

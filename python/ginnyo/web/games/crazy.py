@@ -64,8 +64,10 @@ class CrazyTable(SeatTable):
         return steps
 
     def apply(self, action: list[dict[str, Any]]) -> str:
+        mover = self.match.to_move
         text = json.dumps(self.match.apply(action))
         self.actions.append(text)
+        self.movers.append(mover)
         return text
 
     def bot_decision(self, seat: int) -> Callable[[], Any]:

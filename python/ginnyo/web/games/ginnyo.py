@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ginnyo.errors import BadField, GinnyoError
+from ginnyo.game.events import Event, is_event_text, parse_event
 from ginnyo.game.game import Game, Turn, View
 from ginnyo.game.actions import Action, Place, Return, action_notation, parse_action
 from ginnyo.game.records import record_text
@@ -37,10 +38,6 @@ class Table(SeatTable):
     ``actions`` applied; the seat to move has drawn (``Game.begin_turn``)."""
 
     game: Game = field(kw_only=True)
-
-    @property
-    def version(self) -> int:
-        return self.game.turns_played
 
     @property
     def over(self) -> bool:
@@ -76,13 +73,27 @@ class Table(SeatTable):
         """Apply ``action`` for the seat to move (``IllegalMoveError`` leaves the game
         unchanged); its notation, as stored."""
         game = self.game
-        before = game.position()
+        before, mover = game.position(), game.to_move
         game.apply(action)   # raises before changing anything when the rules forbid it
-        text = action_notation(before, action)
+        return self._applied(action_notation(before, action), mover)
+
+    def apply_event(self, event: Event) -> str:
+        mover = self.game.to_move
+        self.game.apply_event(event)   # raises before changing anything when it cannot happen
+        return self._applied(event.text(), mover)
+
+    def _applied(self, text: str, mover: int) -> str:
         self.actions.append(text)
-        if not game.over:
-            game.begin_turn()   # the next seat draws: its view holds its tiles for the decision
+        self.movers.append(mover)
+        if not self.game.over:
+            self.game.begin_turn()   # the next seat draws: its view holds its tiles for the decision
         return text
+
+    def overtime_charged(self, seat: int) -> int:
+        return self.game.overtime[seat]
+
+    def has_moved(self, seat: int) -> bool:
+        return any(turn.player == seat for turn in self.game.history)
 
     def bot(self, seat: int) -> Player:
         """The bot of ``seat``; a random bot is seeded from the turn too, so that a game
@@ -102,7 +113,10 @@ def rebuilt(row: GameRow, actions: list[str]) -> Table:
     game.begin_turn()
     for number, text in enumerate(actions, 1):
         try:
-            table.apply(parse_action(game.position(), text))
+            if is_event_text(text):
+                table.apply_event(parse_event(text))
+            else:
+                table.apply(parse_action(game.position(), text))
         except GinnyoError as error:
             raise RuntimeError(f"game {row.id}: stored action {number} ({text!r}) no longer replays: {error}") from None
     return table
@@ -119,7 +133,7 @@ def seat_view(table: Table, seat: int, rematch: dict[str, Any] | None = None) ->
     return {
         "id": table.id,
         "seat": seat,
-        "version": game.turns_played,
+        "version": table.version,
         "players": game.players,
         "names": list(table.names),
         "kinds": list(table.kinds),
@@ -163,11 +177,18 @@ def stall_of(game: Game) -> dict[str, int] | None:
 
 def history_entry(table: Table, turn: Turn, seat: int) -> dict[str, Any]:
     """A turn as ``seat`` may read it: another seat's return names only how many tiles."""
-    action = table.actions[turn.number - 1]
+    action = turn_texts(table)[turn.number - 1]
     if type(turn.action) is Return and turn.player != seat:
         count = len(turn.action.tiles)
         action = f"return {count} tile{'s' if count != 1 else ''}"
     return {"seat": turn.player, "action": action, "score": turn.score}
+
+
+def turn_texts(table: Table) -> list[str]:
+    """The stored texts of the turns alone (the events -- a resignation, an overtime charge -- left out)."""
+    if len(table.actions) == table.game.turns_played:
+        return table.actions
+    return [text for text in table.actions if not is_event_text(text)]
 
 
 def squares_of(game: Game, turn: Turn) -> list[str]:
@@ -182,7 +203,8 @@ def result_of(game: Game) -> dict[str, Any] | None:
     if not game.over:
         return None
     return {"reason": game.end_reason, "penalties": list(game.penalties or []),
-            "final_scores": list(game.scores), "winners": game.winners,
+            "final_scores": list(game.scores), "winners": game.winners, "ranking": game.ranking,
+            "out": list(game.out), "overtime": list(game.overtime), "aborted": game.aborted,
             "racks": [" ".join(rack_code(tile) for tile in sorted(rack)) for rack in game.racks]}
 
 

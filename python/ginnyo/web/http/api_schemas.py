@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from ginnyo.simulation.choices import POLICIES, STOP_LEVELS
+from ginnyo.game.clock import INCREMENT_BOUNDS, INITIAL_BOUNDS
 
 from ginnyo.accounts.rules import MAX_NAME as MAX_ACCOUNT_NAME
 from ginnyo.accounts.rules import MAX_PASSWORD, MIN_PASSWORD
@@ -76,6 +77,11 @@ def new_game_body() -> dict[str, Any]:
                 "seed": _whole(0, MAX_SEED - 1),
                 "think": {"type": "number", "exclusiveMinimum": True, "minimum": 0, "maximum": MAX_THINK,
                           "nullable": True, "description": "the sim bots' seconds a move"}}
+            if name == GINNYO:   # Crazy Rummy is played untimed
+                properties["clock"] = {**_object({"initial": _whole(*INITIAL_BOUNDS, nullable=False),
+                                                  "increment": _whole(*INCREMENT_BOUNDS)}, ("initial",)),
+                                       "nullable": True,
+                                       "description": "the time control: seconds a seat, seconds added a turn"}
             branches.append(_object(properties, ("seats",) if name == GINNYO else ("game", "seats"),
                                     title=f"{name}, {count} seats"))
     return {"oneOf": branches}
@@ -158,7 +164,9 @@ def seat_view() -> dict[str, Any]:
                     "kinds": {"type": "array", "items": {"type": "string"}}, "to_move": nullable_int,
                     "your_turn": {"type": "boolean"}, "finished": {"type": "boolean"},
                     "history": {"type": "array"}, "result": {"type": "object", "nullable": True},
-                    "rematch": {"type": "object", "nullable": True}},
+                    "rematch": {"type": "object", "nullable": True},
+                    "clocks": {"type": "array", "nullable": True, "items": {"type": "object"},
+                               "description": "each seat's clock (seat, remaining, running, overtime_penalty)"}},
                    ("id", "seat", "version", "players", "names", "kinds", "to_move", "your_turn", "finished",
                     "history", "result", "rematch"), closed=False)
 

@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import mimetypes
+import time
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterable
 
@@ -46,6 +47,7 @@ from .. import analysis
 from . import review  # the analysis board and the game review (issue 28)
 from . import puzzles   # the puzzle page and its API (issue 45)
 from . import accounts   # the club's accounts (issue 44)
+from . import clocks   # clocks, resigning, aborting (issue 44 items 3-4, issue 42)
 
 STATIC = Path(__file__).parent.parent / "static"
 SWEEP_SECONDS = 3600.0      # how often the games in memory are looked over for those to let go
@@ -91,17 +93,18 @@ async def openapi(request: Request) -> Response:
 # -- the API ----------------------------------------------------------------------------
 
 async def create_game(request: Request) -> Response:
-    """Make a game: {"game", "seats": [...], "seed", "names", "think"}; 201 with each person's token."""
+    """Make a game: {"game", "seats": [...], "seed", "names", "think", "clock"}; 201 with each person's token."""
     limited(request, GAMES)
     body = await fields.json_body(request)
-    fields.only_fields(body, ("game", "seats", "seed", "names", "think"))
+    fields.only_fields(body, ("game", "seats", "seed", "names", "think", "clock"))
     game = _game_kind(body.get("game", GINNYO))
     kinds = _seat_kinds(body.get("seats"), game)
     names = _names(body.get("names"), kinds)
     seed = fields.whole_number(body, "seed", 0, MAX_SEED - 1)
     think = fields.seconds(body, "think", DEFAULT_THINK, 0, MAX_THINK)
+    clock = clocks.read_clock(body.get("clock"), game.name)
     tables = _tables(request)
-    table, tokens = await run_in_threadpool(tables.create, kinds, names, seed, think, None, None, game.name)
+    table, tokens = await run_in_threadpool(tables.create, kinds, names, seed, think, None, None, game.name, clock)
     return JSONResponse(created_answer(table, tokens), status_code=201)
 
 
@@ -319,7 +322,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
                sync: str = SYNC_MODES[0], *, games_per_minute: int = GAMES_PER_MINUTE,
                simulations_per_minute: int = SIMULATIONS_PER_MINUTE, max_games: int = MAX_GAMES,
                expire_days: float = EXPIRE_DAYS, allowed_hosts: Iterable[str] = (), port: int | None = None,
-               database: str | None = None) -> Starlette:
+               database: str | None = None, now: Callable[[], float] | None = None) -> Starlette:
     """The web app of the games in ``data_dir`` (its SQLite file, made if need be, committed
     with ``sync``: :data:`.store.SYNC_MODES`); ``warn`` hears of a stored game left out
     because it no longer replays.  The limits (docs/WEB.md, "Limits"; 0: none): games and
@@ -332,7 +335,8 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(data_dir, sync, database=database)
         expire_seconds = expire_days * 86400 if expire_days > 0 else None
-        tables = Tables(store, REBUILDERS, max_games=max_games, expire_seconds=expire_seconds)
+        tables = Tables(store, REBUILDERS, max_games=max_games, expire_seconds=expire_seconds,
+                        now=now or time.time)   # now: the clocks' time (a test's own)
         await run_in_threadpool(tables.load, warn)
         app.state.tables = tables
         app.state.limiters = {GAMES: RateLimiter(games_per_minute, "games"),
@@ -359,7 +363,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         Route("/api/games/{game_id}/record", game_record),
         WebSocketRoute("/api/games/{game_id}/events", game_events),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-    ] + analysis.routes + review.routes + puzzles.routes + accounts.routes
+    ] + analysis.routes + review.routes + puzzles.routes + accounts.routes + clocks.routes
     handlers: dict[Any, Any] = {WebError: web_error, TableRefusal: web_error, HTTPException: http_error,
                                 StoreUnavailable: store_unavailable, MoveAlreadyStored: move_already_stored,
                                 Exception: internal_error}

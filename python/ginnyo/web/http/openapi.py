@@ -54,7 +54,7 @@ class Operation:
     links: tuple[str, ...] = ()                      # the operations the answer leads to (their ids)
 
 
-GAME_OPERATIONS = ("game_view", "game_preview", "game_action", "game_rematch", "game_record", "review_game")
+GAME_OPERATIONS = ("game_view", "game_preview", "game_action", "game_rematch", "game_resign", "game_abort", "game_record", "review_game")
 JOB_OPERATIONS = ("simulation_status", "stop_simulation", "simulation_events")
 OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
     ("get", "/api/health"): ("health", Operation("Whether the server answers", schemas.health_answer)),
@@ -74,6 +74,12 @@ OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
     ("post", "/api/games/{game_id}/rematch"): ("game_rematch", Operation(
         "The rematch of a finished game (made by the first seat to ask): answered as a made game",
         schemas.created_answer, GAME + JSON_BODY + (409, 503), 201, schemas.empty_object, seat=True)),
+    ("post", "/api/games/{game_id}/resign"): ("game_resign", Operation(
+        "The seat resigns: the game ends, the others ranked by score, the seat last (RULES, Resignation); the view",
+        schemas.seat_view, GAME + JSON_BODY + (409, 422, 503), body=schemas.empty_object, seat=True)),
+    ("post", "/api/games/{game_id}/abort"): ("game_abort", Operation(
+        "The seat ends the game before its first turn, with no result; 409 once it has moved; the view",
+        schemas.seat_view, GAME + JSON_BODY + (409, 422, 503), body=schemas.empty_object, seat=True)),
     ("get", "/api/games/{game_id}/record"): ("game_record", Operation(
         "The finished game's record (JSON lines, as ginnyo replay reads it); 409 before the end",
         None, GAME + (409,), seat=True, answer_type="text/plain")),

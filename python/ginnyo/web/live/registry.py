@@ -14,13 +14,16 @@ import threading
 import time
 from typing import Any, Callable
 
-from ...errors import (GameNotOver, GameOver, GinnyoError, NotYourTurn, RuleRefusal, StaleVersion, TablesFull,
-                       UnknownGame)
+from ...errors import (GameNotOver, GameOver, GinnyoError, NotNow, NotYourTurn, RuleRefusal, StaleVersion,
+                       TablesFull, UnknownGame)
+from ...game.clock import ClockSettings, Mark, deadline, lost_on_time, overtime_points, remaining
+from ...game.events import ABORT, OVERTIME, RESIGN, TIMEOUT, Event, is_event_text
 from ..store import GINNYO, GameRow, Store
 from . import feed
 from .bots import BOT_WORKERS, Bots
 from .seats import TOKEN_BYTES, created_answer, rematch_token, seat_holding, seat_url, token_hash
 from .table import HUMAN, Rebuild, SeatTable, row_of
+from .timers import Timers
 
 GAME_ID_BYTES = 9         # 12 url-safe characters
 MAX_SEED = 2 ** 63        # seeds are 0 .. 2**63 - 1 (SQLite's INTEGER)
@@ -37,8 +40,11 @@ class Tables:
     ``rebuilders``: each game kind's rebuild (web/games/kinds.py)."""
 
     def __init__(self, store: Store, rebuilders: dict[str, Rebuild], workers: int = BOT_WORKERS,
-                 max_games: int = 0, expire_seconds: float | None = None) -> None:
+                 max_games: int = 0, expire_seconds: float | None = None,
+                 now: Callable[[], float] = time.time) -> None:
         self.store = store
+        self.now = now                                     # the clocks' time (a test's own clock)
+        self.timers = Timers(self._time_up, now)           # every timed game's deadline
         self.max_games = max_games
         self.expire_seconds = expire_seconds
         self.rebuilders = rebuilders                       # game kind -> its tables' rebuild
@@ -77,8 +83,10 @@ class Tables:
                 self.tables[game_id].token_hashes[digest] = seat
         for table in list(self.tables.values()):
             self.bots.schedule(table)
+            self._arm(table)
 
     def close(self) -> None:
+        self.timers.close()
         self.bots.close()
 
     def _expired(self, touched: float, now: float) -> bool:
@@ -99,15 +107,17 @@ class Tables:
     # -- making games ---------------------------------------------------------------
     def create(self, kinds: list[str], names: list[str], seed: int | None, think: float,
                rematch_of: SeatTable | None = None, tokens: dict[int, str] | None = None,
-               game: str = GINNYO) -> tuple[SeatTable, dict[int, str]]:
-        """A new game (of kind ``game``) of seats ``kinds`` (seed: a random one when None); its human seats'
-        tokens (for a rematch, the asker's alone: the others' are added as each person asks for theirs)."""
+               game: str = GINNYO, clock: ClockSettings | None = None) -> tuple[SeatTable, dict[int, str]]:
+        """A new game (of kind ``game``) of seats ``kinds`` (seed: a random one when None; ``clock``: its time
+        control, None: untimed); its human seats' tokens (for a rematch, the asker's alone: the others'
+        are added as each person asks for theirs)."""
         game_id = secrets.token_urlsafe(GAME_ID_BYTES)
         seed = secrets.randbelow(MAX_SEED) if seed is None else seed
         if tokens is None:
             tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat, kind in enumerate(kinds) if kind == HUMAN}
         row = GameRow(game_id, tuple(kinds), tuple(names), seed, think, "playing",
-                      None if rematch_of is None else rematch_of.id, None, game)
+                      None if rematch_of is None else rematch_of.id, None, game, self.now(),
+                      None if clock is None else (clock.initial, clock.increment))
         table = self._rebuilt(row, [])
         hashes = {seat: token_hash(token) for seat, token in tokens.items()}
         table.token_hashes.update((digest, seat) for seat, digest in hashes.items())
@@ -120,6 +130,7 @@ class Tables:
             self.tables[game_id] = table
             self.tokens.update((digest, (game_id, seat)) for seat, digest in hashes.items())
         self.bots.schedule(table)
+        self._arm(table)
         return table, tokens
 
     def rematch(self, table: SeatTable, seat: int, token: str) -> dict[str, Any]:
@@ -134,7 +145,8 @@ class Tables:
             made = table.rematch is None
             if made:
                 new, _ = self.create(list(table.kinds), list(table.names), None, table.think, rematch_of=table,
-                                     tokens={seat: rematch_token(token, table.id)}, game=table.game_kind)
+                                     tokens={seat: rematch_token(token, table.id)}, game=table.game_kind,
+                                     clock=table.clock)
                 table.rematch = new.id
         self.register_rematch_seat(table, seat, token)
         if made:
@@ -203,6 +215,7 @@ class Tables:
             self._kept_finished(table)
         else:   # an archived game in play (Tables.sweep): back in memory, its bot going on
             self.bots.schedule(table)
+            self._arm(table)
         return table
 
     def _kept_finished(self, table: SeatTable) -> None:
@@ -232,7 +245,7 @@ class Tables:
         """The seat's view (JSON text) if one made since the game last changed is at hand, else None; it
         takes no lock, so the event loop may ask (a view is made only of a committed game, under its lock)."""
         kept = self._views.get((table.id, seat, token))
-        if kept is None or kept[0] != (table.version, table.rematch):
+        if kept is None or table.clock is not None and not table.over or kept[0] != (table.version, table.rematch):
             return None
         return kept[1]
 
@@ -241,7 +254,8 @@ class Tables:
         (the caller holds the lock; encoding here keeps it off the event loop).  It writes nothing."""
         text = self.kept_view(table, seat, token)
         if text is None:
-            text = feed.json_text(table.view(seat, self.rematch_entry(table, seat, token)))
+            text = feed.json_text({**table.view(seat, self.rematch_entry(table, seat, token)),
+                                   "clocks": self.clocks(table)})
             with self._views_lock:
                 views = self._views
                 views.pop((table.id, seat, token), None)
@@ -273,10 +287,16 @@ class Tables:
         return answer
 
     def _commit(self, table: SeatTable, action: Any) -> None:
-        """Apply and store an action (the caller holds the lock), then tell every socket."""
-        text = table.apply(action)
+        """Apply and store an action or an :class:`~ginnyo.game.events.Event` (the caller holds the lock), then
+        tell every socket.  A turn of a timed game made in overtime is first charged for it (RULES "Timed play")."""
+        at, mover = self.now(), table.to_move
+        if table.clock is not None and not isinstance(action, Event):
+            owed = overtime_points(self._seconds_left(table, at)[mover]) - table.overtime_charged(mover)
+            if owed > 0:
+                self._commit(table, Event(OVERTIME, mover, owed))
+        text = table.apply_event(action) if isinstance(action, Event) else table.apply(action)
         try:
-            self.store.append_action(table.id, table.version, text, table.over)
+            self.store.append_action(table.id, table.version, text, table.over, at)
         except BaseException:
             # the game ran ahead of its file: rebuild it from what is stored
             with self._lock:
@@ -285,9 +305,77 @@ class Tables:
                 fresh.token_hashes, fresh.rematch = table.token_hashes, table.rematch
             raise
         table.touched = time.time()
+        if table.clock is not None:
+            table.marks.append(Mark(mover, at, not is_event_text(text)))
+            self._arm(table)
         if table.over:
             self._kept_finished(table)
         feed.broadcast(table, lambda seat, token: self._view(table, seat, token))
+
+    # -- resigning, aborting, clocks ------------------------------------------------------
+    def resign(self, table: SeatTable, seat: int, token: str) -> str:
+        """``seat`` resigns: the game ends, the others ranked by score (docs/RULES.md "Resignation"); the view."""
+        return self._event(table, Event(RESIGN, seat), token)
+
+    def abort(self, table: SeatTable, seat: int, token: str) -> str:
+        """``seat`` ends the game before its first turn, with no result; NotNow once it has moved."""
+        with table.lock:
+            if not table.over and table.has_moved(seat):
+                raise NotNow("the seat has moved: the game can no longer be aborted (resign instead)")
+            return self._event(table, Event(ABORT, seat), token)
+
+    def _event(self, table: SeatTable, event: Event, token: str) -> str:
+        with table.lock:
+            if table.over:
+                raise GameOver("the game is over")
+            try:
+                self._commit(table, event)
+            except GinnyoError as error:
+                raise RuleRefusal(str(error)) from None
+            return self._view(table, event.seat, token)
+
+    def clocks(self, table: SeatTable) -> list[dict[str, Any]] | None:
+        """Each seat's clock as the view gives it (docs/WEB.md), None for an untimed game."""
+        if table.clock is None:
+            return None
+        running = None if table.over else table.to_move
+        return [{"seat": seat, "remaining": round(left, 1), "running": seat == running,
+                 "overtime_penalty": max(table.overtime_charged(seat), overtime_points(left))}
+                for seat, left in enumerate(self._seconds_left(table, self.now()))]
+
+    def _seconds_left(self, table: SeatTable, now: float) -> list[float]:
+        assert table.clock is not None
+        return remaining(table.clock, len(table.kinds), table.started, table.marks,
+                         None if table.over else table.to_move, now)
+
+    def _arm(self, table: SeatTable) -> None:
+        """Set (or clear) the timer of the seat to move of a timed game."""
+        if table.clock is None:
+            return
+        if table.over:
+            self.timers.arm(table.id, None)
+            return
+        now = self.now()
+        self.timers.arm(table.id, deadline(self._seconds_left(table, now)[table.to_move], now))
+
+    def _time_up(self, game_id: str) -> None:
+        """The timer of ``game_id`` fired: the seat to move, if it is now over its last minute, loses on time
+        (stored, told to every socket); else the timer is set again."""
+        table = self.tables.get(game_id)
+        if table is None or table.clock is None:
+            return
+        try:
+            with table.lock:
+                if table.over:
+                    return
+                seat = table.to_move
+                if lost_on_time(self._seconds_left(table, self.now())[seat]):
+                    self._commit(table, Event(TIMEOUT, seat))
+                else:
+                    self._arm(table)
+            self.bots.schedule(table)
+        except Exception as error:   # a store out of reach: said, and tried again on the next look
+            self.warn(f"ginnyo: game {game_id}: the clock's timeout was not stored: {error}")
 
     def preview(self, table: SeatTable, seat: int, body: dict[str, Any]) -> dict[str, Any]:
         """A choice of ``seat`` judged before it is made (only the seat to move may ask)."""
@@ -312,7 +400,14 @@ class Tables:
         rebuild = self.rebuilders.get(row.game)
         if rebuild is None:
             raise RuntimeError(f"game kind {row.game!r} is not served here")
-        return rebuild(row, actions)
+        table = rebuild(row, actions)
+        table.started = row.created
+        if row.clock is not None:
+            table.clock = ClockSettings(*row.clock)
+            times = self.store.action_times(row.id) if actions else []
+            table.marks = [Mark(mover, at, not is_event_text(text))
+                           for mover, at, text in zip(table.movers, times, actions)]
+        return table
 
     def subscribe(self, table: SeatTable, subscriber: feed.Subscriber) -> None:
         feed.subscribe(table, subscriber)

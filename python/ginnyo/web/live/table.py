@@ -9,6 +9,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
+from ginnyo.errors import GinnyoError
+from ginnyo.game.clock import ClockSettings, Mark
+from ginnyo.game.events import Event
 from ginnyo.players.players import Player
 
 from ..store import GINNYO, GameRow
@@ -39,6 +42,10 @@ class SeatTable:
     bot_running: bool = False
     bot_failure: str | None = None     # why the bot to move stopped, if it failed
     touched: float = field(default_factory=time.time)   # its last action, making or rebuilding (time.time())
+    movers: list[int] = field(default_factory=list)      # the seat to move before each action applied
+    clock: ClockSettings | None = None                   # its time control (ginnyo.game.clock), None: untimed
+    started: float = 0.0                                 # when it was made (the clock's start)
+    marks: list[Mark] = field(default_factory=list)      # each action as its clock sees it (a timed game's)
 
     @property
     def version(self) -> int:
@@ -69,6 +76,19 @@ class SeatTable:
         """Apply an action of the seat to move (an illegal one changes nothing); its text, as stored."""
         raise NotImplementedError
 
+    def apply_event(self, event: Event) -> str:
+        """Apply a resignation, timeout, overtime charge or abort (ginnyo.game.events); its text, as stored.
+        A game kind without them refuses (GinnyoError)."""
+        raise GinnyoError(f"this game has no {event.kind}")
+
+    def overtime_charged(self, seat: int) -> int:
+        """The overtime points ``seat`` has been charged so far."""
+        return 0
+
+    def has_moved(self, seat: int) -> bool:
+        """Whether ``seat`` has taken a turn (an abort comes before one)."""
+        return any(mover == seat for mover in self.movers)
+
     def bot_decision(self, seat: int) -> Callable[[], Any]:
         """What the bot of ``seat`` (to move) will do, worked out when called, outside the table's lock."""
         raise NotImplementedError
@@ -93,7 +113,8 @@ Rebuild = Callable[[GameRow, list[str]], SeatTable]   # a stored game (its row, 
 def row_of(table: SeatTable) -> GameRow:
     """The stored row of a table in play."""
     return GameRow(table.id, table.kinds, table.names, table.seed, table.think, "playing", None, table.rematch,
-                   table.game_kind)
+                   table.game_kind, table.started,
+                   None if table.clock is None else (table.clock.initial, table.clock.increment))
 
 
 __all__ = ["SeatTable", "Rebuild", "HUMAN", "row_of"]

@@ -28,7 +28,7 @@ import json
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
@@ -52,7 +52,8 @@ CRAZY = "crazy"                   # ... and Crazy Rummy (docs/RULES.md §7)
 POOL_SIZE = 8                     # PostgreSQL connections a process keeps open (as many again at a peak)
 
 ROW_COLUMNS = (games.c.id, games.c.seats, games.c.names, games.c.seed, games.c.think, games.c.status,
-               games.c.rematch_of, games.c.rematch, games.c.game)   # a GameRow's, in its order
+               games.c.rematch_of, games.c.rematch, games.c.game, games.c.created, games.c.clock_initial,
+               games.c.clock_increment)   # a GameRow's, in its order
 SQLITE_FULL, FULL_MESSAGE = 13, "database or disk is full"   # SQLite's result code for a full disk, its words
 PG_DISK_FULL = "53100"            # PostgreSQL's SQLSTATE for a full disk
 PG_UNIQUE = "23505"               # ... for a second row of one key
@@ -74,6 +75,8 @@ class GameRow:
     rematch_of: str | None
     rematch: str | None
     game: str = GINNYO
+    created: float = field(default=0.0, compare=False)   # when it was made (time.time()); the store's when 0
+    clock: tuple[int, int] | None = None  # (initial, increment) seconds, None: untimed
 
 
 def database_url(text: str) -> str:
@@ -283,9 +286,10 @@ class Store(PuzzleRatings, AccountTables):
         the game it is the rematch of)."""
         with self._writing("the game") as connection:
             connection.execute(games.insert().values(
-                id=row.id, created=time.time(), seats=json.dumps(row.seats), names=json.dumps(row.names),
+                id=row.id, created=row.created or time.time(), seats=json.dumps(row.seats), names=json.dumps(row.names),
                 seed=row.seed, think=row.think, status=row.status, rematch_of=row.rematch_of, rematch=None,
-                game=row.game))
+                game=row.game, clock_initial=None if row.clock is None else row.clock[0],
+                clock_increment=None if row.clock is None else row.clock[1]))
             if token_hashes:
                 connection.execute(tokens.insert(), [{"hash": digest, "game": row.id, "seat": seat}
                                                      for seat, digest in token_hashes.items()])
@@ -298,13 +302,14 @@ class Store(PuzzleRatings, AccountTables):
             connection.execute(self._insert()(tokens).values(hash=digest, game=game, seat=seat)
                                .on_conflict_do_nothing())
 
-    def append_action(self, game: str, number: int, text: str, finished: bool) -> None:
+    def append_action(self, game: str, number: int, text: str, finished: bool, at: float | None = None) -> None:
         """Store action ``number`` of ``game`` (and the game's end), committed when this returns;
         MoveAlreadyStored if the game's action ``number`` is stored already (another process stored it)."""
         try:
             with self._writing("the move") as connection:
                 # (a statement made once: SQLAlchemy's part of a move's commit stays a few microseconds)
-                connection.execute(INSERT_ACTION, {"game": game, "n": number, "text": text, "created": time.time()})
+                connection.execute(INSERT_ACTION, {"game": game, "n": number, "text": text,
+                                                   "created": time.time() if at is None else at})
                 if finished:
                     connection.execute(update(games).where(games.c.id == game).values(status="finished"))
         except IntegrityError as error:
@@ -351,6 +356,12 @@ class Store(PuzzleRatings, AccountTables):
             if not isinstance(text, str):
                 raise ValueError(f"game {game}: stored action {number} is not text")
         return [text for _, text in rows]
+
+    def action_times(self, game: str) -> list[float]:
+        """When each action of ``game`` was stored (``time.time()``), in order: its clock's marks."""
+        query = select(actions.c.created).where(actions.c.game == game).order_by(actions.c.n)
+        with self._reading() as connection:
+            return [float(at) for at in connection.execute(query).scalars()]
 
     def tokens(self, game: str | None = None,
                left_out: Callable[[str, str], None] | None = None) -> list[tuple[str, str, int]]:
@@ -404,9 +415,12 @@ def _rows_read(rows: Sequence[Any], read: Callable[[Any], Any],
 def _game_row(row: tuple[Any, ...]) -> GameRow:
     """A ``games`` row (its :data:`ROW_COLUMNS`) as a :class:`GameRow`; ValueError naming the column
     that does not read."""
-    id, seats, names, seed, think, status, rematch_of, rematch, game = row
+    id, seats, names, seed, think, status, rematch_of, rematch, game, created, initial, increment = row
+    clock = None if initial is None and increment is None else (initial, increment)
+    if clock is not None and not all(type(value) is int for value in clock):
+        raise ValueError("its clock is not two whole numbers")
     read = GameRow(id, _texts(seats, "seats"), _texts(names, "names"), seed, think, status, rematch_of, rematch,
-                   game)
+                   game, created if isinstance(created, (int, float)) else 0.0, clock)
     kinds = {"id": (str,), "seed": (int,), "think": (int, float), "status": (str,), "rematch_of": (str, type(None)),
              "rematch": (str, type(None)), "game": (str,)}
     for column, types in kinds.items():

@@ -33,6 +33,8 @@ games = Table(
     Column("rematch_of", Text),                   # the finished game this one is the rematch of
     Column("rematch", Text),                      # the rematch of this game, once made
     Column("game", Text, nullable=False, server_default="ginny-o"),   # the game kind: 'ginny-o' or 'crazy'
+    Column("clock_initial", Integer),             # revision 0004: the clock's seconds a seat, null: no clock
+    Column("clock_increment", Integer),           # ... and the seconds added a turn
 )
 
 tokens = Table(
