@@ -67,11 +67,12 @@ def test_two_accounts_play_a_rated_seek_and_their_ratings_move(client: TestClien
     game, bob_seat = joined.json()["game_id"], joined.json()["seat"]
     assert bob_seat["seat"] == 1 and client.get("/api/seeks").json()["seeks"] == []
     assert bob.request("POST", f"/api/seeks/{seek['id']}/join").status_code == 409   # full: started
-    ann_seat = ann.request("POST", f"/api/games/{game}/seat").json()
-    assert ann_seat["seat"] == 0
-    assert bob.request("POST", "/api/games/" + game + "/seat").json()["seat"] == 1
+    ann_seat = ann.request("POST", f"/api/seeks/{seek['id']}/seat").json()
+    assert ann_seat["seat"] == 0 and ann_seat["id"] == game
+    assert bob.request("POST", f"/api/seeks/{seek['id']}/seat").json()["seat"] == 1
+    assert Player(client, "Cid").request("POST", f"/api/seeks/{seek['id']}/seat").status_code == 404
     client.cookies.clear()
-    assert client.post(f"/api/games/{game}/seat", headers=OURS).status_code == 401
+    assert client.post(f"/api/seeks/{seek['id']}/seat", headers=OURS).status_code == 401
     last = play_to_end(client, game, [ann_seat["token"], bob_seat["token"]])
     scores = last["result"]["final_scores"] if "result" in last else view(client, game, ann_seat["token"])["scores"]
     ann_after, bob_after = rated_after(client, "Ann", 1), rated_after(client, "bob", 1)

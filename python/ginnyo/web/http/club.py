@@ -5,7 +5,7 @@ history and the leaderboard; the player page.
 A seek is a game asked for by a signed-in account: its kind, its seats, its clock, rated or not, and
 bot levels for some seats.  When its last seat is taken the game is made (:meth:`Tables.create`), each
 account seated in its turn (the maker first), and the join's answer carries the joiner's seat token;
-every seated account gets its own from ``POST /api/games/{id}/seat`` (a new token of its seat each time,
+every seated account gets its own from ``POST /api/seeks/{id}/seat`` (a new token of its seat each time,
 stored hashed as every token is).  The end of a rated game is rated in a worker thread
 (:func:`rate_when_over`), once."""
 
@@ -200,10 +200,15 @@ async def cancel_seek(request: Request) -> Response:
 
 async def my_seat(request: Request) -> Response:
     """A new token of the seat the signed-in account holds in a seek's game: {"id", "seat", "token", "url"};
-    404 when it holds none there."""
+    404 when the seek is unknown or its game not made yet, or the account holds no seat there."""
     account = await signed_in(request, write=True)
+    fields.only_fields(await fields.json_body(request, empty_ok=True), ())
     tables = _tables(request)
-    table = tables.get(request.path_params["game_id"])
+    seek_id = request.path_params["seek_id"]
+    seek = await run_in_threadpool(tables.store.seek, seek_id)
+    if seek is None or seek.game is None:
+        raise NotFound("no game of that seek" if len(seek_id) > 40 else f"no game of seek {seek_id!r} (yet)")
+    table = tables.get(seek.game)
     seat = await run_in_threadpool(tables.store.account_seat, table.id, account.id)
     if seat is None:
         raise NotFound(f"you hold no seat in game {table.id}")
@@ -356,7 +361,7 @@ routes = [
     Route("/api/seeks", list_seeks),
     Route("/api/seeks/{seek_id}/join", join_seek, methods=["POST"]),
     Route("/api/seeks/{seek_id}", cancel_seek, methods=["DELETE"]),
-    Route("/api/games/{game_id}/seat", my_seat, methods=["POST"]),
+    Route("/api/seeks/{seek_id}/seat", my_seat, methods=["POST"]),
     Route("/api/players/{name}", player),
     Route("/api/leaderboard", leaderboard),
     Route("/players/{name}", player_page),
