@@ -51,7 +51,7 @@ class Page:
 
 PAGES = {
     "index": Page("lobby.page-title", ("lobby", "crazy-lobby", "account-bar", "club"), ("club",),
-                  messages=("js.common.", "js.lobby.", "js.club.")),
+                  messages=("js.common.", "js.lobby.")),
     "play": Page("table.page-title", ("table",), covers="rack", messages=("js.common.", "js.board.", "js.table.")),
     "crazy": Page("crazy.page-title", ("crazy",), ("crazy",), covers="hand", messages=("js.common.", "js.crazy.")),
     "analysis": Page("analysis.page-title", ("analysis",), ("analysis",),
