@@ -179,6 +179,18 @@ class StaleVersion(NotNow):
     """The request names a version of the game that is no longer its version."""
 
 
+class UnknownSeek(UnknownGame):
+    """No seek of that id (the club's lobby, docs/CLUB.md)."""
+
+
+class SeekClosed(NotNow):
+    """A seek that takes no one now: full, started, withdrawn, or joined already by this account."""
+
+
+class NotYourSeek(BadCredential):
+    """A seek only its maker may withdraw."""
+
+
 class RuleRefusal(TableRefusal):
     """An action the rules refuse (or notation that does not read), in the rules' words."""
 

@@ -95,7 +95,7 @@ def test_the_seat_token_is_asked_for_only_by_the_game_endpoints(document: dict[s
     password, is asked for (docs/CLUB.md)."""
     for method, path, operation in _operations(document):
         game = path.startswith("/api/games/{game_id}")
-        session = (method, path) == ("get", "/api/me")
+        session = (method, path) == ("get", "/api/me") or (path.startswith("/api/seeks") and method != "get")
         expected: list[dict[str, list[str]]] | None = [{"seat": []}] if game else [{"session": []}] if session else None
         assert operation.get("security") == expected, (method, path)
         asks = game or session or (method, path) == ("post", "/api/session")

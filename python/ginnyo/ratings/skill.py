@@ -46,14 +46,17 @@ def _model() -> PlackettLuce:
     return PlackettLuce(mu=MU, sigma=SIGMA)
 
 
-def rate_order(order: Sequence[Skill]) -> list[Skill]:
+def rate_order(order: Sequence[Skill], ranks: Sequence[int] | None = None) -> list[Skill]:
     """The skills after a finished order (first the winner, then second...; 2 to 6 participants,
-    each alone), in the same order.  ValueError for another count."""
+    each alone), in the same order; ``ranks`` (1 the best, equal ranks a tie) when some placed
+    equal.  ValueError for another count."""
     if not MIN_PARTICIPANTS <= len(order) <= MAX_PARTICIPANTS:
         raise ValueError(f"an order rates {MIN_PARTICIPANTS} to {MAX_PARTICIPANTS} participants, not {len(order)}")
+    if ranks is not None and len(ranks) != len(order):
+        raise ValueError(f"{len(ranks)} ranks for {len(order)} participants")
     model = _model()
     teams = [[model.rating(mu=skill.mu, sigma=skill.sigma)] for skill in order]
-    rated = model.rate(teams, ranks=list(range(1, len(order) + 1)))
+    rated = model.rate(teams, ranks=list(ranks) if ranks is not None else list(range(1, len(order) + 1)))
     return [Skill(float(team[0].mu), float(team[0].sigma)) for team in rated]
 
 

@@ -259,6 +259,66 @@ def account_answer() -> dict[str, Any]:
     return _object({"name": {"type": "string"}, "created": {"type": "number"}}, ("name", "created"), closed=False)
 
 
+def clock_schema() -> dict[str, Any]:
+    return _object({"initial": {"type": "integer", "minimum": 1, "maximum": 3 * 3600},
+                    "increment": {"type": "integer", "minimum": 0, "maximum": 600}}, ("initial", "increment"))
+
+
+def seek_body() -> dict[str, Any]:
+    """``POST /api/seeks``'s body (docs/CLUB.md, "Seeks and the lobby")."""
+    return _object({"game": {"type": "string", "enum": ["ginnyo", "crazy"]},
+                    "players": {"type": "integer", "minimum": 2, "maximum": 6}, "clock": clock_schema(),
+                    "rated": {"type": "boolean"}, "bots": {"type": "array", "items": {"type": "string"}}},
+                   ("players",))
+
+
+def seat_answer() -> dict[str, Any]:
+    """A seated account's seat in a seek's game: a new token of it, and its page."""
+    return _object({"id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"},
+                    "url": {"type": "string"}}, ("id", "seat", "token", "url"))
+
+
+def seek_answer() -> dict[str, Any]:
+    """A seek; once full, its game (``game_id``) and, in the answer of whoever filled it, their ``seat``."""
+    return _object({"id": {"type": "string"}, "game": {"type": "string"}, "players": {"type": "integer"},
+                    "clock": clock_schema(), "rated": {"type": "boolean"},
+                    "bots": {"type": "array", "items": {"type": "string"}},
+                    "seated": {"type": "array", "items": {"type": "string"}}, "maker": {"type": "string"},
+                    "status": {"type": "string", "enum": ["open", "started", "cancelled"]},
+                    "full": {"type": "boolean"}, "game_id": {"type": "string", "nullable": True},
+                    "created": {"type": "number"}, "seat": seat_answer()},
+                   ("id", "game", "players", "clock", "rated", "bots", "seated", "status", "full", "game_id"),
+                   closed=False)
+
+
+def seeks_answer() -> dict[str, Any]:
+    return _object({"seeks": {"type": "array", "items": seek_answer()}}, ("seeks",))
+
+
+def standing_schema() -> dict[str, Any]:
+    return _object({"rating": {"type": "integer"}, "provisional": {"type": "boolean"}, "games": {"type": "integer"}},
+                   ("rating", "provisional", "games"))
+
+
+def player_answer() -> dict[str, Any]:
+    """A player's ratings (by game kind) and rated games, the latest first."""
+    game = _object({"id": {"type": "string"}, "game": {"type": "string"},
+                    "result": {"type": "string", "enum": ["won", "drew", "lost"]}, "rank": {"type": "integer"},
+                    "players": {"type": "integer"}, "rating_before": {"type": "integer"},
+                    "rating_after": {"type": "integer"}, "rating_change": {"type": "integer"},
+                    "created": {"type": "number"}}, ("id", "game", "result", "rating_change"), closed=False)
+    return _object({"name": {"type": "string"},
+                    "ratings": {"type": "object", "additionalProperties": standing_schema()},
+                    "games": {"type": "array", "items": game}}, ("name", "ratings", "games"))
+
+
+def leaderboard_answer() -> dict[str, Any]:
+    entry = standing_schema()
+    entry["properties"] = {"name": {"type": "string"}, **entry["properties"]}
+    entry["required"] = ["name", *entry["required"]]
+    return _object({"game": {"type": "string"}, "players": {"type": "array", "items": entry}}, ("game", "players"))
+
+
 def health_answer() -> dict[str, Any]:
     return _object({"ok": {"type": "boolean", "enum": [True]}}, ("ok",))
 
@@ -276,4 +336,5 @@ def refusal() -> dict[str, Any]:
 __all__ = ["puzzle_answer", "puzzle_attempt_body", "puzzle_placements_body", "puzzle_attempt_answer",
            "puzzle_themes_answer", "NAME_FORMAT", "player_counts", "new_game_body", "preview_body", "action_body", "analysis_body",
            "simulation_body", "empty_object", "created_answer", "seat_view", "preview_answer", "analysis_answer",
-           "job_answer", "review_answer", "health_answer", "document_answer", "refusal"]
+           "job_answer", "review_answer", "seek_body", "seek_answer", "seeks_answer", "seat_answer",
+           "player_answer", "leaderboard_answer", "health_answer", "document_answer", "refusal"]

@@ -48,6 +48,7 @@ from . import review  # the analysis board and the game review (issue 28)
 from . import puzzles   # the puzzle page and its API (issue 45)
 from . import accounts   # the club's accounts (issue 44)
 from . import clocks   # clocks, resigning, aborting (issue 44 items 3-4, issue 42)
+from . import club   # the club's seeks, lobby and ratings (issue 44)
 
 STATIC = Path(__file__).parent.parent / "static"
 SWEEP_SECONDS = 3600.0      # how often the games in memory are looked over for those to let go
@@ -339,6 +340,9 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
                         now=now or time.time)   # now: the clocks' time (a test's own)
         await run_in_threadpool(tables.load, warn)
         app.state.tables = tables
+        app.state.lobby = club.new_lobby(tables)
+        rater = club.Rater(tables, app.state.lobby)
+        tables.on_finished = rater.heard
         app.state.limiters = {GAMES: RateLimiter(games_per_minute, "games"),
                               SIMULATIONS: RateLimiter(simulations_per_minute, "simulations")}
         sweeping = asyncio.create_task(_sweep(tables, min(SWEEP_SECONDS, (expire_seconds or SWEEP_SECONDS) / 2)))
@@ -347,6 +351,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         finally:
             sweeping.cancel()
             tables.close()
+            rater.close()
             store.close()
 
     routes = [
@@ -363,7 +368,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         Route("/api/games/{game_id}/record", game_record),
         WebSocketRoute("/api/games/{game_id}/events", game_events),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-    ] + analysis.routes + review.routes + puzzles.routes + accounts.routes + clocks.routes
+    ] + analysis.routes + review.routes + puzzles.routes + accounts.routes + clocks.routes + club.routes
     handlers: dict[Any, Any] = {WebError: web_error, TableRefusal: web_error, HTTPException: http_error,
                                 StoreUnavailable: store_unavailable, MoveAlreadyStored: move_already_stored,
                                 Exception: internal_error}

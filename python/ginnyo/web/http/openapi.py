@@ -23,8 +23,9 @@ REFUSALS = {
     401: "no seat token (Authorization: Bearer TOKEN), a malformed one or none of a game here; not signed in, "
          "or a wrong name or password",
     403: "a seat token of another game, or a request from a foreign Origin (or, signed in by the cookie, none)",
-    404: "no such game (or job)",
-    409: "not now: out of turn, a stale version, the game over or not yet over, too many jobs; a name taken",
+    404: "no such game (or job, seek, player)",
+    409: "not now: out of turn, a stale version, the game over or not yet over, too many jobs; a name taken; a "
+         "seek that takes no one",
     413: f"a body over {MAX_BODY} bytes (read no further)",
     415: "a body that is not application/json",
     421: "a Host that is not this server's",
@@ -130,6 +131,28 @@ OPERATIONS.update({
         "Sign out: the session ends, its cookie is cleared (from this server's pages only: Origin)",
         None, (403,), 204, answer_type="text/plain")),
     ("get", "/api/me"): ("me", Operation("The account signed in", schemas.account_answer, (401,), session=True)),
+    # the club's seeks and ratings (docs/CLUB.md, "Seeks and the lobby", "Ratings"); the lobby's socket:
+    # /api/lobby/events, public
+    ("post", "/api/seeks"): ("create_seek", Operation(
+        "Ask for a game: kind, seats, clock, rated or not, bot levels; filled by bots alone, made at once (its "
+        "game and the maker's seat in the answer)", schemas.seek_answer, JSON_BODY + (401, 503), 201,
+        schemas.seek_body, session=True)),
+    ("get", "/api/seeks"): ("list_seeks", Operation("The open seeks, the oldest first", schemas.seeks_answer)),
+    ("post", "/api/seeks/{seek_id}/join"): ("join_seek", Operation(
+        "Take a seat in a seek; once full, its game and the joiner's seat; 409 when it takes no one",
+        schemas.seek_answer, JSON_BODY + (401, 404, 409, 503), body=schemas.empty_object, session=True)),
+    ("delete", "/api/seeks/{seek_id}"): ("cancel_seek", Operation(
+        "Withdraw an open seek (its maker alone)", None, (401, 403, 404, 409), 204, session=True,
+        answer_type="text/plain")),
+    ("post", "/api/seeks/{seek_id}/seat"): ("seek_seat", Operation(
+        "A new token of the seat the signed-in account holds in the seek's game", schemas.seat_answer,
+        JSON_BODY + (401, 404, 503), 201, schemas.empty_object, session=True)),
+    ("get", "/api/players/{name}"): ("player", Operation(
+        "A player's ratings by game kind (an account's name, or bot:KIND) and rated games, the latest first",
+        schemas.player_answer, (404,))),
+    ("get", "/api/leaderboard"): ("leaderboard", Operation(
+        "The players of a game kind (?game=ginnyo|crazy), the best rating first (?limit=, at most 100)",
+        schemas.leaderboard_answer, (400,))),
 })
 LINK_PARAMETERS = {
     # the game's id; the seat token (Authorization: Bearer TOKEN) is a person's seat's "token" in "seats"

@@ -50,7 +50,8 @@ class Page:
 
 
 PAGES = {
-    "index": Page("lobby.page-title", ("lobby", "crazy-lobby", "account-bar"), messages=("js.common.", "js.lobby.")),
+    "index": Page("lobby.page-title", ("lobby", "crazy-lobby", "account-bar", "club"), ("club",),
+                  messages=("js.common.", "js.lobby.")),
     "play": Page("table.page-title", ("table",), covers="rack", messages=("js.common.", "js.board.", "js.table.")),
     "crazy": Page("crazy.page-title", ("crazy",), ("crazy",), covers="hand", messages=("js.common.", "js.crazy.")),
     "analysis": Page("analysis.page-title", ("analysis",), ("analysis",),
@@ -60,6 +61,7 @@ PAGES = {
     "puzzles": Page("puzzles.page-title", ("puzzles",), ("puzzles",), messages=("js.common.", "js.board.")),
     "signup": Page("account.signup-title", ("account",), ("account",), messages=("js.common.",)),
     "signin": Page("account.signin-title", ("account",), ("account",), messages=("js.common.",)),
+    "player": Page("player.page-title", ("player",), ("player",), messages=("js.common.", "js.player.")),
 }
 LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
 

@@ -56,6 +56,7 @@ class Tables:
         self._views_lock = threading.Lock()                # (game, seat, token) -> ((version, rematch), view's JSON)
         self.bots = Bots(self._commit, self.tables.get, workers)
         self.warn: Callable[[str], None] = lambda line: None   # set by load()
+        self.on_finished: Callable[[SeatTable], None] | None = None   # told of each game's end (the club's ratings)
 
     # -- starting and stopping ------------------------------------------------------
     def load(self, warn: Callable[[str], None]) -> None:
@@ -179,6 +180,17 @@ class Tables:
             with self._lock:
                 self.tokens[digest] = (entry["id"], seat)
                 self.get(entry["id"]).token_hashes[digest] = seat
+
+    def add_seat_token(self, table: SeatTable, seat: int) -> str:
+        """A new token of ``seat`` (stored hashed, beside its others): how a seat's account is given its
+        credential (docs/CLUB.md)."""
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        digest = token_hash(token)
+        self.store.add_token(digest, table.id, seat)
+        with self._lock:
+            self.tokens[digest] = (table.id, seat)
+            table.token_hashes[digest] = seat
+        return token
 
     # -- finding games and seats ------------------------------------------------------
     def get(self, game_id: str) -> SeatTable:
@@ -310,6 +322,8 @@ class Tables:
             self._arm(table)
         if table.over:
             self._kept_finished(table)
+            if self.on_finished is not None:   # under the lock, in this worker thread; it must not block
+                self.on_finished(table)
         feed.broadcast(table, lambda seat, token: self._view(table, seat, token))
 
     # -- resigning, aborting, clocks ------------------------------------------------------

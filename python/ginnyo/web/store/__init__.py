@@ -42,7 +42,8 @@ from ...errors import MoveAlreadyStored, StoreError, StoreRefused, StoreUnavaila
 from . import migrations
 from .puzzle_ratings import PuzzleRatings
 from .accounts import AccountRow, AccountTables
-from .schema import SCHEMA, actions, games, tokens
+from .club import ClubTables
+from .schema import SCHEMA, TABLES, actions, games, tokens
 from .sqlite_file import APPLICATION_ID, DATABASE_NAME, LOCK_NAME, identify, lock_data
 
 SCHEMA_VERSION = migrations.HEAD_VERSION   # the schema version of this ginnyo (a SQLite file's user_version)
@@ -102,12 +103,13 @@ def shown_url(text: str) -> str:
         return text if "@" not in text else "..." + text[text.rindex("@"):]
 
 
-class Store(PuzzleRatings, AccountTables):
+class Store(PuzzleRatings, AccountTables, ClubTables):
     """The games' database: the SQLite file of ``data_dir`` (created if need be, brought to the current
     schema; committing with ``sync``, one of :data:`SYNC_MODES`), or the PostgreSQL database of the URL
     ``database`` (which must be at the current schema unless ``migrate``, when it is brought to it).
     Its methods may be called from any thread (SQLite: one connection, one lock; PostgreSQL: a pool).
-    The club's accounts and their sessions: :class:`.accounts.AccountTables`."""
+    The club's accounts and their sessions: :class:`.accounts.AccountTables`; its seeks and ratings:
+    :class:`.club.ClubTables`."""
 
     def __init__(self, data_dir: str | Path | None = None, sync: str = SYNC_MODES[0], *,
                  database: str | None = None, migrate: bool = False) -> None:
@@ -186,8 +188,7 @@ class Store(PuzzleRatings, AccountTables):
             with self._engine.begin() as connection:
                 names = set(connection.exec_driver_sql(
                     "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").scalars())
-                ours = {"games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts", "accounts",
-                        "sessions", "alembic_version"}
+                ours = {table.name for table in TABLES} | {"alembic_version"}
                 if not names <= ours or (names and "alembic_version" not in names):
                     shown = ", ".join(sorted(names))
                     raise StoreRefused(f"{self.where}: is not ginnyo's games database (its tables: {shown})")

@@ -98,8 +98,59 @@ sessions = Table(
     Column("expires", Real, nullable=False),
 )
 
+# revision 0005: the club's seeks, the accounts seated in their games, rated games and ratings (docs/CLUB.md)
+seeks = Table(
+    "seeks", METADATA,
+    Column("id", Text, primary_key=True),
+    Column("maker", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("game_kind", Text, nullable=False),              # the API's: "ginnyo" or "crazy"
+    Column("players", Integer, nullable=False),             # seats in all, bots included
+    Column("clock_initial", Real, nullable=False),          # seconds
+    Column("clock_increment", Real, nullable=False),
+    Column("rated", Integer, nullable=False),               # 1 or 0
+    Column("bots", Text, nullable=False),                   # JSON list of bot seat kinds
+    Column("seated", Text, nullable=False),                 # JSON list of account ids, the maker first
+    Column("status", Text, nullable=False, index=True),     # "open", "started" or "cancelled"
+    Column("game", Text),                                   # the game made once full
+    Column("created", Real, nullable=False),
+)
+
+game_accounts = Table(
+    "game_accounts", METADATA,
+    Column("game", Text, ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+)
+
+rated_games = Table(
+    "rated_games", METADATA,
+    Column("game", Text, ForeignKey("games.id"), primary_key=True),
+    Column("game_kind", Text, nullable=False),
+)
+
+ratings = Table(
+    "ratings", METADATA,
+    Column("player", Text, primary_key=True),               # an account's name, or "bot:KIND"
+    Column("game_kind", Text, primary_key=True),
+    Column("mu", Real, nullable=False),
+    Column("sigma", Real, nullable=False),
+    Column("games", Integer, nullable=False),
+)
+
+rating_changes = Table(
+    "rating_changes", METADATA,
+    Column("game", Text, ForeignKey("games.id"), primary_key=True),
+    Column("player", Text, primary_key=True, index=True),
+    Column("game_kind", Text, nullable=False),
+    Column("rank", Integer, nullable=False),                # 1 the best; equal scores share it
+    Column("before", Integer, nullable=False),              # the display ratings
+    Column("after", Integer, nullable=False),
+    Column("created", Real, nullable=False),
+)
+
 #: the tables of the schema, in the order they are made (and copied)
-TABLES = (games, tokens, actions, puzzle_ratings, player_ratings, puzzle_attempts, accounts, sessions)
+TABLES = (games, tokens, actions, puzzle_ratings, player_ratings, puzzle_attempts, accounts, sessions, seeks,
+          game_accounts, rated_games, ratings, rating_changes)
 
 #: the schema of revision 0001 as SQLite DDL (the tables of a ginnyo before Alembic; tests make files with it)
 SCHEMA = """
@@ -130,4 +181,4 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 __all__ = ["METADATA", "games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts", "accounts",
-           "sessions", "TABLES", "SCHEMA"]
+           "sessions", "seeks", "game_accounts", "rated_games", "ratings", "rating_changes", "TABLES", "SCHEMA"]
