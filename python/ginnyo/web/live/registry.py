@@ -12,13 +12,16 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from ...errors import (GameNotOver, GameOver, GinnyoError, NotYourTurn, RuleRefusal, StaleVersion, TablesFull,
-                       UnknownGame)
+from ...errors import (GameNotOver, GameOver, GinnyoError, MoveAlreadyStored, NotYourTurn, RuleRefusal, StaleVersion,
+                       TablesFull, UnknownGame)
 from ..store import GINNYO, GameRow, Store
 from . import feed
 from .bots import BOT_WORKERS, Bots
+from .broker import Broker, LocalBroker
+from .leases import Leases, LocalLeases
 from .seats import TOKEN_BYTES, created_answer, rematch_token, seat_holding, seat_url, token_hash
 from .table import HUMAN, Rebuild, SeatTable, row_of
 
@@ -34,11 +37,18 @@ class Tables:
     play are in memory (at most ``max_games`` of them, 0: no limit), but those untouched for
     ``expire_seconds`` (None: never), which are rebuilt from the store when asked for; of the
     finished ones, the :data:`FINISHED_KEPT` last asked for (the others are rebuilt likewise).
-    ``rebuilders``: each game kind's rebuild (web/games/kinds.py)."""
+    ``rebuilders``: each game kind's rebuild (web/games/kinds.py).  With other processes on the same store,
+    ``broker`` tells them of each change (and :meth:`changed` hears of theirs) and ``leases`` says which
+    process moves a game's bots (:mod:`.broker`, :mod:`.leases`; alone, neither does anything)."""
 
     def __init__(self, store: Store, rebuilders: dict[str, Rebuild], workers: int = BOT_WORKERS,
-                 max_games: int = 0, expire_seconds: float | None = None) -> None:
+                 max_games: int = 0, expire_seconds: float | None = None, broker: Broker | None = None,
+                 leases: Leases | None = None) -> None:
         self.store = store
+        self.broker: Broker = broker or LocalBroker()
+        self.leases: Leases = leases or LocalLeases()
+        self._catching = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ginnyo-catch-up")
+        self._behind: set[str] = set()                     # games whose catch-up is waiting for a thread
         self.max_games = max_games
         self.expire_seconds = expire_seconds
         self.rebuilders = rebuilders                       # game kind -> its tables' rebuild
@@ -48,7 +58,7 @@ class Tables:
         self._lock = threading.RLock()                     # the two dicts and rematches
         self._views: dict[tuple[str, int, str], tuple[tuple[int, str | None], str]] = {}
         self._views_lock = threading.Lock()                # (game, seat, token) -> ((version, rematch), view's JSON)
-        self.bots = Bots(self._commit, self.tables.get, workers)
+        self.bots = Bots(self._commit, self.tables.get, workers, hold=self.leases.hold)
         self.warn: Callable[[str], None] = lambda line: None   # set by load()
 
     # -- starting and stopping ------------------------------------------------------
@@ -80,6 +90,8 @@ class Tables:
 
     def close(self) -> None:
         self.bots.close()
+        self.leases.close()
+        self._catching.shutdown(wait=False, cancel_futures=True)
 
     def _expired(self, touched: float, now: float) -> bool:
         return self.expire_seconds is not None and touched < now - self.expire_seconds
@@ -94,6 +106,8 @@ class Tables:
                        and not table.subscribers and not table.bot_running]
             for table in expired:
                 del self.tables[table.id]
+        for table in expired:
+            self.leases.release(table.id)
         return len(expired)
 
     # -- making games ---------------------------------------------------------------
@@ -138,6 +152,7 @@ class Tables:
                 table.rematch = new.id
         self.register_rematch_seat(table, seat, token)
         if made:
+            self.broker.publish(table.id, table.version, table.rematch)
             for subscriber in feed.subscribers_of(table):   # their views name their rematch seats: usable at once
                 self.register_rematch_seat(table, subscriber.seat, subscriber.token)
             with table.lock:   # taken after self._lock is let go: a move takes the two the other way round
@@ -255,6 +270,7 @@ class Tables:
         """Carry out a person's action (the request's ``action``) for ``seat``: committed, broadcast,
         then the new view (JSON text)."""
         with table.lock:
+            table = self.tables.get(table.id, table)   # caught up meanwhile (same lock): the one in its place
             if table.over:
                 raise GameOver("the game is over")
             if version is not None and version != table.version:
@@ -277,17 +293,83 @@ class Tables:
         text = table.apply(action)
         try:
             self.store.append_action(table.id, table.version, text, table.over)
-        except BaseException:
-            # the game ran ahead of its file: rebuild it from what is stored
-            with self._lock:
-                self.tables[table.id] = fresh = self._rebuilt(row_of(table), self.store.actions(table.id))
-                fresh.subscribers, fresh.subscribers_lock = table.subscribers, table.subscribers_lock
-                fresh.token_hashes, fresh.rematch = table.token_hashes, table.rematch
+        except BaseException as error:
+            # the game ran ahead of its file (or another process stored this move first): rebuilt from the store
+            fresh = self._replaced(table, row_of(table), self.store.actions(table.id))
+            if isinstance(error, MoveAlreadyStored):   # the other's move: this process's sockets see it now
+                feed.broadcast(fresh, lambda seat, token: self._view(fresh, seat, token))
             raise
         table.touched = time.time()
         if table.over:
             self._kept_finished(table)
+            self.leases.release(table.id)
+        self.broker.publish(table.id, table.version, table.rematch)
         feed.broadcast(table, lambda seat, token: self._view(table, seat, token))
+
+    def _replaced(self, table: SeatTable, row: GameRow, actions: list[str]) -> SeatTable:
+        """``table`` rebuilt from ``row`` and its stored ``actions``, in its place: its sockets, lock and
+        seats' tokens go on (the caller holds its lock)."""
+        with self._lock:
+            fresh = self._rebuilt(row, actions)
+            fresh.subscribers, fresh.subscribers_lock = table.subscribers, table.subscribers_lock
+            fresh.token_hashes, fresh.lock = table.token_hashes, table.lock
+            fresh.rematch = row.rematch or table.rematch
+            if self.tables.get(table.id) is table:
+                self.tables[table.id] = fresh
+        return fresh
+
+    # -- other processes ---------------------------------------------------------------
+    def changed(self, game_id: str | None, version: int, rematch: str | None) -> None:
+        """Another process changed ``game_id`` (now at ``version``, with ``rematch``): a game held here
+        and behind is caught up from the store in a thread (:meth:`catch_up`); None: every game held
+        (events may have been missed).  Called on the event loop: it reads nothing from the store."""
+        if game_id is None:
+            games = list(self.tables)
+        else:
+            table = self.tables.get(game_id)
+            if table is None or (table.version >= version and (rematch is None or table.rematch == rematch)):
+                return   # not held here (read from the store when asked for), or up to date
+            games = [game_id]
+        for game in games:
+            with self._lock:
+                if game in self._behind:
+                    continue   # a catch-up is waiting: it reads the store after this event
+                self._behind.add(game)
+            try:
+                self._catching.submit(self.catch_up, game)
+            except RuntimeError:   # stopping
+                return
+
+    def catch_up(self, game_id: str) -> None:
+        """Bring ``game_id`` up to the store (its actions, rematch and seats' tokens), rebuilt in its
+        place, and send its sockets their views, if it changed."""
+        with self._lock:
+            self._behind.discard(game_id)
+        table = self.tables.get(game_id)
+        if table is None:
+            return
+        try:
+            with table.lock:
+                row = self.store.game(game_id)
+                stored = self.store.actions(game_id)
+                if row is None or (len(stored) == table.version and row.rematch == table.rematch):
+                    return
+                table.token_hashes.update((digest, seat) for digest, _, seat in self.store.tokens(game_id))
+                fresh = self._replaced(table, row, stored)
+                if fresh.over:
+                    self._kept_finished(fresh)
+                feed.broadcast(fresh, lambda seat, token: self._view(fresh, seat, token))
+        except (RuntimeError, ValueError) as error:   # a store out of reach, or a game no longer replaying
+            self.warn(f"ginnyo: game {game_id} could not be caught up: {error}")
+            return
+        self.bots.schedule(fresh)
+
+    def retake(self) -> None:
+        """Set going the bots of the games held here whose bot is to move and idle (their leases' holder
+        may have died: :mod:`.leases`); every few seconds, from the leases' thread."""
+        for table in list(self.tables.values()):
+            if not table.bot_running and not table.over and table.bot_to_move():
+                self.bots.schedule(table)
 
     def preview(self, table: SeatTable, seat: int, body: dict[str, Any]) -> dict[str, Any]:
         """A choice of ``seat`` judged before it is made (only the seat to move may ask)."""

@@ -42,6 +42,7 @@ from ...errors import MoveAlreadyStored, StoreError, StoreRefused, StoreUnavaila
 from . import migrations
 from .puzzle_ratings import PuzzleRatings
 from .accounts import AccountRow, AccountTables
+from .leases import LeaseTables
 from .schema import SCHEMA, actions, games, tokens
 from .sqlite_file import APPLICATION_ID, DATABASE_NAME, LOCK_NAME, identify, lock_data
 
@@ -99,12 +100,13 @@ def shown_url(text: str) -> str:
         return text if "@" not in text else "..." + text[text.rindex("@"):]
 
 
-class Store(PuzzleRatings, AccountTables):
+class Store(PuzzleRatings, AccountTables, LeaseTables):
     """The games' database: the SQLite file of ``data_dir`` (created if need be, brought to the current
     schema; committing with ``sync``, one of :data:`SYNC_MODES`), or the PostgreSQL database of the URL
     ``database`` (which must be at the current schema unless ``migrate``, when it is brought to it).
     Its methods may be called from any thread (SQLite: one connection, one lock; PostgreSQL: a pool).
-    The club's accounts and their sessions: :class:`.accounts.AccountTables`."""
+    The club's accounts and their sessions: :class:`.accounts.AccountTables`; the leases of the games'
+    timed work: :class:`.leases.LeaseTables`."""
 
     def __init__(self, data_dir: str | Path | None = None, sync: str = SYNC_MODES[0], *,
                  database: str | None = None, migrate: bool = False) -> None:
@@ -184,7 +186,7 @@ class Store(PuzzleRatings, AccountTables):
                 names = set(connection.exec_driver_sql(
                     "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").scalars())
                 ours = {"games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts", "accounts",
-                        "sessions", "alembic_version"}
+                        "sessions", "leases", "alembic_version"}
                 if not names <= ours or (names and "alembic_version" not in names):
                     shown = ", ".join(sorted(names))
                     raise StoreRefused(f"{self.where}: is not ginnyo's games database (its tables: {shown})")
