@@ -35,6 +35,11 @@ def register(commands: Any) -> None:
     serve.add_argument("--database", metavar="URL", default=None,
                        help="keep the games in this PostgreSQL database (postgresql://USER@HOST:PORT/DB, at the "
                             "current schema: ginnyo db migrate) instead of the data directory's SQLite file")
+    serve.add_argument("--broker", metavar="URL", default=None,
+                       help="tell other servers on the same --database of every move, and hear of theirs, through "
+                            "this Redis (redis://HOST:PORT/DB); docs/DEPLOY.md")
+    serve.add_argument("--workers", type=whole(1), default=1, metavar="N",
+                       help="serve with N processes on one port (more than 1 needs --database and --broker)")
     serve.add_argument("--sync", choices=SYNC_MODES, default=SYNC_MODES[0],
                        help="how a move is committed before it is acknowledged: normal survives the "
                             "server's being killed, full also a power cut (each move waits for the disk)")
@@ -160,6 +165,21 @@ def check_database(url: str) -> None:
         raise StoreRefused(f"--database: {error}") from None
 
 
+def check_broker(url: str) -> None:
+    """Check ``--broker`` before serving: a Redis URL whose server answers; one line (exit 2) if not."""
+    import redis
+
+    from ..web.live.broker import broker_url
+    try:
+        client = redis.Redis.from_url(broker_url(url), socket_connect_timeout=5, socket_timeout=5)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (ValueError, redis.RedisError) as error:
+        raise RunError(f"--broker: {url}: cannot be used ({error})") from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -173,6 +193,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     for name in args.allowed_host:
         if host_and_port(name) is None:
             raise RunError(f"--allowed-host: {name!r} is not a host name or address (NAME or NAME:PORT)")
+    if args.workers > 1 and (args.database is None or args.broker is None):
+        raise RunError("--workers: more than one process needs --database (PostgreSQL) and --broker (Redis)")
+    if args.broker is not None:
+        check_broker(args.broker)
     data = data_directory(args.data)
     if args.database is not None:   # the data directory's lock is SQLite's: PostgreSQL takes many servers
         check_database(args.database)
@@ -200,13 +224,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     app = create_app(data, warn, args.sync, games_per_minute=args.games_per_minute,
                      simulations_per_minute=args.simulations_per_minute, max_games=args.max_games,
-                     expire_days=args.expire_days, allowed_hosts=allowed, port=port, database=args.database)
+                     expire_days=args.expire_days, allowed_hosts=allowed, port=port, database=args.database,
+                     broker=args.broker)
     config = uvicorn.Config(app, log_level="warning", access_log=False,
                             ws="websockets-sansio", ws_per_message_deflate=False,   # views are small: not worth the CPU
                             lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY,
                             http=deadline_protocol(args.request_timeout), limit_concurrency=args.limit_concurrency)
     try:
-        Server(config).run(sockets=[sock])
+        if args.workers > 1:
+            from .workers import run_workers
+            run_workers(args.workers, lambda: Server(config).run(sockets=[sock]), warn)
+        else:
+            Server(config).run(sockets=[sock])
     finally:
         if lock is not None:
             lock.close()

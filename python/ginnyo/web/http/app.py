@@ -39,7 +39,9 @@ from .openapi import openapi_document
 from .pages import page_response
 from ..store import GINNYO, SYNC_MODES, Store
 from ..games.kinds import REBUILDERS
+from ..live.broker import open_broker
 from ..live.feed import Subscriber, json_text, view_message
+from ..live.leases import SharedLeases
 from ..live.registry import MAX_SEED, Tables
 from ..live.seats import created_answer
 from ..live.table import HUMAN
@@ -323,22 +325,31 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
                sync: str = SYNC_MODES[0], *, games_per_minute: int = GAMES_PER_MINUTE,
                simulations_per_minute: int = SIMULATIONS_PER_MINUTE, max_games: int = MAX_GAMES,
                expire_days: float = EXPIRE_DAYS, allowed_hosts: Iterable[str] = (), port: int | None = None,
-               database: str | None = None, now: Callable[[], float] | None = None) -> Starlette:
+               database: str | None = None, broker: str | None = None,
+               now: Callable[[], float] | None = None) -> Starlette:
     """The web app of the games in ``data_dir`` (its SQLite file, made if need be, committed
     with ``sync``: :data:`.store.SYNC_MODES`); ``warn`` hears of a stored game left out
     because it no longer replays.  The limits (docs/WEB.md, "Limits"; 0: none): games and
     simulations a client a minute, games in play in memory, days a game in play stays in memory untouched.
     It answers requests addressed to the loopback names on ``port`` (any port if None) and to
     ``allowed_hosts`` (``NAME`` or ``NAME:PORT``), writes from no other site (:mod:`.guard`).
-    With ``database`` (a PostgreSQL URL) the games are kept there instead of in ``data_dir``."""
+    With ``database`` (a PostgreSQL URL) the games are kept there instead of in ``data_dir``; with ``broker``
+    (a Redis URL) other processes on the same database hear of its moves and it of theirs, and the
+    games' bots are moved by the process holding their leases (:mod:`..live.broker`, :mod:`..live.leases`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(data_dir, sync, database=database)
         expire_seconds = expire_days * 86400 if expire_days > 0 else None
-        tables = Tables(store, REBUILDERS, max_games=max_games, expire_seconds=expire_seconds,
-                        now=now or time.time)   # now: the clocks' time (a test's own)
+        events = open_broker(broker, warn)
+        leases = None if broker is None else SharedLeases(store, warn)
+        tables = Tables(store, REBUILDERS, max_games=max_games, expire_seconds=expire_seconds, broker=events,
+                        leases=leases, now=now or time.time)   # now: the clocks' time (a test's own)
+        await events.start(tables.changed)   # before loading: a move made meanwhile is caught up with below
         await run_in_threadpool(tables.load, warn)
+        if broker is not None:
+            tables.changed(None, 0, None)
+        tables.leases.start(tables.retake)
         app.state.tables = tables
         app.state.lobby = club.new_lobby(tables)
         rater = club.Rater(tables, app.state.lobby)
@@ -352,6 +363,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
             sweeping.cancel()
             tables.close()
             rater.close()
+            await events.close()
             store.close()
 
     routes = [

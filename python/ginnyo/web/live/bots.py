@@ -7,7 +7,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from ...errors import StoreUnavailable
+from ...errors import MoveAlreadyStored, StoreUnavailable
 from .table import SeatTable
 
 BOT_WORKERS = 2           # threads deciding bot moves, for every game
@@ -16,12 +16,14 @@ BOT_RETRY_FIRST, BOT_RETRY_MOST = 0.25, 8.0   # seconds before a bot whose move 
 
 class Bots:
     """The bot moves of every table: ``commit(table, action)`` applies, stores and broadcasts one
-    (under the table's lock); ``find(game_id)`` is the table in memory now; ``warn`` hears of failures."""
+    (under the table's lock); ``find(game_id)`` is the table in memory now; ``warn`` hears of failures;
+    ``hold(game_id)``: whether this process moves the game's bots (:mod:`.leases`; another process may)."""
 
     def __init__(self, commit: Callable[[SeatTable, Any], None], find: Callable[[str], SeatTable | None],
-                 workers: int = BOT_WORKERS) -> None:
+                 workers: int = BOT_WORKERS, hold: Callable[[str], bool] = lambda game_id: True) -> None:
         self._commit = commit
         self._find = find
+        self._hold = hold
         self._workers = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ginnyo-bot")
         self.closing = False
         self._delays: dict[str, float] = {}          # game -> the wait before its bot is asked again
@@ -45,6 +47,8 @@ class Bots:
     def _turn(self, table: SeatTable) -> None:
         """One bot move (in a worker thread): decide on the seat's view, then commit."""
         try:
+            if not self._hold(table.id):
+                return   # another process's to move (Tables.retake asks again when its lease lapses)
             with table.lock:
                 if not table.bot_to_move():
                     return
@@ -52,9 +56,15 @@ class Bots:
                 decide = table.bot_decision(seat)
             action = decide()   # outside the lock: nobody else may move meanwhile
             with table.lock:
-                if self.closing or table.version != version:
-                    return
+                if self.closing or table.version != version or self._find(table.id) is not table:
+                    return   # moved on, or caught up from another process (its replacement is scheduled)
                 self._commit(table, action)
+        except MoveAlreadyStored:   # another process moved it first: the game is rebuilt from the store
+            fresh = self._find(table.id)
+            if fresh is not None and fresh is not table:
+                table.bot_running = False
+                self.schedule(fresh)
+            return
         except StoreUnavailable as error:   # the disk is full: asked again later, the move unsaved meanwhile
             self._later(table.id, error)
             return

@@ -12,15 +12,18 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from ...errors import (GameNotOver, GameOver, GinnyoError, NotNow, NotYourTurn, RuleRefusal, StaleVersion,
-                       TablesFull, UnknownGame)
+from ...errors import (GameNotOver, GameOver, GinnyoError, MoveAlreadyStored, NotNow, NotYourTurn, RuleRefusal,
+                       StaleVersion, TablesFull, UnknownGame)
 from ...game.clock import ClockSettings, Mark, deadline, lost_on_time, overtime_points, remaining
 from ...game.events import ABORT, OVERTIME, RESIGN, TIMEOUT, Event, is_event_text
 from ..store import GINNYO, GameRow, Store
 from . import feed
 from .bots import BOT_WORKERS, Bots
+from .broker import Broker, LocalBroker
+from .leases import Leases, LocalLeases
 from .seats import TOKEN_BYTES, created_answer, rematch_token, seat_holding, seat_url, token_hash
 from .table import HUMAN, Rebuild, SeatTable, row_of
 from .timers import Timers
@@ -37,14 +40,20 @@ class Tables:
     play are in memory (at most ``max_games`` of them, 0: no limit), but those untouched for
     ``expire_seconds`` (None: never), which are rebuilt from the store when asked for; of the
     finished ones, the :data:`FINISHED_KEPT` last asked for (the others are rebuilt likewise).
-    ``rebuilders``: each game kind's rebuild (web/games/kinds.py)."""
+    ``rebuilders``: each game kind's rebuild (web/games/kinds.py).  With other processes on the same store,
+    ``broker`` tells them of each change (and :meth:`changed` hears of theirs) and ``leases`` says which
+    process moves a game's bots (:mod:`.broker`, :mod:`.leases`; alone, neither does anything)."""
 
     def __init__(self, store: Store, rebuilders: dict[str, Rebuild], workers: int = BOT_WORKERS,
-                 max_games: int = 0, expire_seconds: float | None = None,
-                 now: Callable[[], float] = time.time) -> None:
+                 max_games: int = 0, expire_seconds: float | None = None, broker: Broker | None = None,
+                 leases: Leases | None = None, now: Callable[[], float] = time.time) -> None:
         self.store = store
         self.now = now                                     # the clocks' time (a test's own clock)
         self.timers = Timers(self._time_up, now)           # every timed game's deadline
+        self.broker: Broker = broker or LocalBroker()
+        self.leases: Leases = leases or LocalLeases()
+        self._catching = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ginnyo-catch-up")
+        self._behind: set[str] = set()                     # games whose catch-up is waiting for a thread
         self.max_games = max_games
         self.expire_seconds = expire_seconds
         self.rebuilders = rebuilders                       # game kind -> its tables' rebuild
@@ -54,7 +63,7 @@ class Tables:
         self._lock = threading.RLock()                     # the two dicts and rematches
         self._views: dict[tuple[str, int, str], tuple[tuple[int, str | None], str]] = {}
         self._views_lock = threading.Lock()                # (game, seat, token) -> ((version, rematch), view's JSON)
-        self.bots = Bots(self._commit, self.tables.get, workers)
+        self.bots = Bots(self._commit, self.tables.get, workers, hold=self.leases.hold)
         self.warn: Callable[[str], None] = lambda line: None   # set by load()
         self.on_finished: Callable[[SeatTable], None] | None = None   # told of each game's end (the club's ratings)
 
@@ -89,6 +98,8 @@ class Tables:
     def close(self) -> None:
         self.timers.close()
         self.bots.close()
+        self.leases.close()
+        self._catching.shutdown(wait=False, cancel_futures=True)
 
     def _expired(self, touched: float, now: float) -> bool:
         return self.expire_seconds is not None and touched < now - self.expire_seconds
@@ -103,6 +114,8 @@ class Tables:
                        and not table.subscribers and not table.bot_running]
             for table in expired:
                 del self.tables[table.id]
+        for table in expired:
+            self.leases.release(table.id)
         return len(expired)
 
     # -- making games ---------------------------------------------------------------
@@ -151,6 +164,7 @@ class Tables:
                 table.rematch = new.id
         self.register_rematch_seat(table, seat, token)
         if made:
+            self.broker.publish(table.id, table.version, table.rematch)
             for subscriber in feed.subscribers_of(table):   # their views name their rematch seats: usable at once
                 self.register_rematch_seat(table, subscriber.seat, subscriber.token)
             with table.lock:   # taken after self._lock is let go: a move takes the two the other way round
@@ -281,6 +295,7 @@ class Tables:
         """Carry out a person's action (the request's ``action``) for ``seat``: committed, broadcast,
         then the new view (JSON text)."""
         with table.lock:
+            table = self.tables.get(table.id, table)   # caught up meanwhile (same lock): the one in its place
             if table.over:
                 raise GameOver("the game is over")
             if version is not None and version != table.version:
@@ -309,12 +324,11 @@ class Tables:
         text = table.apply_event(action) if isinstance(action, Event) else table.apply(action)
         try:
             self.store.append_action(table.id, table.version, text, table.over, at)
-        except BaseException:
-            # the game ran ahead of its file: rebuild it from what is stored
-            with self._lock:
-                self.tables[table.id] = fresh = self._rebuilt(row_of(table), self.store.actions(table.id))
-                fresh.subscribers, fresh.subscribers_lock = table.subscribers, table.subscribers_lock
-                fresh.token_hashes, fresh.rematch = table.token_hashes, table.rematch
+        except BaseException as error:
+            # the game ran ahead of its file (or another process stored this move first): rebuilt from the store
+            fresh = self._replaced(table, row_of(table), self.store.actions(table.id))
+            if isinstance(error, MoveAlreadyStored):   # the other's move: this process's sockets see it now
+                feed.broadcast(fresh, lambda seat, token: self._view(fresh, seat, token))
             raise
         table.touched = time.time()
         if table.clock is not None:
@@ -324,6 +338,8 @@ class Tables:
             self._kept_finished(table)
             if self.on_finished is not None:   # under the lock, in this worker thread; it must not block
                 self.on_finished(table)
+            self.leases.release(table.id)
+        self.broker.publish(table.id, table.version, table.rematch)
         feed.broadcast(table, lambda seat, token: self._view(table, seat, token))
 
     # -- resigning, aborting, clocks ------------------------------------------------------
@@ -376,8 +392,8 @@ class Tables:
         """The timer of ``game_id`` fired: the seat to move, if it is now over its last minute, loses on time
         (stored, told to every socket); else the timer is set again."""
         table = self.tables.get(game_id)
-        if table is None or table.clock is None:
-            return
+        if table is None or table.clock is None or not self.leases.hold(game_id):
+            return   # not held here, untimed, or another process's timed work (its lease: web/live/leases.py)
         try:
             with table.lock:
                 if table.over:
@@ -390,6 +406,72 @@ class Tables:
             self.bots.schedule(table)
         except Exception as error:   # a store out of reach: said, and tried again on the next look
             self.warn(f"ginnyo: game {game_id}: the clock's timeout was not stored: {error}")
+
+
+    def _replaced(self, table: SeatTable, row: GameRow, actions: list[str]) -> SeatTable:
+        """``table`` rebuilt from ``row`` and its stored ``actions``, in its place: its sockets, lock and
+        seats' tokens go on (the caller holds its lock)."""
+        with self._lock:
+            fresh = self._rebuilt(row, actions)
+            fresh.subscribers, fresh.subscribers_lock = table.subscribers, table.subscribers_lock
+            fresh.token_hashes, fresh.lock = table.token_hashes, table.lock
+            fresh.rematch = row.rematch or table.rematch
+            if self.tables.get(table.id) is table:
+                self.tables[table.id] = fresh
+        return fresh
+
+    # -- other processes ---------------------------------------------------------------
+    def changed(self, game_id: str | None, version: int, rematch: str | None) -> None:
+        """Another process changed ``game_id`` (now at ``version``, with ``rematch``): a game held here
+        and behind is caught up from the store in a thread (:meth:`catch_up`); None: every game held
+        (events may have been missed).  Called on the event loop: it reads nothing from the store."""
+        if game_id is None:
+            games = list(self.tables)
+        else:
+            table = self.tables.get(game_id)
+            if table is None or (table.version >= version and (rematch is None or table.rematch == rematch)):
+                return   # not held here (read from the store when asked for), or up to date
+            games = [game_id]
+        for game in games:
+            with self._lock:
+                if game in self._behind:
+                    continue   # a catch-up is waiting: it reads the store after this event
+                self._behind.add(game)
+            try:
+                self._catching.submit(self.catch_up, game)
+            except RuntimeError:   # stopping
+                return
+
+    def catch_up(self, game_id: str) -> None:
+        """Bring ``game_id`` up to the store (its actions, rematch and seats' tokens), rebuilt in its
+        place, and send its sockets their views, if it changed."""
+        with self._lock:
+            self._behind.discard(game_id)
+        table = self.tables.get(game_id)
+        if table is None:
+            return
+        try:
+            with table.lock:
+                row = self.store.game(game_id)
+                stored = self.store.actions(game_id)
+                if row is None or (len(stored) == table.version and row.rematch == table.rematch):
+                    return
+                table.token_hashes.update((digest, seat) for digest, _, seat in self.store.tokens(game_id))
+                fresh = self._replaced(table, row, stored)
+                if fresh.over:
+                    self._kept_finished(fresh)
+                feed.broadcast(fresh, lambda seat, token: self._view(fresh, seat, token))
+        except (RuntimeError, ValueError) as error:   # a store out of reach, or a game no longer replaying
+            self.warn(f"ginnyo: game {game_id} could not be caught up: {error}")
+            return
+        self.bots.schedule(fresh)
+
+    def retake(self) -> None:
+        """Set going the bots of the games held here whose bot is to move and idle (their leases' holder
+        may have died: :mod:`.leases`); every few seconds, from the leases' thread."""
+        for table in list(self.tables.values()):
+            if not table.bot_running and not table.over and table.bot_to_move():
+                self.bots.schedule(table)
 
     def preview(self, table: SeatTable, seat: int, body: dict[str, Any]) -> dict[str, Any]:
         """A choice of ``seat`` judged before it is made (only the seat to move may ask)."""

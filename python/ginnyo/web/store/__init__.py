@@ -43,6 +43,7 @@ from . import migrations
 from .puzzle_ratings import PuzzleRatings
 from .accounts import AccountRow, AccountTables
 from .club import ClubTables
+from .leases import LeaseTables
 from .schema import SCHEMA, TABLES, actions, games, tokens
 from .sqlite_file import APPLICATION_ID, DATABASE_NAME, LOCK_NAME, identify, lock_data
 
@@ -103,13 +104,13 @@ def shown_url(text: str) -> str:
         return text if "@" not in text else "..." + text[text.rindex("@"):]
 
 
-class Store(PuzzleRatings, AccountTables, ClubTables):
+class Store(PuzzleRatings, AccountTables, ClubTables, LeaseTables):
     """The games' database: the SQLite file of ``data_dir`` (created if need be, brought to the current
     schema; committing with ``sync``, one of :data:`SYNC_MODES`), or the PostgreSQL database of the URL
     ``database`` (which must be at the current schema unless ``migrate``, when it is brought to it).
     Its methods may be called from any thread (SQLite: one connection, one lock; PostgreSQL: a pool).
     The club's accounts and their sessions: :class:`.accounts.AccountTables`; its seeks and ratings:
-    :class:`.club.ClubTables`."""
+    :class:`.club.ClubTables`; the leases of the games' timed work: :class:`.leases.LeaseTables`."""
 
     def __init__(self, data_dir: str | Path | None = None, sync: str = SYNC_MODES[0], *,
                  database: str | None = None, migrate: bool = False) -> None:

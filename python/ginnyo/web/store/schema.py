@@ -149,8 +149,16 @@ rating_changes = Table(
 )
 
 #: the tables of the schema, in the order they are made (and copied)
+# revision 0007: who does a game's timed work (a bot's move, a clock's timeout) until when (web/live/leases.py)
+leases = Table(
+    "leases", METADATA,
+    Column("game", Text, primary_key=True),       # the game (no foreign key: a lease may outlive nothing else)
+    Column("owner", Text, nullable=False),        # the process holding it (web/live/leases.py: host, pid, random)
+    Column("until", Real, nullable=False),        # when it lapses unless renewed (time.time())
+)
+
 TABLES = (games, tokens, actions, puzzle_ratings, player_ratings, puzzle_attempts, accounts, sessions, seeks,
-          game_accounts, rated_games, ratings, rating_changes)
+          game_accounts, rated_games, ratings, rating_changes, leases)
 
 #: the schema of revision 0001 as SQLite DDL (the tables of a ginnyo before Alembic; tests make files with it)
 SCHEMA = """
@@ -181,4 +189,5 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 __all__ = ["METADATA", "games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts", "accounts",
-           "sessions", "seeks", "game_accounts", "rated_games", "ratings", "rating_changes", "TABLES", "SCHEMA"]
+           "sessions", "seeks", "game_accounts", "rated_games", "ratings", "rating_changes", "leases", "TABLES",
+           "SCHEMA"]

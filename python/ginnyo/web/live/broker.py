@@ -1,0 +1,145 @@
+"""Events between processes: after a move (or a rematch) is committed, the process that made it
+publishes ``{game, version, rematch}`` (:meth:`Broker.publish`); every other process serving the
+same store hears it and catches the game up from the store (:meth:`..registry.Tables.changed`),
+which sends its own sockets the new views (the kept views go with the old version).  A process
+alone needs none (:class:`LocalBroker`); processes sharing a database talk through Redis pub/sub
+(:class:`RedisBroker`, ``ginnyo serve --broker redis://HOST:PORT/DB``).
+
+Pub/sub keeps nothing: a message published while a process is cut off from Redis is lost to it, so
+on reconnecting it catches up every game it holds (``changed(None, 0, None)``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from typing import Any, Callable, Protocol
+
+CHANNEL = "ginnyo:games"   # the channel every process publishes on and listens to
+RECONNECT_SECONDS = 1.0    # the wait before a lost connection to Redis is tried again
+
+#: what a process does with an event: ``changed(game, version, rematch)``, on the event loop (it must
+#: not block); ``changed(None, 0, None)``: events may have been missed, catch up every game
+Changed = Callable[[str | None, int, str | None], None]
+
+
+class Broker(Protocol):
+    """What the registry publishes through and the app starts and stops."""
+
+    async def start(self, changed: Changed) -> None:
+        """Listen, calling ``changed`` for each game another process changed, on the running loop."""
+
+    def publish(self, game: str, version: int, rematch: str | None) -> None:
+        """Tell the other processes that ``game`` is at ``version`` (with its rematch); from any thread, never
+        waiting (a lost message is caught up with on the next one, or by a reload)."""
+
+    async def close(self) -> None:
+        """Stop listening."""
+
+
+class LocalBroker:
+    """One process: nobody to tell."""
+
+    async def start(self, changed: Changed) -> None:
+        pass
+
+    def publish(self, game: str, version: int, rematch: str | None) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+
+def broker_url(text: str) -> str:
+    """``--broker``: a Redis URL (``redis://HOST:PORT/DB``, ``rediss://`` with TLS, ``unix://PATH``);
+    ValueError, one line, for any other."""
+    if not text.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"{text!r} is not a Redis URL (redis://HOST:PORT/DB)")
+    return text
+
+
+class RedisBroker:
+    """Processes sharing a database, talking through Redis pub/sub at ``url`` (the asyncio client);
+    ``warn`` hears of a lost connection."""
+
+    def __init__(self, url: str, warn: Callable[[str], None] = lambda line: None, channel: str = CHANNEL) -> None:
+        import redis.asyncio
+        self.url = broker_url(url)
+        self.channel = channel
+        self.origin = secrets.token_hex(8)   # this process: its own messages are not caught up with
+        self.warn = warn
+        self._client: redis.asyncio.Redis = redis.asyncio.Redis.from_url(url)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._listening: asyncio.Task[None] | None = None
+        self._sending: set[Any] = set()
+
+    async def start(self, changed: Changed) -> None:
+        self._loop = asyncio.get_running_loop()
+        pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(self.channel)   # before the first move is served: none is missed
+        self._listening = asyncio.create_task(self._listen(pubsub, changed))
+
+    async def _listen(self, pubsub: Any, changed: Changed) -> None:
+        import redis.exceptions
+        while True:
+            try:
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        self._heard(message["data"], changed)
+            except (redis.exceptions.RedisError, OSError) as error:
+                self.warn(f"ginnyo: the broker {self.url} was lost ({error}); trying again")
+            while True:   # the connection lost: again, then every game caught up (messages may be lost)
+                await asyncio.sleep(RECONNECT_SECONDS)
+                try:
+                    await pubsub.reset()
+                    await pubsub.subscribe(self.channel)
+                    break
+                except (redis.exceptions.RedisError, OSError):
+                    continue
+            changed(None, 0, None)
+
+    def _heard(self, data: bytes | str, changed: Changed) -> None:
+        try:
+            event = json.loads(data)
+            game, version, rematch, origin = event["game"], event["version"], event["rematch"], event["origin"]
+        except (ValueError, KeyError, TypeError):
+            self.warn("ginnyo: the broker carried a message that is not a game's event")
+            return
+        if origin != self.origin and isinstance(game, str) and type(version) is int:
+            changed(game, version, rematch if isinstance(rematch, str) else None)
+
+    def publish(self, game: str, version: int, rematch: str | None) -> None:
+        loop = self._loop
+        if loop is None:   # not started: no other process hears of it before it has started either
+            return
+        message = json.dumps({"game": game, "version": version, "rematch": rematch, "origin": self.origin})
+        try:
+            future = asyncio.run_coroutine_threadsafe(self._send(message), loop)
+        except RuntimeError:   # the loop is closed: the server is stopping
+            return
+        self._sending.add(future)
+        future.add_done_callback(self._sending.discard)
+
+    async def _send(self, message: str) -> None:
+        import redis.exceptions
+        try:
+            await self._client.publish(self.channel, message)
+        except (redis.exceptions.RedisError, OSError) as error:
+            self.warn(f"ginnyo: the broker {self.url} could not be told of a move ({error})")
+
+    async def ping(self) -> None:
+        """Reach Redis (an error if it cannot be)."""
+        await self._client.ping()
+
+    async def close(self) -> None:
+        if self._listening is not None:
+            self._listening.cancel()
+        await self._client.aclose()
+
+
+def open_broker(url: str | None, warn: Callable[[str], None]) -> Broker:
+    """The broker of ``--broker`` (none: :class:`LocalBroker`)."""
+    return LocalBroker() if url is None else RedisBroker(url, warn)
+
+
+__all__ = ["Broker", "LocalBroker", "RedisBroker", "Changed", "open_broker", "broker_url", "CHANNEL"]
