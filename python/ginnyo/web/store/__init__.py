@@ -42,6 +42,7 @@ from ...errors import MoveAlreadyStored, StoreError, StoreRefused, StoreUnavaila
 from . import migrations
 from .puzzle_ratings import PuzzleRatings
 from .accounts import AccountRow, AccountTables
+from .chat import ChatRow, ChatTables
 from .schema import SCHEMA, actions, games, tokens
 from .sqlite_file import APPLICATION_ID, DATABASE_NAME, LOCK_NAME, identify, lock_data
 
@@ -52,7 +53,7 @@ CRAZY = "crazy"                   # ... and Crazy Rummy (docs/RULES.md §7)
 POOL_SIZE = 8                     # PostgreSQL connections a process keeps open (as many again at a peak)
 
 ROW_COLUMNS = (games.c.id, games.c.seats, games.c.names, games.c.seed, games.c.think, games.c.status,
-               games.c.rematch_of, games.c.rematch, games.c.game)   # a GameRow's, in its order
+               games.c.rematch_of, games.c.rematch, games.c.game, games.c.watchable)   # a GameRow's, in its order
 SQLITE_FULL, FULL_MESSAGE = 13, "database or disk is full"   # SQLite's result code for a full disk, its words
 PG_DISK_FULL = "53100"            # PostgreSQL's SQLSTATE for a full disk
 PG_UNIQUE = "23505"               # ... for a second row of one key
@@ -74,6 +75,7 @@ class GameRow:
     rematch_of: str | None
     rematch: str | None
     game: str = GINNYO
+    watchable: bool = False   # open to watchers (docs/CLUB.md "Watching and chat")
 
 
 def database_url(text: str) -> str:
@@ -99,12 +101,13 @@ def shown_url(text: str) -> str:
         return text if "@" not in text else "..." + text[text.rindex("@"):]
 
 
-class Store(PuzzleRatings, AccountTables):
+class Store(PuzzleRatings, AccountTables, ChatTables):
     """The games' database: the SQLite file of ``data_dir`` (created if need be, brought to the current
     schema; committing with ``sync``, one of :data:`SYNC_MODES`), or the PostgreSQL database of the URL
     ``database`` (which must be at the current schema unless ``migrate``, when it is brought to it).
     Its methods may be called from any thread (SQLite: one connection, one lock; PostgreSQL: a pool).
-    The club's accounts and their sessions: :class:`.accounts.AccountTables`."""
+    The club's accounts and their sessions: :class:`.accounts.AccountTables`; the tables' chat:
+    :class:`.chat.ChatTables`."""
 
     def __init__(self, data_dir: str | Path | None = None, sync: str = SYNC_MODES[0], *,
                  database: str | None = None, migrate: bool = False) -> None:
@@ -184,7 +187,7 @@ class Store(PuzzleRatings, AccountTables):
                 names = set(connection.exec_driver_sql(
                     "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").scalars())
                 ours = {"games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts", "accounts",
-                        "sessions", "alembic_version"}
+                        "sessions", "chat", "alembic_version"}
                 if not names <= ours or (names and "alembic_version" not in names):
                     shown = ", ".join(sorted(names))
                     raise StoreRefused(f"{self.where}: is not ginnyo's games database (its tables: {shown})")
@@ -285,7 +288,7 @@ class Store(PuzzleRatings, AccountTables):
             connection.execute(games.insert().values(
                 id=row.id, created=time.time(), seats=json.dumps(row.seats), names=json.dumps(row.names),
                 seed=row.seed, think=row.think, status=row.status, rematch_of=row.rematch_of, rematch=None,
-                game=row.game))
+                game=row.game, watchable=int(row.watchable)))
             if token_hashes:
                 connection.execute(tokens.insert(), [{"hash": digest, "game": row.id, "seat": seat}
                                                      for seat, digest in token_hashes.items()])
@@ -404,9 +407,9 @@ def _rows_read(rows: Sequence[Any], read: Callable[[Any], Any],
 def _game_row(row: tuple[Any, ...]) -> GameRow:
     """A ``games`` row (its :data:`ROW_COLUMNS`) as a :class:`GameRow`; ValueError naming the column
     that does not read."""
-    id, seats, names, seed, think, status, rematch_of, rematch, game = row
+    id, seats, names, seed, think, status, rematch_of, rematch, game, watchable = row
     read = GameRow(id, _texts(seats, "seats"), _texts(names, "names"), seed, think, status, rematch_of, rematch,
-                   game)
+                   game, watchable in (1, True))
     kinds = {"id": (str,), "seed": (int,), "think": (int, float), "status": (str,), "rematch_of": (str, type(None)),
              "rematch": (str, type(None)), "game": (str,)}
     for column, types in kinds.items():
@@ -436,5 +439,5 @@ def _token_row(row: tuple[Any, ...]) -> tuple[str, str, int]:
     return digest, game, seat
 
 
-__all__ = ["Store", "GameRow", "AccountRow", "DATABASE_NAME", "LOCK_NAME", "SYNC_MODES", "GINNYO", "CRAZY",
+__all__ = ["Store", "GameRow", "AccountRow", "ChatRow", "DATABASE_NAME", "LOCK_NAME", "SYNC_MODES", "GINNYO", "CRAZY",
            "APPLICATION_ID", "SCHEMA_VERSION", "SCHEMA", "identify", "lock_data", "database_url", "shown_url"]

@@ -33,6 +33,7 @@ games = Table(
     Column("rematch_of", Text),                   # the finished game this one is the rematch of
     Column("rematch", Text),                      # the rematch of this game, once made
     Column("game", Text, nullable=False, server_default="ginny-o"),   # the game kind: 'ginny-o' or 'crazy'
+    Column("watchable", Integer, nullable=False, server_default="0"),   # 1: open to watchers (revision 0006)
 )
 
 tokens = Table(
@@ -96,8 +97,19 @@ sessions = Table(
     Column("expires", Real, nullable=False),
 )
 
+# revision 0006: the tables' chat, a game's players' and watchers' rooms (docs/CLUB.md "Watching and chat")
+chat = Table(
+    "chat", METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game", Text, ForeignKey("games.id"), nullable=False),
+    Column("room", Text, nullable=False),                   # "players" or "watchers"
+    Column("sender", Text, nullable=False),                 # the name shown: a seat's or an account's
+    Column("text", Text, nullable=False),
+    Column("created", Real, nullable=False),
+)
+
 #: the tables of the schema, in the order they are made (and copied)
-TABLES = (games, tokens, actions, puzzle_ratings, player_ratings, puzzle_attempts, accounts, sessions)
+TABLES = (games, tokens, actions, puzzle_ratings, player_ratings, puzzle_attempts, accounts, sessions, chat)
 
 #: the schema of revision 0001 as SQLite DDL (the tables of a ginnyo before Alembic; tests make files with it)
 SCHEMA = """
@@ -128,4 +140,4 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 __all__ = ["METADATA", "games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts", "accounts",
-           "sessions", "TABLES", "SCHEMA"]
+           "sessions", "chat", "TABLES", "SCHEMA"]
