@@ -20,6 +20,7 @@ from ..games.kinds import GAME_KINDS
 from .requests import MAX_ACTION, MAX_NAME, MAX_THINK
 from ..store import GINNYO
 from ..live.registry import MAX_SEED
+from ..live.chat import MAX_TEXT, ROOMS
 
 #: A seat's name (``POST /api/games``'s ``names``): the handler collapses runs of whitespace, then asks
 #: for at most :data:`MAX_NAME` printable characters, which no JSON Schema keyword says exactly
@@ -75,7 +76,8 @@ def new_game_body() -> dict[str, Any]:
                                          "whitespace are one space (empty: the default name)"},
                 "seed": _whole(0, MAX_SEED - 1),
                 "think": {"type": "number", "exclusiveMinimum": True, "minimum": 0, "maximum": MAX_THINK,
-                          "nullable": True, "description": "the sim bots' seconds a move"}}
+                          "nullable": True, "description": "the sim bots' seconds a move"},
+                "watchable": {"type": "boolean", "description": "open to watchers (default: false)"}}
             branches.append(_object(properties, ("seats",) if name == GINNYO else ("game", "seats"),
                                     title=f"{name}, {count} seats"))
     return {"oneOf": branches}
@@ -152,7 +154,9 @@ def created_answer() -> dict[str, Any]:
 def seat_view() -> dict[str, Any]:
     """A seat's view, of either game kind (the fields they share are required)."""
     nullable_int = {"type": "integer", "nullable": True}
-    return _object({"id": {"type": "string"}, "seat": {"type": "integer"}, "version": {"type": "integer"},
+    return _object({"id": {"type": "string"}, "seat": {"type": "integer", "nullable": True,
+                                                        "description": "null: a watcher's view"},
+                    "watching": {"type": "boolean"}, "version": {"type": "integer"},
                     "players": {"type": "integer"}, "names": {"type": "array", "items": {"type": "string"}},
                     "kinds": {"type": "array", "items": {"type": "string"}}, "to_move": nullable_int,
                     "your_turn": {"type": "boolean"}, "finished": {"type": "boolean"},
@@ -235,6 +239,24 @@ def puzzle_themes_answer() -> dict[str, Any]:
     return _object({"themes": {"type": "object", "additionalProperties": {"type": "integer"}}}, ("themes",))
 
 
+def chat_body() -> dict[str, Any]:
+    """``POST /api/games/{id}/chat``: the text, and the room (the sender's own; another is a 403)."""
+    return _object({"text": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT,
+                             "description": f"at most {MAX_TEXT} printable characters once trimmed"},
+                    "room": {"type": "string", "enum": list(ROOMS)}}, ("text",))
+
+
+def chat_message() -> dict[str, Any]:
+    """A chat message: its room, its sender's name as shown, its text, when (seconds since the epoch)."""
+    return _object({"id": {"type": "integer"}, "room": {"type": "string", "enum": list(ROOMS)},
+                    "sender": {"type": "string"}, "text": {"type": "string"}, "created": {"type": "number"}},
+                   ("id", "room", "sender", "text", "created"))
+
+
+def chat_answer() -> dict[str, Any]:
+    return _object({"messages": {"type": "array", "items": chat_message()}}, ("messages",))
+
+
 def account_body(new: bool = True) -> dict[str, Any]:
     """``POST /api/accounts``'s body (``new``: the name's and the password's rules) or ``POST /api/session``'s."""
     name: dict[str, Any] = {"type": "string"}
@@ -267,4 +289,5 @@ def refusal() -> dict[str, Any]:
 __all__ = ["puzzle_answer", "puzzle_attempt_body", "puzzle_placements_body", "puzzle_attempt_answer",
            "puzzle_themes_answer", "NAME_FORMAT", "player_counts", "new_game_body", "preview_body", "action_body", "analysis_body",
            "simulation_body", "any_object", "created_answer", "seat_view", "preview_answer", "analysis_answer",
-           "job_answer", "review_answer", "health_answer", "document_answer", "refusal"]
+           "job_answer", "review_answer", "health_answer", "document_answer", "refusal",
+           "chat_body", "chat_message", "chat_answer"]
