@@ -82,3 +82,25 @@ def test_a_players_page_shows_the_chat_and_writes_in_the_players_room(page: Any,
     assert page.inner_text("#chat-log li .chat-sender").startswith("Ann")
     messages = server.call("GET", f"api/games/{created['id']}/chat", token=created["seats"][0]["token"])["messages"]
     assert [message["text"] for message in messages] == ["good luck"]
+
+
+def test_a_crazy_rummy_watchers_page_never_receives_a_hand(page: Any, server: Server) -> None:
+    created: dict[str, Any] = server.call("POST", "api/games", {"game": "crazy", "seats": ["human", "advisor", "stock"],
+                                                                "seed": SEED, "watchable": True})
+    game, token = created["id"], created["seats"][0]["token"]
+    frames, bodies = recorded(page)
+    page.goto(f"{server.url.rstrip('/')}/play/{game}")
+    page.wait_for_selector("#watching:not(.hidden)")
+    page.wait_for_selector("#chat-form")
+    seen = server.view(game, token)
+    while seen["to_move"] != 0:   # the bots play up to Ann's turn; her hand is dealt and drawn by then
+        page.wait_for_timeout(50)
+        seen = server.view(game, token)
+    page.wait_for_function("() => document.querySelectorAll('#history li').length > 0")
+    assert not page.locator("#hand-bar").is_visible() and not page.locator("#controls").is_visible()
+    views = [json.loads(frame)["view"] for frame in frames if json.loads(frame).get("type") == "view"]
+    assert views and bodies
+    for text in [*frames, *bodies]:
+        assert seen["hand"] not in text
+    for watched in views:
+        assert watched["seat"] is None and watched["hand"] == ""
