@@ -25,6 +25,8 @@ from ..live.chat import MAX_TEXT, ROOMS
 #: A seat's name (``POST /api/games``'s ``names``): the handler collapses runs of whitespace, then asks
 #: for at most :data:`MAX_NAME` printable characters, which no JSON Schema keyword says exactly
 NAME_FORMAT = "seat-name"
+#: a chat message's text: 1 to MAX_TEXT printable characters once trimmed (web/live/chat.py's checked_text)
+CHAT_FORMAT = "chat-text"
 VERSION_LIMIT = 1 << 31
 JOB_STATES = ("waiting", "running", "done", "stopped", "failed")
 
@@ -241,8 +243,8 @@ def puzzle_themes_answer() -> dict[str, Any]:
 
 def chat_body() -> dict[str, Any]:
     """``POST /api/games/{id}/chat``: the text, and the room (the sender's own; another is a 403)."""
-    return _object({"text": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT,
-                             "description": f"at most {MAX_TEXT} printable characters once trimmed"},
+    return _object({"text": {"type": "string", "format": CHAT_FORMAT, "minLength": 1,
+                             "description": f"1 to {MAX_TEXT} printable characters once trimmed"},
                     "room": {"type": "string", "enum": list(ROOMS)}}, ("text",))
 
 
@@ -287,7 +289,7 @@ def refusal() -> dict[str, Any]:
 
 
 __all__ = ["puzzle_answer", "puzzle_attempt_body", "puzzle_placements_body", "puzzle_attempt_answer",
-           "puzzle_themes_answer", "NAME_FORMAT", "player_counts", "new_game_body", "preview_body", "action_body", "analysis_body",
+           "puzzle_themes_answer", "NAME_FORMAT", "CHAT_FORMAT", "player_counts", "new_game_body", "preview_body", "action_body", "analysis_body",
            "simulation_body", "any_object", "created_answer", "seat_view", "preview_answer", "analysis_answer",
            "job_answer", "review_answer", "health_answer", "document_answer", "refusal",
            "chat_body", "chat_message", "chat_answer"]
