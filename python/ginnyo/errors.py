@@ -159,6 +159,11 @@ class UnknownGame(TableRefusal):
     """No game of that id."""
 
 
+class NotForWatchers(TableRefusal):
+    """What a watcher (or someone with no seat) may not do: watch a game not open to watchers, write to
+    the players' chat."""
+
+
 class NotNow(TableRefusal):
     """A request that the game's state refuses now (it may be right at another time)."""
 
@@ -209,3 +214,7 @@ class TablesFull(TablesBusy):
 
 class TooManySockets(TablesBusy):
     """A game has as many event sockets open as it takes."""
+
+
+class ChatTooFast(TablesBusy):
+    """A sender's chat messages faster than a table takes them."""

@@ -1,5 +1,5 @@
 """Schemathesis hooks for the run of tests/web/test_openapi_schemathesis.py (``SCHEMATHESIS_HOOKS``):
-the seat-name format's values, and each game's seat token sent as an explicit credential.
+the seat-name and chat-text formats' values, and each game's seat token sent as an explicit credential.
 
 The document's links carry a made game's id (and seat 0's token) to the game endpoints; a token that
 arrives by a link counts, for schemathesis, as a generated credential (so a 200 with it would read as
@@ -16,8 +16,10 @@ from typing import Any
 import schemathesis
 from hypothesis import strategies as st
 
-from ginnyo.web.http.api_schemas import NAME_FORMAT
+from ginnyo.errors import BadField
+from ginnyo.web.http.api_schemas import CHAT_FORMAT, NAME_FORMAT
 from ginnyo.web.http.requests import MAX_NAME
+from ginnyo.web.live.chat import MAX_TEXT, checked_text
 
 _tokens: dict[str, str] = {}      # game id -> a person's seat token in it
 _lock = threading.Lock()
@@ -31,7 +33,17 @@ def _a_name(text: str) -> bool:
     return len(name) <= MAX_NAME and name.isprintable()
 
 
+def _a_message(text: str) -> bool:
+    """The chat's rule for a message's text (web/live/chat.py's ``checked_text``)."""
+    try:
+        checked_text(text)
+    except BadField:
+        return False
+    return True
+
+
 schemathesis.openapi.format(NAME_FORMAT, st.text(max_size=MAX_NAME * 2).filter(_a_name))
+schemathesis.openapi.format(CHAT_FORMAT, st.text(min_size=1, max_size=MAX_TEXT).filter(_a_message))
 
 
 @schemathesis.hook

@@ -499,7 +499,7 @@ def test_the_openapi_document_lists_every_api_path(client: TestClient) -> None:
     assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/preview", "/api/games/{game_id}/actions",
             "/api/games/{game_id}/rematch", "/api/games/{game_id}/record", "/api/health"} <= set(paths)
     assert "post" in paths["/api/games/{game_id}/actions"] and "get" in paths["/api/games/{game_id}"]
-    assert paths["/api/games/{game_id}"]["get"]["security"] == [{"seat": []}]
+    assert {"seat": []} in paths["/api/games/{game_id}"]["get"]["security"]   # or none: a watcher (docs/CLUB.md)
     assert "security" not in paths["/api/games"]["post"]
     assert "/api/games/{game_id}/events" in document["info"]["description"]
 

@@ -90,6 +90,11 @@ def test_every_answer_and_refusal_has_its_schema(document: dict[str, Any]) -> No
     assert document["components"]["schemas"]["Refusal"]["required"] == ["error"]
 
 
+WATCHERS: dict[tuple[str, str], dict[str, list[str]]] = {
+    ("get", "/api/games/{game_id}"): {}, ("get", "/api/games/{game_id}/chat"): {},
+    ("post", "/api/games/{game_id}/chat"): {"session": []}}
+
+
 def test_the_seat_token_is_asked_for_only_by_the_game_endpoints(document: dict[str, Any]) -> None:
     """... and the session cookie only by who is signed in; a 401 only where one of them, or a
     password, is asked for (docs/CLUB.md)."""
@@ -97,6 +102,8 @@ def test_the_seat_token_is_asked_for_only_by_the_game_endpoints(document: dict[s
         game = path.startswith("/api/games/{game_id}")
         session = (method, path) == ("get", "/api/me") or (path.startswith("/api/seeks") and method != "get")
         expected: list[dict[str, list[str]]] | None = [{"seat": []}] if game else [{"session": []}] if session else None
+        if (method, path) in WATCHERS:   # a watcher's request: no credential, or a signed-in watcher's session
+            expected = [{"seat": []}, WATCHERS[method, path]]
         assert operation.get("security") == expected, (method, path)
         asks = game or session or (method, path) == ("post", "/api/session")
         assert ("401" in operation["responses"]) == asks, (method, path)

@@ -95,6 +95,9 @@ class CrazyTable(SeatTable):
     def view(self, seat: int, rematch: dict[str, Any] | None) -> dict[str, Any]:
         return seat_view(self, seat, rematch)
 
+    def watcher_view(self, rematch: dict[str, Any] | None) -> dict[str, Any]:
+        return watcher_view(self, rematch)
+
     def preview(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
         """``{"hint": true}``: the advisor's best turn from the seat's view; ``{"cards": [...],
         "onto": [seat, n] | null}``: the steps those cards of the hand make."""
@@ -113,7 +116,8 @@ def rebuilt(row: GameRow, actions: list[str]) -> CrazyTable:
         match = CrazyMatch(row.seats, row.seed)
     except CrazyError as error:
         raise RuntimeError(f"game {row.id}: {error}") from None
-    table = CrazyTable(row.id, row.seats, row.names, row.seed, row.think, match=match, rematch=row.rematch)
+    table = CrazyTable(row.id, row.seats, row.names, row.seed, row.think, match=match, rematch=row.rematch,
+                       watchable=row.watchable)
     for number, text in enumerate(actions, 1):
         try:
             table.apply(json.loads(text))
@@ -132,6 +136,17 @@ def check_players(count: int) -> None:
 
 def seat_view(table: CrazyTable, seat: int, rematch: dict[str, Any] | None = None) -> dict[str, Any]:
     """The view of ``seat`` (docs/WEB.md "Crazy Rummy")."""
+    return _view_of(table, seat, rematch)
+
+
+def watcher_view(table: CrazyTable, rematch: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What a watcher sees (docs/WEB.md "A watcher's view"): a seat's view with no hand (``seat`` null,
+    ``hand`` empty), every draw from the stock without its card."""
+    return {**_view_of(table, None, rematch), "watching": True}
+
+
+def _view_of(table: CrazyTable, seat: int | None, rematch: dict[str, Any] | None) -> dict[str, Any]:
+    """The view of ``seat``, of a watcher when None."""
     match = table.match
     shown = match.shown
     your_turn = not match.over and match.to_move == seat
@@ -151,7 +166,7 @@ def seat_view(table: CrazyTable, seat: int, rematch: dict[str, Any] | None = Non
         "rounds": ROUNDS,
         "wild": RANKS[wild - 1],
         "dealer": shown.dealer,
-        "hand": cards_text(sorted(shown.hands[seat])) if not match.over else "",
+        "hand": cards_text(sorted(shown.hands[seat])) if seat is not None and not match.over else "",
         "hand_sizes": [len(hand) for hand in shown.hands] if not match.over else [0] * match.players,
         "melds": [[meld_text(meld, wild) for meld in melds] for melds in shown.melds],
         "discard": cards_text(shown.discard),
@@ -168,7 +183,7 @@ def seat_view(table: CrazyTable, seat: int, rematch: dict[str, Any] | None = Non
     }
 
 
-def turn_of(match: CrazyMatch, seat: int) -> dict[str, Any]:
+def turn_of(match: CrazyMatch, seat: int | None) -> dict[str, Any]:
     """The turn so far of the seat to move: drawn or not, from where, the card if ``seat`` may see it."""
     card = match.card
     public = match.draw == "discard"
@@ -187,7 +202,7 @@ def last_round(match: CrazyMatch) -> dict[str, Any] | None:
             "hands": [cards_text(hand) for hand in match.finished_hands]}
 
 
-def history_entry(entry: dict[str, Any], seat: int, names: tuple[str, ...]) -> dict[str, Any]:
+def history_entry(entry: dict[str, Any], seat: int | None, names: tuple[str, ...]) -> dict[str, Any]:
     """A step as ``seat`` may read it: another seat's draw from the stock names no card."""
     step, who = entry["step"], entry["seat"]
     if "draw" in step:
@@ -226,5 +241,5 @@ def options(match: CrazyMatch, cards_value: object, onto: object) -> dict[str, A
         raise BadField(f"field '{error}") from None
 
 
-__all__ = ["seat_view", "CrazyTable", "rebuilt", "check_players", "SEAT_KINDS", "hint", "options", "meld_texts",
-           "MAX_CHOSEN"]
+__all__ = ["seat_view", "watcher_view", "CrazyTable", "rebuilt", "check_players", "SEAT_KINDS", "hint", "options",
+           "meld_texts", "MAX_CHOSEN"]

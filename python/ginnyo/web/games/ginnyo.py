@@ -7,6 +7,8 @@ What a seat may see and do is the game's own :class:`~ginnyo.game.View` (``unsee
 everyone's scores and rack sizes, the box's size, the history (another seat's returned tiles only as
 their number) and, once the game is over, every rack (the penalty step of docs/RULES.md §6 is
 public).  It never sees the seed, the box's order or another seat's tiles during the game.
+A watcher (:func:`watcher_view`) sees what a seat sees but a rack: no tiles of its own, every return
+as its number, every tile off the board unseen.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ from ginnyo.game.actions import Action, Place, Return, action_notation, parse_ac
 from ginnyo.game.records import record_text
 from ginnyo.players.kinds import PLAYER_KINDS
 from ginnyo.players.players import Player, make_player
-from ginnyo.vocab.rules import quiet_turn_limit
+from ginnyo.position.position import Position
+from ginnyo.vocab.rules import quiet_turn_limit, unseen_tiles
 from ginnyo.vocab.tiles import rack_code
 
 from ..live.fields import only_fields
+from ..live.seats import WATCHER
 from ..live.table import HUMAN, SeatTable
 from ..preview import preview, read_placements
 from ..store import GameRow
@@ -61,6 +65,9 @@ class Table(SeatTable):
 
     def view(self, seat: int, rematch: dict[str, Any] | None) -> dict[str, Any]:
         return seat_view(self, seat, rematch)
+
+    def watcher_view(self, rematch: dict[str, Any] | None) -> dict[str, Any]:
+        return watcher_view(self, rematch)
 
     def preview(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
         only_fields(body, ("placements",))
@@ -109,7 +116,8 @@ class Table(SeatTable):
 def rebuilt(row: GameRow, actions: list[str]) -> Table:
     """A Ginny-O table dealt from ``row``'s seed with ``actions`` applied in order."""
     game = Game.deal(len(row.seats), row.seed)
-    table = Table(row.id, row.seats, row.names, row.seed, row.think, game=game, rematch=row.rematch)
+    table = Table(row.id, row.seats, row.names, row.seed, row.think, game=game, rematch=row.rematch,
+                  watchable=row.watchable)
     game.begin_turn()
     for number, text in enumerate(actions, 1):
         try:
@@ -152,6 +160,43 @@ def seat_view(table: Table, seat: int, rematch: dict[str, Any] | None = None) ->
         "last": None if last is None else {**history_entry(table, last, seat),
                                            "squares": squares_of(game, last)},
         "history": [history_entry(table, turn, seat) for turn in game.history],
+        "result": result_of(game),
+        "rematch": rematch,
+    }
+
+
+def watcher_view(table: Table, rematch: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What a watcher sees (docs/WEB.md "A watcher's view"): a seat's view with no rack (``seat`` null, the
+    position's rack empty, every tile off the board unseen), every return as its number of tiles;
+    ``rematch``: the rematch's id once there is one."""
+    game = table.game
+    last = game.history[-1] if game.history else None
+    board = Position(game.layout, game.sets, game.board, (), validate=False).to_dict()
+    board.update({"players": game.players, "scores": list(game.scores), "to_move": game.to_move,
+                  "unseen": " ".join(rack_code(tile) for tile in unseen_tiles(
+                      game.sets, [tile.rack_tile for tile in game.board.values()]))})
+    return {
+        "id": table.id,
+        "seat": None,
+        "watching": True,
+        "version": game.turns_played,
+        "players": game.players,
+        "names": list(table.names),
+        "kinds": list(table.kinds),
+        "to_move": None if game.over else game.to_move,
+        "your_turn": False,
+        "finished": game.over,
+        "position": board,
+        "layout_grid": list(game.layout.rows),
+        "scores": list(game.scores),
+        "rack_sizes": [len(rack) for rack in game.racks],
+        "box": len(game.box),
+        "opened": game.opened,
+        "stall": stall_of(game),
+        "can_return": False,
+        "can_pass": False,
+        "last": None if last is None else {**history_entry(table, last, WATCHER), "squares": squares_of(game, last)},
+        "history": [history_entry(table, turn, WATCHER) for turn in game.history],
         "result": result_of(game),
         "rematch": rematch,
     }
@@ -208,4 +253,4 @@ def result_of(game: Game) -> dict[str, Any] | None:
             "racks": [" ".join(rack_code(tile) for tile in sorted(rack)) for rack in game.racks]}
 
 
-__all__ = ["Table", "rebuilt", "seat_view", "position_of", "SEAT_KINDS"]
+__all__ = ["Table", "rebuilt", "seat_view", "watcher_view", "position_of", "SEAT_KINDS"]

@@ -21,10 +21,13 @@ from ..games.kinds import GAME_KINDS
 from .requests import MAX_ACTION, MAX_NAME, MAX_THINK
 from ..store import GINNYO
 from ..live.registry import MAX_SEED
+from ..live.chat import MAX_TEXT, ROOMS
 
 #: A seat's name (``POST /api/games``'s ``names``): the handler collapses runs of whitespace, then asks
 #: for at most :data:`MAX_NAME` printable characters, which no JSON Schema keyword says exactly
 NAME_FORMAT = "seat-name"
+#: a chat message's text: 1 to MAX_TEXT printable characters once trimmed (web/live/chat.py's checked_text)
+CHAT_FORMAT = "chat-text"
 VERSION_LIMIT = 1 << 31
 JOB_STATES = ("waiting", "running", "done", "stopped", "failed")
 
@@ -76,7 +79,8 @@ def new_game_body() -> dict[str, Any]:
                                          "whitespace are one space (empty: the default name)"},
                 "seed": _whole(0, MAX_SEED - 1),
                 "think": {"type": "number", "exclusiveMinimum": True, "minimum": 0, "maximum": MAX_THINK,
-                          "nullable": True, "description": "the sim bots' seconds a move"}}
+                          "nullable": True, "description": "the sim bots' seconds a move"},
+                "watchable": {"type": "boolean", "description": "open to watchers (default: false)"}}
             if name == GINNYO:   # Crazy Rummy is played untimed
                 properties["clock"] = {**_object({"initial": _whole(*INITIAL_BOUNDS, nullable=False),
                                                   "increment": _whole(*INCREMENT_BOUNDS)}, ("initial",)),
@@ -159,7 +163,9 @@ def created_answer() -> dict[str, Any]:
 def seat_view() -> dict[str, Any]:
     """A seat's view, of either game kind (the fields they share are required)."""
     nullable_int = {"type": "integer", "nullable": True}
-    return _object({"id": {"type": "string"}, "seat": {"type": "integer"}, "version": {"type": "integer"},
+    return _object({"id": {"type": "string"}, "seat": {"type": "integer", "nullable": True,
+                                                        "description": "null: a watcher's view"},
+                    "watching": {"type": "boolean"}, "version": {"type": "integer"},
                     "players": {"type": "integer"}, "names": {"type": "array", "items": {"type": "string"}},
                     "kinds": {"type": "array", "items": {"type": "string"}}, "to_move": nullable_int,
                     "your_turn": {"type": "boolean"}, "finished": {"type": "boolean"},
@@ -242,6 +248,24 @@ def puzzle_attempt_answer() -> dict[str, Any]:
 
 def puzzle_themes_answer() -> dict[str, Any]:
     return _object({"themes": {"type": "object", "additionalProperties": {"type": "integer"}}}, ("themes",))
+
+
+def chat_body() -> dict[str, Any]:
+    """``POST /api/games/{id}/chat``: the text, and the room (the sender's own; another is a 403)."""
+    return _object({"text": {"type": "string", "format": CHAT_FORMAT, "minLength": 1,
+                             "description": f"1 to {MAX_TEXT} printable characters once trimmed"},
+                    "room": {"type": "string", "enum": list(ROOMS)}}, ("text",))
+
+
+def chat_message() -> dict[str, Any]:
+    """A chat message: its room, its sender's name as shown, its text, when (seconds since the epoch)."""
+    return _object({"id": {"type": "integer"}, "room": {"type": "string", "enum": list(ROOMS)},
+                    "sender": {"type": "string"}, "text": {"type": "string"}, "created": {"type": "number"}},
+                   ("id", "room", "sender", "text", "created"))
+
+
+def chat_answer() -> dict[str, Any]:
+    return _object({"messages": {"type": "array", "items": chat_message()}}, ("messages",))
 
 
 def account_body(new: bool = True) -> dict[str, Any]:
@@ -334,7 +358,8 @@ def refusal() -> dict[str, Any]:
 
 
 __all__ = ["puzzle_answer", "puzzle_attempt_body", "puzzle_placements_body", "puzzle_attempt_answer",
-           "puzzle_themes_answer", "NAME_FORMAT", "player_counts", "new_game_body", "preview_body", "action_body", "analysis_body",
-           "simulation_body", "empty_object", "created_answer", "seat_view", "preview_answer", "analysis_answer",
-           "job_answer", "review_answer", "seek_body", "seek_answer", "seeks_answer", "seat_answer",
-           "player_answer", "leaderboard_answer", "health_answer", "document_answer", "refusal"]
+           "puzzle_themes_answer", "NAME_FORMAT", "CHAT_FORMAT", "player_counts", "new_game_body", "preview_body",
+           "action_body", "analysis_body", "simulation_body", "empty_object", "created_answer", "seat_view",
+           "preview_answer", "analysis_answer", "job_answer", "review_answer", "seek_body", "seek_answer",
+           "seeks_answer", "seat_answer", "player_answer", "leaderboard_answer", "health_answer", "document_answer",
+           "refusal", "chat_body", "chat_message", "chat_answer"]

@@ -43,7 +43,7 @@ from ..live.broker import open_broker
 from ..live.feed import Subscriber, json_text, view_message
 from ..live.leases import SharedLeases
 from ..live.registry import MAX_SEED, Tables
-from ..live.seats import created_answer
+from ..live.seats import WATCHER, created_answer
 from ..live.table import HUMAN
 from .. import analysis
 from . import review  # the analysis board and the game review (issue 28)
@@ -51,11 +51,13 @@ from . import puzzles   # the puzzle page and its API (issue 45)
 from . import accounts   # the club's accounts (issue 44)
 from . import clocks   # clocks, resigning, aborting (issue 44 items 3-4, issue 42)
 from . import club   # the club's seeks, lobby and ratings (issue 44)
+from . import chat   # the tables' chat (issue 44 item 4)
 
 STATIC = Path(__file__).parent.parent / "static"
 SWEEP_SECONDS = 3600.0      # how often the games in memory are looked over for those to let go
 RETRY_AFTER = 10            # seconds a client is asked to wait after a 503 (the server's disk is full)
 WS_CLOSE = {401: 4401, 403: 4403, 404: 4404, 429: 4429}
+WATCHING = ""               # what a socket's first message {"type": "watch"} gives instead of a token
 AUTH_SECONDS = 5.0          # how long an events socket may stay open without its auth message
 mimetypes.add_type("text/javascript", ".js")   # ES modules need a JavaScript type
 
@@ -96,18 +98,23 @@ async def openapi(request: Request) -> Response:
 # -- the API ----------------------------------------------------------------------------
 
 async def create_game(request: Request) -> Response:
-    """Make a game: {"game", "seats": [...], "seed", "names", "think", "clock"}; 201 with each person's token."""
+    """Make a game: {"game", "seats": [...], "seed", "names", "think", "clock", "watchable"}; 201 with each
+    person's token."""
     limited(request, GAMES)
     body = await fields.json_body(request)
-    fields.only_fields(body, ("game", "seats", "seed", "names", "think", "clock"))
+    fields.only_fields(body, ("game", "seats", "seed", "names", "think", "clock", "watchable"))
     game = _game_kind(body.get("game", GINNYO))
     kinds = _seat_kinds(body.get("seats"), game)
     names = _names(body.get("names"), kinds)
     seed = fields.whole_number(body, "seed", 0, MAX_SEED - 1)
     think = fields.seconds(body, "think", DEFAULT_THINK, 0, MAX_THINK)
     clock = clocks.read_clock(body.get("clock"), game.name)
+    watchable = body.get("watchable", False)
+    if not isinstance(watchable, bool):
+        raise BadRequest("field 'watchable': must be true or false")
     tables = _tables(request)
-    table, tokens = await run_in_threadpool(tables.create, kinds, names, seed, think, None, None, game.name, clock)
+    table, tokens = await run_in_threadpool(tables.create, kinds, names, seed, think, None, None, game.name, clock,
+                                            watchable)
     return JSONResponse(created_answer(table, tokens), status_code=201)
 
 
@@ -160,7 +167,13 @@ async def _seat(request: Request) -> tuple[Tables, Any, int, str]:
 
 
 async def game_view(request: Request) -> Response:
-    """The seat's view: its position (docs/FORMAT.md) and the game's state."""
+    """The seat's view: its position (docs/FORMAT.md) and the game's state; with no credential at all, a
+    watcher's view of a game open to watchers (403 for another)."""
+    if "authorization" not in request.headers:
+        tables = _tables(request)
+        table = tables.get(request.path_params["game_id"])
+        tables.watching(table)
+        return _json_answer(await _view(tables, table, WATCHER, ""))
     tables, table, seat, token = await _seat(request)
     return _json_answer(await _view(tables, table, seat, token))
 
@@ -215,7 +228,9 @@ async def game_record(request: Request) -> Response:
 
 async def game_events(websocket: WebSocket) -> None:
     """The seat's views, one message each change, the first once the seat's token has come in the
-    socket's first message, ``{"type": "auth", "token": TOKEN}`` (never in its URL, which logs keep)."""
+    socket's first message, ``{"type": "auth", "token": TOKEN}`` (never in its URL, which logs keep); a
+    watcher's views after ``{"type": "watch"}`` (a game open to watchers); and the chat's messages the
+    socket's reader may read (:mod:`..live.chat`)."""
     await websocket.accept()
     tables = _tables(websocket)
     try:
@@ -226,8 +241,11 @@ async def game_events(websocket: WebSocket) -> None:
         token = await _auth_token(websocket)
         if token is None:
             return
-        seat = tables.seat_of(table, token)
-        assert token is not None
+        if token == WATCHING:
+            tables.watching(table)
+            seat = WATCHER
+        else:
+            seat = tables.seat_of(table, token)
         subscriber = Subscriber(seat, token, asyncio.get_running_loop(), asyncio.Queue())
         tables.subscribe(table, subscriber)
     except (WebError, TableRefusal) as error:
@@ -242,8 +260,9 @@ async def game_events(websocket: WebSocket) -> None:
 
 
 async def _auth_token(websocket: WebSocket) -> str | None:
-    """The token of the socket's first message (None: the client left first); 401 when it does not
-    come within :data:`AUTH_SECONDS` or is no ``{"type": "auth", "token": "..."}``."""
+    """The token of the socket's first message (None: the client left first; :data:`WATCHING` for
+    ``{"type": "watch"}``); 401 when it does not come within :data:`AUTH_SECONDS` or is no
+    ``{"type": "auth", "token": "..."}``."""
     try:
         message = await asyncio.wait_for(websocket.receive(), AUTH_SECONDS)
     except asyncio.TimeoutError:
@@ -254,8 +273,10 @@ async def _auth_token(websocket: WebSocket) -> str | None:
         sent = json.loads(message.get("text") or "")
     except (ValueError, RecursionError):   # not JSON, a number of more digits than Python reads, too deep
         sent = None
+    if isinstance(sent, dict) and sent.get("type") == "watch":
+        return WATCHING
     token = sent.get("token") if isinstance(sent, dict) and sent.get("type") == "auth" else None
-    if not isinstance(token, str):
+    if not isinstance(token, str) or token == WATCHING:
         raise Unauthorized('the first message must be {"type": "auth", "token": TOKEN}')
     return token
 
@@ -380,7 +401,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         Route("/api/games/{game_id}/record", game_record),
         WebSocketRoute("/api/games/{game_id}/events", game_events),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-    ] + analysis.routes + review.routes + puzzles.routes + accounts.routes + clocks.routes + club.routes
+    ] + analysis.routes + review.routes + puzzles.routes + accounts.routes + clocks.routes + club.routes + chat.routes
     handlers: dict[Any, Any] = {WebError: web_error, TableRefusal: web_error, HTTPException: http_error,
                                 StoreUnavailable: store_unavailable, MoveAlreadyStored: move_already_stored,
                                 Exception: internal_error}

@@ -4,8 +4,9 @@ place a status is decided for the live tables' refusals (:class:`~ginnyo.errors.
 
 from __future__ import annotations
 
-from ...errors import (BadCredential, BadField, GameNotOver, GameOver, NoCredential, NotNow, NotYourTurn,
-                       RuleRefusal, StaleVersion, TableRefusal, TablesBusy, TablesFull, TooManySockets, UnknownGame)
+from ...errors import (BadCredential, BadField, ChatTooFast, GameNotOver, GameOver, NoCredential, NotForWatchers,
+                       NotNow, NotYourTurn, RuleRefusal, StaleVersion, TableRefusal, TablesBusy, TablesFull,
+                       TooManySockets, UnknownGame)
 
 
 class WebError(Exception):
@@ -85,6 +86,7 @@ TABLE_STATUSES: dict[type[TableRefusal], int] = {
     NoCredential: 401,
     BadCredential: 403,
     UnknownGame: 404,
+    NotForWatchers: 403,
     NotNow: 409,
     GameOver: 409,
     GameNotOver: 409,
@@ -94,6 +96,7 @@ TABLE_STATUSES: dict[type[TableRefusal], int] = {
     TablesBusy: 503,
     TablesFull: 503,
     TooManySockets: 429,
+    ChatTooFast: 429,
 }
 
 

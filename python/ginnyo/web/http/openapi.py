@@ -50,12 +50,14 @@ class Operation:
     body: Callable[[], dict[str, Any]] | None = None
     seat: bool = False                               # needs a seat's token (``Authorization: Bearer``)
     session: bool = False                            # needs the session cookie (docs/CLUB.md)
+    watcher: str | None = None                       # or, with ``seat``: "anyone" (no credential) or "session"
     answer_type: str = JSON
     body_type: str = JSON
     links: tuple[str, ...] = ()                      # the operations the answer leads to (their ids)
 
 
-GAME_OPERATIONS = ("game_view", "game_preview", "game_action", "game_rematch", "game_resign", "game_abort", "game_record", "review_game")
+GAME_OPERATIONS = ("game_view", "game_preview", "game_action", "game_rematch", "game_resign", "game_abort", "game_record",
+                   "review_game", "chat_post", "chat_read")
 JOB_OPERATIONS = ("simulation_status", "stop_simulation", "simulation_events")
 OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
     ("get", "/api/health"): ("health", Operation("Whether the server answers", schemas.health_answer)),
@@ -64,8 +66,9 @@ OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
         "Make a game: its seats (people and bots), seed, names and think time; each person's token, only here",
         schemas.created_answer, JSON_BODY + (422, 503), 201, schemas.new_game_body, links=GAME_OPERATIONS)),
     ("get", "/api/games/{game_id}"): ("game_view", Operation(
-        "The seat's view: its position (docs/FORMAT.md) and the game's state", schemas.seat_view, GAME,
-        seat=True)),
+        "The seat's view: its position (docs/FORMAT.md) and the game's state; with no credential, a watcher's "
+        "view of a game open to watchers (no rack, no hand; 403 for another game)", schemas.seat_view, GAME,
+        seat=True, watcher="anyone")),
     ("post", "/api/games/{game_id}/preview"): ("game_preview", Operation(
         "Judge a choice of the seat to move, changing nothing: Ginny-O placements, Crazy Rummy cards or a hint",
         schemas.preview_answer, GAME + JSON_BODY + (409, 422), body=schemas.preview_body, seat=True)),
@@ -153,6 +156,14 @@ OPERATIONS.update({
     ("get", "/api/leaderboard"): ("leaderboard", Operation(
         "The players of a game kind (?game=ginnyo|crazy), the best rating first (?limit=, at most 100)",
         schemas.leaderboard_answer, (400,))),
+    # the tables' chat (docs/CLUB.md "Watching and chat")
+    ("post", "/api/games/{game_id}/chat"): ("chat_post", Operation(
+        "Write in a game's chat: a seat in the players' room, a signed-in watcher in the watchers' room (403 "
+        "for the other room); at most 300 printable characters, 5 messages in 10 s a sender",
+        schemas.chat_message, GAME + JSON_BODY + (503,), 201, schemas.chat_body, seat=True, watcher="session")),
+    ("get", "/api/games/{game_id}/chat"): ("chat_read", Operation(
+        "The last messages of the rooms the caller reads (a seat: the players' room until the game is over; a "
+        "watcher: both)", schemas.chat_answer, GAME, seat=True, watcher="anyone")),
 })
 LINK_PARAMETERS = {
     # the game's id; the seat token (Authorization: Bearer TOKEN) is a person's seat's "token" in "seats"
@@ -216,6 +227,8 @@ def _operation(method: str, route: Route) -> dict[str, Any]:
     operation["responses"] = responses
     if known.seat:
         operation["security"] = [{"seat": []}]
+        if known.watcher is not None:   # a watcher's request: no credential at all, or the session cookie
+            operation["security"].append({} if known.watcher == "anyone" else {"session": []})
     if known.session:
         operation["security"] = [{"session": []}]
     return operation

@@ -15,8 +15,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from ...errors import (GameNotOver, GameOver, GinnyoError, MoveAlreadyStored, NotNow, NotYourTurn, RuleRefusal,
-                       StaleVersion, TablesFull, UnknownGame)
+from ...errors import (GameNotOver, GameOver, GinnyoError, MoveAlreadyStored, NotForWatchers, NotNow, NotYourTurn,
+                       RuleRefusal, StaleVersion, TablesFull, UnknownGame)
 from ...game.clock import ClockSettings, Mark, deadline, lost_on_time, overtime_points, remaining
 from ...game.events import ABORT, OVERTIME, RESIGN, TIMEOUT, Event, is_event_text
 from ..store import GINNYO, GameRow, Store
@@ -24,7 +24,7 @@ from . import feed
 from .bots import BOT_WORKERS, Bots
 from .broker import Broker, LocalBroker
 from .leases import Leases, LocalLeases
-from .seats import TOKEN_BYTES, created_answer, rematch_token, seat_holding, seat_url, token_hash
+from .seats import TOKEN_BYTES, WATCHER, created_answer, rematch_token, seat_holding, seat_url, token_hash
 from .table import HUMAN, Rebuild, SeatTable, row_of
 from .timers import Timers
 
@@ -121,17 +121,18 @@ class Tables:
     # -- making games ---------------------------------------------------------------
     def create(self, kinds: list[str], names: list[str], seed: int | None, think: float,
                rematch_of: SeatTable | None = None, tokens: dict[int, str] | None = None,
-               game: str = GINNYO, clock: ClockSettings | None = None) -> tuple[SeatTable, dict[int, str]]:
+               game: str = GINNYO, clock: ClockSettings | None = None,
+               watchable: bool = False) -> tuple[SeatTable, dict[int, str]]:
         """A new game (of kind ``game``) of seats ``kinds`` (seed: a random one when None; ``clock``: its time
-        control, None: untimed); its human seats' tokens (for a rematch, the asker's alone: the others'
-        are added as each person asks for theirs)."""
+        control, None: untimed; ``watchable``: open to watchers); its human seats' tokens (for a rematch, the
+        asker's alone: the others' are added as each person asks for theirs)."""
         game_id = secrets.token_urlsafe(GAME_ID_BYTES)
         seed = secrets.randbelow(MAX_SEED) if seed is None else seed
         if tokens is None:
             tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat, kind in enumerate(kinds) if kind == HUMAN}
         row = GameRow(game_id, tuple(kinds), tuple(names), seed, think, "playing",
                       None if rematch_of is None else rematch_of.id, None, game, self.now(),
-                      None if clock is None else (clock.initial, clock.increment))
+                      None if clock is None else (clock.initial, clock.increment), watchable)
         table = self._rebuilt(row, [])
         hashes = {seat: token_hash(token) for seat, token in tokens.items()}
         table.token_hashes.update((digest, seat) for seat, digest in hashes.items())
@@ -160,7 +161,7 @@ class Tables:
             if made:
                 new, _ = self.create(list(table.kinds), list(table.names), None, table.think, rematch_of=table,
                                      tokens={seat: rematch_token(token, table.id)}, game=table.game_kind,
-                                     clock=table.clock)
+                                     clock=table.clock, watchable=table.watchable)
                 table.rematch = new.id
         self.register_rematch_seat(table, seat, token)
         if made:
@@ -176,7 +177,7 @@ class Tables:
     def rematch_entry(self, table: SeatTable, seat: int, token: str) -> dict[str, Any] | None:
         """Seat ``seat``'s place in the rematch of ``table``, once there is one, its token derived from
         the seat's token (worked out, never stored: :meth:`register_rematch_seat` stores it)."""
-        new = None if table.rematch is None else self.find(table.rematch)
+        new = None if table.rematch is None or seat == WATCHER else self.find(table.rematch)
         if new is None or new.kinds[seat] != HUMAN:   # none yet (or it was left out on loading)
             return None
         derived = rematch_token(token, table.id)
@@ -261,6 +262,12 @@ class Tables:
         """The seat ``token`` holds in ``table`` (:func:`.seats.seat_holding`)."""
         return seat_holding(table.token_hashes, self.tokens, token)
 
+    def watching(self, table: SeatTable) -> None:
+        """:class:`NotForWatchers` unless ``table`` is open to watchers (someone with no seat in it)."""
+        if not table.watchable:
+            raise NotForWatchers("this game is not open to watchers: a seat token is needed (Authorization: "
+                                 "Bearer TOKEN)")
+
     # -- the seats' views ---------------------------------------------------------------
     def view(self, table: SeatTable, seat: int, token: str) -> str:
         """The seat's view, as JSON text."""
@@ -280,8 +287,9 @@ class Tables:
         (the caller holds the lock; encoding here keeps it off the event loop).  It writes nothing."""
         text = self.kept_view(table, seat, token)
         if text is None:
-            text = feed.json_text({**table.view(seat, self.rematch_entry(table, seat, token)),
-                                   "clocks": self.clocks(table)})
+            seen = (table.watcher_view(self.watched_rematch(table)) if seat == WATCHER
+                    else table.view(seat, self.rematch_entry(table, seat, token)))
+            text = feed.json_text({**seen, "clocks": self.clocks(table)})
             with self._views_lock:
                 views = self._views
                 views.pop((table.id, seat, token), None)
@@ -289,6 +297,10 @@ class Tables:
                 if len(views) > VIEWS_KEPT:
                     del views[next(iter(views))]   # the one made longest ago
         return text
+
+    def watched_rematch(self, table: SeatTable) -> dict[str, Any] | None:
+        """What a watcher's view says of the rematch of ``table``: its id and page, once there is one."""
+        return None if table.rematch is None else {"id": table.rematch, "url": f"/play/{table.rematch}"}
 
     # -- moving -------------------------------------------------------------------------
     def act(self, table: SeatTable, seat: int, token: str, text: object, version: int | None) -> str:

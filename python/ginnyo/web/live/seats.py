@@ -12,6 +12,7 @@ from ...errors import BadCredential, NoCredential
 
 TOKEN_BYTES = 32          # secrets.token_urlsafe(32): 43 url-safe characters
 TOKEN_CHARS = 43
+WATCHER = -1              # the "seat" of a watcher's socket and view: it holds none
 
 
 def token_hash(token: str) -> str:
@@ -83,4 +84,4 @@ def hotseat_url(game_id: str, tokens: dict[int, str]) -> str:
 
 
 __all__ = ["token_hash", "rematch_token", "well_formed_token", "seat_holding", "created_answer", "seat_url",
-           "hotseat_url", "TOKEN_BYTES", "TOKEN_CHARS"]
+           "hotseat_url", "TOKEN_BYTES", "TOKEN_CHARS", "WATCHER"]

@@ -34,6 +34,7 @@ class SeatTable:
     think: float
     actions: list[str] = field(default_factory=list)
     rematch: str | None = None
+    watchable: bool = False            # open to watchers (docs/CLUB.md "Watching and chat")
     token_hashes: dict[str, int] = field(default_factory=dict)   # sha256 of a token -> its seat
     lock: threading.RLock = field(default_factory=threading.RLock)
     subscribers: set[Subscriber] = field(default_factory=set)
@@ -98,6 +99,10 @@ class SeatTable:
         it reads and never writes."""
         raise NotImplementedError
 
+    def watcher_view(self, rematch: dict[str, Any] | None) -> dict[str, Any]:
+        """What a watcher sees (someone at the table who holds no cards or tiles), as the API answers it."""
+        raise NotImplementedError
+
     def preview(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
         """A choice of the seat to move judged before it is made (the request's body)."""
         raise NotImplementedError
@@ -114,7 +119,7 @@ def row_of(table: SeatTable) -> GameRow:
     """The stored row of a table in play."""
     return GameRow(table.id, table.kinds, table.names, table.seed, table.think, "playing", None, table.rematch,
                    table.game_kind, table.started,
-                   None if table.clock is None else (table.clock.initial, table.clock.increment))
+                   None if table.clock is None else (table.clock.initial, table.clock.increment), table.watchable)
 
 
 __all__ = ["SeatTable", "Rebuild", "HUMAN", "row_of"]

@@ -42,6 +42,7 @@ from ...errors import MoveAlreadyStored, StoreError, StoreRefused, StoreUnavaila
 from . import migrations
 from .puzzle_ratings import PuzzleRatings
 from .accounts import AccountRow, AccountTables
+from .chat import ChatRow, ChatTables
 from .club import ClubTables
 from .leases import LeaseTables
 from .schema import SCHEMA, TABLES, actions, games, tokens
@@ -55,7 +56,7 @@ POOL_SIZE = 8                     # PostgreSQL connections a process keeps open 
 
 ROW_COLUMNS = (games.c.id, games.c.seats, games.c.names, games.c.seed, games.c.think, games.c.status,
                games.c.rematch_of, games.c.rematch, games.c.game, games.c.created, games.c.clock_initial,
-               games.c.clock_increment)   # a GameRow's, in its order
+               games.c.clock_increment, games.c.watchable)   # a GameRow's, in its order
 SQLITE_FULL, FULL_MESSAGE = 13, "database or disk is full"   # SQLite's result code for a full disk, its words
 PG_DISK_FULL = "53100"            # PostgreSQL's SQLSTATE for a full disk
 PG_UNIQUE = "23505"               # ... for a second row of one key
@@ -79,6 +80,7 @@ class GameRow:
     game: str = GINNYO
     created: float = field(default=0.0, compare=False)   # when it was made (time.time()); the store's when 0
     clock: tuple[int, int] | None = None  # (initial, increment) seconds, None: untimed
+    watchable: bool = False   # open to watchers (docs/CLUB.md "Watching and chat")
 
 
 def database_url(text: str) -> str:
@@ -104,13 +106,14 @@ def shown_url(text: str) -> str:
         return text if "@" not in text else "..." + text[text.rindex("@"):]
 
 
-class Store(PuzzleRatings, AccountTables, ClubTables, LeaseTables):
+class Store(PuzzleRatings, AccountTables, ClubTables, LeaseTables, ChatTables):
     """The games' database: the SQLite file of ``data_dir`` (created if need be, brought to the current
     schema; committing with ``sync``, one of :data:`SYNC_MODES`), or the PostgreSQL database of the URL
     ``database`` (which must be at the current schema unless ``migrate``, when it is brought to it).
     Its methods may be called from any thread (SQLite: one connection, one lock; PostgreSQL: a pool).
     The club's accounts and their sessions: :class:`.accounts.AccountTables`; its seeks and ratings:
-    :class:`.club.ClubTables`; the leases of the games' timed work: :class:`.leases.LeaseTables`."""
+    :class:`.club.ClubTables`; the leases of the games' timed work: :class:`.leases.LeaseTables`; the
+    tables' chat: :class:`.chat.ChatTables`."""
 
     def __init__(self, data_dir: str | Path | None = None, sync: str = SYNC_MODES[0], *,
                  database: str | None = None, migrate: bool = False) -> None:
@@ -291,7 +294,8 @@ class Store(PuzzleRatings, AccountTables, ClubTables, LeaseTables):
                 id=row.id, created=row.created or time.time(), seats=json.dumps(row.seats), names=json.dumps(row.names),
                 seed=row.seed, think=row.think, status=row.status, rematch_of=row.rematch_of, rematch=None,
                 game=row.game, clock_initial=None if row.clock is None else row.clock[0],
-                clock_increment=None if row.clock is None else row.clock[1]))
+                clock_increment=None if row.clock is None else row.clock[1],
+                watchable=int(row.watchable)))
             if token_hashes:
                 connection.execute(tokens.insert(), [{"hash": digest, "game": row.id, "seat": seat}
                                                      for seat, digest in token_hashes.items()])
@@ -417,12 +421,12 @@ def _rows_read(rows: Sequence[Any], read: Callable[[Any], Any],
 def _game_row(row: tuple[Any, ...]) -> GameRow:
     """A ``games`` row (its :data:`ROW_COLUMNS`) as a :class:`GameRow`; ValueError naming the column
     that does not read."""
-    id, seats, names, seed, think, status, rematch_of, rematch, game, created, initial, increment = row
+    id, seats, names, seed, think, status, rematch_of, rematch, game, created, initial, increment, watchable = row
     clock = None if initial is None and increment is None else (initial, increment)
     if clock is not None and not all(type(value) is int for value in clock):
         raise ValueError("its clock is not two whole numbers")
     read = GameRow(id, _texts(seats, "seats"), _texts(names, "names"), seed, think, status, rematch_of, rematch,
-                   game, created if isinstance(created, (int, float)) else 0.0, clock)
+                   game, created if isinstance(created, (int, float)) else 0.0, clock, watchable in (1, True))
     kinds = {"id": (str,), "seed": (int,), "think": (int, float), "status": (str,), "rematch_of": (str, type(None)),
              "rematch": (str, type(None)), "game": (str,)}
     for column, types in kinds.items():
@@ -452,5 +456,5 @@ def _token_row(row: tuple[Any, ...]) -> tuple[str, str, int]:
     return digest, game, seat
 
 
-__all__ = ["Store", "GameRow", "AccountRow", "DATABASE_NAME", "LOCK_NAME", "SYNC_MODES", "GINNYO", "CRAZY",
+__all__ = ["Store", "GameRow", "AccountRow", "ChatRow", "DATABASE_NAME", "LOCK_NAME", "SYNC_MODES", "GINNYO", "CRAZY",
            "APPLICATION_ID", "SCHEMA_VERSION", "SCHEMA", "identify", "lock_data", "database_url", "shown_url"]

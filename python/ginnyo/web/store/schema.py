@@ -35,6 +35,7 @@ games = Table(
     Column("game", Text, nullable=False, server_default="ginny-o"),   # the game kind: 'ginny-o' or 'crazy'
     Column("clock_initial", Integer),             # revision 0004: the clock's seconds a seat, null: no clock
     Column("clock_increment", Integer),           # ... and the seconds added a turn
+    Column("watchable", Integer, nullable=False, server_default="0"),   # 1: open to watchers (revision 0008)
 )
 
 tokens = Table(
@@ -148,7 +149,17 @@ rating_changes = Table(
     Column("created", Real, nullable=False),
 )
 
-#: the tables of the schema, in the order they are made (and copied)
+# revision 0008: the tables' chat, a game's players' and watchers' rooms (docs/CLUB.md "Watching and chat")
+chat = Table(
+    "chat", METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game", Text, ForeignKey("games.id"), nullable=False),
+    Column("room", Text, nullable=False),                   # "players" or "watchers"
+    Column("sender", Text, nullable=False),                 # the name shown: a seat's or an account's
+    Column("text", Text, nullable=False),
+    Column("created", Real, nullable=False),
+)
+
 # revision 0007: who does a game's timed work (a bot's move, a clock's timeout) until when (web/live/leases.py)
 leases = Table(
     "leases", METADATA,
@@ -157,8 +168,9 @@ leases = Table(
     Column("until", Real, nullable=False),        # when it lapses unless renewed (time.time())
 )
 
+#: the tables of the schema, in the order they are made (and copied)
 TABLES = (games, tokens, actions, puzzle_ratings, player_ratings, puzzle_attempts, accounts, sessions, seeks,
-          game_accounts, rated_games, ratings, rating_changes, leases)
+          game_accounts, rated_games, ratings, rating_changes, leases, chat)
 
 #: the schema of revision 0001 as SQLite DDL (the tables of a ginnyo before Alembic; tests make files with it)
 SCHEMA = """
@@ -189,5 +201,5 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 __all__ = ["METADATA", "games", "tokens", "actions", "puzzle_ratings", "player_ratings", "puzzle_attempts", "accounts",
-           "sessions", "seeks", "game_accounts", "rated_games", "ratings", "rating_changes", "leases", "TABLES",
-           "SCHEMA"]
+           "sessions", "seeks", "game_accounts", "rated_games", "ratings", "rating_changes", "leases", "chat",
+           "TABLES", "SCHEMA"]

@@ -1,8 +1,11 @@
 // The Crazy Rummy table: one seat's view (over the WS), its turn made step by step, each step judged by the server.
 import { api, readFragment, storeGame, t, tileElement, text } from "./common.js";
+import { chatPanel } from "./chat.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const seats = readFragment(location.hash);
+const watching = !seats.size;   // no seat in the URL: a watcher of a game open to watchers
+let heard = () => {};           // the chat panel's: each chat message of the socket
 const $ = (id) => document.getElementById(id);
 const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false, covered: false };
 
@@ -230,7 +233,7 @@ $("record").addEventListener("click", async (event) => {
 
 function onView(view) {
   if (state.view && view.version < state.view.version) return;
-  const seat = pickSeat(view);
+  const seat = watching ? null : pickSeat(view);
   if (seat !== view.seat) {   // hot-seat: the next seat's view, its hand covered until its player is here
     state.seat = seat;
     state.covered = true;
@@ -250,13 +253,15 @@ function connect(seat, token, attempt = 0) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/events`);
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ type: "auth", token }));   // the token stays out of the URL
+    // the token stays out of the URL; a watcher has none
+    socket.send(JSON.stringify(token === null ? { type: "watch" } : { type: "auth", token }));
     $("conn").textContent = t("js.common.live");
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "view" && message.view.seat === state.seat) onView(message.view);
     else if (message.type === "view") api("GET", `/api/games/${gameId}`, { token: state.token }).then(onView, () => {});
+    else if (message.type === "chat") heard(message.message);
     else if (message.type === "error") say(message.error, true);
   });
   socket.addEventListener("close", (event) => {
@@ -265,11 +270,19 @@ function connect(seat, token, attempt = 0) {
   });
 }
 
-if (!seats.size) {
-  say(t("js.common.needs-link"), true);
+if (watching) {
+  api("GET", `/api/games/${gameId}`).then((seen) => {   // a game open to watchers: no hand, no controls
+    document.body.classList.add("watching");
+    $("watching").textContent = t("js.common.watching");
+    $("watching").classList.remove("hidden");
+    onView(seen);
+    connect(null, null);
+    heard = chatPanel($("chat"), gameId, null);
+  }, () => say(t("js.common.needs-link"), true));
 } else {
   state.seat = [...seats.keys()][0];
   state.token = seats.get(state.seat);
   const [firstSeat, firstToken] = [...seats.entries()][0];
   connect(firstSeat, firstToken);
+  heard = chatPanel($("chat"), gameId, firstToken);
 }

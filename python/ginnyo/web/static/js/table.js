@@ -5,10 +5,14 @@ import { chime, setSound, soundOn } from "./chime.js";
 import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndexes } from "./rack-order.js";
 import { drawScoresheet, moveWords } from "./scoresheet.js";
 import { drawTracker } from "./tracker.js";
+import { chatPanel } from "./chat.js";
 
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const tokens = readFragment(location.hash);
 const hotseat = tokens.size > 1;
+const watching = !tokens.size;   // no seat in the URL: a watcher of a game open to watchers
+const WATCHER = -1;              // the watcher's "seat" among the views
+let heard = () => {};            // the chat panel's: each chat message of the sockets
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -128,7 +132,8 @@ function connect(seat, seatToken) {
   function open() {
     const socket = new WebSocket(address);
     socket.addEventListener("open", () => {
-      socket.send(JSON.stringify({ type: "auth", token: seatToken }));   // the token stays out of the URL
+      // the token stays out of the URL; a watcher has none
+      socket.send(JSON.stringify(seatToken === null ? { type: "watch" } : { type: "auth", token: seatToken }));
       if (attempt > 0) say(t("js.table.reconnected"));
       attempt = 0;
       state.live.set(seat, true);
@@ -138,6 +143,7 @@ function connect(seat, seatToken) {
       let message;
       try { message = JSON.parse(event.data); } catch (error) { return; }
       if (message.type === "view") onView(seat, message.view);
+      else if (message.type === "chat") heard(message.message);
       else if (message.type === "error") { refused = true; say(t("js.table.seat-error", { number: seat + 1, reason: message.error }), true); }
     });
     socket.addEventListener("close", (event) => {
@@ -157,7 +163,7 @@ function connect(seat, seatToken) {
 }
 
 function showConnection(words) {
-  const all = [...tokens.keys()].every((seat) => state.live.get(seat));
+  const all = (watching ? [WATCHER] : [...tokens.keys()]).every((seat) => state.live.get(seat));
   $("conn").textContent = words || (all ? t("js.common.live") : t("js.table.reconnecting"));
   $("conn").dataset.live = all ? "yes" : "no";
 }
@@ -896,14 +902,32 @@ $("tracker-toggle").addEventListener("click", () => {
 });
 
 // -- start -------------------------------------------------------------------------------
-if (!tokens.size) {
-  say(t("js.table.no-seat"), true);
-  $("conn").textContent = t("js.table.not-connected");
+/** The table as a watcher sees it (no rack, no controls), when the game is open to watchers. */
+async function watch() {
+  let seen;
+  try {
+    seen = await api("GET", `/api/games/${encodeURIComponent(gameId)}`);
+  } catch (error) {
+    say(t("js.table.no-seat"), true);
+    $("conn").textContent = t("js.table.not-connected");
+    return;
+  }
+  document.body.classList.add("watching");
+  $("watching").textContent = t("js.common.watching");
+  $("watching").classList.remove("hidden");
+  onView(WATCHER, seen);
+  connect(WATCHER, null);
+  heard = chatPanel($("chat"), gameId, null);
+}
+
+if (watching) {
+  watch();
 } else {
   for (const [seat, seatToken] of tokens) {
     join(seat, seatToken);
     connect(seat, seatToken);
   }
+  heard = chatPanel($("chat"), gameId, tokens.values().next().value);
   probeTools();
 }
 

@@ -1,0 +1,106 @@
+"""A watcher's table page in a real browser (Playwright driving Debian's chromium) against a real
+``ginnyo serve``: the page opened with no seat in its URL watches a game open to watchers, shows no rack
+and no move controls, and no websocket frame or API answer it receives holds a seat's rack; a chat
+message is shown as text, never run or rendered as markup."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the fixtures)
+from browser_table import Server
+from web_helpers import best_action
+
+SEED = 48_151_623_427
+ATTACK = "<script>window.pwned = 1</script><b id=bold>bold</b><img src=x onerror=\"window.pwned = 2\">"
+
+
+def watched_game(server: Server) -> dict[str, Any]:
+    created: dict[str, Any] = server.call("POST", "api/games", {"seats": ["human", "greedy", "random"], "seed": SEED,
+                                                                "watchable": True, "names": ["Ann", "greedy", "random"]})
+    return created
+
+
+def recorded(page: Any) -> tuple[list[str], list[str]]:
+    """Every websocket frame and every API answer's body the page receives, as they come."""
+    frames: list[str] = []
+    bodies: list[str] = []
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(str(payload))))
+    page.on("response", lambda answer: bodies.append(answer.text()) if "/api/" in answer.url else None)
+    return frames, bodies
+
+
+def test_a_watchers_page_never_receives_a_rack(page: Any, server: Server) -> None:
+    created = watched_game(server)
+    game, token = created["id"], created["seats"][0]["token"]
+    frames, bodies = recorded(page)
+    page.goto(f"{server.url.rstrip('/')}/play/{game}")
+    page.wait_for_selector("#watching:not(.hidden)")
+    racks = []
+    for _ in range(4):   # Ann moves; the bots answer; the watcher's page follows
+        seen = server.view(game, token)
+        while not seen["your_turn"] and not seen["finished"]:
+            page.wait_for_timeout(50)
+            seen = server.view(game, token)
+        if seen["finished"]:
+            break
+        racks.append(seen["position"]["rack"])
+        server.call("POST", f"api/games/{game}/actions", {"action": best_action(seen), "version": seen["version"]},
+                    token=token)
+        page.wait_for_function("version => Number(document.body.dataset.version) > version", arg=seen["version"])
+    assert page.locator("#rack .slot").count() == 0
+    assert not page.locator("#controls").is_visible() and not page.locator("#rematch").is_visible()
+    views = [json.loads(frame)["view"] for frame in frames if json.loads(frame).get("type") == "view"]
+    assert len(views) >= 4 and len(bodies) >= 2
+    for text in [*frames, *bodies]:
+        for rack in racks:
+            assert rack not in text, f"a rack of seat 0 ({rack}) reached the watcher's page"
+    for seen in views:
+        assert seen["seat"] is None and seen["position"]["rack"] == ""
+
+
+def test_a_chat_message_is_shown_as_text(page: Any, server: Server) -> None:
+    created = watched_game(server)
+    game, token = created["id"], created["seats"][0]["token"]
+    page.goto(f"{server.url.rstrip('/')}/play/{game}")
+    page.wait_for_selector("#chat-form")
+    server.call("POST", f"api/games/{game}/chat", {"text": ATTACK}, token=token)
+    page.wait_for_selector("#chat-log li")
+    assert page.inner_text("#chat-log li .chat-text") == ATTACK
+    assert page.locator("#chat-log b, #chat-log img, #chat-log script, #bold").count() == 0
+    assert page.evaluate("window.pwned") is None
+
+
+def test_a_players_page_shows_the_chat_and_writes_in_the_players_room(page: Any, server: Server) -> None:
+    created = watched_game(server)
+    page.goto(server.page_url(created))
+    page.wait_for_selector("#chat-form")
+    page.fill("#chat-text", "good luck")
+    page.press("#chat-text", "Enter")
+    page.wait_for_selector("#chat-log li[data-room=players]")
+    assert page.inner_text("#chat-log li .chat-sender").startswith("Ann")
+    messages = server.call("GET", f"api/games/{created['id']}/chat", token=created["seats"][0]["token"])["messages"]
+    assert [message["text"] for message in messages] == ["good luck"]
+
+
+def test_a_crazy_rummy_watchers_page_never_receives_a_hand(page: Any, server: Server) -> None:
+    created: dict[str, Any] = server.call("POST", "api/games", {"game": "crazy", "seats": ["human", "advisor", "stock"],
+                                                                "seed": SEED, "watchable": True})
+    game, token = created["id"], created["seats"][0]["token"]
+    frames, bodies = recorded(page)
+    page.goto(f"{server.url.rstrip('/')}/play/{game}")
+    page.wait_for_selector("#watching:not(.hidden)")
+    page.wait_for_selector("#chat-form")
+    seen = server.view(game, token)
+    while seen["to_move"] != 0:   # the bots play up to Ann's turn; her hand is dealt and drawn by then
+        page.wait_for_timeout(50)
+        seen = server.view(game, token)
+    page.wait_for_function("() => document.querySelectorAll('#history li').length > 0")
+    assert not page.locator("#hand-bar").is_visible() and not page.locator("#controls").is_visible()
+    views = [json.loads(frame)["view"] for frame in frames if json.loads(frame).get("type") == "view"]
+    assert views and bodies
+    for text in [*frames, *bodies]:
+        assert seen["hand"] not in text
+    for watched in views:
+        assert watched["seat"] is None and watched["hand"] == ""
