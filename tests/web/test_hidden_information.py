@@ -17,8 +17,8 @@ from websockets.sync.client import connect
 from ginnyo import rack_code
 from ginnyo.web.store import DATABASE_NAME
 from ginnyo.web.games.ginnyo import Table, seat_view
-from web_helpers import LiveServer, TestClient, act, auth, bearer, best_action, client_of, create, live_server, view,
-                         wait_for
+from web_helpers import (LiveServer, TestClient, act, auth, bearer, best_action, client_of, create, live_server, view,
+                         wait_for)
 
 SEED = 48_151_623_427   # long enough that its digits appear nowhere by chance
 
