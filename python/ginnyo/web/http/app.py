@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from ...errors import MoveAlreadyStored, StoreUnavailable, TableRefusal
 from . import requests as fields
@@ -37,6 +37,7 @@ from .limits import (EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, SIMULATION
                      limited)
 from .openapi import openapi_document
 from .pages import page_response
+from .sockets import pump
 from ..store import GINNYO, SYNC_MODES, Store
 from ..games.kinds import REBUILDERS
 from ..live.broker import open_broker
@@ -254,7 +255,7 @@ async def game_events(websocket: WebSocket) -> None:
         return
     try:
         subscriber.queue.put_nowait(view_message(await _view(tables, table, seat, token)))
-        await _pump(websocket, subscriber)
+        await pump(websocket, subscriber.queue)
     finally:
         tables.unsubscribe(table, subscriber)
 
@@ -280,29 +281,6 @@ async def _auth_token(websocket: WebSocket) -> str | None:
         raise Unauthorized('the first message must be {"type": "auth", "token": TOKEN}')
     return token
 
-
-async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
-    """Send the subscriber's messages until the socket closes (what the page sends is not read)."""
-    async def send() -> None:
-        while True:
-            await websocket.send_text(await subscriber.queue.get())
-
-    async def receive() -> None:
-        with contextlib.suppress(WebSocketDisconnect):
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-
-    tasks = [asyncio.create_task(send()), asyncio.create_task(receive())]
-    try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
 
 
 async def _sweep(tables: Tables, every: float) -> None:

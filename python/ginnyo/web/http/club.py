@@ -22,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from ...accounts.rules import name_key
 from ...accounts.sessions import token_hash
@@ -33,6 +33,7 @@ from . import requests as fields
 from .accounts import SESSION_COOKIE, SignedIn, signed_in
 from .errors import BadRequest, NotFound, status_of
 from .pages import page_response
+from .sockets import pump
 from .requests import DEFAULT_THINK
 from ..games.kinds import GAME_KINDS
 from ..games.results import CLUB_KINDS, CLUB_NAMES, final_ranks
@@ -232,7 +233,7 @@ async def lobby_events(websocket: WebSocket) -> None:
         return
     try:
         await run_in_threadpool(lobby.changed)   # this socket's first message, and the others' new count
-        await _pump(websocket, watcher)
+        await pump(websocket, watcher.queue)
     finally:
         lobby.leave(watcher)
         if name is not None:
@@ -251,27 +252,6 @@ async def _socket_account(websocket: WebSocket) -> str | None:
         return None
     return None if found is None else found[0].name
 
-
-async def _pump(websocket: WebSocket, watcher: Watcher) -> None:
-    async def send() -> None:
-        while True:
-            await websocket.send_text(await watcher.queue.get())
-
-    async def receive() -> None:
-        with contextlib.suppress(WebSocketDisconnect):
-            while True:
-                if (await websocket.receive())["type"] == "websocket.disconnect":
-                    return
-
-    tasks = [asyncio.create_task(send()), asyncio.create_task(receive())]
-    try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
 
 
 # -- ratings ----------------------------------------------------------------------------------------
