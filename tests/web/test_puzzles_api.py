@@ -187,3 +187,23 @@ def test_the_preview_judges_a_placement_on_the_puzzle(client: TestClient) -> Non
     assert answer["legal"] is True and answer["score"] == puzzle.line["score"]
     answer = client.post(f"/api/puzzles/{puzzle.id}/preview", json={"placements": {"A1": "ZZ"}}).json()
     assert answer["legal"] is False
+
+
+def test_a_signed_in_account_is_the_player_and_keeps_its_rating_across_browsers(tmp_path: Path) -> None:
+    ours = {"Origin": "http://127.0.0.1"}
+    with client_of(tmp_path) as first:
+        signed = first.post("/api/accounts", json={"name": "Ann", "password": "a long passphrase"}, headers=ours)
+        assert signed.status_code == 201, signed.text
+        puzzle = next_puzzle(first)
+        foreign = first.post(f"/api/puzzles/{puzzle['id']}/attempt",
+                             json={"action": shipped(puzzle["id"]).line["solution"][0]},
+                             headers={"Origin": "http://evil.example"})
+        assert foreign.status_code == 403   # a write signed in by the cookie, from another site
+        answer = first.post(f"/api/puzzles/{puzzle['id']}/attempt",
+                            json={"action": shipped(puzzle["id"]).line["solution"][0]}, headers=ours)
+        assert answer.status_code == 200 and answer.json()["rated"] is True, answer.text
+        rating = answer.json()["rating"]
+        first.cookies.delete(GUEST_COOKIE)   # another browser of the same account: no guest cookie, same rating
+        assert next_puzzle(first)["player_rating"] == rating
+        first.delete("/api/session", headers=ours)
+        assert next_puzzle(first)["player_rating"] == 1500   # signed out: a new guest

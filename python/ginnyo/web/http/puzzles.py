@@ -1,8 +1,8 @@
 """The puzzle page and its API (docs/PUZZLES.md, "The page and its API"): the next puzzle near the
 player's rating, an answer judged and rated, a placement previewed, the day's puzzle and the themes.
 
-The player is the browser of a guest (:func:`puzzle_player`): a random id in the HttpOnly
-``puzzle_guest`` cookie, made on the first visit.  The judging is :mod:`ginnyo.puzzles.solving`'s,
+The player (:func:`puzzle_player`) is the account signed in, else the browser of a guest: a random id
+in the HttpOnly ``puzzle_guest`` cookie, made on the first visit.  The judging is :mod:`ginnyo.puzzles.solving`'s,
 the rating :mod:`ginnyo.ratings.skill`'s; the store keeps both ratings and the attempts.
 """
 
@@ -19,13 +19,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ...accounts.rules import name_key
 from ...errors import GinnyoError
 from ...game.actions import Place, parse_action
 from ...puzzles.solving import ShippedPuzzle, daily_puzzle, next_puzzle, shipped_puzzles, theme_counts
 from ...puzzles.themes import THEMES
 from ...ratings.skill import Skill, display_rating, skill_of_rating
 from . import requests as fields
-from .errors import BadRequest, Illegal, NotFound
+from .accounts import SESSION_COOKIE, signed_in
+from .errors import BadRequest, Illegal, NotFound, Unauthorized
 from .pages import page_response
 from ..preview import preview, read_placements
 from .requests import MAX_ACTION
@@ -38,10 +40,18 @@ RECENT = 50          # a player's last attempts whose puzzles are not offered ag
 _chance = random.SystemRandom()
 
 
-def puzzle_player(request: Request) -> str:
-    """The key a player's puzzle rating is kept under: the guest of the browser (``guest:ID``, its
-    ``puzzle_guest`` cookie, made now when missing or malformed: see :func:`_answer`).  Where an
-    account is signed in, its name will be the key."""
+async def puzzle_player(request: Request) -> str:
+    """The key a player's puzzle rating is kept under: the account signed in (``account:NAME``; an answer
+    it sends must come from this server's pages, as every write signed in by the cookie), else the guest
+    of the browser (``guest:ID``, its ``puzzle_guest`` cookie, made now when missing or malformed: see
+    :func:`_answer`)."""
+    if request.cookies.get(SESSION_COOKIE):
+        try:
+            account = await signed_in(request, write=request.method == "POST")
+        except Unauthorized:   # a session that ended: the browser's guest plays on
+            pass
+        else:
+            return f"account:{name_key(account.name)}"
     guest = request.cookies.get(GUEST_COOKIE, "")
     if not GUEST_ID.fullmatch(guest):
         guest = request.state.new_guest = getattr(request.state, "new_guest", None) or secrets.token_urlsafe(16)
@@ -106,7 +116,7 @@ async def puzzles_next(request: Request) -> Response:
     theme = request.query_params.get("theme") or None
     if theme is not None and theme not in THEMES:
         raise BadRequest(f"field 'theme': must be one of {', '.join(THEMES)}")
-    player = puzzle_player(request)
+    player = await puzzle_player(request)
     return _answer(request, JSONResponse(await run_in_threadpool(next_question, _store(request), player, theme)))
 
 
@@ -118,7 +128,7 @@ def _daily(store: Store, player: str) -> dict[str, Any]:
 
 async def puzzles_daily(request: Request) -> Response:
     """The day's puzzle: the same for everyone through the UTC day."""
-    player = puzzle_player(request)
+    player = await puzzle_player(request)
     return _answer(request, JSONResponse(await run_in_threadpool(_daily, _store(request), player)))
 
 
@@ -154,7 +164,7 @@ async def puzzles_attempt(request: Request) -> Response:
     body = await fields.json_body(request)
     fields.only_fields(body, ("action",))
     action = fields.text(body, "action", MAX_ACTION)
-    player = puzzle_player(request)
+    player = await puzzle_player(request)
     return _answer(request, JSONResponse(await run_in_threadpool(attempt, _store(request), player, puzzle, action)))
 
 
@@ -170,7 +180,7 @@ async def puzzles_preview(request: Request) -> Response:
 
 async def puzzles_page(request: Request) -> Response:
     """The puzzle page, in the language the request chooses; the guest's cookie made on a first visit."""
-    puzzle_player(request)
+    await puzzle_player(request)
     return _answer(request, page_response("puzzles", request))
 
 
