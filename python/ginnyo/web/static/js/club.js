@@ -1,6 +1,6 @@
 // The lobby's club: the open seeks, who is online and the games being played, live from
 // /api/lobby/events; asking for a game, taking a seat, withdrawing one's seek, playing a bot.
-import { api, t } from "./common.js";
+import { GAME_NAMES, api, t } from "./common.js";
 
 const seekForm = document.getElementById("seek-form");
 const botForm = document.getElementById("bot-form");
@@ -33,7 +33,7 @@ function showSeeks(seeks) {
   list.replaceChildren();
   if (!seeks.length) list.append(item(t("js.lobby.club-none")));
   for (const seek of seeks) {
-    const li = item(`${seek.maker} · ${seek.game} · ${seek.seated.length + seek.bots.length}/${seek.players} · `
+    const li = item(`${seek.maker} · ${GAME_NAMES[seek.game] ?? seek.game} · ${seek.seated.length + seek.bots.length}/${seek.players} · `
                     + `${clockText(seek.clock)} · ${t(seek.rated ? "js.lobby.club-rated" : "js.lobby.club-casual")} `);
     li.dataset.seek = seek.id;
     if (me && seek.seated.includes(me)) {
@@ -74,7 +74,7 @@ function showLobby(lobby) {
   playing.replaceChildren();
   if (!lobby.playing.length) playing.append(item(t("js.lobby.club-none")));
   for (const game of lobby.playing) {
-    playing.append(item(`${game.players.join(" – ")} · ${game.game} · ${clockText(game.clock)}`));
+    playing.append(item(`${game.players.join(" – ")} · ${GAME_NAMES[game.game] ?? game.game} · ${clockText(game.clock)}`));
   }
   const open = new Set(lobby.seeks.map((seek) => seek.id));
   for (const id of [...waiting]) {

@@ -3,6 +3,8 @@
 
 export const RANKS = "A23456789TJQK";
 export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+// the games' own names, the same in every language
+export const GAME_NAMES = { ginnyo: "Ginny-O", crazy: "Crazy Rummy" };
 export const KIND_LABELS = { ".": "", Y: "Y", G: "G", R: "R", B: "B", S: "★" };
 
 /** The page's messages in its language, as the server puts them in the page (web/pages.py):

@@ -1,0 +1,126 @@
+"""The club's pages in a real browser (Playwright on Debian's chromium) against a real ``ginnyo serve``:
+two people sign up, one asks for a rated game on a clock in the lobby's Club section, the other sees it
+come live and joins, and each reaches the table at their own seat with their own rack; a bot played by
+level; the player page's rating, history and chart, in English and Greek."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+from urllib.parse import parse_qs, urlparse
+
+import httpx
+import pytest
+
+from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the fixtures)
+from browser_table import WAIT_MS, Server
+from web_helpers import play_to_end
+
+PASSWORD = "correct horse battery"
+
+
+def sign_up(page: Any, server: Server, name: str) -> None:
+    page.goto(server.url + "signup")
+    page.fill("#name", name)
+    page.fill("#password", PASSWORD)
+    page.click("#account-submit")
+    page.wait_for_url(server.url)
+    page.locator("#seek-form").wait_for(state="visible")
+
+
+def seat_of(page: Any) -> tuple[str, int, str]:
+    """The game, seat and token of the table page's URL (its fragment)."""
+    address = urlparse(page.url)
+    fields = {key: values[0] for key, values in parse_qs(address.fragment).items()}
+    return address.path.rsplit("/", 1)[1], int(fields["seat"]), fields["token"]
+
+
+def rack_shown(page: Any) -> list[str]:
+    page.locator("#rack .slot").first.wait_for()
+    return [str(code) for code in page.eval_on_selector_all("#rack .slot", "slots => slots.map(s => s.dataset.code)")]
+
+
+@pytest.fixture
+def second_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:  # noqa: F811 (the fixture)
+    """Another person's page: a browser context of its own (its own cookies); it too fails on a script error."""
+    context = browser.new_context(viewport=viewport)
+    opened = context.new_page()
+    opened.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def test_a_seek_made_in_the_lobby_is_seen_live_joined_and_both_sit_at_their_seats(
+        page: Any, second_page: Any, server: Server) -> None:
+    sign_up(page, server, "Ann")
+    sign_up(second_page, server, "Bob")
+    page.fill("#seek-players", "2")
+    page.fill("#seek-minutes", "5")
+    page.fill("#seek-increment", "2")
+    page.check("#seek-rated")
+    page.click("#seek-make")
+    join = second_page.locator("#seeks li", has_text="Ann").locator("button.join")
+    join.wait_for()   # pushed through the lobby socket: Bob's page is not reloaded
+    join.click()
+    second_page.wait_for_url(re.compile(r"/play/"))
+    page.wait_for_url(re.compile(r"/play/"))
+    ann_game, ann_seat, ann_token = seat_of(page)
+    bob_game, bob_seat, bob_token = seat_of(second_page)
+    assert ann_game == bob_game and (ann_seat, bob_seat) == (0, 1)
+    ann_rack, bob_rack = rack_shown(page), rack_shown(second_page)
+    ann_view, bob_view = server.view(ann_game, ann_token), server.view(bob_game, bob_token)
+    assert ann_view["seat"] == 0 and bob_view["seat"] == 1
+    ann_tiles, bob_tiles = sorted(ann_view["position"]["rack"].split()), sorted(bob_view["position"]["rack"].split())
+    assert sorted(ann_rack) == ann_tiles and sorted(bob_rack) == bob_tiles   # the page may order a rack its own way
+    assert ann_tiles != bob_tiles
+    assert ann_view["clocks"] is not None   # the seek's clock went to its game
+
+
+def test_play_a_bot_by_level_from_the_club(page: Any, server: Server) -> None:
+    sign_up(page, server, "Cid")
+    page.select_option("#bot-level", "level2")
+    page.click("#bot-play")
+    page.wait_for_url(re.compile(r"/play/"))
+    game, seat, token = seat_of(page)
+    assert seat == 0 and rack_shown(page)
+    seen = server.view(game, token)
+    assert seen["kinds"] == ["human", "level2"]
+
+
+def test_the_player_page_shows_the_rating_the_game_and_a_chart_in_english_and_greek(
+        page: Any, server: Server) -> None:
+    origin = server.url.rstrip("/")
+    with httpx.Client(base_url=origin, headers={"Origin": origin}, timeout=30) as client:
+        made = client.post("/api/accounts", json={"name": "Dee", "password": PASSWORD})
+        assert made.status_code == 201, made.text
+        seek = client.post("/api/seeks", json={"game": "ginnyo", "players": 2, "rated": True, "bots": ["level1"],
+                                               "clock": {"initial": 600, "increment": 5}})
+        assert seek.status_code == 201, seek.text
+        play_to_end(client, seek.json()["game_id"], [seek.json()["seat"]["token"]])
+        deadline_tries = 0
+        while not client.get("/api/players/Dee").json()["games"]:   # rated in a worker thread
+            deadline_tries += 1
+            assert deadline_tries < 3000, "the game was not rated"
+            page.wait_for_timeout(10)
+        player = client.get("/api/players/Dee").json()
+    page.goto(server.url + "players/Dee")
+    page.locator("#player-games li").first.wait_for()
+    rating = player["ratings"]["ginnyo"]["rating"]
+    assert str(rating) in page.inner_text("#player-ratings")
+    assert page.locator("#player-games li").count() == 1
+    assert page.inner_text("#player-games li").startswith("Ginny-O · ")   # the game's name, not its key
+    assert page.locator("#rating-chart circle").count() == len(player["games"]) == 1
+    english = page.inner_text("main")
+
+    page.goto(server.url + "players/Dee?lang=el")
+    page.locator("#player-games li").first.wait_for()
+    assert page.get_attribute("html", "lang") == "el"
+    greek = page.inner_text("main")
+    assert greek != english
+    words = re.findall(r"[A-Za-z]{3,}", greek.replace("Dee", "").replace("Ginny-O", ""))
+    assert not words, f"English left on the Greek player page: {words}"
