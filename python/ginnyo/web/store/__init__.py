@@ -28,9 +28,8 @@ import json
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator
 
 from sqlalchemy import Connection, create_engine, event, func, literal_column, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -45,42 +44,20 @@ from .accounts import AccountRow, AccountTables
 from .chat import ChatRow, ChatTables
 from .club import ClubTables
 from .leases import LeaseTables
+from .rows import CRAZY, GINNYO, ROW_COLUMNS, GameRow, game_row, rows_read, token_row
 from .schema import SCHEMA, TABLES, actions, games, tokens
 from .sqlite_file import APPLICATION_ID, DATABASE_NAME, LOCK_NAME, identify, lock_data
 
 SCHEMA_VERSION = migrations.HEAD_VERSION   # the schema version of this ginnyo (a SQLite file's user_version)
 SYNC_MODES = ("normal", "full")   # SQLite's synchronous= for the file; the first is the default
-GINNYO = "ginny-o"                # the game kinds: Ginny-O ...
-CRAZY = "crazy"                   # ... and Crazy Rummy (docs/RULES.md §7)
 POOL_SIZE = 8                     # PostgreSQL connections a process keeps open (as many again at a peak)
 
-ROW_COLUMNS = (games.c.id, games.c.seats, games.c.names, games.c.seed, games.c.think, games.c.status,
-               games.c.rematch_of, games.c.rematch, games.c.game, games.c.created, games.c.clock_initial,
-               games.c.clock_increment, games.c.watchable)   # a GameRow's, in its order
 SQLITE_FULL, FULL_MESSAGE = 13, "database or disk is full"   # SQLite's result code for a full disk, its words
 PG_DISK_FULL = "53100"            # PostgreSQL's SQLSTATE for a full disk
 PG_UNIQUE = "23505"               # ... for a second row of one key
 SQLITE_CONSTRAINT_PRIMARYKEY = 1555
 INSERT_ACTION = actions.insert()
 BEGIN = "ginnyo_begin"            # the connection's info key: how its next SQLite transaction begins
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """A game as stored: what deals it (its actions are read apart)."""
-
-    id: str
-    seats: tuple[str, ...]
-    names: tuple[str, ...]
-    seed: int
-    think: float
-    status: str
-    rematch_of: str | None
-    rematch: str | None
-    game: str = GINNYO
-    created: float = field(default=0.0, compare=False)   # when it was made (time.time()); the store's when 0
-    clock: tuple[int, int] | None = None  # (initial, increment) seconds, None: untimed
-    watchable: bool = False   # open to watchers (docs/CLUB.md "Watching and chat")
 
 
 def database_url(text: str) -> str:
@@ -334,13 +311,13 @@ class Store(PuzzleRatings, AccountTables, ClubTables, LeaseTables, ChatTables):
             query = query.where(games.c.status == status)
         with self._reading() as connection:
             rows = connection.execute(query).all()
-        return list(_rows_read(rows, _game_row, left_out))
+        return list(rows_read(rows, game_row, left_out))
 
     def game(self, game: str) -> GameRow | None:
         """The stored game ``game``, None if there is none (ValueError if its row does not read)."""
         with self._reading() as connection:
             row = connection.execute(select(*ROW_COLUMNS).where(games.c.id == game)).first()
-        return None if row is None else _game_row(tuple(row))
+        return None if row is None else game_row(tuple(row))
 
     def last_activity(self, status: str = "playing") -> dict[str, float]:
         """Each game of ``status``'s last activity: when (``time.time()``) its last action, else itself, was made."""
@@ -378,7 +355,7 @@ class Store(PuzzleRatings, AccountTables, ClubTables, LeaseTables, ChatTables):
             query = query.where(tokens.c.game == game)
         with self._reading() as connection:
             rows = connection.execute(query).all()
-        return list(_rows_read(rows, _token_row, left_out))
+        return list(rows_read(rows, token_row, left_out))
 
 
 def _disk_full(error: BaseException | None) -> bool:
@@ -403,57 +380,6 @@ def _unreachable(error: DBAPIError) -> bool:
 
 def _one_line(error: object) -> str:
     return " ".join(str(error).split())
-
-
-def _rows_read(rows: Sequence[Any], read: Callable[[Any], Any],
-               left_out: Callable[[str, str], None] | None) -> Iterator[Any]:
-    """Each row as ``read`` makes it; one that does not read told to ``left_out`` (its game, why) and
-    skipped, or its ValueError raised when there is no ``left_out``."""
-    for row in rows:
-        try:
-            yield read(row)
-        except ValueError as error:
-            if left_out is None:
-                raise
-            left_out(str(row[0] if read is _game_row else row[1]), str(error))
-
-
-def _game_row(row: tuple[Any, ...]) -> GameRow:
-    """A ``games`` row (its :data:`ROW_COLUMNS`) as a :class:`GameRow`; ValueError naming the column
-    that does not read."""
-    id, seats, names, seed, think, status, rematch_of, rematch, game, created, initial, increment, watchable = row
-    clock = None if initial is None and increment is None else (initial, increment)
-    if clock is not None and not all(type(value) is int for value in clock):
-        raise ValueError("its clock is not two whole numbers")
-    read = GameRow(id, _texts(seats, "seats"), _texts(names, "names"), seed, think, status, rematch_of, rematch,
-                   game, created if isinstance(created, (int, float)) else 0.0, clock, watchable in (1, True))
-    kinds = {"id": (str,), "seed": (int,), "think": (int, float), "status": (str,), "rematch_of": (str, type(None)),
-             "rematch": (str, type(None)), "game": (str,)}
-    for column, types in kinds.items():
-        if not isinstance(getattr(read, column), types):
-            raise ValueError(f"its {column} is a {type(getattr(read, column)).__name__}")
-    if len(read.names) != len(read.seats):
-        raise ValueError(f"it has {len(read.seats)} seats but {len(read.names)} names")
-    return read
-
-
-def _texts(value: object, column: str) -> tuple[str, ...]:
-    """A column holding a JSON list of strings, as a tuple; ValueError naming the column."""
-    try:
-        texts = json.loads(value) if isinstance(value, (str, bytes)) else None
-    except ValueError:
-        raise ValueError(f"its {column} are not JSON") from None
-    if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
-        raise ValueError(f"its {column} are not a JSON list of strings")
-    return tuple(texts)
-
-
-def _token_row(row: tuple[Any, ...]) -> tuple[str, str, int]:
-    """A ``tokens`` row as ``(hash, game, seat)``; ValueError if one of them is of the wrong type."""
-    digest, game, seat = row
-    if not (isinstance(digest, str) and isinstance(game, str) and type(seat) is int):
-        raise ValueError("one of its seat tokens is not a (text, text, integer) row")
-    return digest, game, seat
 
 
 __all__ = ["Store", "GameRow", "AccountRow", "ChatRow", "DATABASE_NAME", "LOCK_NAME", "SYNC_MODES", "GINNYO", "CRAZY",
