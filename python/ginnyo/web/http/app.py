@@ -38,7 +38,7 @@ from .openapi import openapi_document
 from .pages import page_response
 from ..store import GINNYO, SYNC_MODES, Store
 from ..games.kinds import REBUILDERS
-from ..live.feed import Subscriber, json_text, view_message
+from ..live.feed import Subscriber, json_text, presence_of, view_message
 from ..live.registry import MAX_SEED, Tables
 from ..live.seats import created_answer
 from ..live.table import HUMAN
@@ -229,7 +229,7 @@ async def game_events(websocket: WebSocket) -> None:
         await websocket.close(code=WS_CLOSE.get(status_of(error), 4400))
         return
     try:
-        subscriber.queue.put_nowait(view_message(await _view(tables, table, seat, token)))
+        subscriber.queue.put_nowait(view_message(await _view(tables, table, seat, token), presence_of(table)))
         await _pump(websocket, subscriber)
     finally:
         tables.unsubscribe(table, subscriber)

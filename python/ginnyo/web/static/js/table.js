@@ -26,6 +26,7 @@ const state = {
   recordFor: null,
   autoJoker: null,         // {name, code}: the joker given the only identity that fits, shown in the picker
   live: new Map(),         // seat -> socket open
+  presence: null,          // seat -> whether any socket of that seat is open now (the server's "presence")
   suppressClick: false,    // a drag just ended: the click that follows it is not a click
   orders: new Map(),       // seat -> the player's own order of its rack (rack-order.js), or null
   heardTurns: null,        // how many turns of the history have been seen (and announced)
@@ -137,7 +138,10 @@ function connect(seat, seatToken) {
     socket.addEventListener("message", (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch (error) { return; }
-      if (message.type === "view") onView(seat, message.view);
+      if (message.type === "view") {
+        if (message.presence) state.presence = message.presence;   // a socket's first view says it
+        onView(seat, message.view);
+      } else if (message.type === "presence") { state.presence = message.seats; render(); }
       else if (message.type === "error") { refused = true; say(t("js.table.seat-error", { number: seat + 1, reason: message.error }), true); }
     });
     socket.addEventListener("close", (event) => {
@@ -566,6 +570,15 @@ function confirmReturn() {
 }
 
 // -- the side: players, turn, box, stall clock, history, the end ---------------------------
+/** A seat's sign: a dot, green when a socket of the seat is open now, hollow when it is away. */
+function presenceDot(connected) {
+  const dot = text("span", connected ? "●" : "○", `presence ${connected ? "connected" : "away"}`);
+  dot.title = t(connected ? "js.table.connected" : "js.table.away");
+  dot.setAttribute("aria-label", dot.title);
+  dot.setAttribute("role", "img");
+  return dot;
+}
+
 function drawPlayers(current) {
   const table = $("players");
   table.replaceChildren();
@@ -584,7 +597,9 @@ function drawPlayers(current) {
     row.insertCell().textContent = !current.finished && seat === current.to_move ? "▶" : "";
     const bot = current.kinds[seat];
     const kind = bot === "human" || bot === name ? "" : ` (${bot})`;
-    row.insertCell().textContent = `${name}${kind}${seat === state.shown ? ` — ${t("js.table.you")}` : ""}`;
+    const who = row.insertCell();
+    who.textContent = `${name}${kind}${seat === state.shown ? ` — ${t("js.table.you")}` : ""}`;
+    if (state.presence && current.kinds[seat] === "human") who.prepend(presenceDot(Boolean(state.presence[seat])));
     const score = row.insertCell();
     score.className = "num";
     score.textContent = String(current.scores[seat]);
