@@ -179,6 +179,10 @@ class StaleVersion(NotNow):
     """The request names a version of the game that is no longer its version."""
 
 
+class AnalysisInPlay(TableRefusal):
+    """Fair play: no engine analysis of a game in play that two or more people sit at (it opens once the game is over)."""
+
+
 class RuleRefusal(TableRefusal):
     """An action the rules refuse (or notation that does not read), in the rules' words."""
 

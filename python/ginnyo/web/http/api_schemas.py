@@ -180,6 +180,13 @@ def analysis_answer() -> dict[str, Any]:
                    ("position", "line", "by_score", "by_equity", "no_play", "endgame"), closed=False)
 
 
+def game_position_answer() -> dict[str, Any]:
+    """A seat's position handed to the analysis board."""
+    return _object({"id": {"type": "string"}, "seat": {"type": "integer"}, "finished": {"type": "boolean"},
+                    "names": {"type": "array", "items": {"type": "string"}}, "position": {"type": "object"}},
+                   ("id", "seat", "finished", "names", "position"))
+
+
 def job_answer(created: bool = False) -> dict[str, Any]:
     """A simulation job; the one just made also names its event stream."""
     properties: dict[str, Any] = {"id": {"type": "string"}, "state": {"type": "string", "enum": list(JOB_STATES)},
@@ -267,4 +274,4 @@ def refusal() -> dict[str, Any]:
 __all__ = ["puzzle_answer", "puzzle_attempt_body", "puzzle_placements_body", "puzzle_attempt_answer",
            "puzzle_themes_answer", "NAME_FORMAT", "player_counts", "new_game_body", "preview_body", "action_body", "analysis_body",
            "simulation_body", "any_object", "created_answer", "seat_view", "preview_answer", "analysis_answer",
-           "job_answer", "review_answer", "health_answer", "document_answer", "refusal"]
+           "game_position_answer", "job_answer", "review_answer", "health_answer", "document_answer", "refusal"]

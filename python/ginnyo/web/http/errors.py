@@ -4,7 +4,7 @@ place a status is decided for the live tables' refusals (:class:`~ginnyo.errors.
 
 from __future__ import annotations
 
-from ...errors import (BadCredential, BadField, GameNotOver, GameOver, NoCredential, NotNow, NotYourTurn,
+from ...errors import (AnalysisInPlay, BadCredential, BadField, GameNotOver, GameOver, NoCredential, NotNow, NotYourTurn,
                        RuleRefusal, StaleVersion, TableRefusal, TablesBusy, TablesFull, TooManySockets, UnknownGame)
 
 
@@ -84,6 +84,7 @@ TABLE_STATUSES: dict[type[TableRefusal], int] = {
     BadField: 400,
     NoCredential: 401,
     BadCredential: 403,
+    AnalysisInPlay: 403,
     UnknownGame: 404,
     NotNow: 409,
     GameOver: 409,

@@ -22,7 +22,8 @@ REFUSALS = {
     400: "a malformed body or field (the field named)",
     401: "no seat token (Authorization: Bearer TOKEN), a malformed one or none of a game here; not signed in, "
          "or a wrong name or password",
-    403: "a seat token of another game, or a request from a foreign Origin (or, signed in by the cookie, none)",
+    403: "a seat token of another game, or a request from a foreign Origin (or, signed in by the cookie, none); "
+         "the engine's analysis of a game people play",
     404: "no such game (or job)",
     409: "not now: out of turn, a stale version, the game over or not yet over, too many jobs; a name taken",
     413: f"a body over {MAX_BODY} bytes (read no further)",
@@ -54,7 +55,8 @@ class Operation:
     links: tuple[str, ...] = ()                      # the operations the answer leads to (their ids)
 
 
-GAME_OPERATIONS = ("game_view", "game_preview", "game_action", "game_rematch", "game_record", "review_game")
+GAME_OPERATIONS = ("game_view", "game_preview", "game_action", "game_rematch", "game_record", "review_game",
+                   "analyse_game")
 JOB_OPERATIONS = ("simulation_status", "stop_simulation", "simulation_events")
 OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
     ("get", "/api/health"): ("health", Operation("Whether the server answers", schemas.health_answer)),
@@ -86,6 +88,9 @@ OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
     ("post", "/api/analysis"): ("analyse", Operation(
         "A position's plays by score and by equity (and a 2-player endgame's solver move)",
         schemas.analysis_answer, JSON_BODY + (422,), body=schemas.analysis_body)),
+    ("get", "/api/games/{game_id}/analysis"): ("analyse_game", Operation(
+        "The seat's position, for the analysis board; refused (403) while two or more people play the game",
+        schemas.game_position_answer, GAME, seat=True)),
     ("post", "/api/analysis/simulations"): ("start_simulation", Operation(
         "Start a simulation of a position's best candidates by equity, as a background job",
         lambda: schemas.job_answer(created=True), JSON_BODY + (409, 422), 201, schemas.simulation_body,

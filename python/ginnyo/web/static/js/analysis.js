@@ -266,7 +266,8 @@ async function fromFragment() {
   if (params.has("game") && params.has("token")) {
     const game = params.get("game");
     try {
-      const view = await api("GET", `/api/games/${encodeURIComponent(game)}`, { token: params.get("token") });
+      // the seat's own position; refused while people play the game (fair play: it opens once it is over)
+      const view = await api("GET", `/api/games/${encodeURIComponent(game)}/analysis`, { token: params.get("token") });
       await analyse(view.position, { note: t(view.finished ? "js.analysis.seat-view-finished" : "js.analysis.seat-view",
         { seat: view.seat + 1, name: view.names[view.seat], game }) });
     } catch (error) {

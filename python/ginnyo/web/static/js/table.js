@@ -729,7 +729,9 @@ function drawTools(current) {
   $("analyse").href = `/analysis#game=${encodeURIComponent(gameId)}&${fragment}`;
   $("review").href = `/review/${encodeURIComponent(gameId)}#${fragment}`;
   $("review").classList.toggle("hidden", !current.finished);
-  $("analyse").classList.toggle("hidden", state.covered);
+  // fair play: no engine analysis while people play the game (the server refuses it too)
+  const people = current.kinds.filter((kind) => kind === "human").length;
+  $("analyse").classList.toggle("hidden", state.covered || (!current.finished && people >= 2));
 }
 
 // -- drawing it all --------------------------------------------------------------------------
