@@ -164,6 +164,7 @@ def seat_view() -> dict[str, Any]:
 
 def preview_answer() -> dict[str, Any]:
     return {"anyOf": [_object({"legal": {"type": "boolean"}, "reason": {"type": "string", "nullable": True},
+                               "reason_code": {"type": "string", "nullable": True}, "reason_args": {"type": "object"},
                                "score": {"type": "integer"}, "melds": {"type": "array"},
                                "joker_options": {"type": "object"}}, ("legal", "reason", "score", "melds"),
                               closed=False, title="Ginny-O: the verdict"),
@@ -267,8 +268,11 @@ def document_answer() -> dict[str, Any]:
 
 
 def refusal() -> dict[str, Any]:
-    """Every refusal: one line of reason."""
-    return _object({"error": {"type": "string"}}, ("error",))
+    """Every refusal: one line of reason (English), and where the app answers it its stable code and
+    arguments, for a page to say it in its reader's language."""
+    return _object({"error": {"type": "string"},
+                    "code": {"type": "string", "description": "e.g. not-your-turn, not-a-meld (docs/WEB.md)"},
+                    "args": {"type": "object", "description": "what the code's sentence names"}}, ("error",))
 
 
 __all__ = ["puzzle_answer", "puzzle_attempt_body", "puzzle_placements_body", "puzzle_attempt_answer",

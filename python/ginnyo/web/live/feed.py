@@ -55,7 +55,8 @@ def subscribe(table: Watched, subscriber: Subscriber) -> None:
     """Send ``subscriber`` the game's changes; :class:`TooManySockets` when :data:`SOCKETS_PER_GAME` are open."""
     with table.subscribers_lock:
         if len(table.subscribers) >= SOCKETS_PER_GAME:
-            raise TooManySockets(f"this game has {SOCKETS_PER_GAME} sockets open, the most: close one", RETRY_SOCKET)
+            raise TooManySockets(f"this game has {SOCKETS_PER_GAME} sockets open, the most: close one", RETRY_SOCKET,
+                                 most=SOCKETS_PER_GAME)
         table.subscribers.add(subscriber)
     send_presence(table, besides=subscriber)   # its own comes with its first view (the events route)
 
