@@ -264,7 +264,7 @@ class Tables:
                 raise NotYourTurn(f"it is seat {table.to_move}'s turn, not seat {seat}'s", seat=table.to_move,
                                   number=table.to_move + 1)
             if table.kinds[seat] != HUMAN:   # pragma: no cover - bots have no tokens
-                raise NotYourTurn("a bot's seat")
+                raise NotYourTurn("a bot's seat", seat=table.to_move, number=table.to_move + 1)
             try:
                 action = table.parse(text)
                 self._commit(table, action)
@@ -297,7 +297,7 @@ class Tables:
             if table.over:
                 raise GameOver("the game is over")
             if table.to_move != seat:
-                raise NotYourTurn("a preview is for the seat to move")
+                raise NotYourTurn("a preview is for the seat to move", seat=table.to_move, number=table.to_move + 1)
             try:
                 return table.preview(seat, body)
             except GinnyoError as error:

@@ -1,5 +1,5 @@
 // The table: the board, the seat's rack, live legality and scores, actions, live updates, the end.
-import { api, cardWords, columnLetter, rackCodes, readFragment, storeGame, t, text, tileElement, tileWords } from "./common.js";
+import { api, cardWords, columnLetter, rackCodes, readFragment, refusal, storeGame, t, text, tileElement, tileWords } from "./common.js";
 import { BoardView } from "./board-view.js";
 import { chime, setSound, soundOn } from "./chime.js";
 import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndexes } from "./rack-order.js";
@@ -142,7 +142,7 @@ function connect(seat, seatToken) {
         if (message.presence) state.presence = message.presence;   // a socket's first view says it
         onView(seat, message.view);
       } else if (message.type === "presence") { state.presence = message.seats; render(); }
-      else if (message.type === "error") { refused = true; say(t("js.table.seat-error", { number: seat + 1, reason: message.error }), true); }
+      else if (message.type === "error") { refused = true; say(t("js.table.seat-error", { number: seat + 1, reason: refusal(message.code, message.args, message.error) }), true); }
     });
     socket.addEventListener("close", (event) => {
       state.live.set(seat, false);
@@ -440,6 +440,11 @@ function chooseOnlyIdentity(result) {
 
 const NEEDS_MORE_TILES = "the play needs more tiles";   // web/preview.py's NEEDS_MORE_TILES
 
+/** The preview's reason in the reader's words (by its code), without a closing full stop: the lines it goes in end their own. */
+function previewReason(result) {
+  return refusal(result.reason_code, result.reason_args, result.reason).replace(/[.।]$/, "");
+}
+
 function unnamedJoker() {
   for (const [name, placed] of state.placements) if (placed.code === "*") return name;
   return null;
@@ -468,7 +473,7 @@ function drawPreview() {
     words.textContent = t("js.table.legal", { count: result.score, notation: result.notation });
   } else {
     section.classList.add("illegal");
-    words.textContent = t("js.table.not-legal", { reason: result.reason });
+    words.textContent = t("js.table.not-legal", { reason: previewReason(result) });
   }
   for (const meld of result.melds || []) {
     const squares = meld.squares.length > 1 ? `${meld.squares[0]}–${meld.squares[meld.squares.length - 1]}` : meld.squares[0];
@@ -492,16 +497,16 @@ function drawJokerChoice() {
     $("joker-title").textContent = t("js.table.joker.only", { square: name });
   } else if (options === undefined) {
     $("joker-title").textContent = !state.preview ? t("js.table.joker.finding", { square: name })
-      : t("js.table.joker.reason", { square: name, reason: state.preview.reason });
+      : t("js.table.joker.reason", { square: name, reason: previewReason(state.preview) });
     return;
   } else if (options.length) {
     $("joker-title").textContent = t("js.table.joker.choose-count", { square: name, count: options.length });
   } else {
     // the server says whether tiles added to the placement could make it legal
-    const needsMore = state.preview.reason.startsWith(NEEDS_MORE_TILES);
+    const needsMore = state.preview.reason_code === "needs-more-tiles" || state.preview.reason.startsWith(NEEDS_MORE_TILES);
     $("joker-title").textContent = needsMore
-      ? t("js.table.joker.needs-more", { square: name, reason: state.preview.reason })
-      : t("js.table.joker.move-it", { square: name, reason: state.preview.reason });
+      ? t("js.table.joker.needs-more", { square: name, reason: previewReason(state.preview) })
+      : t("js.table.joker.move-it", { square: name, reason: previewReason(state.preview) });
   }
   for (const option of options) {
     const button = document.createElement("button");
