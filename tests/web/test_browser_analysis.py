@@ -167,3 +167,34 @@ def test_a_seat_analyses_its_own_view_handed_over_by_the_server(page: Any, serve
     assert shown == len(own["position"]["rack"].split())
     assert page.locator("#rack-text").input_value() == own["position"]["rack"]
     assert [url for url in asked if f"/api/games/{game}" in url] == [f"{server.url}api/games/{game}/analysis"]
+
+
+def test_an_edit_after_a_simulation_stops_and_clears_it(page: Any, server: Server) -> None:
+    open_file(page, server, MIDGAME)
+    page.fill("#sim-rollouts", "20")
+    page.fill("#sim-plies", "1")
+    page.fill("#sim-candidates", "3")
+    page.click("#sim-start")
+    page.wait_for_function("() => document.getElementById('sim-progress').dataset.state === 'done'")
+    assert page.locator("#by-sim li").count() == 3
+    # the CLI's win chance beside each candidate (best-move --sim prints it)
+    assert all(re.search(r"win chance \d+\.\d%", line) for line in page.locator("#by-sim li").all_text_contents())
+    rack = json.loads(MIDGAME.read_text())["rack"].split()
+    page.fill("#rack-text", " ".join(rack[:-1]))
+    page.click("#rack-set")
+    page.wait_for_function("() => document.getElementById('status').textContent === 'Edit accepted.'")
+    assert page.locator("#by-sim li").count() == 0
+    assert page.locator("#sim-progress").text_content() == ""
+    assert page.locator("#sim-bar").evaluate("bar => bar.value") == 0
+
+
+def test_the_plays_by_score_are_listed_one_row_a_group_of_orderings(page: Any, server: Server) -> None:
+    opening = next(path for path in SHIPPED if path.name == "opening.json")
+    expected = cli_json("moves", "--group", "--json", "--limit", "10", str(opening))
+    open_file(page, server, opening)
+    rows = page.locator("#by-score li").all_text_contents()
+    assert len(rows) == len(expected) == 10
+    for row, group in zip(rows, expected):
+        assert row.startswith(group["notation"])
+        assert row.endswith(f"({group['orderings']} orderings)") == (group["orderings"] > 1)
+    assert len({row.split("  ")[0] for row in rows}) == 10

@@ -38,6 +38,7 @@ from ginnyo.equity.leaves import default_model
 from ginnyo.position.context import GameContext
 from ginnyo.simulation.choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 from ginnyo.simulation.rollouts import Setup, Tally
+from ginnyo.players.simulation import win_chances
 from ginnyo.simulation.session import SimulationSession, position_setup
 
 from .http import requests as fields
@@ -195,7 +196,9 @@ class Simulations:
 
     def start(self, position: Position, setup: Setup, asked: int, stop_level: int | None) -> Job:
         n = len(setup.candidates)
-        job = Job(secrets.token_urlsafe(12), position, SimulationSession(setup, asked, stop=stop_level))
+        # each candidate's win probability as best-move --sim gives it (a game played to its end ranks by wins)
+        session = SimulationSession(setup, asked, stop=stop_level, chance=win_chances(position, setup.plies))
+        job = Job(secrets.token_urlsafe(12), position, session)
         with self.lock:
             self._forget_old()
             active = sum(not other.finished for other in self.jobs.values())

@@ -45,12 +45,12 @@ window.addEventListener("hashchange", keepFragment);
 
 /**
  * A refusal in the reader's words: the message of its code (`js.common.refusal.CODE`) with its
- * arguments, else the server's English line. A reason inside it (`reason`, with `reason_code` and
- * `reason_args`) is put in the reader's words too.
+ * arguments, else the server's English line (which an English page shows as it is: it says most). A
+ * reason inside it (`reason`, with `reason_code` and `reason_args`) is put in the reader's words too.
  */
 export function refusal(code, args, line) {
   const key = `js.common.refusal.${code}`;
-  if (typeof code !== "string" || !(key in CATALOGUE.messages)) return line;
+  if (LANGUAGE === "en" || typeof code !== "string" || !(key in CATALOGUE.messages)) return line;
   const words = { ...(args || {}) };
   if (typeof words.reason_code === "string") words.reason = refusal(words.reason_code, words.reason_args, words.reason);
   return t(key, words);
