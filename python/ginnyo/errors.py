@@ -5,6 +5,23 @@ The modules that raise them re-export them under their old names.  A request the
 table refuses is a :class:`TableRefusal`, which knows no HTTP status (the web's HTTP layer
 gives each its status, ``ginnyo.web.http.errors``)."""
 
+from __future__ import annotations
+
+from typing import Any
+
+
+class Reason(str):
+    """A rule's refusal in words (the text, English) with a stable ``code`` and its ``arguments``, so
+    that a page can put it in its reader's language (the web table's refusals carry both)."""
+
+    code: str
+    arguments: dict[str, Any]
+
+    def __new__(cls, text: str, code: str, **arguments: Any) -> Reason:
+        made = super().__new__(cls, text)
+        made.code, made.arguments = code, arguments
+        return made
+
 
 class GinnyoError(ValueError):
     """Base of every input error; ``str(error)`` is the one line shown to users."""
@@ -24,6 +41,12 @@ class InvalidMoveError(GinnyoError):
 
 class IllegalMoveError(GinnyoError):
     """A well-formed play that the rules do not allow in this position."""
+
+    @property
+    def reason(self) -> Reason | None:
+        """The rule broken with its code and arguments, when it was raised with one."""
+        first = self.args[0] if self.args else None
+        return first if isinstance(first, Reason) else None
 
 
 class RecordError(GinnyoError):
@@ -136,11 +159,15 @@ class EngineTerminatedError(RuntimeError):
 # (ginnyo.web.http.errors) gives each its status -----------------------------------------
 
 class TableRefusal(Exception):
-    """A request the live tables refuse; nothing changed; ``str(error)`` is one line."""
+    """A request the live tables refuse; nothing changed; ``str(error)`` is one line.  ``arguments`` are
+    what a page needs to say it in its own words (by the code the HTTP layer derives from the class);
+    a :class:`Reason` given as the message brings its own code (``code``) and arguments."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, **arguments: Any) -> None:
         super().__init__(" ".join(str(message).split()))
         self.message = str(self)
+        self.code: str | None = message.code if isinstance(message, Reason) else None
+        self.arguments: dict[str, Any] = {**message.arguments, **arguments} if isinstance(message, Reason) else arguments
 
 
 class BadField(TableRefusal):
@@ -196,6 +223,10 @@ class NotYourSeek(BadCredential):
     """A seek only its maker may withdraw."""
 
 
+class AnalysisInPlay(TableRefusal):
+    """Fair play: no engine analysis of a game in play that two or more people sit at (it opens once the game is over)."""
+
+
 class RuleRefusal(TableRefusal):
     """An action the rules refuse (or notation that does not read), in the rules' words."""
 
@@ -203,8 +234,8 @@ class RuleRefusal(TableRefusal):
 class TablesBusy(TableRefusal):
     """Refused for now: ``retry_after`` seconds until it may be asked again."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, retry_after: int, **arguments: Any) -> None:
+        super().__init__(message, retry_after=retry_after, **arguments)
         self.retry_after = retry_after
 
 

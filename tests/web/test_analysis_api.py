@@ -15,6 +15,7 @@ from ginnyo import Position
 from ginnyo.web import analysis as analysis_module
 from ginnyo.web.analysis import MAX_ACTIVE, Simulations, simulation_setup
 from ginnyo.web.http.errors import Conflict
+from ginnyo.web.http.openapi import OPERATIONS
 
 MIDGAME = next(path for path in SHIPPED if path.name == "midgame.json")
 SET_OF_THREE = {"board": {"H7": "7C", "H8": "7D", "H9": "7S"}, "rack": "7H"}
@@ -38,8 +39,16 @@ def refusal(client: TestClient, position: Any) -> tuple[int, str]:
 
 
 def without_tiles(play: dict[str, Any]) -> dict[str, Any]:
-    """A play as best-move --json writes it (the analysis adds each meld's tiles)."""
-    return dict(play, melds=[{key: value for key, value in meld.items() if key != "tiles"} for meld in play["melds"]])
+    """A play as best-move --json writes it (the analysis adds each meld's tiles and its group's orderings)."""
+    return dict({key: value for key, value in play.items() if key != "orderings"},
+                melds=[{key: value for key, value in meld.items() if key != "tiles"} for meld in play["melds"]])
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[path.name for path in SHIPPED])
+def test_the_plays_by_score_are_grouped_as_moves_group_lists_them(client: TestClient, path: Path) -> None:
+    expected = cli_json("moves", "--group", "--json", "--limit", "10", str(path))
+    answer = analyse(client, json.loads(path.read_text()))
+    assert [dict(without_tiles(play), orderings=play["orderings"]) for play in answer["by_score"]] == expected
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[path.name for path in SHIPPED])
@@ -273,3 +282,11 @@ def test_the_simulation_threads_are_bounded_and_end_when_idle(monkeypatch: pytes
         assert time.monotonic() < deadline, "the jobs did not end, or their threads did not"
         time.sleep(0.01)
     assert all(job.state == "done" and job.tally.count == 512 for job in jobs)
+
+
+def test_the_analysis_endpoints_are_summed_up_in_sentences() -> None:
+    summaries = [operation.summary for (_, path), (_, operation) in OPERATIONS.items()
+                 if path.startswith("/api/analysis") or path.endswith("/analysis")]
+    assert len(summaries) == 6
+    for summary in summaries:   # a verb first ("Ranks", "Starts"...), a full stop last
+        assert summary[0].isupper() and summary.split()[0].endswith("s") and summary.endswith("."), summary

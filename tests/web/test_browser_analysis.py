@@ -153,17 +153,48 @@ def test_game_fields_edited_are_checked_as_best_move_checks_them(page: Any, serv
     page.wait_for_function("text => document.getElementById('status').textContent === text", arg=expected)
 
 
-def test_a_seat_analyses_its_own_view_and_never_sees_the_other_rack(page: Any, server: Server) -> None:
-    made = server.create(["human", "human"], seed=11)
-    game, first, second = made["id"], made["seats"][0]["token"], made["seats"][1]["token"]
-    mover, other = server.view(game, first), server.view(game, second)
-    assert mover["your_turn"] and not other["your_turn"]
-    bodies: list[Any] = []
-    page.on("response", lambda response: bodies.append(response))
-    page.goto(f"{server.url}analysis#game={game}&seat=1&token={second}")
-    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('The position seat 2')")
+def test_a_seat_analyses_its_own_view_handed_over_by_the_server(page: Any, server: Server) -> None:
+    # against a bot: while people play a game, the analysis board is refused (test_browser_fair_play.py);
+    # the handover is the seat's own view (test_fair_play.py), which never holds another rack
+    made = server.create(["human", "greedy"], seed=11)
+    game, token = made["id"], made["seats"][0]["token"]
+    own = server.view(game, token)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(f"{server.url}analysis#game={game}&seat=0&token={token}")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('The position seat 1')")
     shown = page.eval_on_selector_all("#rack .tile", "tiles => tiles.length")
-    assert shown == len(other["position"]["rack"].split())
-    assert page.locator("#rack-text").input_value() == other["position"]["rack"]
-    texts = [response.text() for response in bodies if response.request.resource_type in ("fetch", "xhr")]
-    assert texts and not any(mover["position"]["rack"] in text for text in texts)
+    assert shown == len(own["position"]["rack"].split())
+    assert page.locator("#rack-text").input_value() == own["position"]["rack"]
+    assert [url for url in asked if f"/api/games/{game}" in url] == [f"{server.url}api/games/{game}/analysis"]
+
+
+def test_an_edit_after_a_simulation_stops_and_clears_it(page: Any, server: Server) -> None:
+    open_file(page, server, MIDGAME)
+    page.fill("#sim-rollouts", "20")
+    page.fill("#sim-plies", "1")
+    page.fill("#sim-candidates", "3")
+    page.click("#sim-start")
+    page.wait_for_function("() => document.getElementById('sim-progress').dataset.state === 'done'")
+    assert page.locator("#by-sim li").count() == 3
+    # the CLI's win chance beside each candidate (best-move --sim prints it)
+    assert all(re.search(r"win chance \d+\.\d%", line) for line in page.locator("#by-sim li").all_text_contents())
+    rack = json.loads(MIDGAME.read_text())["rack"].split()
+    page.fill("#rack-text", " ".join(rack[:-1]))
+    page.click("#rack-set")
+    page.wait_for_function("() => document.getElementById('status').textContent === 'Edit accepted.'")
+    assert page.locator("#by-sim li").count() == 0
+    assert page.locator("#sim-progress").text_content() == ""
+    assert page.locator("#sim-bar").evaluate("bar => bar.value") == 0
+
+
+def test_the_plays_by_score_are_listed_one_row_a_group_of_orderings(page: Any, server: Server) -> None:
+    opening = next(path for path in SHIPPED if path.name == "opening.json")
+    expected = cli_json("moves", "--group", "--json", "--limit", "10", str(opening))
+    open_file(page, server, opening)
+    rows = page.locator("#by-score li").all_text_contents()
+    assert len(rows) == len(expected) == 10
+    for row, group in zip(rows, expected):
+        assert row.startswith(group["notation"])
+        assert row.endswith(f"({group['orderings']} orderings)") == (group["orderings"] > 1)
+    assert len({row.split("  ")[0] for row in rows}) == 10

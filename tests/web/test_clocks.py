@@ -87,7 +87,7 @@ def test_no_clock_no_clocks_and_bad_clocks_refused(clocked: tuple[TestClient, Fa
                   {"initial": 60, "delay": 3}):
         answer = client.post("/api/games", json={"seats": ["human", "human"], "clock": clock})
         assert answer.status_code == 400, answer.text
-        assert set(answer.json()) == {"error"}
+        assert set(answer.json()) == {"error", "code", "args"}
     answer = client.post("/api/games", json={"game": "crazy", "seats": ["human", "human", "human"],
                                              "clock": {"initial": 60}})
     assert answer.status_code == 400 and "clock" in answer.json()["error"]
@@ -181,7 +181,7 @@ def test_abort_before_the_first_move_and_409_after(clocked: tuple[TestClient, Fa
     seat, token = to_move_token(client, game, tokens)
     assert act(client, game, token, best_action(view(client, game, token))).status_code == 200
     refused = client.post(f"/api/games/{game}/abort", headers=bearer(token))
-    assert refused.status_code == 409 and set(refused.json()) == {"error"}
+    assert refused.status_code == 409 and set(refused.json()) == {"error", "code", "args"}
     aborted = client.post(f"/api/games/{game}/abort", headers=bearer(tokens[1 - seat]))
     assert aborted.status_code == 200, aborted.text
     result = aborted.json()["result"]

@@ -23,7 +23,7 @@ DAY = 86400.0
 def refused(answer: Any, status: int) -> int:
     """The seconds of the refusal's Retry-After (the refusal: ``status``, one line of JSON)."""
     assert answer.status_code == status, answer.text
-    assert list(answer.json()) == ["error"] and "\n" not in answer.text
+    assert list(answer.json()) == ["error", "code", "args"] and "\n" not in answer.text
     retry_after = answer.headers["retry-after"]
     assert retry_after.isdigit() and int(retry_after) >= 1
     return int(retry_after)

@@ -120,7 +120,7 @@ def test_a_made_game_links_to_the_game_endpoints(document: dict[str, Any]) -> No
 def test_a_method_a_path_does_not_take_is_a_405_with_allow(client: TestClient, document: dict[str, Any]) -> None:
     answer = client.delete("/api/games")
     assert answer.status_code == 405 and answer.headers["allow"] == "POST"
-    assert answer.json() == {"error": "Method Not Allowed"}
+    assert answer.json() == {"error": "Method Not Allowed", "code": "method-not-allowed", "args": {}}
     assert set(client.put("/api/health").headers["allow"].split(", ")) == {"GET", "HEAD"}
     described = document["components"]["responses"]["MethodNotAllowed"]
     assert described["headers"]["Allow"]["required"] is True

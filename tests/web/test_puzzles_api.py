@@ -98,7 +98,7 @@ def test_an_illegal_or_unreadable_action_is_422_and_no_attempt(client: TestClien
     for action in ("nonsense", f"{covered[1:]}{covered[0]} AS", "pass"):
         answer = attempt(client, puzzle["id"], action)
         assert answer.status_code == 422, (action, answer.text)
-        assert list(answer.json()) == ["error"] and "\n" not in answer.json()["error"]
+        assert list(answer.json()) == ["error", "code", "args"] and "\n" not in answer.json()["error"]
     assert next_puzzle(client)["player_rating"] == puzzle["player_rating"]
 
 

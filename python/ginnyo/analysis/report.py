@@ -20,6 +20,8 @@ from ..game.actions import Place
 from ..vocab.melds import tile_value
 from ..vocab.notation import play_notation
 from ..vocab.play import MeldScore, ScoredPlay
+from ..native import ranked_moves
+from ..position.play_groups import grouped
 from ..position.plays_json import no_play_json, play_to_json
 from ..simulation.rollouts import Z95, SimResult
 from ..simulation.session import SimulationSession
@@ -142,11 +144,13 @@ def solver_json(position: Position, context: GameContext, board: dict[str, str],
 def position_report(position: Position, context: GameContext, limit: int,
                     solver_seconds: tuple[float, float] = SOLVER_SECONDS) -> dict[str, Any]:
     """A position's analysis: the position as JSON and as a line, the premium squares, the first
-    ``limit`` plays by score and actions by equity, and in a 2-player endgame or pre-endgame the
+    ``limit`` plays by score (grouped: each with its count of ``orderings``) and actions by equity, and in a 2-player endgame or pre-endgame the
     solver's move within ``solver_seconds`` (see :func:`solver_json`; the answer of POST /api/analysis)."""
     data = position.to_dict()
     board = data["board"]
-    by_score = [play_json(position, scored, board) for scored in position.top_plays(limit)]
+    # the orderings of one set of tiles on the same squares are one row, as ``moves --group`` lists them
+    by_score = [dict(play_json(position, position.score(play), board), orderings=count)
+                for _, play, count in grouped(ranked_moves(position), limit)]
     ranked = rank_position(position, default_model(), limit=limit)
     return {"position": data, "line": position.to_line(), "layout_grid": list(position.layout.rows),
             "players": context.players, "to_move": context.to_move, "scores": list(context.scores),
@@ -198,7 +202,8 @@ def why_not_the_top_score(position: Position, first: Candidate, model: LeaveMode
 
 def result_json(described: dict[str, Any], result: SimResult) -> dict[str, Any]:
     """A candidate's JSON (``described``) with its simulated mean, standard deviation, 95%
-    interval (null until two rollouts make one) and share of wins (when played to the end)."""
+    interval (null until two rollouts make one), share of wins (when played to the end) and win
+    probability (as ``best-move --sim`` prints it)."""
     made = result.rollouts > 0
     entry = dict(described, mean=round(result.mean, DIGITS) if made else None,
                  stdev=round(result.stdev, DIGITS) if made else None,
@@ -206,6 +211,8 @@ def result_json(described: dict[str, Any], result: SimResult) -> dict[str, Any]:
                  if math.isfinite(result.half_width) else None)
     if result.wins is not None:
         entry["wins"] = round(result.wins, 4)
+    if made and result.chance is not None:   # the win chance best-move --sim prints
+        entry["win_probability"] = round(result.chance, 4)
     return entry
 
 

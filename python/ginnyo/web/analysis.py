@@ -24,26 +24,31 @@ import threading
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator
+from typing import TYPE_CHECKING, Any, AsyncIterator
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ginnyo.errors import GinnyoError
+from ginnyo.errors import AnalysisInPlay, GinnyoError
 from ginnyo.position.position import Position
 from ginnyo.analysis.report import described_candidates, position_report, session_json, solver_json
 from ginnyo.equity.leaves import default_model
 from ginnyo.position.context import GameContext
 from ginnyo.simulation.choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 from ginnyo.simulation.rollouts import Setup, Tally
+from ginnyo.players.simulation import win_chances
 from ginnyo.simulation.session import SimulationSession, position_setup
 
 from .http import requests as fields
 from .http.pages import page_response
 from .http.errors import BadRequest, Conflict, Illegal, NotFound
 from .http.limits import SIMULATIONS, limited
+from .live.table import HUMAN
+
+if TYPE_CHECKING:
+    from .live.table import SeatTable
 
 DEFAULT_LIMIT, MAX_LIMIT = 10, 50          # plays shown in each ranking
 DEFAULT_ROLLOUTS, MAX_ROLLOUTS = 1000, 100_000
@@ -106,6 +111,34 @@ async def analyse(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(analysis, position, context, limit))
 
 
+# -- a game's position, handed to the analysis board ------------------------------------------
+
+def analysable(table: SeatTable) -> None:
+    """Fair play: refuse (:class:`~ginnyo.errors.AnalysisInPlay`) a game in play that two or more people sit at."""
+    if not table.over and table.kinds.count(HUMAN) >= 2:
+        raise AnalysisInPlay("no engine analysis of a game in play between people: "
+                             "the analysis board opens once the game is over")
+
+
+def game_position(view_text: str) -> dict[str, Any]:
+    """What the analysis board opens from a game: of the seat's own view (JSON text), its position (never
+    another rack) and who it is."""
+    seen = json.loads(view_text)
+    if "position" not in seen:
+        raise BadRequest("the analysis board reads Ginny-O games only")
+    return {key: seen[key] for key in ("id", "seat", "names", "finished", "position")}
+
+
+async def analyse_game(request: Request) -> Response:
+    """GET /api/games/{game_id}/analysis: the seat's position for the analysis board (403 while people play it)."""
+    tables = request.app.state.tables
+    table = tables.get(request.path_params["game_id"])
+    token = fields.bearer_token(request)
+    seat = tables.seat_of(table, token)
+    analysable(table)
+    return JSONResponse(game_position(await run_in_threadpool(tables.view, table, seat, token)))
+
+
 # -- simulations --------------------------------------------------------------------------------
 
 @dataclass(eq=False)
@@ -163,7 +196,9 @@ class Simulations:
 
     def start(self, position: Position, setup: Setup, asked: int, stop_level: int | None) -> Job:
         n = len(setup.candidates)
-        job = Job(secrets.token_urlsafe(12), position, SimulationSession(setup, asked, stop=stop_level))
+        # each candidate's win probability as best-move --sim gives it (a game played to its end ranks by wins)
+        session = SimulationSession(setup, asked, stop=stop_level, chance=win_chances(position, setup.plies))
+        job = Job(secrets.token_urlsafe(12), position, session)
         with self.lock:
             self._forget_old()
             active = sum(not other.finished for other in self.jobs.values())
@@ -366,12 +401,13 @@ async def analysis_page(request: Request) -> Response:
 routes = [
     Route("/analysis", analysis_page),
     Route("/api/analysis", analyse, methods=["POST"]),
+    Route("/api/games/{game_id}/analysis", analyse_game),
     Route("/api/analysis/simulations", start_simulation, methods=["POST"]),
     Route("/api/analysis/simulations/{job_id}", simulation_status),
     Route("/api/analysis/simulations/{job_id}/stop", stop_simulation, methods=["POST"]),
     Route("/api/analysis/simulations/{job_id}/events", simulation_events),
 ]
 
-__all__ = ["routes", "read_position", "analysis", "Simulations", "Job", "endgame_json", "simulation_setup", "MAX_ACTIVE",
+__all__ = ["routes", "read_position", "analysis", "game_position", "analysable", "Simulations", "Job", "endgame_json", "simulation_setup", "MAX_ACTIVE",
            "SIM_THREADS", "MAX_ROLLOUTS", "ENDGAME_SECONDS",
            "PREENDGAME_SECONDS"]

@@ -179,6 +179,7 @@ def seat_view() -> dict[str, Any]:
 
 def preview_answer() -> dict[str, Any]:
     return {"anyOf": [_object({"legal": {"type": "boolean"}, "reason": {"type": "string", "nullable": True},
+                               "reason_code": {"type": "string", "nullable": True}, "reason_args": {"type": "object"},
                                "score": {"type": "integer"}, "melds": {"type": "array"},
                                "joker_options": {"type": "object"}}, ("legal", "reason", "score", "melds"),
                               closed=False, title="Ginny-O: the verdict"),
@@ -193,6 +194,13 @@ def analysis_answer() -> dict[str, Any]:
                     "by_equity": {"type": "array"}, "no_play": {"type": "object", "nullable": True},
                     "endgame": {"type": "object", "nullable": True}},
                    ("position", "line", "by_score", "by_equity", "no_play", "endgame"), closed=False)
+
+
+def game_position_answer() -> dict[str, Any]:
+    """A seat's position handed to the analysis board."""
+    return _object({"id": {"type": "string"}, "seat": {"type": "integer"}, "finished": {"type": "boolean"},
+                    "names": {"type": "array", "items": {"type": "string"}}, "position": {"type": "object"}},
+                   ("id", "seat", "finished", "names", "position"))
 
 
 def job_answer(created: bool = False) -> dict[str, Any]:
@@ -353,8 +361,11 @@ def document_answer() -> dict[str, Any]:
 
 
 def refusal() -> dict[str, Any]:
-    """Every refusal: one line of reason."""
-    return _object({"error": {"type": "string"}}, ("error",))
+    """Every refusal: one line of reason (English), and where the app answers it its stable code and
+    arguments, for a page to say it in its reader's language."""
+    return _object({"error": {"type": "string"},
+                    "code": {"type": "string", "description": "e.g. not-your-turn, not-a-meld (docs/WEB.md)"},
+                    "args": {"type": "object", "description": "what the code's sentence names"}}, ("error",))
 
 
 __all__ = ["puzzle_answer", "puzzle_attempt_body", "puzzle_placements_body", "puzzle_attempt_answer",
@@ -362,4 +373,4 @@ __all__ = ["puzzle_answer", "puzzle_attempt_body", "puzzle_placements_body", "pu
            "action_body", "analysis_body", "simulation_body", "empty_object", "created_answer", "seat_view",
            "preview_answer", "analysis_answer", "job_answer", "review_answer", "seek_body", "seek_answer",
            "seeks_answer", "seat_answer", "player_answer", "leaderboard_answer", "health_answer", "document_answer",
-           "refusal", "chat_body", "chat_message", "chat_answer"]
+           "refusal", "game_position_answer", "chat_body", "chat_message", "chat_answer"]

@@ -30,7 +30,8 @@ from starlette.websockets import WebSocket
 from ...errors import MoveAlreadyStored, StoreUnavailable, TableRefusal
 from . import requests as fields
 from .requests import DEFAULT_THINK, MAX_ACTION, MAX_NAME, MAX_THINK
-from .errors import BadRequest, Unauthorized, WebError, retry_after_of, status_of
+from .errors import (HTTP_CODES, INTERNAL_CODE, REFUSED_CODE, BadRequest, Unauthorized, WebError, class_code, refusal_json,
+                     retry_after_of, status_of)
 from .guard import Guard
 from ..games.kinds import GAME_KINDS, GameKind
 from .limits import (EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, SIMULATIONS, SIMULATIONS_PER_MINUTE, RateLimiter,
@@ -41,7 +42,7 @@ from .sockets import pump
 from ..store import GINNYO, SYNC_MODES, Store
 from ..games.kinds import REBUILDERS
 from ..live.broker import open_broker
-from ..live.feed import Subscriber, json_text, view_message
+from ..live.feed import Subscriber, json_text, presence_of, view_message
 from ..live.leases import SharedLeases
 from ..live.registry import MAX_SEED, Tables
 from ..live.seats import WATCHER, created_answer
@@ -250,11 +251,11 @@ async def game_events(websocket: WebSocket) -> None:
         subscriber = Subscriber(seat, token, asyncio.get_running_loop(), asyncio.Queue())
         tables.subscribe(table, subscriber)
     except (WebError, TableRefusal) as error:
-        await websocket.send_text(json_text({"type": "error", "error": error.message}))
+        await websocket.send_text(json_text({"type": "error", **refusal_json(error)}))
         await websocket.close(code=WS_CLOSE.get(status_of(error), 4400))
         return
     try:
-        subscriber.queue.put_nowait(view_message(await _view(tables, table, seat, token)))
+        subscriber.queue.put_nowait(view_message(await _view(tables, table, seat, token), presence_of(table)))
         await pump(websocket, subscriber.queue)
     finally:
         tables.unsubscribe(table, subscriber)
@@ -297,27 +298,30 @@ async def web_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, (WebError, TableRefusal))
     retry_after = retry_after_of(error)
     headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
-    return JSONResponse({"error": error.message}, status_code=status_of(error), headers=headers)
+    return JSONResponse(refusal_json(error), status_code=status_of(error), headers=headers)
 
 
 async def http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)   # its headers too: a 405's Allow (RFC 9110 §15.5.6)
-    return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=error.headers)
+    answer = {"error": str(error.detail), "code": HTTP_CODES.get(error.status_code, REFUSED_CODE), "args": {}}
+    return JSONResponse(answer, status_code=error.status_code, headers=error.headers)
 
 
 async def store_unavailable(request: Request, error: Exception) -> Response:
     """A write the store could not make for now (a full disk): 503, one line; nothing was saved."""
-    return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+    return JSONResponse({"error": str(error), "code": class_code(StoreUnavailable), "args": {"retry_after": RETRY_AFTER}},
+                        status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
 
 
 async def move_already_stored(request: Request, error: Exception) -> Response:
     """A move another process stored first (the game's version moved on): 409, one line; nothing was saved."""
-    return JSONResponse({"error": str(error)}, status_code=409)
+    return JSONResponse({"error": str(error), "code": class_code(MoveAlreadyStored), "args": {}}, status_code=409)
 
 
 async def internal_error(request: Request, error: Exception) -> Response:
     """A failure of the server itself: 500, one line, never a traceback."""
-    return JSONResponse({"error": f"internal error: {type(error).__name__}"}, status_code=500)
+    return JSONResponse({"error": f"internal error: {type(error).__name__}", "code": INTERNAL_CODE, "args": {}},
+                        status_code=500)
 
 
 def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLogger(__name__).warning,

@@ -1,12 +1,17 @@
 """The web's refusals as HTTP answers: its own (a request that does not read, a guard's, a
 limit's), each an HTTP status and one line of reason, answered as ``{"error": line}``; and the one
-place a status is decided for the live tables' refusals (:class:`~ginnyo.errors.TableRefusal`)."""
+place a status is decided for the live tables' refusals (:class:`~ginnyo.errors.TableRefusal`).
+Every refusal has a stable code too (its class's name in kebab case, or the rule's own code) and its
+arguments, answered beside the line (``"code"``, ``"args"``) for a page to say it in its reader's words."""
 
 from __future__ import annotations
 
-from ...errors import (BadCredential, BadField, ChatTooFast, GameNotOver, GameOver, NoCredential, NotForWatchers,
-                       NotNow, NotYourTurn, RuleRefusal, StaleVersion, TableRefusal, TablesBusy, TablesFull,
-                       TooManySockets, UnknownGame)
+import re
+from typing import Any
+
+from ...errors import (AnalysisInPlay, BadCredential, BadField, ChatTooFast, GameNotOver, GameOver, NoCredential,
+                       NotForWatchers, NotNow, NotYourTurn, RuleRefusal, StaleVersion, TableRefusal, TablesBusy,
+                       TablesFull, TooManySockets, UnknownGame)
 
 
 class WebError(Exception):
@@ -14,9 +19,10 @@ class WebError(Exception):
 
     status = 400
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, **arguments: Any) -> None:
         super().__init__(" ".join(str(message).split()))
         self.message = str(self)
+        self.arguments = arguments
 
 
 class BadRequest(WebError):
@@ -65,7 +71,7 @@ class Busy(WebError):
     status = 503
 
     def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
+        super().__init__(message, retry_after=retry_after)
         self.retry_after = retry_after
 
 
@@ -85,6 +91,7 @@ TABLE_STATUSES: dict[type[TableRefusal], int] = {
     BadField: 400,
     NoCredential: 401,
     BadCredential: 403,
+    AnalysisInPlay: 403,
     UnknownGame: 404,
     NotForWatchers: 403,
     NotNow: 409,
@@ -107,10 +114,33 @@ def status_of(error: WebError | TableRefusal) -> int:
     return next(TABLE_STATUSES[kind] for kind in type(error).__mro__ if kind in TABLE_STATUSES)
 
 
+def class_code(kind: type[Exception]) -> str:
+    """A refusal class's code: its name in kebab case (``NotYourTurn`` -> ``not-your-turn``)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", kind.__name__).lower()
+
+
+#: the codes of the refusals Starlette makes itself (an unknown path, a method not served), by status
+HTTP_CODES = {404: "not-found", 405: "method-not-allowed"}
+REFUSED_CODE = "refused"   # of any other status Starlette answers
+#: the code of a failure of the server itself (a 500)
+INTERNAL_CODE = "internal-error"
+
+
+def code_of(error: WebError | TableRefusal) -> str:
+    """A refusal's code: the rule's own (a :class:`~ginnyo.errors.Reason`'s), else its class's."""
+    return (error.code if isinstance(error, TableRefusal) else None) or class_code(type(error))
+
+
+def refusal_json(error: WebError | TableRefusal) -> dict[str, Any]:
+    """The answer of a refusal: ``{"error": line, "code": code, "args": {...}}``."""
+    return {"error": error.message, "code": code_of(error), "args": error.arguments}
+
+
 def retry_after_of(error: WebError | TableRefusal) -> int | None:
     """The seconds a refusal for now asks the client to wait (its ``Retry-After``), else None."""
     return error.retry_after if isinstance(error, (Busy, TablesBusy)) else None
 
 
 __all__ = ["WebError", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "TooLarge", "UnsupportedType",
-           "Illegal", "Busy", "TooManyRequests", "ServerFull", "TABLE_STATUSES", "status_of", "retry_after_of"]
+           "Illegal", "Busy", "TooManyRequests", "ServerFull", "TABLE_STATUSES", "status_of", "retry_after_of",
+           "class_code", "code_of", "refusal_json", "HTTP_CODES", "REFUSED_CODE", "INTERNAL_CODE"]

@@ -22,7 +22,8 @@ REFUSALS = {
     400: "a malformed body or field (the field named)",
     401: "no seat token (Authorization: Bearer TOKEN), a malformed one or none of a game here; not signed in, "
          "or a wrong name or password",
-    403: "a seat token of another game, or a request from a foreign Origin (or, signed in by the cookie, none)",
+    403: "a seat token of another game, or a request from a foreign Origin (or, signed in by the cookie, none); "
+         "the engine's analysis of a game people play",
     404: "no such game (or job, seek, player)",
     409: "not now: out of turn, a stale version, the game over or not yet over, too many jobs; a name taken; a "
          "seek that takes no one",
@@ -57,7 +58,7 @@ class Operation:
 
 
 GAME_OPERATIONS = ("game_view", "game_preview", "game_action", "game_rematch", "game_resign", "game_abort", "game_record",
-                   "review_game", "chat_post", "chat_read")
+                   "review_game", "chat_post", "chat_read", "analyse_game")
 JOB_OPERATIONS = ("simulation_status", "stop_simulation", "simulation_events")
 OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
     ("get", "/api/health"): ("health", Operation("Whether the server answers", schemas.health_answer)),
@@ -94,18 +95,23 @@ OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
         f"The review of an uploaded record (JSON lines, UTF-8, at most {MAX_RECORD} bytes)",
         schemas.review_answer, (400, 403, 413, 422), body=lambda: {"type": "string"}, body_type="text/plain")),
     ("post", "/api/analysis"): ("analyse", Operation(
-        "A position's plays by score and by equity (and a 2-player endgame's solver move)",
+        "Ranks a position's plays by score (one row for the orderings of one set of tiles) and by equity, and "
+        "gives a 2-player endgame's or pre-endgame's solver move.",
         schemas.analysis_answer, JSON_BODY + (422,), body=schemas.analysis_body)),
+    ("get", "/api/games/{game_id}/analysis"): ("analyse_game", Operation(
+        "Hands the seat's own position to the analysis board; refused (403) while two or more people play the game.",
+        schemas.game_position_answer, GAME, seat=True)),
     ("post", "/api/analysis/simulations"): ("start_simulation", Operation(
-        "Start a simulation of a position's best candidates by equity, as a background job",
+        "Starts a simulation of a position's best candidates by equity as a background job and names its event stream.",
         lambda: schemas.job_answer(created=True), JSON_BODY + (409, 422), 201, schemas.simulation_body,
         links=JOB_OPERATIONS)),
     ("get", "/api/analysis/simulations/{job_id}"): ("simulation_status", Operation(
-        "A simulation job: its state and candidates so far, best first", schemas.job_answer, (404,))),
+        "Tells a simulation job's state and its candidates so far, best first, each with its win chance.",
+        schemas.job_answer, (404,))),
     ("post", "/api/analysis/simulations/{job_id}/stop"): ("stop_simulation", Operation(
-        "Stop a simulation job where it is; the job", schemas.job_answer, (403, 404))),
+        "Stops a simulation job where it is and answers the job as it stopped.", schemas.job_answer, (403, 404))),
     ("get", "/api/analysis/simulations/{job_id}/events"): ("simulation_events", Operation(
-        "A simulation job's progress as server-sent events, one after each block, then its end",
+        "Streams a simulation job's progress as server-sent events, one after each block, then its end.",
         None, (404,), answer_type="text/event-stream")),
     # the puzzles (docs/PUZZLES.md): the player is the puzzle_guest cookie, made on a first request
     ("get", "/api/puzzles/next"): ("puzzles_next", Operation(

@@ -20,9 +20,11 @@ def json_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
-def view_message(view_text: str) -> str:
-    """The socket message carrying a seat's view (its JSON text): ``{"type": "view", "view": ...}``."""
-    return '{"type":"view","view":' + view_text + "}"
+def view_message(view_text: str, presence: list[bool] | None = None) -> str:
+    """The socket message carrying a seat's view (its JSON text): ``{"type": "view", "view": ...}``; a
+    socket's first one says too which seats are connected (``"presence": [true, false, ...]``)."""
+    more = "" if presence is None else ',"presence":' + json_text(presence)
+    return '{"type":"view","view":' + view_text + more + "}"
 
 
 @dataclass(eq=False)
@@ -44,6 +46,7 @@ class Subscriber:
 class Watched(Protocol):
     """A game with sockets (a :class:`~.table.SeatTable`)."""
 
+    kinds: tuple[str, ...]
     subscribers: set[Subscriber]
     subscribers_lock: threading.Lock
 
@@ -52,13 +55,35 @@ def subscribe(table: Watched, subscriber: Subscriber) -> None:
     """Send ``subscriber`` the game's changes; :class:`TooManySockets` when :data:`SOCKETS_PER_GAME` are open."""
     with table.subscribers_lock:
         if len(table.subscribers) >= SOCKETS_PER_GAME:
-            raise TooManySockets(f"this game has {SOCKETS_PER_GAME} sockets open, the most: close one", RETRY_SOCKET)
+            raise TooManySockets(f"this game has {SOCKETS_PER_GAME} sockets open, the most: close one", RETRY_SOCKET,
+                                 most=SOCKETS_PER_GAME)
         table.subscribers.add(subscriber)
+    send_presence(table, besides=subscriber)   # its own comes with its first view (the events route)
 
 
 def unsubscribe(table: Watched, subscriber: Subscriber) -> None:
     with table.subscribers_lock:
         table.subscribers.discard(subscriber)
+    send_presence(table)
+
+
+def presence_of(table: Watched) -> list[bool]:
+    """Whether each seat of ``table`` has a socket open now."""
+    open_seats = {subscriber.seat for subscriber in subscribers_of(table)}
+    return [seat in open_seats for seat in range(len(table.kinds))]
+
+
+def presence_message(table: Watched) -> str:
+    """The socket message saying which seats are connected: ``{"type": "presence", "seats": [true, false, ...]}``."""
+    return json_text({"type": "presence", "seats": presence_of(table)})
+
+
+def send_presence(table: Watched, besides: Subscriber | None = None) -> None:
+    """Tell every socket of ``table`` (but ``besides``) which seats are connected (after one opened or closed)."""
+    message = presence_message(table)
+    for subscriber in subscribers_of(table):
+        if subscriber is not besides:
+            subscriber.send(message)
 
 
 def subscribers_of(table: Watched) -> list[Subscriber]:
@@ -77,5 +102,5 @@ def broadcast(table: Watched, view_text: Callable[[int, str], str]) -> None:
         subscriber.send(messages[key])
 
 
-__all__ = ["Subscriber", "subscribe", "unsubscribe", "subscribers_of", "broadcast", "Watched", "json_text", "view_message",
+__all__ = ["Subscriber", "subscribe", "unsubscribe", "subscribers_of", "broadcast", "presence_of", "presence_message", "send_presence", "Watched", "json_text", "view_message",
            "SOCKETS_PER_GAME"]

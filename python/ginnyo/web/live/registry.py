@@ -15,7 +15,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from ...errors import (GameNotOver, GameOver, GinnyoError, MoveAlreadyStored, NotForWatchers, NotNow, NotYourTurn,
+from ...errors import (GameNotOver, GameOver, GinnyoError, IllegalMoveError, MoveAlreadyStored, NotForWatchers, NotNow, NotYourTurn,
                        RuleRefusal, StaleVersion, TablesFull, UnknownGame)
 from ...game.clock import ClockSettings, Mark, deadline, lost_on_time, overtime_points, remaining
 from ...game.events import ABORT, OVERTIME, RESIGN, TIMEOUT, Event, is_event_text
@@ -140,7 +140,7 @@ class Tables:
             in_play = len(self.tables) - len(self._finished)
             if self.max_games and in_play >= self.max_games:
                 raise TablesFull(f"the server holds its most games in play ({self.max_games}): try again later",
-                                 RETRY_FULL)
+                                 RETRY_FULL, most=self.max_games)
             self.store.create_game(row, hashes)
             self.tables[game_id] = table
             self.tokens.update((digest, (game_id, seat)) for seat, digest in hashes.items())
@@ -311,16 +311,18 @@ class Tables:
             if table.over:
                 raise GameOver("the game is over")
             if version is not None and version != table.version:
-                raise StaleVersion(f"stale: version {version} given, the game is at version {table.version}")
+                raise StaleVersion(f"stale: version {version} given, the game is at version {table.version}",
+                                   given=version, version=table.version)
             if table.to_move != seat:
-                raise NotYourTurn(f"it is seat {table.to_move}'s turn, not seat {seat}'s")
+                raise NotYourTurn(f"it is seat {table.to_move}'s turn, not seat {seat}'s", seat=table.to_move,
+                                  number=table.to_move + 1)
             if table.kinds[seat] != HUMAN:   # pragma: no cover - bots have no tokens
-                raise NotYourTurn("a bot's seat")
+                raise NotYourTurn("a bot's seat", seat=table.to_move, number=table.to_move + 1)
             try:
                 action = table.parse(text)
                 self._commit(table, action)
             except GinnyoError as error:
-                raise RuleRefusal(str(error)) from None
+                raise RuleRefusal(_reason(error)) from None
             answer = self._view(table, seat, token)
         self.bots.schedule(table)
         return answer
@@ -491,11 +493,11 @@ class Tables:
             if table.over:
                 raise GameOver("the game is over")
             if table.to_move != seat:
-                raise NotYourTurn("a preview is for the seat to move")
+                raise NotYourTurn("a preview is for the seat to move", seat=table.to_move, number=table.to_move + 1)
             try:
                 return table.preview(seat, body)
             except GinnyoError as error:
-                raise RuleRefusal(str(error)) from None
+                raise RuleRefusal(_reason(error)) from None
 
     def record(self, table: SeatTable, seat: int) -> str:
         """The record of a finished game, once the game's view of ``seat`` gives it."""
@@ -522,6 +524,12 @@ class Tables:
 
     def unsubscribe(self, table: SeatTable, subscriber: feed.Subscriber) -> None:
         feed.unsubscribe(table, subscriber)
+
+
+def _reason(error: GinnyoError) -> str:
+    """What the rules say of a refused action: the rule broken with its code, else the error's line."""
+    found = error.reason if isinstance(error, IllegalMoveError) else None
+    return found if found is not None else str(error)
 
 
 __all__ = ["Tables", "MAX_SEED", "VIEWS_KEPT", "FINISHED_KEPT"]

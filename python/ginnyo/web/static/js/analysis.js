@@ -23,6 +23,7 @@ async function analyse(position, { edit = false, note = null } = {}) {
     return false;
   }
   stopSimulation();
+  clearSimulation();   // its candidates and progress were of the position before
   state.answer = answer;
   state.shown = null;
   say(note || t(edit ? "js.analysis.edit-accepted" : "js.analysis.analysed"));
@@ -47,7 +48,9 @@ function render() {
   $("rack").replaceChildren(tileRow(rackCodes(answer.position.rack)));
   $("facts").textContent = t("js.analysis.facts", { players: answer.players, seat: answer.to_move,
     scores: answer.scores.join(" – "), box: answer.box, unseen: answer.unseen });
-  drawPlays($("by-score"), answer.by_score, (play) => `${play.notation}  ${t("js.analysis.pts", { score: play.score })}`);
+  // one row a group: the orderings of one set of tiles on the same squares (moves --group)
+  drawPlays($("by-score"), answer.by_score, (play) => `${play.notation}  ${t("js.analysis.pts", { score: play.score })}`
+    + (play.orderings > 1 ? `  (${t("js.analysis.orderings", { count: play.orderings })})` : ""));
   if (!answer.by_score.length && answer.no_play) {
     const reason = answer.no_play.reason;
     $("by-score").replaceChildren(text("li", reason ? t("js.analysis.no-play-because", { reason }) : t("js.analysis.no-play"), "note"));
@@ -244,6 +247,14 @@ function stopSimulation() {
   $("sim-stop").disabled = true;
 }
 
+/** Empties the simulation's list, progress and bar. */
+function clearSimulation() {
+  $("by-sim").replaceChildren();
+  $("sim-progress").textContent = "";
+  delete $("sim-progress").dataset.state;
+  $("sim-bar").value = 0;
+}
+
 function drawSimulation(job) {
   const words = job.state === "failed" && job.error ? job.error : t(`js.analysis.job.${job.state}`);
   $("sim-progress").textContent = `${t("js.analysis.rollouts", { done: job.rollouts, asked: job.asked, state: words })}`
@@ -255,7 +266,10 @@ function drawSimulation(job) {
   drawPlays($("by-sim"), job.candidates, (play) => {
     if (play.mean === null) return `${play.notation}  …`;
     const ci = play.ci95 ? ` [${play.ci95[0].toFixed(1)}, ${play.ci95[1].toFixed(1)}]` : "";
-    const wins = play.wins !== undefined ? `, ${t("js.analysis.wins", { percent: (100 * play.wins).toFixed(1) })}` : "";
+    // the win chance best-move --sim prints: the share of wins when played to the end, else the model's
+    const chance = play.win_probability !== undefined ? play.win_probability : play.wins;
+    const wins = chance !== undefined
+      ? `, ${t(job.to_end ? "js.analysis.wins" : "js.analysis.win-chance", { percent: (100 * chance).toFixed(1) })}` : "";
     return `${play.notation}  ${play.mean >= 0 ? "+" : ""}${play.mean.toFixed(1)}${ci}${wins}`;
   });
 }
@@ -266,7 +280,8 @@ async function fromFragment() {
   if (params.has("game") && params.has("token")) {
     const game = params.get("game");
     try {
-      const view = await api("GET", `/api/games/${encodeURIComponent(game)}`, { token: params.get("token") });
+      // the seat's own position; refused while people play the game (fair play: it opens once it is over)
+      const view = await api("GET", `/api/games/${encodeURIComponent(game)}/analysis`, { token: params.get("token") });
       await analyse(view.position, { note: t(view.finished ? "js.analysis.seat-view-finished" : "js.analysis.seat-view",
         { seat: view.seat + 1, name: view.names[view.seat], game }) });
     } catch (error) {

@@ -45,6 +45,19 @@ function keepFragment() {
 keepFragment();
 window.addEventListener("hashchange", keepFragment);
 
+/**
+ * A refusal in the reader's words: the message of its code (`js.common.refusal.CODE`) with its
+ * arguments, else the server's English line (which an English page shows as it is: it says most). A
+ * reason inside it (`reason`, with `reason_code` and `reason_args`) is put in the reader's words too.
+ */
+export function refusal(code, args, line) {
+  const key = `js.common.refusal.${code}`;
+  if (LANGUAGE === "en" || typeof code !== "string" || !(key in CATALOGUE.messages)) return line;
+  const words = { ...(args || {}) };
+  if (typeof words.reason_code === "string") words.reason = refusal(words.reason_code, words.reason_args, words.reason);
+  return t(key, words);
+}
+
 /** An API error: the server's one-line reason and the HTTP status. */
 export class ApiError extends Error {
   constructor(message, status) { super(message); this.status = status; }
@@ -65,7 +78,8 @@ export async function api(method, path, { token, body } = {}) {
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (error) { data = null; }
   if (!response.ok) {
-    const reason = data && typeof data.error === "string" ? data.error : `${response.status} ${response.statusText}`;
+    const line = data && typeof data.error === "string" ? data.error : `${response.status} ${response.statusText}`;
+    const reason = data ? refusal(data.code, data.args, line) : line;
     throw new ApiError(reason, response.status);
   }
   return data;

@@ -1,5 +1,5 @@
 // The table: the board, the seat's rack, live legality and scores, actions, live updates, the end.
-import { api, cardWords, columnLetter, rackCodes, readFragment, storeGame, t, text, tileElement, tileWords } from "./common.js";
+import { api, cardWords, columnLetter, rackCodes, readFragment, refusal, storeGame, t, text, tileElement, tileWords } from "./common.js";
 import { BoardView } from "./board-view.js";
 import { chime, setSound, soundOn } from "./chime.js";
 import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndexes } from "./rack-order.js";
@@ -30,6 +30,7 @@ const state = {
   recordFor: null,
   autoJoker: null,         // {name, code}: the joker given the only identity that fits, shown in the picker
   live: new Map(),         // seat -> socket open
+  presence: null,          // seat -> whether any socket of that seat is open now (the server's "presence")
   suppressClick: false,    // a drag just ended: the click that follows it is not a click
   orders: new Map(),       // seat -> the player's own order of its rack (rack-order.js), or null
   heardTurns: null,        // how many turns of the history have been seen (and announced)
@@ -142,9 +143,12 @@ function connect(seat, seatToken) {
     socket.addEventListener("message", (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch (error) { return; }
-      if (message.type === "view") onView(seat, message.view);
+      if (message.type === "view") {
+        if (message.presence) state.presence = message.presence;   // a socket's first view says it
+        onView(seat, message.view);
+      } else if (message.type === "presence") { state.presence = message.seats; render(); }
       else if (message.type === "chat") heard(message.message);
-      else if (message.type === "error") { refused = true; say(t("js.table.seat-error", { number: seat + 1, reason: message.error }), true); }
+      else if (message.type === "error") { refused = true; say(t("js.table.seat-error", { number: seat + 1, reason: refusal(message.code, message.args, message.error) }), true); }
     });
     socket.addEventListener("close", (event) => {
       state.live.set(seat, false);
@@ -442,6 +446,11 @@ function chooseOnlyIdentity(result) {
 
 const NEEDS_MORE_TILES = "the play needs more tiles";   // web/preview.py's NEEDS_MORE_TILES
 
+/** The preview's reason in the reader's words (by its code), without a closing full stop: the lines it goes in end their own. */
+function previewReason(result) {
+  return refusal(result.reason_code, result.reason_args, result.reason).replace(/[.।]$/, "");
+}
+
 function unnamedJoker() {
   for (const [name, placed] of state.placements) if (placed.code === "*") return name;
   return null;
@@ -470,7 +479,7 @@ function drawPreview() {
     words.textContent = t("js.table.legal", { count: result.score, notation: result.notation });
   } else {
     section.classList.add("illegal");
-    words.textContent = t("js.table.not-legal", { reason: result.reason });
+    words.textContent = t("js.table.not-legal", { reason: previewReason(result) });
   }
   for (const meld of result.melds || []) {
     const squares = meld.squares.length > 1 ? `${meld.squares[0]}–${meld.squares[meld.squares.length - 1]}` : meld.squares[0];
@@ -494,16 +503,16 @@ function drawJokerChoice() {
     $("joker-title").textContent = t("js.table.joker.only", { square: name });
   } else if (options === undefined) {
     $("joker-title").textContent = !state.preview ? t("js.table.joker.finding", { square: name })
-      : t("js.table.joker.reason", { square: name, reason: state.preview.reason });
+      : t("js.table.joker.reason", { square: name, reason: previewReason(state.preview) });
     return;
   } else if (options.length) {
     $("joker-title").textContent = t("js.table.joker.choose-count", { square: name, count: options.length });
   } else {
     // the server says whether tiles added to the placement could make it legal
-    const needsMore = state.preview.reason.startsWith(NEEDS_MORE_TILES);
+    const needsMore = state.preview.reason_code === "needs-more-tiles" || state.preview.reason.startsWith(NEEDS_MORE_TILES);
     $("joker-title").textContent = needsMore
-      ? t("js.table.joker.needs-more", { square: name, reason: state.preview.reason })
-      : t("js.table.joker.move-it", { square: name, reason: state.preview.reason });
+      ? t("js.table.joker.needs-more", { square: name, reason: previewReason(state.preview) })
+      : t("js.table.joker.move-it", { square: name, reason: previewReason(state.preview) });
   }
   for (const option of options) {
     const button = document.createElement("button");
@@ -572,6 +581,15 @@ function confirmReturn() {
 }
 
 // -- the side: players, turn, box, stall clock, history, the end ---------------------------
+/** A seat's sign: a dot, green when a socket of the seat is open now, hollow when it is away. */
+function presenceDot(connected) {
+  const dot = text("span", connected ? "●" : "○", `presence ${connected ? "connected" : "away"}`);
+  dot.title = t(connected ? "js.table.connected" : "js.table.away");
+  dot.setAttribute("aria-label", dot.title);
+  dot.setAttribute("role", "img");
+  return dot;
+}
+
 function drawPlayers(current) {
   const table = $("players");
   table.replaceChildren();
@@ -590,7 +608,9 @@ function drawPlayers(current) {
     row.insertCell().textContent = !current.finished && seat === current.to_move ? "▶" : "";
     const bot = current.kinds[seat];
     const kind = bot === "human" || bot === name ? "" : ` (${bot})`;
-    row.insertCell().textContent = `${name}${kind}${seat === state.shown ? ` — ${t("js.table.you")}` : ""}`;
+    const who = row.insertCell();
+    who.textContent = `${name}${kind}${seat === state.shown ? ` — ${t("js.table.you")}` : ""}`;
+    if (state.presence && current.kinds[seat] === "human") who.prepend(presenceDot(Boolean(state.presence[seat])));
     const score = row.insertCell();
     score.className = "num";
     score.textContent = String(current.scores[seat]);
@@ -720,7 +740,9 @@ function drawTools(current) {
   $("analyse").href = `/analysis#game=${encodeURIComponent(gameId)}&${fragment}`;
   $("review").href = `/review/${encodeURIComponent(gameId)}#${fragment}`;
   $("review").classList.toggle("hidden", !current.finished);
-  $("analyse").classList.toggle("hidden", state.covered);
+  // fair play: no engine analysis while people play the game (the server refuses it too)
+  const people = current.kinds.filter((kind) => kind === "human").length;
+  $("analyse").classList.toggle("hidden", state.covered || (!current.finished && people >= 2));
 }
 
 // -- drawing it all --------------------------------------------------------------------------
