@@ -52,6 +52,13 @@ def test_a_timed_game_shows_a_clock_a_seat_and_the_running_one_ticks_down(page: 
     assert ":" in (running.text_content() or "")
 
 
+def test_a_clock_under_thirty_seconds_is_marked_low(page: Any, server: Server) -> None:
+    created = server.create(["human", "human"], first_mover_seed(0), clock={"initial": 30, "increment": 0})
+    open_table(page, server, created)
+    page.wait_for_selector("#players td.clock.running.low")
+    assert page.locator('#players tr[data-seat="1"] td.clock.low').count() == 0   # still at its full 30 s
+
+
 def test_an_untimed_game_shows_no_clock(page: Any, server: Server) -> None:
     created = server.create(["human", "human"], first_mover_seed(0))
     open_table(page, server, created)
