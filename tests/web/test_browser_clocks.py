@@ -25,6 +25,10 @@ def open_table(page: Any, server: Server, created: dict[str, Any], seat: int = 0
     page.wait_for_selector("#players tr[data-seat]")
 
 
+def wait_over(page: Any) -> None:
+    page.wait_for_function("document.body.dataset.turn === 'over'", timeout=WAIT_MS)
+
+
 def confirm(page: Any, opener: str) -> None:
     """Opens the ending's dialog with ``opener`` and checks the focus went into it."""
     page.click(opener)
@@ -59,12 +63,16 @@ def test_a_clock_under_thirty_seconds_is_marked_low(page: Any, server: Server) -
     assert page.locator('#players tr[data-seat="1"] td.clock.low').count() == 0   # still at its full 30 s
 
 
-def test_an_untimed_game_shows_no_clock(page: Any, server: Server) -> None:
-    created = server.create(["human", "human"], first_mover_seed(0))
-    open_table(page, server, created)
-    assert server.view(created["id"], created["seats"][0]["token"])["clocks"] is None
+def test_an_untimed_game_shows_no_clock_where_a_timed_one_shows_them(page: Any, server: Server) -> None:
+    untimed = server.create(["human", "human"], first_mover_seed(0))
+    open_table(page, server, untimed)
+    assert server.view(untimed["id"], untimed["seats"][0]["token"])["clocks"] is None
     assert page.locator("#players td.clock").count() == 0
     assert page.locator("#players th").count() == 4
+    timed = server.create(["human", "human"], first_mover_seed(0), clock=CLOCK)
+    open_table(page, server, timed)
+    assert page.locator("#players td.clock").count() == 2
+    assert page.locator("#players th").count() == 5
 
 
 def test_resign_asks_first_and_cancel_leaves_the_game_running(page: Any, server: Server) -> None:
@@ -89,7 +97,7 @@ def test_resign_through_the_button_ends_the_game(page: Any, server: Server) -> N
     open_table(page, server, created)
     confirm(page, "#resign")
     page.click("#end-confirm-yes")
-    assert wait_turn(page) == "over"
+    wait_over(page)
     page.wait_for_selector("#end:not(.hidden)")
     seen = server.view(game_id, token)
     assert seen["finished"] and not seen["result"]["aborted"]
@@ -113,7 +121,7 @@ def test_abort_is_offered_before_the_seats_first_move_only(page: Any, server: Se
     open_table(page, server, fresh)
     confirm(page, "#abort")
     page.click("#end-confirm-yes")
-    assert wait_turn(page) == "over"
+    wait_over(page)
     seen = server.view(fresh["id"], fresh["seats"][0]["token"])
     assert seen["finished"] and seen["result"]["aborted"] and not seen["result"]["winners"]
 
