@@ -99,10 +99,13 @@ class Server:
         with urllib.request.urlopen(request, timeout=30) as answer:
             return json.loads(answer.read())
 
-    def create(self, seats: list[str], seed: int, names: list[str] | None = None) -> dict[str, Any]:
+    def create(self, seats: list[str], seed: int, names: list[str] | None = None,
+               clock: dict[str, int] | None = None) -> dict[str, Any]:
         body: dict[str, Any] = {"seats": seats, "seed": seed}
         if names:
             body["names"] = names
+        if clock:
+            body["clock"] = clock
         created: dict[str, Any] = self.call("POST", "api/games", body)
         return created
 

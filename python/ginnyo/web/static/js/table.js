@@ -34,6 +34,8 @@ const state = {
   suppressClick: false,    // a drag just ended: the click that follows it is not a click
   orders: new Map(),       // seat -> the player's own order of its rack (rack-order.js), or null
   heardTurns: null,        // how many turns of the history have been seen (and announced)
+  clocksAt: new Map(),     // seat -> performance.now() when its view arrived: its clocks tick from there
+  ending: null,            // "resign" | "abort": the confirmation open, for the seat acting
 };
 
 // -- status line ---------------------------------------------------------------------------
@@ -72,6 +74,7 @@ function onView(seat, incoming) {
   const before = state.views.get(seat);
   if (before && incoming.version < before.version) return;   // an older view overtaken by a newer one
   state.views.set(seat, incoming);
+  state.clocksAt.set(seat, performance.now());
   keepOrder(seat, incoming);
   announce(incoming);
   if (state.shown === null) {
@@ -594,7 +597,9 @@ function drawPlayers(current) {
   const table = $("players");
   table.replaceChildren();
   const head = table.insertRow();
-  for (const [words, numeric] of [["", false], [t("js.table.player"), false], [t("js.table.score"), true], [t("js.table.tiles"), true]]) {
+  const columns = [["", false], [t("js.table.player"), false], [t("js.table.score"), true], [t("js.table.tiles"), true]];
+  if (current.clocks) columns.push([t("js.table.clock"), true]);
+  for (const [words, numeric] of columns) {
     const cell = text("th", words, numeric ? "num" : "");
     cell.scope = "col";
     head.append(cell);
@@ -617,7 +622,13 @@ function drawPlayers(current) {
     const size = row.insertCell();
     size.className = "num";
     size.textContent = String(current.rack_sizes[seat]);
+    if (current.clocks) {
+      const clock = row.insertCell();
+      clock.className = "num clock";
+      clock.setAttribute("aria-live", "off");   // the ticking digits are read when asked for, not every second
+    }
   });
+  drawClocks(current);
   $("box").textContent = t("js.table.box", { count: current.box });
   const stall = current.opened && current.stall ? current.stall : null;
   $("stall").textContent = stall
@@ -649,6 +660,102 @@ function drawSideTools(current) {
   $("sound").textContent = t(sound ? "js.table.sound.on" : "js.table.sound.off");
   $("shuffle").disabled = state.covered || rack().length < 2;
 }
+
+// -- the clocks: the view's remaining seconds, counted down here between views --------------
+/** Seconds as m:ss (h:mm:ss from an hour), a minus sign when over time. */
+function clockWords(seconds) {
+  const whole = Math.ceil(Math.abs(seconds) - 1e-9);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = String(whole % 60).padStart(2, "0");
+  const digits = h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+  return seconds < 0 ? `−${digits}` : digits;
+}
+
+const LOW_TIME = 30;   // seconds: the clock is marked as running low under this
+
+/** Each seat's clock as of now: a view's clocks are as of its arrival, the running one ticks from then. */
+function drawClocks(current) {
+  if (!current || !current.clocks) return;
+  const elapsed = (performance.now() - (state.clocksAt.get(state.shown) ?? performance.now())) / 1000;
+  for (const clock of current.clocks) {
+    const cell = $("players").querySelector(`tr[data-seat="${clock.seat}"] td.clock`);
+    if (!cell) continue;
+    const left = clock.running ? clock.remaining - elapsed : clock.remaining;
+    const penalty = Math.max(Number(clock.overtime_penalty) || 0, 0);
+    const words = clockWords(left);
+    cell.textContent = left < 0 || penalty ? t("js.table.clock.over", { time: words, points: penalty }) : words;
+    cell.classList.toggle("running", Boolean(clock.running));
+    cell.classList.toggle("low", left >= 0 && left < LOW_TIME);
+    cell.classList.toggle("over", left < 0);
+    cell.dataset.seconds = String(Math.round(left * 10) / 10);
+    cell.title = clock.running ? t("js.table.clock.running") : "";
+  }
+}
+
+setInterval(() => drawClocks(view()), 1000);
+
+// -- resigning and aborting: asked first in a dialog, for the seat whose turn it is on a hot seat --
+/** The seat the Resign and Abort buttons act for: the one to move on a hot-seat screen, else this screen's. */
+function actingSeat(current) {
+  return hotseat && tokens.has(current.to_move) ? current.to_move : state.shown;
+}
+
+function hasMoved(current, seat) { return (current.history || []).some((entry) => entry.seat === seat); }
+
+function drawEnding(current) {
+  const over = current.finished || watching;
+  $("resign").classList.toggle("hidden", over);
+  $("abort").classList.toggle("hidden", over || hasMoved(current, actingSeat(current)));
+  $("resign").disabled = state.sending;
+  $("abort").disabled = state.sending;
+}
+
+let endingOpener = null;
+
+// each ending's words: its button, the question asked first, the line once done
+const ENDINGS = {
+  resign: { button: "js.table.resign", confirm: "js.table.resign.confirm", done: "js.table.resign.done" },
+  abort: { button: "js.table.abort", confirm: "js.table.abort.confirm", done: "js.table.abort.done" },
+};
+
+function askEnding(kind, opener) {
+  const current = view();
+  if (!current || current.finished) return;
+  state.ending = { kind, seat: actingSeat(current) };
+  endingOpener = opener;
+  const name = current.names[state.ending.seat];
+  $("end-confirm-text").textContent = t(ENDINGS[kind].confirm, { name });
+  $("end-confirm-yes").textContent = t(ENDINGS[kind].button);
+  $("end-confirm").showModal();
+  $("end-confirm-no").focus();   // the safe choice first
+}
+
+async function ending(kind, seat) {
+  const seatToken = tokens.get(seat);
+  state.sending = true;
+  render();
+  try {
+    onView(seat, await api("POST", `/api/games/${encodeURIComponent(gameId)}/${kind}`, { token: seatToken, body: {} }));
+    say(t(ENDINGS[kind].done, { name: nameOf(seat) }));
+  } catch (error) {
+    say(t("js.table.not-ended", { reason: error.message }), true);
+  } finally {
+    state.sending = false;
+    render();
+  }
+}
+
+$("end-confirm").addEventListener("close", () => {
+  const chosen = state.ending;
+  state.ending = null;
+  const yes = $("end-confirm").returnValue === "yes";
+  $("end-confirm").returnValue = "";
+  if (endingOpener && !endingOpener.classList.contains("hidden")) endingOpener.focus();
+  if (yes && chosen) ending(chosen.kind, chosen.seat);
+});
+$("resign").addEventListener("click", (event) => askEnding("resign", event.currentTarget));
+$("abort").addEventListener("click", (event) => askEnding("abort", event.currentTarget));
 
 function drawEnd(current) {
   const section = $("end");
@@ -758,6 +865,7 @@ function render() {
   drawJokerChoice();
   drawEnd(current);
   drawTools(current);
+  drawEnding(current);
   const turn = myTurn() && !state.sending;
   const result = state.preview;
   $("play").disabled = !(turn && !state.returning && result && result.legal && !unnamedJoker());
@@ -825,7 +933,7 @@ $("rack").addEventListener("keydown", (event) => {
 document.addEventListener("keydown", (event) => {
   const target = event.target;
   const typing = target.closest && target.closest("input, textarea, select");
-  if (event.key === "Escape") { if (!typing) { recall(); event.preventDefault(); } return; }
+  if (event.key === "Escape") { if (!typing && !state.ending) { recall(); event.preventDefault(); } return; }
   if (typing || !target.closest) return;
   const square = target.closest(".sq");
   if ((event.key === "Delete" || event.key === "Backspace") && square && state.placements.has(square.dataset.square)) {
