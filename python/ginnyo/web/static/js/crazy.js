@@ -293,10 +293,12 @@ function onView(view) {
     return;
   }
   if (!state.view || state.view.version !== view.version) $("hint-text").classList.add("hidden");
+  // a game already over when the page opens has its result in #end: no panel over it
+  const openedOver = !state.view && view.finished;
   state.view = view;
   for (const code of [...state.chosen]) if (!codes(view.hand).includes(code)) state.chosen.delete(code);
   const ended = view.last_round;
-  if (ended && ended.round > shownRound()) {
+  if (ended && ended.round > shownRound() && !openedOver) {
     try { sessionStorage.setItem(shownKey, String(ended.round)); } catch { /* a private window: shown each load */ }
     showRoundEnd(view);
   }
