@@ -43,6 +43,8 @@ def wait_my_turn(page: Any, server: Server, game: str, token: str) -> dict[str, 
                            " || document.getElementById('turn').textContent === 'game over'")
     view: dict[str, Any] = server.call("GET", f"api/games/{game}", token=token)
     page.wait_for_function(f"Number(document.body.dataset.version) === {view['version']}")
+    if page.is_visible("#round-end"):   # a round has just ended: its panel first
+        page.click("#round-end-next")
     return view
 
 
@@ -177,6 +179,56 @@ def test_on_one_screen_the_next_persons_hand_is_covered_until_they_are_there(pag
     hand = server.call("GET", f"api/games/{created['id']}", token=second)["hand"].split()
     expect(page.locator("#hand .tile")).to_have_count(len(hand))
     assert page.eval_on_selector_all("#hand .tile", "tiles => tiles.map(t => t.dataset.code)") == hand
+
+
+def play_turn_through_the_api(server: Server, game: str, token: str, view: dict[str, Any]) -> None:
+    """The seat's turn as the advisor plays it, posted step by step."""
+    def post(action: dict[str, Any]) -> dict[str, Any]:
+        nonlocal view
+        view = server.call("POST", f"api/games/{game}/actions", {"action": action, "version": view["version"]},
+                           token=token)
+        return view
+
+    for step in advisor_steps(view, lambda source: post({"draw": source})):
+        post(step)
+
+
+def test_the_end_of_a_round_is_shown_before_the_next_deal(page: Any, server: Server) -> None:
+    from playwright.sync_api import expect
+    created = create_crazy(server, 2)
+    game, token = created["id"], created["seats"][0]["token"]
+    page.goto(server.url + created["seats"][0]["url"].lstrip("/"))
+    while True:   # the person's seat played through the API until the first round ends
+        page.wait_for_function("document.getElementById('turn').textContent.startsWith('your turn')"
+                               " || !document.getElementById('round-end').classList.contains('hidden')")
+        if page.is_visible("#round-end"):
+            break
+        play_turn_through_the_api(server, game, token, server.call("GET", f"api/games/{game}", token=token))
+    view = server.call("GET", f"api/games/{game}", token=token)
+    last = view["last_round"]
+    assert last["round"] == 1 and view["round"] == 2
+    title = "Round 1 is over — " + (f"{view['names'][last['out']]} went out" if last["out"] is not None
+                                    else "the stock ran out" if last["end"] == "stock empty"
+                                    else "the turn limit was reached")
+    expect(page.locator("#round-end-title")).to_have_text(title)
+    rows = page.locator("#round-end-hands tr[data-seat]")
+    expect(rows).to_have_count(3)
+    for seat in range(3):
+        row = rows.nth(seat)
+        assert row.locator("td.points").text_content() == str(last["points"][seat])
+        assert row.locator("td.total").text_content() == str(view["scores"][seat])
+        shown = row.locator(".tile").evaluate_all("tiles => tiles.map(t => t.dataset.code)")
+        assert shown == [code.split("=")[0] for code in last["hands"][seat].split()]
+    assert sum(last["points"]) > 0
+    assert page.evaluate("document.activeElement.id") == "round-end-next"
+    expect(page.locator("#hand .tile")).to_have_count(0)   # the new deal waits behind the panel
+    page.keyboard.press("Escape")
+    expect(page.locator("#round-end")).to_be_hidden()
+    hand = server.call("GET", f"api/games/{game}", token=token)["hand"].split()
+    expect(page.locator("#hand .tile")).to_have_count(len(hand))
+    page.reload()   # shown once: a reload does not show it again
+    page.wait_for_function("Number(document.body.dataset.version) > 0")
+    assert not page.is_visible("#round-end")
 
 
 def main(out: Path) -> None:

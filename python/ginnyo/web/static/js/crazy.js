@@ -7,7 +7,9 @@ const seats = readFragment(location.hash);
 const watching = !seats.size;   // no seat in the URL: a watcher of a game open to watchers
 let heard = () => {};           // the chat panel's: each chat message of the socket
 const $ = (id) => document.getElementById(id);
-const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false, covered: false };
+const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false, covered: false, roundEnd: false };
+// the last round whose end this screen has shown, per game and the seats it holds (a reload shows it once)
+const shownKey = `crazy-round-shown:${gameId}:${watching ? "watch" : [...seats.keys()].join(",")}`;
 
 function say(message, error = false) {
   const status = $("status");
@@ -33,6 +35,49 @@ function cardElement(code) {
     tile.append(text("span", `=${code.split("=")[1]}`, "stands"));
   }
   return tile;
+}
+
+function shownRound() {
+  try { return Number(sessionStorage.getItem(shownKey)) || 0; } catch { return 0; }
+}
+
+function showRoundEnd(view) {
+  // the hands left are public at a round's end (RULES §7); the new hand stays off the page until "next round"
+  const last = view.last_round;
+  state.roundEnd = true;
+  $("round-end-title").textContent = last.out !== null
+    ? t("js.crazy.round-over-out", { round: last.round, name: view.names[last.out] })
+    : t(last.end === "stock empty" ? "js.crazy.round-over-stock" : "js.crazy.round-over-limit", { round: last.round });
+  const table = $("round-end-hands");
+  table.replaceChildren();
+  const head = document.createElement("tr");
+  head.append(text("th", t("js.crazy.player")), text("th", t("js.crazy.cards-left")),
+    text("th", t("js.crazy.points"), "num"), text("th", t("js.crazy.total"), "num"));
+  table.append(head);
+  view.names.forEach((name, seat) => {
+    const row = document.createElement("tr");
+    row.dataset.seat = String(seat);
+    const cards = document.createElement("td");
+    const left = document.createElement("div");
+    left.className = "cards-left";
+    for (const code of codes(last.hands[seat])) left.append(cardElement(code));
+    if (!left.children.length) left.append(text("span", t("js.crazy.no-cards-left"), "note"));
+    cards.append(left);
+    row.append(text("td", name), cards, text("td", String(last.points[seat]), "num points"),
+      text("td", String(view.scores[seat]), "num total"));
+    table.append(row);
+  });
+  $("round-end-next").textContent = view.finished ? t("js.crazy.to-result") : t("js.crazy.next-round");
+  $("round-end").classList.remove("hidden");
+  $("round-end-next").focus();
+}
+
+function hideRoundEnd() {
+  if (!state.roundEnd) return;
+  state.roundEnd = false;
+  $("round-end").classList.add("hidden");
+  draw();
+  if (state.covered) $("cover-show").focus();
 }
 
 function draw() {
@@ -101,7 +146,7 @@ function draw() {
   $("cover").classList.toggle("hidden", !state.covered);
   $("cover-title").textContent = t("js.crazy.pass-screen", { name: view.names[state.seat] });
   $("cover-show").disabled = view.seat !== state.seat;   // the next seat's view is still on its way
-  for (const code of state.covered ? [] : codes(view.hand)) {
+  for (const code of state.covered || state.roundEnd ? [] : codes(view.hand)) {
     const tile = cardElement(code);
     tile.tabIndex = 0;
     tile.setAttribute("role", "button");
@@ -184,6 +229,10 @@ function onto(owner, number) {
   choose({ cards: [...state.chosen], onto: [owner, number] });
 }
 
+$("round-end-next").addEventListener("click", hideRoundEnd);
+document.addEventListener("keydown", (event) => {   // Enter on the focused button clicks it; Esc anywhere
+  if (state.roundEnd && event.key === "Escape") { event.preventDefault(); hideRoundEnd(); }
+});
 $("cover-show").addEventListener("click", () => {
   if (state.view && state.view.seat === state.seat) { state.covered = false; draw(); }
 });
@@ -244,8 +293,15 @@ function onView(view) {
     return;
   }
   if (!state.view || state.view.version !== view.version) $("hint-text").classList.add("hidden");
+  // a game already over when the page opens has its result in #end: no panel over it
+  const openedOver = !state.view && view.finished;
   state.view = view;
   for (const code of [...state.chosen]) if (!codes(view.hand).includes(code)) state.chosen.delete(code);
+  const ended = view.last_round;
+  if (ended && ended.round > shownRound() && !openedOver) {
+    try { sessionStorage.setItem(shownKey, String(ended.round)); } catch { /* a private window: shown each load */ }
+    showRoundEnd(view);
+  }
   draw();
 }
 
