@@ -239,6 +239,7 @@ def test_the_socket_sends_views_uncompressed_as_the_same_json_the_api_gives(serv
         message = socket.recv(timeout=WAIT_SECONDS)
     answer = server.client.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {token}"})
     assert answer.headers["content-type"] == "application/json"
+    assert isinstance(message, str)   # a text frame
     assert message.startswith('{"type":"view","view":' + answer.text + ',"presence":')   # the view's own text
 
 
