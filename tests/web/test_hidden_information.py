@@ -151,7 +151,8 @@ class Listener(threading.Thread):
                     continue
                 assert isinstance(text, str)
                 self.messages.append(text)
-                if json.loads(text)["view"]["finished"]:
+                message = json.loads(text)
+                if message["type"] == "view" and message["view"]["finished"]:
                     return
 
     def stop(self) -> None:

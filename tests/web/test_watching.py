@@ -281,7 +281,7 @@ def test_a_player_never_hears_the_watchers_room_during_the_game(client: TestClie
             client.websocket_connect(f"/api/games/{game}/events") as watcher:
         player.send_text(auth(tokens[1]))
         watcher.send_text(WATCH)
-        assert player.receive_json()["type"] == "view" and watcher.receive_json()["type"] == "view"
+        assert next_chat(player)["type"] == "view" and next_chat(watcher)["type"] == "view"   # past presence
         assert post(client, game, "seat 1 holds the joker").status_code == 201
         assert post(client, game, "your move", bearer(tokens[0])).status_code == 201
         heard = next_chat(player)
@@ -290,7 +290,7 @@ def test_a_player_never_hears_the_watchers_room_during_the_game(client: TestClie
 
 
 def next_chat(socket: Any) -> dict[str, Any]:
-    """The socket's next chat message, past the seats' presence messages (a socket come or gone)."""
+    """The socket's next message but a presence one (the seats' connections: a socket come or gone)."""
     while True:
         message: dict[str, Any] = socket.receive_json()
         if message["type"] != "presence":
