@@ -19,7 +19,8 @@ def test_an_order_of_four_is_rated_as_openskill_ranks_it() -> None:
     skills = [Skill(25, 8), Skill(28, 6), Skill(20, 5), Skill(31, 4)]
     model = PlackettLuce()
     rated = model.rate([[model.rating(mu=s.mu, sigma=s.sigma)] for s in skills], ranks=[1, 2, 3, 4])
-    assert [(s.mu, s.sigma) for s in rate_order(skills)] == pytest.approx([(t[0].mu, t[0].sigma) for t in rated])
+    ours = [number for skill in rate_order(skills) for number in (skill.mu, skill.sigma)]
+    assert ours == pytest.approx([number for team in rated for number in (team[0].mu, team[0].sigma)])
 
 
 def test_the_winner_gains_and_the_loser_loses() -> None:

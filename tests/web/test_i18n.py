@@ -17,6 +17,7 @@ import pytest
 from analysis_helpers import TestClient, client_of
 from babel import Locale
 from babel.messages.pofile import read_po
+import ginnyo
 from ginnyo.vocab.layout import Layout
 from ginnyo.web.http.i18n import LANGUAGES, catalogue, catalogue_path, choose_language, negotiate, one_counts, translate
 from ginnyo.web.http.pages import PAGES, PAGES_DIR, page_html
@@ -255,6 +256,7 @@ def test_the_package_data_ships_the_font_its_licence_and_the_catalogues() -> Non
     patterns: list[str] = ast.literal_eval(listed.group(1))
     shipped = {Path(path) for pattern in patterns for path in glob.glob(str(PACKAGE / pattern), recursive=True)}
     needed = [FONTS / "gurmukhi-400.woff2", FONTS / "gurmukhi-700.woff2", FONTS / "OFL.txt",
-              PAGES_DIR / "rules.html", PACKAGE / "web" / "static" / "css" / "rules.css"]
-    needed += [catalogue_path(language) for language in LANGUAGES]
+              PACKAGE / "web" / "pages" / "rules.html", PACKAGE / "web" / "static" / "css" / "rules.css"]
+    # the checkout's catalogues (the installed package's may lie elsewhere: a wheel in site-packages)
+    needed += [PACKAGE / catalogue_path(language).relative_to(Path(ginnyo.__file__).parent) for language in LANGUAGES]
     assert not [path for path in needed if path not in shipped]
