@@ -148,3 +148,12 @@ def test_a_leaderboard_of_an_unknown_game_and_an_unknown_player_are_refused(clie
     assert client.get("/api/players/Nobody").status_code == 404
     assert client.get("/api/players/bot:level9").status_code == 404
     assert client.get("/api/games/nope", headers=bearer("x" * 43)).status_code in (401, 404)
+
+
+def test_a_rated_game_against_a_bot_is_not_handed_to_the_analysis_board_while_it_is_played(client: TestClient) -> None:
+    ann = Player(client, "Ann")
+    rated = ann.request("POST", "/api/seeks", json={**SEEK, "bots": ["level1"]}).json()["seat"]
+    casual = ann.request("POST", "/api/seeks", json={**SEEK, "rated": False, "bots": ["level1"]}).json()["seat"]
+    refused = client.get(f"/api/games/{rated['id']}/analysis", headers=bearer(rated["token"]))
+    assert refused.status_code == 403 and "rated" in refused.json()["error"]
+    assert client.get(f"/api/games/{casual['id']}/analysis", headers=bearer(casual["token"])).status_code == 200

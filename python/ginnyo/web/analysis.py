@@ -113,10 +113,11 @@ async def analyse(request: Request) -> Response:
 
 # -- a game's position, handed to the analysis board ------------------------------------------
 
-def analysable(table: SeatTable) -> None:
-    """Fair play: refuse (:class:`~ginnyo.errors.AnalysisInPlay`) a game in play that two or more people sit at."""
-    if not table.over and table.kinds.count(HUMAN) >= 2:
-        raise AnalysisInPlay("no engine analysis of a game in play between people: "
+def analysable(table: SeatTable, rated: bool = False) -> None:
+    """Fair play: refuse (:class:`~ginnyo.errors.AnalysisInPlay`) a game in play that two or more people sit
+    at, or a rated one (against bots too: the engine's help would be rated)."""
+    if not table.over and (rated or table.kinds.count(HUMAN) >= 2):
+        raise AnalysisInPlay("no engine analysis of a game in play between people, or of a rated one: "
                              "the analysis board opens once the game is over")
 
 
@@ -135,7 +136,7 @@ async def analyse_game(request: Request) -> Response:
     table = tables.get(request.path_params["game_id"])
     token = fields.bearer_token(request)
     seat = tables.seat_of(table, token)
-    analysable(table)
+    analysable(table, await run_in_threadpool(tables.store.rated_kind, table.id) is not None)
     return JSONResponse(game_position(await run_in_threadpool(tables.view, table, seat, token)))
 
 
