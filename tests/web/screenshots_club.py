@@ -5,9 +5,7 @@ two rated games, its rating chart); 1280x800."""
 
 from __future__ import annotations
 
-import argparse
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -16,7 +14,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from browser_table import CHROMIUM, WAIT_MS, Server, wait_turn  # noqa: E402
+from browser_table import WAIT_MS, Server, wait_turn  # noqa: E402
+from screenshot_session import screenshot_session  # noqa: E402
 from web_helpers import WAIT_SECONDS, play_to_end  # noqa: E402
 
 PASSWORD = "correct horse battery"
@@ -64,45 +63,35 @@ def signed_in_page(browser: Any, server: Server, client: httpx.Client) -> Any:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path, help="the directory to write the pictures into")
-    out = parser.parse_args().out
-    from playwright.sync_api import sync_playwright
+    with screenshot_session(__doc__ or "") as (out, server, browser):
+        ann, bob = account(server, "Ann"), account(server, "Bob")
+        for played in range(1, RATED_GAMES + 1):
+            started = bot_game(ann)
+            play_to_end(ann, started["game_id"], [started["seat"]["token"]])
+            rated(ann, "Ann", played)
 
-    with tempfile.TemporaryDirectory() as data, sync_playwright() as playwright:
-        server = Server(Path(data))
-        try:
-            ann, bob = account(server, "Ann"), account(server, "Bob")
-            for played in range(1, RATED_GAMES + 1):
-                started = bot_game(ann)
-                play_to_end(ann, started["game_id"], [started["seat"]["token"]])
-                rated(ann, "Ann", played)
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        table = signed_in_page(browser, server, ann)
+        timed = bot_game(ann)
+        table.goto(server.url.rstrip("/") + timed["seat"]["url"])
+        wait_turn(table)
+        table.screenshot(path=str(out / "club-table.png"))
 
-            table = signed_in_page(browser, server, ann)
-            timed = bot_game(ann)
-            table.goto(server.url.rstrip("/") + timed["seat"]["url"])
-            wait_turn(table)
-            table.screenshot(path=str(out / "club-table.png"))
+        seek = bob.post("/api/seeks", json={"game": "ginnyo", "players": 2, "rated": True, "clock": CLOCK})
+        if seek.status_code != 201:
+            raise RuntimeError(f"making a seek: {seek.status_code} {seek.text}")
+        lobby, bobs_lobby = signed_in_page(browser, server, ann), signed_in_page(browser, server, bob)
+        bobs_lobby.goto(server.url)
+        lobby.goto(server.url)
+        lobby.locator("#seeks li", has_text="Bob").wait_for()
+        lobby.wait_for_function("document.getElementById('online-count').textContent === '2'")
+        lobby.locator("#club-title").evaluate("title => title.scrollIntoView()")
+        lobby.screenshot(path=str(out / "club-lobby.png"))
 
-            seek = bob.post("/api/seeks", json={"game": "ginnyo", "players": 2, "rated": True, "clock": CLOCK})
-            if seek.status_code != 201:
-                raise RuntimeError(f"making a seek: {seek.status_code} {seek.text}")
-            lobby, bobs_lobby = signed_in_page(browser, server, ann), signed_in_page(browser, server, bob)
-            bobs_lobby.goto(server.url)
-            lobby.goto(server.url)
-            lobby.locator("#seeks li", has_text="Bob").wait_for()
-            lobby.wait_for_function("document.getElementById('online-count').textContent === '2'")
-            lobby.locator("#club-title").evaluate("title => title.scrollIntoView()")
-            lobby.screenshot(path=str(out / "club-lobby.png"))
-
-            player = signed_in_page(browser, server, bob)
-            player.goto(server.url + "players/Ann")
-            player.locator("#rating-chart circle").nth(RATED_GAMES - 1).wait_for()
-            player.screenshot(path=str(out / "club-player.png"))
-            browser.close()
-        finally:
-            server.stop()
+        player = signed_in_page(browser, server, bob)
+        player.goto(server.url + "players/Ann")
+        player.locator("#rating-chart circle").nth(RATED_GAMES - 1).wait_for()
+        player.screenshot(path=str(out / "club-player.png"))
+        browser.close()
     return 0
 
 

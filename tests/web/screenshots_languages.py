@@ -5,15 +5,14 @@ web-phone-table.png (a table of two people on a phone, each seat's connected sig
 
 from __future__ import annotations
 
-import argparse
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from browser_table import CHROMIUM, Server, wait_turn  # noqa: E402
+from browser_table import wait_turn  # noqa: E402
+from screenshot_session import screenshot_session  # noqa: E402
 
 SEED = 5
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
@@ -28,37 +27,27 @@ def with_language(url: str, language: str) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path, help="the directory to write the pictures into")
-    out = parser.parse_args().out
-    from playwright.sync_api import sync_playwright
+    with screenshot_session(__doc__ or "") as (out, server, browser):
+        lobby = browser.new_context(**DESKTOP).new_page()
+        lobby.goto(server.url + "?lang=el")
+        lobby.wait_for_selector("#create")
+        lobby.screenshot(path=str(out / "web-lobby-el.png"))
 
-    with tempfile.TemporaryDirectory() as data, sync_playwright() as playwright:
-        server = Server(Path(data))
-        try:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-            lobby = browser.new_context(**DESKTOP).new_page()
-            lobby.goto(server.url + "?lang=el")
-            lobby.wait_for_selector("#create")
-            lobby.screenshot(path=str(out / "web-lobby-el.png"))
+        created = server.create(["human", "greedy"], SEED, names=["ਅਮਰ", "Greedy"])
+        table = browser.new_context(**DESKTOP).new_page()
+        table.goto(with_language(server.page_url(created), "pa"))
+        wait_turn(table)
+        table.locator("#rack .slot").nth(0).click()
+        table.locator('[data-square="H8"]').click()
+        table.wait_for_selector("#preview.illegal, #preview.legal")
+        table.screenshot(path=str(out / "web-table-pa.png"))
 
-            created = server.create(["human", "greedy"], SEED, names=["ਅਮਰ", "Greedy"])
-            table = browser.new_context(**DESKTOP).new_page()
-            table.goto(with_language(server.page_url(created), "pa"))
-            wait_turn(table)
-            table.locator("#rack .slot").nth(0).click()
-            table.locator('[data-square="H8"]').click()
-            table.wait_for_selector("#preview.illegal, #preview.legal")
-            table.screenshot(path=str(out / "web-table-pa.png"))
-
-            pair = server.create(["human", "human"], SEED, names=["Ann", "Bea"])
-            phone = browser.new_context(**PHONE).new_page()
-            phone.goto(server.page_url(pair))
-            phone.wait_for_selector("#players tr[data-seat='1'] .presence.away")
-            phone.screenshot(path=str(out / "web-phone-table.png"))
-            browser.close()
-        finally:
-            server.stop()
+        pair = server.create(["human", "human"], SEED, names=["Ann", "Bea"])
+        phone = browser.new_context(**PHONE).new_page()
+        phone.goto(server.page_url(pair))
+        phone.wait_for_selector("#players tr[data-seat='1'] .presence.away")
+        phone.screenshot(path=str(out / "web-phone-table.png"))
+        browser.close()
     return 0
 
 
