@@ -50,6 +50,12 @@ def test_every_api_route_is_in_the_document_and_described(client: TestClient, do
         assert operation["summary"] and operation["summary"] != path, (method, path)
 
 
+def test_a_path_is_one_route_so_that_a_405_names_all_its_methods_in_allow(client: TestClient) -> None:
+    paths = [route.path for route in client.app.routes   # type: ignore[attr-defined]
+             if isinstance(route, Route) and route.path.startswith("/api/")]
+    assert sorted(path for path in set(paths) if paths.count(path) > 1) == []
+
+
 def test_each_path_parameter_is_declared(document: dict[str, Any]) -> None:
     for method, path, operation in _operations(document):
         declared = {(parameter["name"], parameter["in"], parameter["required"])

@@ -170,6 +170,11 @@ async def create_seek(request: Request) -> Response:
     return JSONResponse(answer, status_code=201)
 
 
+async def seeks_endpoint(request: Request) -> Response:
+    """``/api/seeks``: GET lists the open seeks, POST makes one."""
+    return await (create_seek(request) if request.method == "POST" else list_seeks(request))
+
+
 async def list_seeks(request: Request) -> Response:
     """The open seeks, the oldest first."""
     seeks = await run_in_threadpool(_tables(request).store.open_seeks, LOBBY_SEEKS)
@@ -337,8 +342,7 @@ async def player_page(request: Request) -> Response:
 
 
 routes = [
-    Route("/api/seeks", create_seek, methods=["POST"]),
-    Route("/api/seeks", list_seeks),
+    Route("/api/seeks", seeks_endpoint, methods=["GET", "POST"]),   # one route: a 405 there names both in Allow
     Route("/api/seeks/{seek_id}/join", join_seek, methods=["POST"]),
     Route("/api/seeks/{seek_id}", cancel_seek, methods=["DELETE"]),
     Route("/api/seeks/{seek_id}/seat", my_seat, methods=["POST"]),
