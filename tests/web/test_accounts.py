@@ -163,3 +163,12 @@ def test_the_pages_are_in_each_language(client: TestClient, page: str, language:
 def test_the_lobby_links_to_the_pages(client: TestClient) -> None:
     lobby = client.get("/").text
     assert 'href="/signin"' in lobby and 'href="/signup"' in lobby and 'id="sign-out"' in lobby
+
+
+def test_accounts_made_from_one_address_are_rate_limited(client: TestClient) -> None:
+    from ginnyo.web.http.limits import ACCOUNTS_PER_MINUTE
+    for number in range(ACCOUNTS_PER_MINUTE):
+        assert sign_up(client, f"player{number}").status_code == 201
+    refused = sign_up(client, "onemore")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert "new accounts" in refused.json()["error"]

@@ -25,6 +25,7 @@ from ...errors import AccountRefused, NameTaken, SignInThrottled
 from . import requests as fields
 from .errors import BadRequest, Conflict, Forbidden, TooManyRequests, Unauthorized
 from .guard import _same_origin as same_origin
+from .limits import ACCOUNTS, limited
 from .pages import page_response
 from ..store import Store
 
@@ -120,6 +121,7 @@ async def sign_up(request: Request) -> Response:
     name, password = _credentials(await fields.json_body(request))
     try:
         _throttle(request).check_address(_address(request))   # an address refused sign-ins hashes nothing more
+        limited(request, ACCOUNTS)   # each account costs a hash: a client makes a few a minute at most
         digest = await run_in_threadpool(password_hash, password)
         account = await run_in_threadpool(_store(request).create_account, name, name_key(name), digest)
     except SignInThrottled as error:

@@ -34,8 +34,8 @@ from .errors import (HTTP_CODES, INTERNAL_CODE, REFUSED_CODE, BadRequest, Unauth
                      retry_after_of, status_of)
 from .guard import Guard
 from ..games.kinds import GAME_KINDS, GameKind
-from .limits import (EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, SIMULATIONS, SIMULATIONS_PER_MINUTE, RateLimiter,
-                     limited)
+from .limits import (ACCOUNTS, ACCOUNTS_PER_MINUTE, EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, SIMULATIONS,
+                     SIMULATIONS_PER_MINUTE, RateLimiter, limited)
 from .openapi import openapi_document
 from .pages import page_response
 from .sockets import pump
@@ -358,7 +358,8 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         rater = club.Rater(tables, app.state.lobby)
         tables.on_finished = rater.heard
         app.state.limiters = {GAMES: RateLimiter(games_per_minute, "games"),
-                              SIMULATIONS: RateLimiter(simulations_per_minute, "simulations")}
+                              SIMULATIONS: RateLimiter(simulations_per_minute, "simulations"),
+                              ACCOUNTS: RateLimiter(ACCOUNTS_PER_MINUTE, "new accounts")}
         sweeping = asyncio.create_task(_sweep(tables, min(SWEEP_SECONDS, (expire_seconds or SWEEP_SECONDS) / 2)))
         try:
             yield

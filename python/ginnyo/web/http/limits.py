@@ -26,7 +26,8 @@ MAX_GAMES = 5000               # games in play in memory (about 19 KiB each: doc
 EXPIRE_DAYS = 30.0             # a game in play untouched this long is let go from memory (rebuilt when asked for)
 REQUEST_SECONDS = 20.0         # a request's headers and body (at most 64 KiB) must come within this
 MAX_CLIENTS = 10_000           # client addresses whose buckets are kept
-GAMES, SIMULATIONS = "games", "simulations"   # the kinds of request limited
+ACCOUNTS_PER_MINUTE = 10       # accounts a client may make a minute: each costs an Argon2id hash (64 MiB a moment)
+GAMES, SIMULATIONS, ACCOUNTS = "games", "simulations", "accounts"   # the kinds of request limited
 
 
 class RateLimiter:
@@ -62,12 +63,12 @@ class RateLimiter:
 
 
 def limited(request: Request, kind: str) -> None:
-    """Count the request against its client's allowance of ``kind`` (:data:`GAMES`, :data:`SIMULATIONS`)."""
+    """Count the request against its client's allowance of ``kind`` (:data:`GAMES`, :data:`SIMULATIONS`, :data:`ACCOUNTS`)."""
     limiters: dict[str, RateLimiter] = getattr(request.app.state, "limiters", {})
     limiter = limiters.get(kind)
     if limiter is not None:
         limiter.take(request.client.host if request.client is not None else "")
 
 
-__all__ = ["RateLimiter", "limited", "GAMES", "SIMULATIONS", "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "MAX_GAMES",
+__all__ = ["RateLimiter", "limited", "GAMES", "SIMULATIONS", "ACCOUNTS", "ACCOUNTS_PER_MINUTE", "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "MAX_GAMES",
            "EXPIRE_DAYS", "REQUEST_SECONDS"]
