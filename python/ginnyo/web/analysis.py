@@ -126,7 +126,7 @@ def game_position(view_text: str) -> dict[str, Any]:
     another rack) and who it is."""
     seen = json.loads(view_text)
     if "position" not in seen:
-        raise BadRequest("the analysis board reads Ginny-O games only")
+        raise Illegal("the analysis board reads Ginny-O games only")   # a well-formed request: 422
     return {key: seen[key] for key in ("id", "seat", "names", "finished", "position")}
 
 

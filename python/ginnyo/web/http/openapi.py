@@ -99,8 +99,9 @@ OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
         "gives a 2-player endgame's or pre-endgame's solver move.",
         schemas.analysis_answer, JSON_BODY + (422,), body=schemas.analysis_body)),
     ("get", "/api/games/{game_id}/analysis"): ("analyse_game", Operation(
-        "Hands the seat's own position to the analysis board; refused (403) while two or more people play the game.",
-        schemas.game_position_answer, GAME, seat=True)),
+        "Hands the seat's own position to the analysis board; refused (403) while two or more people play the game "
+        "or a rated one is played, and (422) for a Crazy Rummy game.",
+        schemas.game_position_answer, GAME + (422,), seat=True)),
     ("post", "/api/analysis/simulations"): ("start_simulation", Operation(
         "Starts a simulation of a position's best candidates by equity as a background job and names its event stream.",
         lambda: schemas.job_answer(created=True), JSON_BODY + (409, 422), 201, schemas.simulation_body,
