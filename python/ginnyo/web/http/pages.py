@@ -40,13 +40,16 @@ PAGES_DIR = Path(__file__).parent.parent / "pages"
 class Page:
     """A page's title (a message key), its scripts and its stylesheets beyond the common one (names
     without endings), on a table what the hot-seat cover (``pages/cover.html``) hides until its
-    player is there (``rack``, ``hand``), and the prefixes of the message keys its scripts use."""
+    player is there (``rack``, ``hand``), the prefixes of the message keys its scripts use, and a body
+    shared by several pages (``account``: signing up and in) with what fills its placeholders."""
 
     title: str
     scripts: tuple[str, ...]
     styles: tuple[str, ...] = ()
     covers: str | None = None
     messages: tuple[str, ...] = ()
+    body: str | None = None                          # the body's file when not the page's own name
+    fills: tuple[tuple[str, str], ...] = ()          # the body's own placeholders and their text
 
 
 PAGES = {
@@ -59,8 +62,12 @@ PAGES = {
     "review": Page("review.page-title", ("review",), ("analysis",), messages=("js.common.", "js.board.", "js.review.")),
     "rules": Page("rules.page-title", (), ("rules",)),
     "puzzles": Page("puzzles.page-title", ("puzzles",), ("puzzles",), messages=("js.common.", "js.board.")),
-    "signup": Page("account.signup-title", ("account",), ("account",), messages=("js.common.",)),
-    "signin": Page("account.signin-title", ("account",), ("account",), messages=("js.common.",)),
+    "signup": Page("account.signup-title", ("account",), ("account",), messages=("js.common.",), body="account",
+                   fills=(("{{action}}", "signup"), ("{{password_kind}}", "new"),
+                          ("{{other_question}}", "have-account"), ("{{other}}", "signin"))),
+    "signin": Page("account.signin-title", ("account",), ("account",), messages=("js.common.",), body="account",
+                   fills=(("{{action}}", "signin"), ("{{password_kind}}", "current"),
+                          ("{{other_question}}", "no-account"), ("{{other}}", "signup"))),
     "player": Page("player.page-title", ("player",), ("player",), messages=("js.common.", "js.player.")),
 }
 LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
@@ -74,7 +81,9 @@ def page_html(name: str, language: str = DEFAULT_LANGUAGE) -> str:
     if page.messages:
         head.append("{{messages}}")
     head += [f'<script type="module" src="/static/js/{script}.js"></script>' for script in page.scripts]
-    body = _part(name)
+    body = _part(page.body or name)
+    for placeholder, text in page.fills:
+        body = body.replace(placeholder, text)
     if page.covers is not None:
         body += (_part("cover").replace("{{cover_note}}", "{{msg cover.%s.note}}" % page.covers)
                  .replace("{{cover_show}}", "{{msg cover.%s.show}}" % page.covers))
