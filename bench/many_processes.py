@@ -12,10 +12,7 @@ pytest-benchmark, so that CI never runs it:
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
 import multiprocessing
-import os
 import re
 import shutil
 import signal
@@ -23,30 +20,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.parse
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web"))
+from web_client import Connection   # noqa: E402 - beside this script
 LINE = re.compile(r"^ginnyo: serving on (http://127\.0\.0\.1:(\d+)/)")
-
-
-class Connection:
-    """One keep-alive HTTP/1.1 connection (the standard library's: cheaper for the client than httpx)."""
-
-    def __init__(self, url: str) -> None:
-        parts = urllib.parse.urlsplit(url)
-        self.http = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=120)
-
-    def call(self, method: str, path: str, token: str | None = None, body: Any = None) -> tuple[int, Any]:
-        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        self.http.request(method, path, body=data, headers=headers)
-        answer = self.http.getresponse()
-        return answer.status, json.loads(answer.read())
 
 
 def start(data: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
@@ -64,7 +43,7 @@ def start(data: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
 def client(urls: list[str], games: list[tuple[str, list[str]]], moves: int, first: int, result: Any) -> None:
     """Post ``moves`` moves over ``games`` (in turn), game i's through ``urls[(first + i) % len(urls)]``;
     put each move's answer time (seconds) on ``result``."""
-    connections = [Connection(url) for url in urls]
+    connections = [Connection(url, timeout=120) for url in urls]
     views: dict[str, dict[str, Any]] = {}
     times = []
     for number in range(moves):
@@ -91,7 +70,7 @@ def client(urls: list[str], games: list[tuple[str, list[str]]], moves: int, firs
 
 
 def run(label: str, urls: list[str], count: int, moves: int) -> None:
-    connection = Connection(urls[0])
+    connection = Connection(urls[0], timeout=120)
     games = []
     for seed in range(count):
         status, made = connection.call("POST", "/api/games", body={"seats": ["human", "human"], "seed": seed})

@@ -15,7 +15,6 @@ Run alone: ``python -m pytest bench/test_web.py -p no:cacheprovider -s``.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import re
 import statistics
@@ -23,7 +22,6 @@ import subprocess
 import sys
 import multiprocessing
 import time
-import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +29,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from conftest import FACTS
+from web_client import Connection
 from ginnyo import Position
 from ginnyo.web.store import SYNC_MODES, GameRow, Store
 
@@ -87,30 +86,6 @@ def _placements(seen: dict[str, Any]) -> dict[str, str]:
         return {name(square): tile.code for square, tile in best.play.placements}
     code = seen["position"]["rack"].split()[0]
     return {"H8": "*" if code == "*" else code}
-
-
-class Connection:
-    """One keep-alive HTTP/1.1 connection to the server, the standard library's: a request costs
-    the client about a quarter of httpx's CPU time, time the 2 cores would otherwise take from the
-    server while it is being measured."""
-
-    def __init__(self, url: str) -> None:
-        parts = urllib.parse.urlsplit(url)
-        self.http = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
-
-    def call(self, method: str, path: str, token: str | None = None, body: Any = None) -> tuple[int, Any]:
-        """The answer's status and JSON to a request (``body``, sent as JSON; ``token``, the seat's)."""
-        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        self.http.request(method, path, body=data, headers=headers)
-        answer = self.http.getresponse()
-        return answer.status, json.loads(answer.read())
-
-    def close(self) -> None:
-        self.http.close()
 
 
 class Games:
