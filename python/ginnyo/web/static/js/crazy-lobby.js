@@ -1,7 +1,7 @@
 // The lobby's Crazy Rummy form: 3 to 6 seats, people or advisor bots, each named; goes to the table
 // (or, with several people, keeps this browser's seat and shows the others' links once).
-import { api, t, text } from "./common.js";
-import { gameCreated, nameInput, say } from "./created-game.js";
+import { t, text } from "./common.js";
+import { createGame, nameInput, say } from "./created-game.js";
 
 const KINDS = [["human", t("js.lobby.person")], ["advisor", t("js.lobby.crazy.advisor")], ["stock", t("js.lobby.crazy.stock")]];
 const box = document.getElementById("crazy-seats");
@@ -35,23 +35,6 @@ document.getElementById("crazy-create").addEventListener("submit", async (event)
   const names = [...box.querySelectorAll("input")].map((input, index) =>
     input.value.trim() || (seats[index] === "human" ? t("js.lobby.default-player", { number: index + 1 }) : `${seats[index]} ${index + 1}`));
   const body = { game: "crazy", seats, names };
-  const seedText = document.getElementById("crazy-seed").value.trim();
-  if (seedText !== "") {
-    const seed = Number(seedText);
-    if (!Number.isInteger(seed) || seed < 0) { say(t("js.lobby.seed-bad"), true); return; }
-    body.seed = seed;
-  }
-  const button = document.getElementById("crazy-create-button");
-  button.disabled = true;
-  say(t("js.lobby.creating"));
-  try {
-    const created = await api("POST", "/api/games", { body });
-    say(t("js.lobby.created"));
-    gameCreated(created);
-  } catch (error) {
-    say(t("js.lobby.cannot-create", { reason: error.message }), true);
-  } finally {
-    button.disabled = false;
-  }
+  await createGame(body, "crazy-seed", document.getElementById("crazy-create-button"));
 });
 drawSeats();

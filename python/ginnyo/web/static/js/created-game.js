@@ -1,6 +1,6 @@
 // What the lobby's two forms share: a seat's name input and, once a game is made, the "Game created"
 // card: this browser keeps its own seat's link only, the others' links are shown once to be sent.
-import { storeGame, t, text } from "./common.js";
+import { api, storeGame, t, text } from "./common.js";
 
 const lobby = document.querySelector("main.lobby");
 /** The longest seat name the API takes, as the server fills it in (web/requests.py MAX_NAME). */
@@ -86,4 +86,27 @@ export function gameCreated(created) {
   card.classList.remove("hidden");
   card.scrollIntoView({ block: "start" });
   document.getElementById("created-title").focus({ preventScroll: true });
+}
+
+/** Makes a game of the lobby's form: ``body`` as the form reads it, with the seed of the input
+ *  ``seedId`` if one was typed (a whole number, else said and nothing sent); the form's ``button``
+ *  is held while the server answers, then the "Game created" card is shown. */
+export async function createGame(body, seedId, button) {
+  const seedText = document.getElementById(seedId).value.trim();
+  if (seedText !== "") {
+    const seed = Number(seedText);
+    if (!Number.isInteger(seed) || seed < 0) { say(t("js.lobby.seed-bad"), true); return; }
+    body.seed = seed;
+  }
+  button.disabled = true;
+  say(t("js.lobby.creating"));
+  try {
+    const created = await api("POST", "/api/games", { body });
+    say(t("js.lobby.created"));
+    gameCreated(created);
+  } catch (error) {
+    say(t("js.lobby.cannot-create", { reason: error.message }), true);
+  } finally {
+    button.disabled = false;
+  }
 }

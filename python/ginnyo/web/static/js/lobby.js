@@ -1,6 +1,6 @@
 // The lobby: create a game (seats, bots, think time, seed) and list this browser's games with their state.
 import { ApiError, LANGUAGE, api, forgetGame, storedGames, t, text } from "./common.js";
-import { GAMES_CHANGED, gameCreated, nameInput, say } from "./created-game.js";
+import { GAMES_CHANGED, createGame, nameInput, say } from "./created-game.js";
 
 /** The graded bots (ginnyo.players.levels), in a player's words: the option, then the few words. */
 const LEVELS = ["level1", "level2", "level3", "level4", "level5"].map((level) =>
@@ -102,24 +102,7 @@ async function create(event) {
     if (!(think > 0 && think <= 10)) { say(t("js.lobby.think-bad"), true); return; }
     body.think = think;
   }
-  const seedText = document.getElementById("seed").value.trim();
-  if (seedText !== "") {
-    const seed = Number(seedText);
-    if (!Number.isInteger(seed) || seed < 0) { say(t("js.lobby.seed-bad"), true); return; }
-    body.seed = seed;
-  }
-  const button = document.getElementById("create-button");
-  button.disabled = true;
-  say(t("js.lobby.creating"));
-  try {
-    const created = await api("POST", "/api/games", { body });
-    say(t("js.lobby.created"));
-    gameCreated(created);
-  } catch (error) {
-    say(t("js.lobby.cannot-create", { reason: error.message }), true);
-  } finally {
-    button.disabled = false;
-  }
+  await createGame(body, "seed", document.getElementById("create-button"));
 }
 
 let listing = 0;   // the list drawn last: the states asked for an older one are dropped
