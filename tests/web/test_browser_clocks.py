@@ -162,3 +162,21 @@ def test_on_a_hot_seat_screen_resign_acts_for_the_seat_to_move(page: Any, server
     page.wait_for_selector("#end:not(.hidden)")
     seen = server.view(game_id, seats[0]["token"])
     assert seen["finished"] and seen["result"]["ranking"][-1] == 1
+
+
+def test_a_timed_crazy_rummy_table_shows_the_clocks_and_the_running_one_ticks_down(page: Any, server: Server) -> None:
+    created = server.call("POST", "api/games", {"game": "crazy", "seats": ["human"] * 3, "seed": 5, "clock": CLOCK})
+    mover = server.view(created["id"], created["seats"][0]["token"])["to_move"]
+    page.goto(server.page_url(created, (mover + 1) % 3))   # a seat not to move: its clock stands still
+    clocks = page.locator("#players td.clock")
+    clocks.first.wait_for()
+    assert clocks.count() == 3
+    running = page.locator("#players td.clock.running")
+    assert running.count() == 1
+    assert page.locator(f'#players tr[data-seat="{mover}"] td.clock').get_attribute("class").split().count("running") == 1
+    start = float(running.get_attribute("data-seconds") or "nan")
+    assert 0 < start <= CLOCK["initial"]
+    page.wait_for_function("start => Number(document.querySelector('#players td.clock.running').dataset.seconds) <= start - 2",
+                           arg=start, timeout=WAIT_MS)
+    idle = page.locator(f'#players tr[data-seat="{(mover + 1) % 3}"] td.clock')
+    assert float(idle.get_attribute("data-seconds") or "nan") == CLOCK["initial"]

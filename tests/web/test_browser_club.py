@@ -13,8 +13,10 @@ import httpx
 import pytest
 
 from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the fixtures)
-from browser_table import WAIT_MS, Server
-from web_helpers import play_to_end
+from browser_table import WAIT_MS, Choice, Server, page_version, take_turn, wait_turn
+from ginnyo.vocab.rules import tile_to_return
+from ginnyo.vocab.tiles import rack_code
+from web_helpers import play_to_end, position_of
 
 PASSWORD = "correct horse battery"
 
@@ -79,6 +81,70 @@ def test_a_seek_made_in_the_lobby_is_seen_live_joined_and_both_sit_at_their_seat
     assert sorted(ann_rack) == ann_tiles and sorted(bob_rack) == bob_tiles   # the page may order a rack its own way
     assert ann_tiles != bob_tiles
     assert ann_view["clocks"] is not None   # the seek's clock went to its game
+
+
+def quiet_choice(seen: dict[str, Any]) -> Choice:
+    """A turn without a play, as the seat's view (from the API) allows it: a pass, else the return of the
+    tile that costs most.  Played by both seats, the game ends after the rules' opening guard (nobody
+    opened in 20 full rounds: 40 turns of two players), whatever the deal."""
+    if seen["can_pass"]:
+        return Choice("pass", {}, [])
+    tile = tile_to_return(position_of(seen).rack)
+    assert tile is not None and seen["can_return"]
+    return Choice("return", {}, [rack_code(tile)])
+
+
+def test_a_rated_seek_made_and_joined_in_the_lobby_is_played_to_its_end_through_the_pages(
+        page: Any, second_page: Any, server: Server) -> None:
+    sign_up(page, server, "Eve")
+    sign_up(second_page, server, "Fay")
+    for name in ("Eve", "Fay"):
+        assert server.call("GET", f"api/players/{name}")["games"] == []
+    page.select_option("#seek-game", "ginnyo")
+    page.fill("#seek-players", "2")
+    page.fill("#seek-minutes", "10")
+    page.fill("#seek-increment", "5")
+    page.check("#seek-rated")
+    page.click("#seek-make")
+    join = second_page.locator("#seeks li", has_text="Eve").locator("button.join")
+    join.click()
+    second_page.wait_for_url(re.compile(r"/play/"))
+    page.wait_for_url(re.compile(r"/play/"))
+    seats = {seat: (opened, token) for opened in (page, second_page) for _, seat, token in [seat_of(opened)]}
+    game = seat_of(page)[0]
+    assert sorted(seats) == [0, 1] and server.view(game, seats[0][1])["clocks"] is not None
+    turns = 0
+    while True:   # every move entered in the page of the seat to move, chosen from that seat's view
+        seen = server.view(game, seats[0][1])
+        if seen["finished"]:
+            break
+        opened, token = seats[seen["to_move"]]
+        assert wait_turn(opened, seen["version"] - 1) == "mine"
+        version = page_version(opened)
+        take_turn(opened, quiet_choice(server.view(game, token)))
+        opened.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version, timeout=WAIT_MS)
+        turns += 1
+        assert turns <= 60, "the game did not end by the opening guard"
+    for opened, token in seats.values():   # both see the result on their table page
+        opened.wait_for_function("document.body.dataset.turn === 'over'", timeout=WAIT_MS)
+        opened.locator("#end:not(.hidden) #end-table tr[data-seat]").first.wait_for()
+        assert opened.locator("#end-table tr[data-seat]").count() == 2
+        result = server.view(game, token)["result"]
+        assert result["reason"] and (opened.inner_text("#end-reason") or "").strip()
+        assert result["winners"] and (opened.inner_text("#end-winners") or "").strip()
+    for opened, name in ((page, "Eve"), (second_page, "Fay")):   # rated, in each one's history
+        tries = 0
+        while not server.call("GET", f"api/players/{name}")["games"]:   # rated in a worker thread
+            tries += 1
+            assert tries < 3000, "the game was not rated"
+            opened.wait_for_timeout(10)
+        player = server.call("GET", f"api/players/{name}")
+        assert [entry["id"] for entry in player["games"]] == [game]
+        assert player["ratings"]["ginnyo"]["games"] == 1 and player["games"][0]["rating_change"] != 0
+        opened.goto(server.url + f"players/{name}")
+        opened.locator("#player-games li").first.wait_for()
+        assert str(player["ratings"]["ginnyo"]["rating"]) in opened.inner_text("#player-ratings")
+        assert opened.locator("#player-games li").count() == 1
 
 
 def test_play_a_bot_by_level_from_the_club(page: Any, server: Server) -> None:

@@ -133,6 +133,23 @@ class RoundState:
         self.turns = 0
         self.out: int | None = None
         self.end: str | None = None
+        self.passed_by: frozenset[int] = frozenset()   # seats out of the game on time: no turns (RULES "Timed play")
+
+    def pass_by(self, seats: frozenset[int]) -> None:
+        """Take no more turns from ``seats`` (out of the game on time): their hands stay, out of play, and
+        count at the round's end; the seat to move among them is passed by, and so is the opening turn
+        (the next seat draws as on any turn)."""
+        self.passed_by = self.passed_by | seats
+        if self.to_move in self.passed_by and len(self.passed_by) < self.players:
+            self.opening = False
+            self.to_move = self._next_seat(self.to_move)
+
+    def _next_seat(self, player: int) -> int:
+        """The seat after ``player`` still taking turns."""
+        seat = (player + 1) % self.players
+        while seat in self.passed_by and seat != player:
+            seat = (seat + 1) % self.players
+        return seat
 
     def view(self, player: int) -> tuple[TurnState, list[tuple[int, int]]]:
         """What ``player`` sees, and where each of ``others`` lies: (seat, meld number)."""
@@ -180,7 +197,7 @@ class RoundState:
             self.end = END_STOCK
         elif self.turns >= TURN_LIMIT:
             self.end = END_LIMIT
-        self.to_move = (player + 1) % self.players
+        self.to_move = self._next_seat(player)
         return turn
 
     def _draw(self, draw: Draw, drawn_check: int | None) -> int | None:

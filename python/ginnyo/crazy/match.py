@@ -7,6 +7,10 @@ by :meth:`RoundState.play_turn`, which plays the whole turn again on the real
 round.  An action that leaves the turn open (a person's step) is taken only if a
 discard can then end the turn legally; a whole turn sent as one action (a
 bot's) is judged whole, as self-play judges it.
+
+A timed game (docs/RULES.md "Timed play") also takes two events (:mod:`ginnyo.game.events`): an
+overtime charge, penalty points added to the seat's total, and a loss on time, which puts the seat out
+of the game: its turns are passed by, it is ranked last, and when one seat is left the game ends.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Sequence
 
+from ..game.events import OVERTIME, TIMEOUT, Event
 from .cards import ROUNDS, card_code, parse_one
 from .errors import CrazyError
 from .game import Draw, GameResult, RoundResult, RoundState, Turn, player_kinds, round_deals
@@ -42,10 +47,12 @@ class CrazyMatch:
         self.shown: RoundState = self.round  # the round as the turn so far leaves it
         self.log: list[dict[str, Any]] = []  # every step: {"round", "seat", "step", "card"} (the card drawn)
         self.finished_hands: list[list[int]] = []   # the hands left when the last round ended (they score)
+        self.overtime = [0] * self.players   # penalty points charged for overtime (RULES "Timed play")
+        self.timed_out: list[int] = []       # the seats out of the game on time, in the order they went
 
     @property
     def over(self) -> bool:
-        return len(self.rounds) == ROUNDS
+        return len(self.rounds) == ROUNDS or self.players - len(self.timed_out) <= 1
 
     @property
     def to_move(self) -> int:
@@ -57,8 +64,52 @@ class CrazyMatch:
         return self.draw is not None or self.round.opening
 
     @property
-    def scores(self) -> tuple[int, ...]:
+    def round_totals(self) -> tuple[int, ...]:
+        """The points of the rounds played, added up."""
         return self.rounds[-1].scores if self.rounds else (0,) * self.players
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's total: its rounds' points and its overtime charges."""
+        return tuple(total + charged for total, charged in zip(self.round_totals, self.overtime))
+
+    @property
+    def ranking(self) -> list[int]:
+        """The seats best first: those still in by their totals (the fewest first), then those out on time,
+        the last out first."""
+        still_in = sorted((seat for seat in range(self.players) if seat not in self.timed_out),
+                          key=lambda seat: self.scores[seat])
+        return still_in + self.timed_out[::-1]
+
+    @property
+    def ranks(self) -> list[int]:
+        """Each seat's rank (1 the best): equal totals among the seats still in share a rank."""
+        scores, ranks = self.scores, [0] * self.players
+        for place, seat in enumerate(self.ranking, 1):
+            ranks[seat] = place
+            if seat not in self.timed_out:
+                ranks[seat] = 1 + sum(1 for other in range(self.players)
+                                      if other not in self.timed_out and scores[other] < scores[seat])
+        return ranks
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
+
+    def apply_event(self, event: Event) -> None:
+        """An overtime charge (points added to the seat's total) or a loss on time of the seat to move (its
+        turn so far undone, the seat out of the game); CrazyError for any other event, changing nothing."""
+        if self.over:
+            raise CrazyError("the game is over")
+        if event.kind == OVERTIME and 0 <= event.seat < self.players and event.points > 0:
+            self.overtime[event.seat] += event.points
+        elif event.kind == TIMEOUT and event.seat == self.to_move:
+            self.timed_out.append(event.seat)
+            self.draw, self.card, self.steps = None, None, []
+            self.shown = self.round
+            self.round.pass_by(frozenset(self.timed_out))
+        else:
+            raise CrazyError(f"Crazy Rummy takes no {event.kind} of seat {event.seat} here")
 
     def result(self) -> GameResult:
         game = GameResult(self.players, self.seed, self.kinds)
@@ -117,7 +168,7 @@ class CrazyMatch:
     def _end_round(self) -> None:
         state = self.round
         points = state.points()
-        totals = tuple(a + b for a, b in zip(self.scores, points))
+        totals = tuple(a + b for a, b in zip(self.round_totals, points))
         self.rounds.append(RoundResult(state.number, state.dealer, tuple(self.deals[state.number - 1][1]),
                                        self.turns, state.end or "", state.out, points, totals))
         self.finished_hands = [sorted(hand) for hand in state.hands]
@@ -125,6 +176,7 @@ class CrazyMatch:
         if not self.over:
             dealer, deck = self.deals[state.number]
             self.round = self.shown = RoundState(state.number + 1, self.players, dealer, deck)
+            self.round.pass_by(frozenset(self.timed_out))
 
 
 def _drawn(draw: Draw | None, round_state: RoundState) -> Draw:

@@ -31,6 +31,7 @@ from ginnyo.crazy.hints import hint as advised_turn
 from ginnyo.crazy.hints import options as card_options
 from ginnyo.crazy.melds import meld_text
 from ginnyo.errors import BadField, MeldNotOnTable
+from ginnyo.game.events import Event, is_event_text, parse_event
 from ginnyo.vocab.tiles import RANKS
 
 from ..crazy_match import MAX_STEPS, CrazyMatch
@@ -69,6 +70,25 @@ class CrazyTable(SeatTable):
         self.actions.append(text)
         self.movers.append(mover)
         return text
+
+    def apply_event(self, event: Event) -> str:
+        """An overtime charge or a loss on time (docs/RULES.md "Timed play"): the match's own rule."""
+        mover = self.match.to_move
+        self.match.apply_event(event)   # raises before changing anything when it cannot happen
+        text = event.text()
+        self.actions.append(text)
+        self.movers.append(mover)
+        return text
+
+    def overtime_charged(self, seat: int) -> int:
+        return self.match.overtime[seat]
+
+    def ends_turn(self, text: str) -> bool:
+        """A clock's increment is earned by a whole turn: the action whose last step is the discard."""
+        if is_event_text(text):
+            return False
+        steps = json.loads(text)
+        return bool(steps) and "discard" in steps[-1]
 
     def bot_decision(self, seat: int) -> Callable[[], Any]:
         """The advisor's turn (as self-play plays it): drawn from what the seat sees, the
@@ -120,7 +140,10 @@ def rebuilt(row: GameRow, actions: list[str]) -> CrazyTable:
                        watchable=row.watchable)
     for number, text in enumerate(actions, 1):
         try:
-            table.apply(json.loads(text))
+            if is_event_text(text):
+                table.apply_event(parse_event(text))
+            else:
+                table.apply(json.loads(text))
         except (CrazyError, ValueError, TypeError) as error:
             raise RuntimeError(f"game {row.id}: stored action {number} ({text[:60]!r}) no longer replays: "
                                f"{error}") from None
@@ -177,8 +200,9 @@ def _view_of(table: CrazyTable, seat: int | None, rematch: dict[str, Any] | None
                            "points": list(result.points)} for result in match.rounds],
         "last_round": last_round(match),
         "history": [history_entry(entry, seat, table.names) for entry in match.log[-60:]],
-        "result": None if not match.over else {"final_scores": list(match.scores),
-                                               "winners": list(match.result().winners)},
+        "result": None if not match.over else {"final_scores": list(match.scores), "winners": list(match.winners),
+                                               "ranking": match.ranking, "out": list(match.timed_out),
+                                               "overtime": list(match.overtime)},
         "rematch": rematch,
     }
 

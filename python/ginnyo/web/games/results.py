@@ -19,7 +19,7 @@ CLUB_NAMES = {stored: name for name, stored in CLUB_KINDS.items()}
 def final_ranks(table: SeatTable) -> list[int]:
     """Each seat's rank (1 the best, equal scores equal) in the finished game ``table``."""
     if isinstance(table, CrazyTable):
-        return ranks_of(table.match.scores, lower_wins=True)
+        return table.match.ranks   # the fewest penalty points first, a seat out on time last
     if isinstance(table, Table):
         return ranks_of(table.game.scores)
     raise ValueError(f"game kind {table.game_kind!r} has no result the club reads")

@@ -81,11 +81,10 @@ def new_game_body() -> dict[str, Any]:
                 "think": {"type": "number", "exclusiveMinimum": True, "minimum": 0, "maximum": MAX_THINK,
                           "nullable": True, "description": "the sim bots' seconds a move"},
                 "watchable": {"type": "boolean", "description": "open to watchers (default: false)"}}
-            if name == GINNYO:   # Crazy Rummy is played untimed
-                properties["clock"] = {**_object({"initial": _whole(*INITIAL_BOUNDS, nullable=False),
-                                                  "increment": _whole(*INCREMENT_BOUNDS)}, ("initial",)),
-                                       "nullable": True,
-                                       "description": "the time control: seconds a seat, seconds added a turn"}
+            properties["clock"] = {**_object({"initial": _whole(*INITIAL_BOUNDS, nullable=False),
+                                              "increment": _whole(*INCREMENT_BOUNDS)}, ("initial",)),
+                                   "nullable": True,
+                                   "description": "the time control: seconds a seat, seconds added a turn"}
             branches.append(_object(properties, ("seats",) if name == GINNYO else ("game", "seats"),
                                     title=f"{name}, {count} seats"))
     return {"oneOf": branches}

@@ -110,7 +110,7 @@ async def create_game(request: Request) -> Response:
     names = _names(body.get("names"), kinds)
     seed = fields.whole_number(body, "seed", 0, MAX_SEED - 1)
     think = fields.seconds(body, "think", DEFAULT_THINK, 0, MAX_THINK)
-    clock = clocks.read_clock(body.get("clock"), game.name)
+    clock = clocks.read_clock(body.get("clock"))
     watchable = body.get("watchable", False)
     if not isinstance(watchable, bool):
         raise BadRequest("field 'watchable': must be true or false")

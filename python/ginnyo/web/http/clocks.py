@@ -15,15 +15,12 @@ from ginnyo.game.clock import INCREMENT_BOUNDS, INITIAL_BOUNDS, ClockSettings
 from . import requests as fields
 from .errors import BadRequest
 from ..live.registry import Tables
-from ..store import GINNYO
 
 
-def read_clock(value: object, game: str) -> ClockSettings | None:
-    """The ``clock`` field of a new game: ``{"initial": SECONDS, "increment": SECONDS}`` or null."""
+def read_clock(value: object) -> ClockSettings | None:
+    """The ``clock`` field of a new game (of either kind): ``{"initial": SECONDS, "increment": SECONDS}`` or null."""
     if value is None:
         return None
-    if game != GINNYO:
-        raise BadRequest("field 'clock': Crazy Rummy is played untimed (docs/RULES.md, \"Timed play\")")
     if not isinstance(value, dict):
         raise BadRequest("field 'clock': must be {\"initial\": SECONDS, \"increment\": SECONDS}")
     fields.only_fields(value, ("initial", "increment"))

@@ -41,7 +41,7 @@ from ..live.lobby import Lobby, Watcher
 from ..live.registry import Tables
 from ..live.seats import seat_url
 from ..live.table import HUMAN, SeatTable
-from ..store import GINNYO, Store
+from ..store import Store
 from ..store.club import OPEN, SeekRow
 
 SEEK_ID_BYTES = 9            # 12 url-safe characters
@@ -143,7 +143,7 @@ def start_game(tables: Tables, seek: SeekRow) -> SeatTable:
     kinds = [HUMAN] * len(seek.seated) + list(seek.bots)
     names = list(seek.names) + list(seek.bots)
     game = CLUB_KINDS[seek.game_kind]
-    clock = ClockSettings(int(seek.clock[0]), int(seek.clock[1])) if game == GINNYO else None   # Crazy Rummy: untimed
+    clock = ClockSettings(int(seek.clock[0]), int(seek.clock[1]))
     table, _ = tables.create(kinds, names, None, DEFAULT_THINK, None, None, game, clock)
     tables.store.start_seek(seek, table.id, seek.game_kind if seek.rated else None)
     return table

@@ -56,7 +56,7 @@ PAGES = {
     "index": Page("lobby.page-title", ("lobby", "crazy-lobby", "account-bar", "club"), ("club",),
                   messages=("js.common.", "js.lobby.")),
     "play": Page("table.page-title", ("table",), covers="rack", messages=("js.common.", "js.board.", "js.table.")),
-    "crazy": Page("crazy.page-title", ("crazy",), ("crazy",), covers="hand", messages=("js.common.", "js.crazy.")),
+    "crazy": Page("crazy.page-title", ("crazy",), ("crazy",), covers="hand", messages=("js.common.", "js.crazy.", "js.table.clock")),
     "analysis": Page("analysis.page-title", ("analysis",), ("analysis",),
                      messages=("js.common.", "js.board.", "js.analysis.")),
     "review": Page("review.page-title", ("review",), ("analysis",), messages=("js.common.", "js.board.", "js.review.")),

@@ -18,7 +18,7 @@ from typing import Any, Callable
 from ...errors import (GameNotOver, GameOver, GinnyoError, IllegalMoveError, MoveAlreadyStored, NotForWatchers, NotNow, NotYourTurn,
                        RuleRefusal, StaleVersion, TablesFull, UnknownGame)
 from ...game.clock import ClockSettings, Mark, deadline, lost_on_time, overtime_points, remaining
-from ...game.events import ABORT, OVERTIME, RESIGN, TIMEOUT, Event, is_event_text
+from ...game.events import ABORT, OVERTIME, RESIGN, TIMEOUT, Event
 from ..store import GINNYO, GameRow, Store
 from . import feed
 from .bots import BOT_WORKERS, Bots
@@ -346,7 +346,7 @@ class Tables:
             raise
         table.touched = time.time()
         if table.clock is not None:
-            table.marks.append(Mark(mover, at, not is_event_text(text)))
+            table.marks.append(Mark(mover, at, table.ends_turn(text)))
             self._arm(table)
         if table.over:
             self._kept_finished(table)
@@ -515,7 +515,7 @@ class Tables:
         if row.clock is not None:
             table.clock = ClockSettings(*row.clock)
             times = self.store.action_times(row.id) if actions else []
-            table.marks = [Mark(mover, at, not is_event_text(text))
+            table.marks = [Mark(mover, at, table.ends_turn(text))
                            for mover, at, text in zip(table.movers, times, actions)]
         return table
 

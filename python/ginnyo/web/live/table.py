@@ -11,7 +11,7 @@ from typing import Any, Callable, ClassVar
 
 from ginnyo.errors import GinnyoError
 from ginnyo.game.clock import ClockSettings, Mark
-from ginnyo.game.events import Event
+from ginnyo.game.events import Event, is_event_text
 from ginnyo.players.players import Player
 
 from ..store import GINNYO, GameRow
@@ -85,6 +85,10 @@ class SeatTable:
     def overtime_charged(self, seat: int) -> int:
         """The overtime points ``seat`` has been charged so far."""
         return 0
+
+    def ends_turn(self, text: str) -> bool:
+        """Whether the stored action ``text`` ended its seat's turn (the clock's increment is earned by it)."""
+        return not is_event_text(text)
 
     def has_moved(self, seat: int) -> bool:
         """Whether ``seat`` has taken a turn (an abort comes before one)."""

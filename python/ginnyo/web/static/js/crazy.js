@@ -1,13 +1,15 @@
 // The Crazy Rummy table: one seat's view (over the WS), its turn made step by step, each step judged by the server.
 import { api, readFragment, storeGame, t, tileElement, text } from "./common.js";
 import { chatPanel } from "./chat.js";
+import { drawClockCells } from "./clocks.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const seats = readFragment(location.hash);
 const watching = !seats.size;   // no seat in the URL: a watcher of a game open to watchers
 let heard = () => {};           // the chat panel's: each chat message of the socket
 const $ = (id) => document.getElementById(id);
-const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false, covered: false, roundEnd: false };
+const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false, covered: false, roundEnd: false,
+  viewAt: 0 };   // performance.now() when the view arrived: a timed game's running clock ticks from then
 // the last round whose end this screen has shown, per game and the seats it holds (a reload shows it once)
 const shownKey = `crazy-round-shown:${gameId}:${watching ? "watch" : [...seats.keys()].join(",")}`;
 
@@ -98,15 +100,24 @@ function draw() {
   const players = $("players");
   players.replaceChildren();
   const head = document.createElement("tr");
-  for (const title of ["", t("js.crazy.player"), t("js.crazy.cards"), t("js.crazy.score")]) head.append(text("th", title));
+  const titles = ["", t("js.crazy.player"), t("js.crazy.cards"), t("js.crazy.score")];
+  if (view.clocks) titles.push(t("js.table.clock"));
+  for (const title of titles) head.append(text("th", title));
   players.append(head);
   view.names.forEach((name, seat) => {
     const row = document.createElement("tr");
+    row.dataset.seat = String(seat);
     if (seat === view.to_move) row.className = "to-move";
     row.append(text("td", seat === view.dealer ? t("js.crazy.dealer") : ""), text("td", seat === view.seat ? t("js.crazy.you", { name }) : name),
       text("td", String(view.hand_sizes[seat])), text("td", String(view.scores[seat])));
+    if (view.clocks) {
+      const clock = text("td", "", "num clock");
+      clock.setAttribute("aria-live", "off");   // the ticking digits are read when asked for, not every second
+      row.append(clock);
+    }
     players.append(row);
   });
+  drawClocks();
   const last = view.last_round;
   $("last-round").textContent = last ? `${last.out !== null ? t("js.crazy.round-ended-out", { round: last.round, end: last.end, name: view.names[last.out] })
     : t("js.crazy.round-ended", { round: last.round, end: last.end })} `
@@ -280,6 +291,14 @@ $("record").addEventListener("click", async (event) => {
   link.remove();
 });
 
+/** Each seat's clock as of now (a timed game's). */
+function drawClocks() {
+  const view = state.view;
+  if (view && view.clocks) drawClockCells($("players"), view.clocks, (performance.now() - state.viewAt) / 1000);
+}
+
+setInterval(drawClocks, 1000);
+
 function onView(view) {
   if (state.view && view.version < state.view.version) return;
   const seat = watching ? null : pickSeat(view);
@@ -296,6 +315,7 @@ function onView(view) {
   // a game already over when the page opens has its result in #end: no panel over it
   const openedOver = !state.view && view.finished;
   state.view = view;
+  state.viewAt = performance.now();
   for (const code of [...state.chosen]) if (!codes(view.hand).includes(code)) state.chosen.delete(code);
   const ended = view.last_round;
   if (ended && ended.round > shownRound() && !openedOver) {

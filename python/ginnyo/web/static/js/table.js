@@ -6,6 +6,7 @@ import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndex
 import { drawScoresheet, moveWords } from "./scoresheet.js";
 import { drawTracker } from "./tracker.js";
 import { chatPanel } from "./chat.js";
+import { drawClockCells } from "./clocks.js";
 
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const tokens = readFragment(location.hash);
@@ -662,35 +663,11 @@ function drawSideTools(current) {
 }
 
 // -- the clocks: the view's remaining seconds, counted down here between views --------------
-/** Seconds as m:ss (h:mm:ss from an hour), a minus sign when over time. */
-function clockWords(seconds) {
-  const whole = Math.ceil(Math.abs(seconds) - 1e-9);
-  const h = Math.floor(whole / 3600);
-  const m = Math.floor((whole % 3600) / 60);
-  const s = String(whole % 60).padStart(2, "0");
-  const digits = h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
-  return seconds < 0 ? `−${digits}` : digits;
-}
-
-const LOW_TIME = 30;   // seconds: the clock is marked as running low under this
-
 /** Each seat's clock as of now: a view's clocks are as of its arrival, the running one ticks from then. */
 function drawClocks(current) {
   if (!current || !current.clocks) return;
   const elapsed = (performance.now() - (state.clocksAt.get(state.shown) ?? performance.now())) / 1000;
-  for (const clock of current.clocks) {
-    const cell = $("players").querySelector(`tr[data-seat="${clock.seat}"] td.clock`);
-    if (!cell) continue;
-    const left = clock.running ? clock.remaining - elapsed : clock.remaining;
-    const penalty = Math.max(Number(clock.overtime_penalty) || 0, 0);
-    const words = clockWords(left);
-    cell.textContent = left < 0 || penalty ? t("js.table.clock.over", { time: words, points: penalty }) : words;
-    cell.classList.toggle("running", Boolean(clock.running));
-    cell.classList.toggle("low", left >= 0 && left < LOW_TIME);
-    cell.classList.toggle("over", left < 0);
-    cell.dataset.seconds = String(Math.round(left * 10) / 10);
-    cell.title = clock.running ? t("js.table.clock.running") : "";
-  }
+  drawClockCells($("players"), current.clocks, elapsed);
 }
 
 setInterval(() => drawClocks(view()), 1000);
