@@ -35,24 +35,25 @@ def _reason_codes(source: Path) -> Iterator[tuple[str, str]]:
                 continue
             code = call.args[1]
             if isinstance(code, ast.Constant):
-                yield function.name, code.value
+                yield function.name, str(code.value)
             elif isinstance(code, ast.Attribute):   # another reason's code passed on (``problem.code``)
                 continue
             elif isinstance(code, ast.BinOp) and isinstance(code.left, ast.Constant):
-                yield function.name, code.left.value
-                yield function.name, code.left.value + "-own"
+                yield function.name, str(code.left.value)
+                yield function.name, f"{code.left.value}-own"
             else:   # pragma: no cover - a code this reading cannot follow
                 yield function.name, ast.unparse(code)
     for node in ast.walk(tree):   # module-level reasons (match.DRAW_FIRST)
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and getattr(node.value.func, "id", "") == "Reason":
             code = node.value.args[1]
             assert isinstance(code, ast.Constant)
-            yield "", code.value
+            yield "", str(code.value)
 
 
 def crazy_codes() -> tuple[set[str], set[str]]:
     """The refusal codes and the hint codes of every Reason raised or written in ginnyo/crazy/."""
-    refusals, hints = set(), set()
+    refusals: set[str] = set()
+    hints: set[str] = set()
     for source in (PACKAGE / "crazy").glob("*.py"):
         for function, code in _reason_codes(source):
             (hints if source.name == "hints.py" and function in HINT_FUNCTIONS else refusals).add(code)
