@@ -40,7 +40,7 @@ def _reason_codes(source: Path) -> Iterator[tuple[str, str]]:
                 continue
             elif isinstance(code, ast.BinOp) and isinstance(code.left, ast.Constant):
                 yield function.name, str(code.left.value)
-                yield function.name, f"{code.left.value}-own"
+                yield function.name, str(code.left.value) + "-own"
             else:   # pragma: no cover - a code this reading cannot follow
                 yield function.name, ast.unparse(code)
     for node in ast.walk(tree):   # module-level reasons (match.DRAW_FIRST)
