@@ -64,6 +64,12 @@ class MatchResultError(GinnyoError):
 class CrazyError(GinnyoError):
     """A Crazy Rummy state, hand, meld, game record or action is malformed or not legal."""
 
+    @property
+    def reason(self) -> Reason | None:
+        """The rule broken with its code and arguments, when it was raised with one."""
+        first = self.args[0] if self.args else None
+        return first if isinstance(first, Reason) else None
+
 
 class ProtocolError(GinnyoError):
     """A request the engine cannot serve; ``code`` is the protocol's error code."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from ..errors import TileError
+from ..errors import Reason, TileError
 from ..support.files import quote
 from ..vocab.tiles import NUM_CARDS, card, card_code, parse_card, rank_of, suit_of
 from .errors import CrazyError
@@ -43,11 +43,11 @@ def hand_points(cards: Iterable[int], wild: int) -> int:
 def parse_one(text: object, field: str) -> int:
     """One card code (``AH``, ``10h``, ``td``): case does not matter."""
     if not isinstance(text, str):
-        raise CrazyError(f"{field}: card {quote(text)} is not a string")
+        raise CrazyError(Reason(f"{field}: card {quote(text)} is not a string", "crazy-bad-card", card=quote(text)))
     try:
         card_id, _ = parse_card(text, lower_is_joker=False)
     except TileError as error:
-        raise CrazyError(f"{field}: {error}") from None
+        raise CrazyError(Reason(f"{field}: {error}", "crazy-bad-card", card=quote(text))) from None
     return card_id
 
 

@@ -19,6 +19,7 @@ from .advisor import best_turn, play_after_draw
 from ..support import strict_json
 from ..support.files import RECORD_BYTES, quote, read_bounded, text_of
 from .cards import NUM_CARDS, ROUNDS, card_code, cards_text, hand_points, parse_cards, parse_one, wild_rank
+from ..errors import Reason
 from .errors import CrazyError
 from .melds import Meld, meld_text, parse_meld
 from .solver import Action, Line
@@ -169,7 +170,7 @@ class RoundState:
                   drawn_check: int | None = None) -> Turn:
         """Play the turn of the player to move, checking every step; raises CrazyError."""
         if self.end is not None:
-            raise CrazyError("the round is over")
+            raise CrazyError(Reason("the round is over", "crazy-round-over"))
         player = self.to_move
         hand = self.hands[player]
         held_one = len(hand) == 1
@@ -178,15 +179,15 @@ class RoundState:
         for action in actions:
             self._apply(player, action)
         if discard not in hand:
-            raise CrazyError(f"discard {card_code(discard)}: not in hand (a meld that leaves no card "
-                             "to discard cannot be played)")
+            raise CrazyError(Reason(f"discard {card_code(discard)}: not in hand (a meld that leaves no card "
+                                    "to discard cannot be played)", "crazy-discard-not-in-hand", card=card_code(discard)))
         if draw == "discard" and discard == card:
-            raise CrazyError(f"discard {card_code(discard)}: the card taken from the discard pile "
-                             "cannot go back the same turn")
+            raise CrazyError(Reason(f"discard {card_code(discard)}: the card taken from the discard pile "
+                                    "cannot go back the same turn", "crazy-discard-taken-back", card=card_code(discard)))
         hand.remove(discard)
         if held_one and card is not None and hand and (discard != held_card or hand != [card]):
-            raise CrazyError("holding one card and not going out, a player discards the card held "
-                             "and keeps the one drawn")
+            raise CrazyError(Reason("holding one card and not going out, a player discards the card held "
+                                    "and keeps the one drawn", "crazy-keep-drawn"))
         self.discard.append(discard)
         turn = Turn(self.number, player, draw, card, list(actions), discard, tuple(sorted(hand)))
         self.opening = False
@@ -207,16 +208,16 @@ class RoundState:
         card: int | None = None
         if self.opening:
             if draw != "none":
-                raise CrazyError("the opening turn has no draw (the 8th card was dealt)")
+                raise CrazyError(Reason("the opening turn has no draw (the 8th card was dealt)", "crazy-opening-no-draw"))
         elif draw == "stock":
             if not self.stock:
-                raise CrazyError("the stock is empty")
+                raise CrazyError(Reason("the stock is empty", "crazy-stock-empty"))
             card = self.stock.pop(0)
         elif draw == "discard":
             if held_one:
-                raise CrazyError("a player holding one card may only draw from the stock")
+                raise CrazyError(Reason("a player holding one card may only draw from the stock", "crazy-one-card-stock"))
             if not self.discard:
-                raise CrazyError("the discard pile is empty")
+                raise CrazyError(Reason("the discard pile is empty", "crazy-discard-pile-empty"))
             card = self.discard.pop()
         else:
             raise CrazyError(f"draw {draw!r}: a turn starts by drawing from the stock or the discard pile")
@@ -232,7 +233,7 @@ class RoundState:
         ``actions``, the discard still to come (the turn so far); raises CrazyError as
         :meth:`play_turn` would, and changes nothing here."""
         if self.end is not None:
-            raise CrazyError("the round is over")
+            raise CrazyError(Reason("the round is over", "crazy-round-over"))
         trial = copy.deepcopy(self)
         trial._draw(draw, None)
         for action in actions:
@@ -249,13 +250,15 @@ class RoundState:
         if "swap" in action:
             seat, number = self._meld_ref(action["swap"])
             if not self.melds[player]:
-                raise CrazyError("swap: only a player who has melded may take a wild from the table")
+                raise CrazyError(Reason("swap: only a player who has melded may take a wild from the table",
+                                        "crazy-swap-before-melding"))
             real = parse_one(action.get("card"), "swap card")
             taken = parse_one(action.get("wild"), "swap wild")
             meld = self.melds[seat][number]
             if taken not in meld.cards or not meld.can_take(meld.cards.index(taken), real, self.wild):
-                raise CrazyError(f"swap: {card_code(real)} is not the real card that {card_code(taken)} "
-                                 f"stands for in {meld_text(meld, self.wild)}")
+                raise CrazyError(Reason(f"swap: {card_code(real)} is not the real card that {card_code(taken)} "
+                                        f"stands for in {meld_text(meld, self.wild)}", "crazy-swap-wrong-card",
+                                        card=card_code(real), wild=card_code(taken), meld=meld_text(meld, self.wild)))
             self._take_from_hand(hand, (real,))
             self.melds[seat][number] = meld.swapped(meld.cards.index(taken), real)
             hand.append(taken)
@@ -263,13 +266,14 @@ class RoundState:
         if "lay_off" in action:
             seat, number = self._meld_ref(action["lay_off"])
             if seat != player:
-                raise CrazyError("lay off: only on one's own melds")
+                raise CrazyError(Reason("lay off: only on one's own melds", "crazy-lay-off-own"))
             old = self.melds[seat][number]
             new = parse_meld(action.get("meld"), self.wild, "lay off meld")
             added = _added_cards(old, new)
             if added is None:
-                raise CrazyError(f"lay off: {meld_text(new, self.wild)} does not extend "
-                                 f"{meld_text(old, self.wild)}")
+                raise CrazyError(Reason(f"lay off: {meld_text(new, self.wild)} does not extend "
+                                        f"{meld_text(old, self.wild)}", "crazy-lay-off-no-extend",
+                                        meld=meld_text(new, self.wild), onto=meld_text(old, self.wild)))
             self._take_from_hand(hand, added)
             self.melds[seat][number] = new
             return
@@ -278,14 +282,15 @@ class RoundState:
     def _meld_ref(self, value: object) -> tuple[int, int]:
         if (not isinstance(value, list) or len(value) != 2 or not all(type(v) is int for v in value)
                 or not 0 <= value[0] < self.players or not 0 <= value[1] < len(self.melds[value[0]])):
-            raise CrazyError(f"meld {value!r}: no such meld on the table ([seat, number])")
+            raise CrazyError(Reason(f"meld {value!r}: no such meld on the table ([seat, number])", "crazy-no-such-meld"))
         return value[0], value[1]
 
     @staticmethod
     def _take_from_hand(hand: list[int], cards: Sequence[int]) -> None:
         for card in cards:
             if card not in hand:
-                raise CrazyError(f"card {card_code(card)} is not in the hand")
+                raise CrazyError(Reason(f"card {card_code(card)} is not in the hand", "crazy-not-in-hand",
+                                        card=card_code(card)))
         for card in cards:
             hand.remove(card)
 

@@ -4,7 +4,9 @@ cards of the hand make, each checked as the step itself would be.
 
 The advice speaks as a player sees the table: cards with their suit signs, a meld by its kind,
 owner and cards ("lay off A♥ on your run 2♥ 3♥ 4♥", "swap K♣ for 7♦ in Bea's set of kings"),
-never the program's indices.
+never the program's indices.  Each line is also a stable code with its arguments (a
+:class:`~ginnyo.errors.Reason`: cards as codes, a meld as its kind and text, an owner as a seat), which
+the web table's page words in its reader's language (``steps``, docs/WEB.md).
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from __future__ import annotations
 import itertools
 from typing import Any, Sequence
 
-from .advisor import advice_json, advice_lines, best_turn, play_after_draw
-from .cards import card, card_code, parse_one, rank_of, suit_of
-from ..errors import MeldNotOnTable
+from .advisor import DrawOption, TurnAdvice, advice_json, advice_lines, best_turn, play_after_draw
+from .cards import card, card_code, cards_text, parse_one, rank_of, suit_of
+from ..errors import MeldNotOnTable, Reason
 from .errors import CrazyError
 from .game import RoundState
-from .match import CrazyMatch, can_end_turn
+from .match import DRAW_FIRST, CrazyMatch, can_end_turn
 from .melds import Meld, meld_text, parse_meld
 from .solver import Action, Line, solve_hand
 from .state import TurnState
@@ -56,9 +58,10 @@ def owner_words(owner: int, seat: int, names: Sequence[str]) -> str:
     return f"{name}'s"
 
 
-def line_words(line: Line, round_state: RoundState, seat: int, wild: int, names: Sequence[str]) -> list[str]:
+def line_words(line: Line, round_state: RoundState, seat: int, wild: int, names: Sequence[str]) -> list[Reason]:
     """A turn's play after the draw in words: each step naming the meld it changes as it lies
-    then (on ``round_state``, as the seat sees it), and the discard."""
+    then (on ``round_state``, as the seat sees it), and the discard; each with its code (``meld``,
+    ``swap``/``swap-own``, ``lay-off``/``lay-off-own``, ``discard``, ``no-discard``) and arguments."""
     state, where = round_state.view(seat)
     lying: dict[tuple[str, int], tuple[int, Meld]] = {("melds", n): (seat, m) for n, m in enumerate(state.melds)}
     lying.update((("others", n), (where[n][0], m)) for n, m in enumerate(state.others))
@@ -66,19 +69,74 @@ def line_words(line: Line, round_state: RoundState, seat: int, wild: int, names:
     texts = []
     for action in line.actions:
         if action.kind == "meld" or action.target is None:
-            texts.append(f"meld the {meld_words(action.meld, wild)}")
+            texts.append(Reason(f"meld the {meld_words(action.meld, wild)}", "meld", **_meld_args(action.meld, wild)))
             lying[("melds", own)] = (seat, action.meld)
             own += 1
             continue
         owner, before = lying[action.target]
         meld = f"{owner_words(owner, seat, names)} {meld_words(before, wild)}"
+        whose = {"seat": owner, **_meld_args(before, wild)}
+        suffix = "-own" if owner == seat else ""
         if action.kind == "swap":
-            texts.append(f"swap {card_words(action.cards[0])} for {card_words(action.taken)} in {meld}")
+            texts.append(Reason(f"swap {card_words(action.cards[0])} for {card_words(action.taken)} in {meld}",
+                                "swap" + suffix, card=card_code(action.cards[0]), wild=card_code(action.taken), **whose))
         else:
-            texts.append(f"lay off {' '.join(card_words(c) for c in action.cards)} on {meld}")
+            texts.append(Reason(f"lay off {' '.join(card_words(c) for c in action.cards)} on {meld}", "lay-off" + suffix,
+                                cards=" ".join(card_code(c) for c in action.cards), **whose))
         lying[action.target] = (owner, action.meld)
-    texts.append(f"discard {card_words(line.discard)}" if line.discard is not None else "no discard")
+    texts.append(Reason(f"discard {card_words(line.discard)}", "discard", card=card_code(line.discard))
+                 if line.discard is not None else Reason("no discard", "no-discard"))
     return texts
+
+
+def _meld_args(meld: Meld, wild: int) -> dict[str, str]:
+    """A meld as a hint's arguments: its kind (``run``, ``set``) and its text (``7C 7D 5H=7S``)."""
+    return {"kind": meld.kind, "meld": meld_text(meld, wild)}
+
+
+def advice_steps(advice: TurnAdvice, describe: list[Reason]) -> list[Reason]:
+    """The advice before the draw as the page words it, line by line: how to start the turn (``draw-stock``,
+    ``take-discard``, ``opening``), the other ways (``instead-stock``, ``instead-discard``), the play
+    (``describe``: :func:`line_words`) and what it leaves (``goes-out``, ``keeps``), or for a draw from the
+    stock the points held by the card it gives (``by-card``)."""
+    best = advice.best
+    steps = [_start(best)]
+    for option in advice.options:
+        if option is not best:
+            held = f"{option.expected_held:.2f}"
+            steps.append(Reason(f"(instead, the stock: {held} points held on average)", "instead-stock", held=held)
+                         if option.source == "stock" else
+                         Reason(f"(instead, {card_code(option.card or 0)} from the discard pile: {held} points held "
+                                "on average)", "instead-discard", card=card_code(option.card or 0), held=held))
+    if best.line is not None:
+        steps += describe
+        steps.append(Reason("goes out", "goes-out") if best.line.goes_out else
+                     Reason(f"keeps {cards_text(best.line.hand_after)} ({best.line.held} points)", "keeps",
+                            cards=cards_text(best.line.hand_after), count=best.line.held))
+        return steps
+    by_held: dict[int, list[str]] = {}
+    for outcome in best.outcomes:
+        by_held.setdefault(outcome.held, []).append(f"{card_code(outcome.card)}/{card_code(outcome.discard)}")
+    steps += [Reason(f"{held} points held after drawing (card/discard) {' '.join(draws)}", "by-card",
+                     count=held, draws=" ".join(draws)) for held, draws in sorted(by_held.items())]
+    return steps
+
+
+def _start(best: DrawOption) -> Reason:
+    held = f"{best.expected_held:.2f}"
+    if best.source == "stock":
+        chance = f"{best.go_out_chance:.0%}"
+        return Reason(f"draw from the stock: {held} points held on average, goes out {chance} of the time",
+                      "draw-stock", held=held, chance=chance)
+    if best.source == "discard":
+        return Reason(f"take {card_code(best.card or 0)} from the discard pile: {held} points held", "take-discard",
+                      card=card_code(best.card or 0), held=held)
+    return Reason(f"opening turn (no draw): {held} points held", "opening", held=held)
+
+
+def steps_json(steps: Sequence[Reason]) -> list[dict[str, Any]]:
+    """Lines as the web table sends them beside their English: ``[{"code", "args"}]``."""
+    return [{"code": step.code, "args": step.arguments} for step in steps]
 
 
 # -- the hint ------------------------------------------------------------------------------------
@@ -92,13 +150,18 @@ def seat_state(round_state: RoundState, seat: int, draw: bool = True) -> TurnSta
 
 def hint(match: CrazyMatch, seat: int, names: Sequence[str] = ()) -> dict[str, Any]:
     """The advisor's best turn for the seat to move, from what it sees: the whole turn before its
-    draw, the play of the cards in hand after it; ``lines`` in words (``names``: the seats')."""
+    draw, the play of the cards in hand after it; ``lines`` in words (``names``: the seats'), ``steps``
+    the same as codes and arguments (:func:`advice_steps`, :func:`line_words`)."""
     if not match.drawn or (match.round.opening and not match.steps):
         state = seat_state(match.round, seat)
         advice = best_turn(state)
-        return {"hint": advice_json(state, advice),
-                "lines": advice_lines(state, advice,
-                                      lambda line: line_words(line, match.round, seat, state.wild, names))}
+        described: list[Reason] = []
+
+        def describe(line: Line) -> list[str]:
+            described[:] = line_words(line, match.round, seat, state.wild, names)
+            return list(described)
+        lines = advice_lines(state, advice, describe)
+        return {"hint": advice_json(state, advice), "lines": lines, "steps": steps_json(advice_steps(advice, described))}
     if not match.steps and match.draw is not None:   # drawn, nothing played yet: the play of that card
         state, shown = seat_state(match.round, seat), match.round
         line = play_after_draw(state, match.card, match.draw)
@@ -107,7 +170,8 @@ def hint(match: CrazyMatch, seat: int, names: Sequence[str] = ()) -> dict[str, A
         keep = [match.card] if match.draw == "discard" and match.card is not None else []
         line = solve_hand(list(state.hand), state.wild, state.melds, state.others, keep=keep).line
     texts = line_words(line, shown, seat, state.wild, names)
-    return {"hint": {"actions": texts, "held": line.held, "goes_out": line.goes_out}, "lines": texts}
+    return {"hint": {"actions": [str(text) for text in texts], "held": line.held, "goes_out": line.goes_out},
+            "lines": [str(text) for text in texts], "steps": steps_json(texts)}
 
 
 # -- the options of chosen cards -----------------------------------------------------------------
@@ -115,16 +179,18 @@ def hint(match: CrazyMatch, seat: int, names: Sequence[str] = ()) -> dict[str, A
 def options(match: CrazyMatch, codes: Sequence[object], onto: object) -> dict[str, Any]:
     """The steps that the chosen cards of the hand (``codes``) make: melds of them alone, or with
     ``onto`` ([seat, number] of a meld on the table) lay-offs on it (one's own) and swaps of its
-    wilds; each step checked as it would be taken.  ``reason``: why none, in the rules' words.
+    wilds; each step checked as it would be taken.  ``reason``: why none, in the rules' words (``reason_code``,
+    ``reason_args``: the same as a refusal's code and arguments, docs/WEB.md).
     CrazyError for a card not in hand or before the draw; :class:`MeldNotOnTable` for a bad ``onto``."""
     if not match.drawn:
-        raise CrazyError("draw first: from the stock or the discard pile")
+        raise CrazyError(DRAW_FIRST)
     chosen = [parse_one(code, "cards") for code in codes]
     round_state, seat, wild = match.round, match.to_move, match.round.wild
     hand = match.shown.hands[seat]
     for chosen_card in chosen:
         if chosen_card not in hand:
-            raise CrazyError(f"cards: {card_code(chosen_card)} is not in the hand")
+            raise CrazyError(Reason(f"cards: {card_code(chosen_card)} is not in the hand", "crazy-not-in-hand",
+                                    card=card_code(chosen_card)))
     candidates: list[dict[str, Any]] = []
     if onto is None:
         candidates += [{"meld": text} for text in meld_texts([], chosen, wild)]
@@ -137,21 +203,24 @@ def options(match: CrazyMatch, codes: Sequence[object], onto: object) -> dict[st
         if len(chosen) == 1:
             candidates += [{"swap": [owner, number], "card": card_code(chosen[0]), "wild": card_code(meld.cards[slot])}
                            for slot in meld.wild_slots(wild)]
-    found, reason = [], None
+    found: list[dict[str, Any]] = []
+    reason: Reason | None = None
     for step in candidates:
         try:
             draw = match.draw or "none"
             round_state.after(draw, [*match.steps, step])
             can_end_turn(round_state, draw, [*match.steps, step], match.card)
         except CrazyError as error:
-            reason = reason or str(error)
+            reason = reason or error.reason or Reason(str(error), "crazy-refused")
             continue
         found.append(step)
         if len(found) == MAX_OPTIONS:
             break
     if not found and reason is None:
         reason = _why_not(chosen, wild, onto is not None)
-    return {"options": found, "reason": None if found else reason}
+    if found or reason is None:
+        return {"options": found, "reason": None, "reason_code": None, "reason_args": None}
+    return {"options": found, "reason": str(reason), "reason_code": reason.code, "reason_args": reason.arguments}
 
 
 def meld_texts(down: list[str], chosen: list[int], wild: int) -> list[str]:
@@ -185,14 +254,14 @@ def meld_ref(match: CrazyMatch, onto: object) -> tuple[int, int]:
     return onto[0], onto[1]
 
 
-def _why_not(chosen: list[int], wild: int, onto: bool) -> str:
+def _why_not(chosen: list[int], wild: int, onto: bool) -> Reason:
     if onto:
-        return "these cards neither extend that meld nor take one of its wilds"
+        return Reason("these cards neither extend that meld nor take one of its wilds", "crazy-no-step-onto")
     try:
         parse_meld([card_code(c) for c in chosen], wild, "meld")
     except CrazyError as error:
-        return str(error)
-    return "these cards make no meld"   # pragma: no cover - a meld parse_meld accepts is a candidate
+        return error.reason or Reason(str(error), "crazy-refused")
+    return Reason("these cards make no meld", "crazy-no-meld")   # pragma: no cover - a meld parse_meld accepts is a candidate
 
 
 __all__ = ["hint", "options", "meld_texts", "meld_ref", "line_words", "meld_words", "card_words", "owner_words",

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from ..game.events import OVERTIME, TIMEOUT, Event
 from .cards import ROUNDS, card_code, parse_one
+from ..errors import Reason
 from .errors import CrazyError
 from .game import Draw, GameResult, RoundResult, RoundState, Turn, player_kinds, round_deals
 from .melds import meld_text, parse_meld
@@ -27,6 +28,7 @@ from .solver import solve_hand
 
 DRAWS: tuple[Draw, ...] = ("stock", "discard")
 MAX_STEPS = 40   # steps in one action (a whole turn sent at once)
+DRAW_FIRST = Reason("draw first: from the stock or the discard pile", "crazy-draw-first")
 
 
 class CrazyMatch:
@@ -120,27 +122,28 @@ class CrazyMatch:
         """Take ``steps`` for the seat to move, all or none (CrazyError, the rules' words);
         the steps as stored (codes written out as the record writes them)."""
         if self.over:
-            raise CrazyError("the game is over")
+            raise CrazyError(Reason("the game is over", "game-over"))
         draw, card, done = self.draw, self.card, list(self.steps)
         shown, written, log = self.shown, [], []
         round_state, turns = self.round, self.turns
         for index, step in enumerate(steps):
             if not isinstance(step, dict):
-                raise CrazyError("a step must be an object: {\"draw\": ...}, {\"meld\": ...}, "
-                                 "{\"lay_off\": ...}, {\"swap\": ...} or {\"discard\": ...}")
+                raise CrazyError(Reason("a step must be an object: {\"draw\": ...}, {\"meld\": ...}, "
+                                        "{\"lay_off\": ...}, {\"swap\": ...} or {\"discard\": ...}", "crazy-bad-step"))
             step = normal_step(step, round_state.wild)
             if "draw" in step:
                 if step["draw"] == "none" and round_state.opening and draw is None:
                     draw = "none"
                 elif draw is not None or round_state.opening:
-                    raise CrazyError("the turn's card is in hand already: meld, lay off, swap or discard")
+                    raise CrazyError(Reason("the turn's card is in hand already: meld, lay off, swap or discard",
+                                            "crazy-drawn-already"))
                 else:
                     draw = step["draw"]
                 shown = round_state.after(draw, done)
                 card = _drawn_card(round_state, shown)
             elif "discard" in step:
                 if index != len(steps) - 1:
-                    raise CrazyError("the discard ends the turn: no step may follow it")
+                    raise CrazyError(Reason("the discard ends the turn: no step may follow it", "crazy-discard-ends-turn"))
                 draw = _drawn(draw, round_state)
                 trial = copy.deepcopy(round_state)
                 turns = [*turns, trial.play_turn(draw, done, parse_one(step["discard"], "discard"), card)]
@@ -183,7 +186,7 @@ def _drawn(draw: Draw | None, round_state: RoundState) -> Draw:
     if round_state.opening:
         return "none"
     if draw is None:
-        raise CrazyError("draw first: from the stock or the discard pile")
+        raise CrazyError(DRAW_FIRST)
     return draw
 
 
@@ -201,27 +204,28 @@ def can_end_turn(round_state: RoundState, draw: Draw, steps: list[dict[str, Any]
     after = round_state.after(draw, steps)
     seat = round_state.to_move
     hand = after.hands[seat]
-    reason = "a meld that leaves no card to discard cannot be played"
+    reason = Reason("a meld that leaves no card to discard cannot be played", "crazy-no-card-left")
     for discard in hand:
         try:
             copy.deepcopy(round_state).play_turn(draw, steps, discard, card)
             return
         except CrazyError as error:
-            reason = str(error)
+            reason = error.reason or Reason(str(error), "crazy-refused")
     if hand:
         own = after.melds[seat]
         others = [meld for owner, melds in enumerate(after.melds) if owner != seat for meld in melds]
         keep = [card] if draw == "discard" and card is not None else []
         if solve_hand(hand, after.wild, own, others, keep=keep).can_go_out:
             return
-    raise CrazyError(f"then no discard could end the turn: {reason}")
+    raise CrazyError(Reason(f"then no discard could end the turn: {reason}", "crazy-turn-cannot-end", reason=str(reason),
+                            reason_code=reason.code, reason_args=reason.arguments))
 
 
 def normal_step(step: dict[str, Any], wild: int) -> dict[str, Any]:
     """A step with its cards and melds as the record writes them (CrazyError when malformed)."""
     if set(step) == {"draw"}:
         if step["draw"] not in (*DRAWS, "none"):
-            raise CrazyError(f"draw {str(step['draw'])[:20]!r}: from \"stock\" or \"discard\"")
+            raise CrazyError(Reason(f"draw {str(step['draw'])[:20]!r}: from \"stock\" or \"discard\"", "crazy-bad-draw"))
         return dict(step)
     if set(step) == {"discard"}:
         return {"discard": card_code(parse_one(step["discard"], "discard"))}
@@ -232,9 +236,9 @@ def normal_step(step: dict[str, Any], wild: int) -> dict[str, Any]:
     if set(step) == {"swap", "card", "wild"}:
         return {"swap": step["swap"], "card": card_code(parse_one(step["card"], "swap card")),
                 "wild": card_code(parse_one(step["wild"], "swap wild"))}
-    raise CrazyError("a step is {\"draw\": \"stock\"|\"discard\"}, {\"meld\": \"7C 7D 5H=7S\"}, "
-                     "{\"lay_off\": [seat, n], \"meld\": ...}, {\"swap\": [seat, n], \"card\": ..., \"wild\": ...} "
-                     "or {\"discard\": \"5H\"}")
+    raise CrazyError(Reason("a step is {\"draw\": \"stock\"|\"discard\"}, {\"meld\": \"7C 7D 5H=7S\"}, "
+                            "{\"lay_off\": [seat, n], \"meld\": ...}, {\"swap\": [seat, n], \"card\": ..., \"wild\": ...} "
+                            "or {\"discard\": \"5H\"}", "crazy-bad-step"))
 
 
 __all__ = ["CrazyMatch", "normal_step", "can_end_turn", "MAX_STEPS"]

@@ -18,6 +18,7 @@ from typing import Literal, Sequence
 from ..support.files import quote
 from ..vocab.tiles import RANKS
 from .cards import card, card_code, parse_one, rank_of, suit_of
+from ..errors import Reason
 from .errors import CrazyError
 
 Kind = Literal["set", "run"]
@@ -113,35 +114,42 @@ def meld_text(meld: Meld, wild: int) -> str:
     return " ".join(codes)
 
 
-def check(meld: Meld, wild: int) -> str | None:
-    """Why ``meld`` is not a legal meld in a round with this wild rank, or None."""
+def check(meld: Meld, wild: int) -> Reason | None:
+    """Why ``meld`` is not a legal meld in a round with this wild rank (with its refusal code), or None."""
     size = len(meld.cards)
     if len(set(meld.cards)) != size:
-        return "a card appears twice"
+        return Reason("a card appears twice", "crazy-card-twice")
     if meld.kind == "set":
+        rank = RANKS[meld.rank - 1]
         if not MELD_MIN <= size <= SET_MAX:
-            return f"a set holds 3 or 4 cards, not {size}"
+            return Reason(f"a set holds 3 or 4 cards, not {size}", "crazy-set-size", count=size)
         for physical in meld.cards:
             if rank_of(physical) not in (meld.rank, wild):
-                return f"{card_code(physical)} is not a {RANKS[meld.rank - 1]} or a wild"
+                return Reason(f"{card_code(physical)} is not a {rank} or a wild", "crazy-set-odd-card",
+                              card=card_code(physical), rank=rank)
         if len(meld.named) != size:
-            return "every place of a set stands for one card"
+            return Reason("every place of a set stands for one card", "crazy-set-places")
         for physical, named in zip(meld.cards, meld.named):
             if rank_of(named) != meld.rank:
-                return f"{card_code(physical)} stands for {card_code(named)}, not a {RANKS[meld.rank - 1]}"
+                return Reason(f"{card_code(physical)} stands for {card_code(named)}, not a {rank}", "crazy-set-stands-off",
+                              card=card_code(physical), named=card_code(named), rank=rank)
             if named != physical and rank_of(physical) != wild:
-                return f"{card_code(physical)} cannot stand for {card_code(named)}"
+                return Reason(f"{card_code(physical)} cannot stand for {card_code(named)}", "crazy-cannot-stand-for",
+                              card=card_code(physical), named=card_code(named))
         if len(set(meld.named)) != size:
             twice = next(named for named in meld.named if meld.named.count(named) > 1)
-            return f"two places stand for {card_code(twice)} (a set holds each suit once)"
+            return Reason(f"two places stand for {card_code(twice)} (a set holds each suit once)", "crazy-set-suit-twice",
+                          card=card_code(twice))
         return None
     if size < MELD_MIN:
-        return f"a run holds 3 or more cards, not {size}"
+        return Reason(f"a run holds 3 or more cards, not {size}", "crazy-run-size", count=size)
     if meld.rank < 1 or meld.high > KING:
-        return "a run goes from the ace (low) up to the king, without wrapping"
+        return Reason("a run goes from the ace (low) up to the king, without wrapping", "crazy-run-wraps")
     for index, physical in enumerate(meld.cards):
         if physical != meld.stands_for(index) and rank_of(physical) != wild:
-            return f"{card_code(physical)} cannot stand for {card_code(meld.stands_for(index))}"
+            stood = card_code(meld.stands_for(index))
+            return Reason(f"{card_code(physical)} cannot stand for {stood}", "crazy-cannot-stand-for",
+                          card=card_code(physical), named=stood)
     return None
 
 
@@ -157,7 +165,7 @@ def make_run(suit: int, low: int, cards: Sequence[int], wild: int) -> Meld:
 def _checked(meld: Meld, wild: int) -> Meld:
     problem = check(meld, wild)
     if problem:
-        raise CrazyError(f"{meld_text(meld, wild)}: {problem}")
+        raise CrazyError(Reason(f"{meld_text(meld, wild)}: {problem}", problem.code, **problem.arguments))
     return meld
 
 
@@ -168,21 +176,23 @@ def parse_meld(value: object, wild: int, field: str) -> Meld:
     elif isinstance(value, list):
         tokens = value
     else:
-        raise CrazyError(f"{field}: expected a meld as a string of card codes, got {type(value).__name__}")
+        raise CrazyError(Reason(f"{field}: expected a meld as a string of card codes, got {type(value).__name__}",
+                                "crazy-bad-meld"))
     if not tokens:
-        raise CrazyError(f"{field}: an empty meld")
+        raise CrazyError(Reason(f"{field}: an empty meld", "crazy-bad-meld"))
     physical: list[int] = []
     identities: list[int | str] = []   # a card, or a rank letter (the older set notation)
     for token in tokens:
         if not isinstance(token, str):
-            raise CrazyError(f"{field}: card {quote(token)} is not a string")
+            raise CrazyError(Reason(f"{field}: card {quote(token)} is not a string", "crazy-bad-card", card=quote(token)))
         code, equals, stands = token.partition("=")
         physical_card = parse_one(code, field)
         if not equals:
             identities.append(physical_card)
         elif rank_of(physical_card) != wild:
-            raise CrazyError(f"{field}: {code} is not a wild this round (the wild rank is "
-                             f"{RANKS[wild - 1]}), so it stands only for itself")
+            raise CrazyError(Reason(f"{field}: {code} is not a wild this round (the wild rank is "
+                                    f"{RANKS[wild - 1]}), so it stands only for itself", "crazy-not-wild",
+                                    card=code, wild=RANKS[wild - 1]))
         elif stands.upper() in ("10", *RANKS) and len(stands) <= 2:
             identities.append("T" if stands == "10" else stands.upper())
         else:
@@ -193,10 +203,11 @@ def parse_meld(value: object, wild: int, field: str) -> Meld:
     try:
         meld = _meld_from(physical, identities, field)
     except CrazyError as error:
-        raise CrazyError(f"{error}{hint}") from None
+        reason = error.reason
+        raise CrazyError(Reason(f"{error}{hint}", reason.code, **reason.arguments) if reason else f"{error}{hint}") from None
     problem = check(meld, wild)
     if problem:
-        raise CrazyError(f"{field}: {problem}{hint}")
+        raise CrazyError(Reason(f"{field}: {problem}{hint}", problem.code, **problem.arguments))
     return meld
 
 
@@ -206,18 +217,18 @@ def _meld_from(physical: list[int], identities: list[int | str], field: str) -> 
         rank = ranks.pop()
         return Meld("set", tuple(physical), rank, named=_set_named(rank, physical, identities, field))
     if any(isinstance(i, str) for i in identities):
-        raise CrazyError(f"{field}: a wild standing for a rank belongs in a set, and these cards "
-                         "are not all of one rank")
+        raise CrazyError(Reason(f"{field}: a wild standing for a rank belongs in a set, and these cards "
+                                "are not all of one rank", "crazy-rank-wild-not-set"))
     cards = [i for i in identities if isinstance(i, int)]
     suits = {suit_of(c) for c in cards}
     if len(suits) != 1:
-        raise CrazyError(f"{field}: not a set (one rank) or a run (one suit)")
+        raise CrazyError(Reason(f"{field}: not a set (one rank) or a run (one suit)", "crazy-not-a-meld"))
     order = sorted(range(len(cards)), key=lambda index: rank_of(cards[index]))
     low = rank_of(cards[order[0]])
     for step, index in enumerate(order):
         if rank_of(cards[index]) != low + step:
-            raise CrazyError(f"{field}: the run's cards are not in sequence (a run has no gaps and "
-                             "the ace is always low)")
+            raise CrazyError(Reason(f"{field}: the run's cards are not in sequence (a run has no gaps and "
+                                    "the ace is always low)", "crazy-run-gap"))
     return Meld("run", tuple(physical[index] for index in order), low, suits.pop())
 
 
@@ -231,6 +242,7 @@ def _set_named(rank: int, physical: list[int], identities: list[int | str], fiel
         code = card_code(physical[rank_only[0]])
         letter = RANKS[rank - 1]
         choices = " or ".join(f"{code}={card_code(option)}" for option in free) or f"{code}={letter}C"
-        raise CrazyError(f"{field}: {code}={letter} must name the card it stands for, rank and suit, "
-                         f"as {choices} (a wild in a set stands for one card)")
+        raise CrazyError(Reason(f"{field}: {code}={letter} must name the card it stands for, rank and suit, "
+                                f"as {choices} (a wild in a set stands for one card)", "crazy-wild-names-card",
+                                wild=f"{code}={letter}", choices=choices))
     return tuple(free[0] if isinstance(identity, str) else identity for identity in identities)

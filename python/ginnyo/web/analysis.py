@@ -24,7 +24,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, AsyncIterator
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -45,7 +45,6 @@ from .http import requests as fields
 from .http.pages import page_response
 from .http.errors import BadRequest, Conflict, Illegal, NotFound
 from .http.limits import SIMULATIONS, limited
-from .live.table import HUMAN
 
 if TYPE_CHECKING:
     from .live.table import SeatTable
@@ -113,10 +112,10 @@ async def analyse(request: Request) -> Response:
 
 # -- a game's position, handed to the analysis board ------------------------------------------
 
-def analysable(table: SeatTable, rated: bool = False) -> None:
+def analysable(table: SeatTable, rated: Callable[[], bool] = lambda: False) -> None:
     """Fair play: refuse (:class:`~ginnyo.errors.AnalysisInPlay`) a game in play that two or more people sit
-    at, or a rated one (against bots too: the engine's help would be rated)."""
-    if not table.over and (rated or table.kinds.count(HUMAN) >= 2):
+    at, or a rated one (against bots too: the engine's help would be rated): :meth:`SeatTable.fair_to_analyse`."""
+    if not table.fair_to_analyse(rated):
         raise AnalysisInPlay("no engine analysis of a game in play between people, or of a rated one: "
                              "the analysis board opens once the game is over")
 
@@ -136,7 +135,8 @@ async def analyse_game(request: Request) -> Response:
     table = tables.get(request.path_params["game_id"])
     token = fields.bearer_token(request)
     seat = tables.seat_of(table, token)
-    analysable(table, await run_in_threadpool(tables.store.rated_kind, table.id) is not None)
+    rated = await run_in_threadpool(tables.store.rated_kind, table.id) is not None
+    analysable(table, lambda: rated)
     return JSONResponse(game_position(await run_in_threadpool(tables.view, table, seat, token)))
 
 

@@ -25,7 +25,7 @@ from typing import Any, Callable, ClassVar, Sequence
 
 from ginnyo.crazy.cards import ROUNDS, card_code, cards_text
 from ginnyo.crazy.errors import CrazyError
-from ginnyo.crazy.game import PLAYER_KINDS, actions_json, record_lines
+from ginnyo.crazy.game import END_LIMIT, END_OUT, END_STOCK, PLAYER_KINDS, actions_json, record_lines
 from ginnyo.crazy.hints import MAX_CHOSEN, meld_texts
 from ginnyo.crazy.hints import hint as advised_turn
 from ginnyo.crazy.hints import options as card_options
@@ -40,6 +40,10 @@ from ..live.table import HUMAN, SeatTable
 from ..store import CRAZY, GameRow
 
 SEAT_KINDS = (HUMAN, *PLAYER_KINDS)
+#: how a round ends -> its code in a view (``end_code``)
+END_CODES = {END_OUT: "out", END_STOCK: "stock-empty", END_LIMIT: "turn-limit"}
+#: the codes of a history line (``code``, with ``args``): a page words each in its reader's language
+HISTORY_CODES = ("opens", "takes-discard", "draws-card", "draws", "discards", "swaps", "lays-off", "melds")
 
 
 @dataclass(eq=False)
@@ -196,7 +200,7 @@ def _view_of(table: CrazyTable, seat: int | None, rematch: dict[str, Any] | None
         "stock": len(shown.stock),
         "turn": None if match.over else turn_of(match, seat),
         "scores": list(match.scores),
-        "rounds_played": [{"round": result.round, "end": result.end, "out": result.out,
+        "rounds_played": [{"round": result.round, "end": result.end, "end_code": END_CODES.get(result.end), "out": result.out,
                            "points": list(result.points)} for result in match.rounds],
         "last_round": last_round(match),
         "history": [history_entry(entry, seat, table.names) for entry in match.log[-60:]],
@@ -222,32 +226,42 @@ def last_round(match: CrazyMatch) -> dict[str, Any] | None:
     if not match.rounds:
         return None
     result = match.rounds[-1]
-    return {"round": result.round, "end": result.end, "out": result.out, "points": list(result.points),
+    return {"round": result.round, "end": result.end, "end_code": END_CODES.get(result.end), "out": result.out,
+            "points": list(result.points),
             "hands": [cards_text(hand) for hand in match.finished_hands]}
 
 
 def history_entry(entry: dict[str, Any], seat: int | None, names: tuple[str, ...]) -> dict[str, Any]:
-    """A step as ``seat`` may read it: another seat's draw from the stock names no card."""
+    """A step as ``seat`` may read it: another seat's draw from the stock names no card.  ``text`` in
+    English, ``code`` (of :data:`HISTORY_CODES`) and ``args`` for a page's words (a meld by its owner's
+    seat and its number in that seat's row, from 1, as the page shows it)."""
     step, who = entry["step"], entry["seat"]
+    args: dict[str, Any] = {}
     if "draw" in step:
         if step["draw"] == "none":
-            text = "opens the round (8 cards, no draw)"
+            text, code = "opens the round (8 cards, no draw)", "opens"
         elif step["draw"] == "discard":
-            text = f"takes {card_code(entry['card'])} from the discard pile"
+            args = {"card": card_code(entry["card"])}
+            text, code = f"takes {args['card']} from the discard pile", "takes-discard"
         elif who == seat and entry["card"] is not None:
-            text = f"draws {card_code(entry['card'])} from the stock"
+            args = {"card": card_code(entry["card"])}
+            text, code = f"draws {args['card']} from the stock", "draws-card"
         else:
-            text = "draws from the stock"
+            text, code = "draws from the stock", "draws"
     elif "discard" in step:
-        text = f"discards {step['discard']}"
+        args = {"card": step["discard"]}
+        text, code = f"discards {step['discard']}", "discards"
     elif "swap" in step:
         owner, number = step["swap"]
-        text = f"swaps {step['card']} for the wild {step['wild']} in {names[owner]}'s meld {number + 1}"
+        args = {"card": step["card"], "wild": step["wild"], "owner": owner, "number": number + 1}
+        text, code = f"swaps {step['card']} for the wild {step['wild']} in {names[owner]}'s meld {number + 1}", "swaps"
     elif "lay_off" in step:
-        text = f"lays off on meld {step['lay_off'][1] + 1}: {step['meld']}"
+        args = {"number": step["lay_off"][1] + 1, "meld": step["meld"]}
+        text, code = f"lays off on meld {step['lay_off'][1] + 1}: {step['meld']}", "lays-off"
     else:
-        text = f"melds {step['meld']}"
-    return {"round": entry["round"], "seat": who, "text": text}
+        args = {"meld": step["meld"]}
+        text, code = f"melds {step['meld']}", "melds"
+    return {"round": entry["round"], "seat": who, "text": text, "code": code, "args": args}
 
 
 def hint(match: CrazyMatch, seat: int, names: Sequence[str] = ()) -> dict[str, Any]:
@@ -265,5 +279,5 @@ def options(match: CrazyMatch, cards_value: object, onto: object) -> dict[str, A
         raise BadField(f"field '{error}") from None
 
 
-__all__ = ["seat_view", "watcher_view", "CrazyTable", "rebuilt", "check_players", "SEAT_KINDS", "hint", "options",
+__all__ = ["END_CODES", "HISTORY_CODES", "seat_view", "watcher_view", "CrazyTable", "rebuilt", "check_players", "SEAT_KINDS", "hint", "options",
            "meld_texts", "MAX_CHOSEN"]

@@ -13,18 +13,19 @@ as its number, every tile off the board unseen.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ginnyo.errors import BadField, GinnyoError
 from ginnyo.game.events import Event, is_event_text, parse_event
-from ginnyo.game.game import Game, Turn, View
+from ginnyo.game.game import ABORTED, LOST_ON_TIME, RESIGNED, Game, Turn, View
 from ginnyo.game.actions import Action, Place, Return, action_notation, parse_action
 from ginnyo.game.records import record_text
 from ginnyo.players.kinds import PLAYER_KINDS
 from ginnyo.players.players import Player, make_player
 from ginnyo.position.position import Position
-from ginnyo.vocab.rules import quiet_turn_limit, unseen_tiles
+from ginnyo.vocab.rules import BOX_EMPTY_AND_ALL_PASSED, NOBODY_OPENED, NO_PLAY_FOR_ROUNDS, quiet_turn_limit, unseen_tiles
 from ginnyo.vocab.tiles import rack_code
 
 from ..live.fields import only_fields
@@ -247,10 +248,28 @@ def result_of(game: Game) -> dict[str, Any] | None:
     """The end of a finished game, every rack included (public once the game is over)."""
     if not game.over:
         return None
-    return {"reason": game.end_reason, "penalties": list(game.penalties or []),
+    code, arguments = end_code(game.end_reason or "")
+    return {"reason": game.end_reason, "reason_code": code, "reason_args": arguments, "penalties": list(game.penalties or []),
             "final_scores": list(game.scores), "winners": game.winners, "ranking": game.ranking,
             "out": list(game.out), "overtime": list(game.overtime), "aborted": game.aborted,
             "racks": [" ".join(rack_code(tile) for tile in sorted(rack)) for rack in game.racks]}
 
 
-__all__ = ["Table", "rebuilt", "seat_view", "watcher_view", "position_of", "SEAT_KINDS"]
+#: how a game ends (its ``end_reason``, a template of the rules' words) -> the end's code in a view
+END_CODES = {BOX_EMPTY_AND_ALL_PASSED: "all-passed", NO_PLAY_FOR_ROUNDS: "no-play", NOBODY_OPENED: "nobody-opened",
+             RESIGNED: "resigned", LOST_ON_TIME: "lost-on-time", ABORTED: "aborted"}
+_END_PATTERNS = [(re.compile(re.escape(template).replace(r"\{rounds\}", r"(?P<count>\d+)")
+                             .replace(r"\{player\}", r"(?P<seat>\d+)") + "$"), code) for template, code in END_CODES.items()]
+
+
+def end_code(reason: str) -> tuple[str, dict[str, int]]:
+    """An end reason's code (of :data:`END_CODES`) and arguments (``count``: full rounds, ``seat``: who
+    resigned or lost on time), for a page to say it in its reader's words; ``ended`` for words it lacks."""
+    for pattern, code in _END_PATTERNS:
+        found = pattern.match(reason)
+        if found:
+            return code, {name: int(value) for name, value in found.groupdict().items()}
+    return "ended", {}
+
+
+__all__ = ["Table", "rebuilt", "seat_view", "watcher_view", "position_of", "SEAT_KINDS", "END_CODES", "end_code"]

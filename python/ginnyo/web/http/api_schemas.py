@@ -171,7 +171,9 @@ def seat_view() -> dict[str, Any]:
                     "history": {"type": "array"}, "result": {"type": "object", "nullable": True},
                     "rematch": {"type": "object", "nullable": True},
                     "clocks": {"type": "array", "nullable": True, "items": {"type": "object"},
-                               "description": "each seat's clock (seat, remaining, running, overtime_penalty)"}},
+                               "description": "each seat's clock (seat, remaining, running, overtime_penalty)"},
+                    "analysis_open": {"type": "boolean",
+                                      "description": "whether the analysis board is handed this game now (fair play)"}},
                    ("id", "seat", "version", "players", "names", "kinds", "to_move", "your_turn", "finished",
                     "history", "result", "rematch"), closed=False)
 
@@ -182,10 +184,16 @@ def preview_answer() -> dict[str, Any]:
                                "score": {"type": "integer"}, "melds": {"type": "array"},
                                "joker_options": {"type": "object"}}, ("legal", "reason", "score", "melds"),
                               closed=False, title="Ginny-O: the verdict"),
-                      _object({"options": {"type": "array"}, "reason": {"type": "string", "nullable": True}},
-                              ("options", "reason"), closed=False, title="Crazy Rummy: the steps"),
-                      _object({"hint": {"type": "object"}, "lines": {"type": "array"}}, ("hint", "lines"),
-                              closed=False, title="Crazy Rummy: the hint")]}
+                      _object({"options": {"type": "array"}, "reason": {"type": "string", "nullable": True},
+                               "reason_code": {"type": "string", "nullable": True},
+                               "reason_args": {"type": "object", "nullable": True}},
+                              ("options", "reason", "reason_code", "reason_args"), closed=False,
+                              title="Crazy Rummy: the steps"),
+                      _object({"hint": {"type": "object"}, "lines": {"type": "array"},
+                               "steps": {"type": "array", "items": _object({"code": {"type": "string"},
+                                                                            "args": {"type": "object"}},
+                                                                           ("code", "args"))}},
+                              ("hint", "lines", "steps"), closed=False, title="Crazy Rummy: the hint")]}
 
 
 def analysis_answer() -> dict[str, Any]:

@@ -6,8 +6,8 @@ together once a language and kept; the pages are not under ``/static``, which se
 A body's ``{{msg key}}`` are messages of the catalogues (:mod:`.i18n`), in the language the request
 chose; ``{{lang}}`` is that language, ``{{legend}}`` the premium squares' legend, ``{{board}}`` the
 standard board drawn, ``{{languages}}`` the language selector, ``{{max_name}}`` the longest seat name
-the API takes and ``{{bot_kinds}}`` the Ginny-O bot kinds for the lobby (JSON: each kind's few words,
-and which kinds think).  Every page's ``<html lang>`` is the language chosen.
+the API takes and ``{{bot_kinds}}`` the Ginny-O bot kinds for the lobby (JSON: each kind's few words
+in the page's language -- ``js.lobby.kind-help.KIND`` -- and which kinds think).  Every page's ``<html lang>`` is the language chosen.
 
 The words the page's scripts write come in the page too, in its language alone: the messages whose
 keys begin with one of the page's ``messages`` prefixes, as JSON in
@@ -29,7 +29,7 @@ from starlette.responses import HTMLResponse
 from ...vocab.layout import Layout
 from ...players.kinds import KIND_HELP, SIM_KINDS
 from .errors import BadRequest
-from .i18n import DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, choose_language, localise, script_messages
+from .i18n import DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, choose_language, localise, script_messages, translate
 from .requests import MAX_NAME
 from .squares import board_picture, legend
 
@@ -91,7 +91,7 @@ def page_html(name: str, language: str = DEFAULT_LANGUAGE) -> str:
     parts: dict[str, Callable[[], str]] = {
         "{{legend}}": lambda: legend(language), "{{board}}": lambda: board_picture(Layout.standard(), language),
         "{{languages}}": lambda: _language_selector(language), "{{lang}}": lambda: language,
-        "{{max_name}}": lambda: str(MAX_NAME), "{{bot_kinds}}": _bot_kinds}
+        "{{max_name}}": lambda: str(MAX_NAME), "{{bot_kinds}}": lambda: _bot_kinds(language)}
     for placeholder, made in parts.items():
         if placeholder in body:
             body = body.replace(placeholder, made())
@@ -108,10 +108,12 @@ def _messages_script(prefixes: tuple[str, ...], language: str) -> str:
     return '<script type="application/json" id="messages">' + messages.replace("<", "\\u003c") + "</script>"
 
 
-def _bot_kinds() -> str:
-    """The bot kinds of a Ginny-O seat with their few words, and the sim kinds (which take a think
-    time), as JSON escaped for an attribute: the lobby's one source of them."""
-    return escape(json.dumps({"help": KIND_HELP, "sim": list(SIM_KINDS)}))
+def _bot_kinds(language: str) -> str:
+    """The bot kinds of a Ginny-O seat with their few words in ``language`` (:data:`KIND_HELP` worded by the
+    catalogues), and the sim kinds (which take a think time), as JSON escaped for an attribute: the lobby's
+    one source of them."""
+    help_words = {kind: translate(language, f"js.lobby.kind-help.{kind}") for kind in KIND_HELP}
+    return escape(json.dumps({"help": help_words, "sim": list(SIM_KINDS)}, ensure_ascii=False))
 
 
 def _language_selector(language: str) -> str:

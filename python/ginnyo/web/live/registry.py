@@ -15,8 +15,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from ...errors import (GameNotOver, GameOver, GinnyoError, IllegalMoveError, MoveAlreadyStored, NotForWatchers, NotNow, NotYourTurn,
-                       RuleRefusal, StaleVersion, TablesFull, UnknownGame)
+from ...errors import (CrazyError, GameNotOver, GameOver, GinnyoError, IllegalMoveError, MoveAlreadyStored, NotForWatchers,
+                       NotNow, NotYourTurn, RuleRefusal, StaleVersion, TablesFull, UnknownGame)
 from ...game.clock import ClockSettings, Mark, deadline, lost_on_time, overtime_points, remaining
 from ...game.events import ABORT, OVERTIME, RESIGN, TIMEOUT, Event
 from ..store import GINNYO, GameRow, Store
@@ -289,7 +289,7 @@ class Tables:
         if text is None:
             seen = (table.watcher_view(self.watched_rematch(table)) if seat == WATCHER
                     else table.view(seat, self.rematch_entry(table, seat, token)))
-            text = feed.json_text({**seen, "clocks": self.clocks(table)})
+            text = feed.json_text({**seen, "clocks": self.clocks(table), "analysis_open": self.analysis_open(table)})
             with self._views_lock:
                 views = self._views
                 views.pop((table.id, seat, token), None)
@@ -297,6 +297,11 @@ class Tables:
                 if len(views) > VIEWS_KEPT:
                     del views[next(iter(views))]   # the one made longest ago
         return text
+
+    def analysis_open(self, table: SeatTable) -> bool:
+        """Whether the analysis board opens ``table`` now (a Ginny-O game fair to analyse: the one rule the
+        analysis request and the view's ``analysis_open`` follow)."""
+        return table.game_kind == GINNYO and table.fair_to_analyse(lambda: self.store.rated_kind(table.id) is not None)
 
     def watched_rematch(self, table: SeatTable) -> dict[str, Any] | None:
         """What a watcher's view says of the rematch of ``table``: its id and page, once there is one."""
@@ -528,7 +533,7 @@ class Tables:
 
 def _reason(error: GinnyoError) -> str:
     """What the rules say of a refused action: the rule broken with its code, else the error's line."""
-    found = error.reason if isinstance(error, IllegalMoveError) else None
+    found = error.reason if isinstance(error, (IllegalMoveError, CrazyError)) else None
     return found if found is not None else str(error)
 
 

@@ -94,6 +94,11 @@ class SeatTable:
         """Whether ``seat`` has taken a turn (an abort comes before one)."""
         return any(mover == seat for mover in self.movers)
 
+    def fair_to_analyse(self, rated: Callable[[], bool]) -> bool:
+        """Fair play: whether engine analysis of this game is allowed now -- once it is over, or while one
+        person plays it against bots unrated (``rated``: asked only when it matters)."""
+        return self.over or (self.kinds.count(HUMAN) < 2 and not rated())
+
     def bot_decision(self, seat: int) -> Callable[[], Any]:
         """What the bot of ``seat`` (to move) will do, worked out when called, outside the table's lock."""
         raise NotImplementedError

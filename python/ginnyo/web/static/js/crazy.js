@@ -1,5 +1,5 @@
 // The Crazy Rummy table: one seat's view (over the WS), its turn made step by step, each step judged by the server.
-import { api, readFragment, storeGame, t, tileElement, text } from "./common.js";
+import { LANGUAGE, SUITS, api, readFragment, refusal, storeGame, t, tileElement, text } from "./common.js";
 import { chatPanel } from "./chat.js";
 import { drawClockCells } from "./clocks.js";
 
@@ -38,6 +38,43 @@ function cardElement(code) {
   }
   return tile;
 }
+
+// -- the server's lines in the reader's words: each line's code and arguments (docs/WEB.md), worded by the
+// page's messages; an English page shows the server's own line (it says most), as does a line of a code
+// this page has no words for.
+
+/** Card codes in signs, the same in every language: "7D=KC TH" -> "7♦=K♣ 10♥". */
+function signs(cards) {
+  return String(cards).replace(/\b(10|[A2-9TJQK])([CDHS])\b/gi,
+    (whole, rank, suit) => `${rank.toUpperCase() === "T" ? "10" : rank.toUpperCase()}${SUITS[suit.toUpperCase()]}`);
+}
+
+/** A line's message `key` (of its code) with its arguments made readable (cards in signs, a seat by its
+ *  name, a meld by its kind), else the server's `english` line. */
+function worded(key, args, english, view) {
+  if (LANGUAGE === "en" || key.endsWith(".undefined")) return english;
+  const words = {};
+  for (const [name, value] of Object.entries(args || {})) {
+    words[name] = ["card", "wild", "cards", "meld", "draws"].includes(name) ? signs(value) : value;
+  }
+  if (args && "kind" in args) words.meld = t(`js.crazy.meld-kind.${args.kind}`, { cards: signs(args.meld) });
+  if (args && "seat" in args) words.name = view.names[args.seat] ?? String(args.seat + 1);
+  if (args && "owner" in args) words.name = view.names[args.owner] ?? String(args.owner + 1);
+  const line = t(key, words);
+  return line === key ? english : line;
+}
+
+/** A history entry in the reader's words. */
+function historyWords(entry, view) { return worded(`js.crazy.history.${entry.code}`, entry.args, entry.text, view); }
+
+/** The advisor's hint, line by line, in the reader's words (an English page: the server's lines). */
+function hintWords(answer, view) {
+  if (LANGUAGE === "en" || !Array.isArray(answer.steps)) return answer.lines;
+  return answer.steps.map((step) => worded(`js.crazy.hint.${step.code}`, step.args, step.code, view));
+}
+
+/** How a round ended, in the reader's words. */
+function endWords(last) { return last.end_code ? t(`js.crazy.end.${last.end_code}`) : last.end; }
 
 function shownRound() {
   try { return Number(sessionStorage.getItem(shownKey)) || 0; } catch { return 0; }
@@ -119,8 +156,8 @@ function draw() {
   });
   drawClocks();
   const last = view.last_round;
-  $("last-round").textContent = last ? `${last.out !== null ? t("js.crazy.round-ended-out", { round: last.round, end: last.end, name: view.names[last.out] })
-    : t("js.crazy.round-ended", { round: last.round, end: last.end })} `
+  $("last-round").textContent = last ? `${last.out !== null ? t("js.crazy.round-ended-out", { round: last.round, end: endWords(last), name: view.names[last.out] })
+    : t("js.crazy.round-ended", { round: last.round, end: endWords(last) })} `
     + last.points.map((points, seat) => `${view.names[seat]} ${points}${last.hands[seat] ? ` (${last.hands[seat]})` : ""}`).join(", ") : "";
   // melds
   const melds = $("melds");
@@ -176,7 +213,8 @@ function draw() {
   const history = $("history");
   history.replaceChildren();
   for (const entry of view.history.slice(-30)) {
-    history.append(text("li", `R${entry.round} ${view.names[entry.seat]}: ${entry.text}`));
+    const round = t("js.crazy.history-round", { round: entry.round });
+    history.append(text("li", `${round} ${view.names[entry.seat]}: ${historyWords(entry, view)}`));
   }
   history.scrollTop = history.scrollHeight;
   // end
@@ -216,7 +254,10 @@ function stepText(step) {
 async function choose(body) {
   try {
     const answer = await api("POST", `/api/games/${gameId}/preview`, { token: state.token, body });
-    if (!answer.options.length) { say(t("js.crazy.refused", { reason: answer.reason }), true); return; }
+    if (!answer.options.length) {
+      say(t("js.crazy.refused", { reason: refusal(answer.reason_code, answer.reason_args, answer.reason) }), true);
+      return;
+    }
     if (answer.options.length === 1) { await act(answer.options[0]); return; }
     const list = $("options-list");
     list.replaceChildren();
@@ -254,7 +295,7 @@ $("discard").addEventListener("click", () => act({ discard: [...state.chosen][0]
 $("hint").addEventListener("click", async () => {
   try {
     const answer = await api("POST", `/api/games/${gameId}/preview`, { token: state.token, body: { hint: true } });
-    $("hint-text").textContent = answer.lines.join("\n");
+    $("hint-text").textContent = hintWords(answer, state.view).join("\n");
     $("hint-text").classList.remove("hidden");
   } catch (error) { say(t("js.crazy.no-hint", { reason: error.message }), true); }
 });

@@ -1,5 +1,5 @@
 // The table: the board, the seat's rack, live legality and scores, actions, live updates, the end.
-import { api, cardWords, columnLetter, rackCodes, readFragment, refusal, storeGame, t, text, tileElement, tileWords } from "./common.js";
+import { LANGUAGE, api, cardWords, columnLetter, rackCodes, readFragment, refusal, storeGame, t, text, tileElement, tileWords } from "./common.js";
 import { BoardView } from "./board-view.js";
 import { chime, setSound, soundOn } from "./chime.js";
 import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndexes } from "./rack-order.js";
@@ -734,12 +734,23 @@ $("end-confirm").addEventListener("close", () => {
 $("resign").addEventListener("click", (event) => askEnding("resign", event.currentTarget));
 $("abort").addEventListener("click", (event) => askEnding("abort", event.currentTarget));
 
+/** How the game ended in the reader's words, by its code (`js.table.end.CODE`, a seat by its name); an
+ *  English page, or a code without words here, shows the server's line. */
+function endReason(result, names) {
+  const key = `js.table.end.${result.reason_code}`;
+  if (LANGUAGE === "en" || typeof result.reason_code !== "string") return result.reason;
+  const args = { ...(result.reason_args || {}) };
+  if ("seat" in args) args.name = names[args.seat] ?? String(args.seat + 1);
+  const words = t(key, args);
+  return words === key ? result.reason : words;
+}
+
 function drawEnd(current) {
   const section = $("end");
   section.classList.toggle("hidden", !current.finished);
   if (!current.finished || !current.result) return;
   const result = current.result;
-  $("end-reason").textContent = result.reason ? t("js.table.ended", { reason: result.reason }) : "";
+  $("end-reason").textContent = result.reason ? t("js.table.ended", { reason: endReason(result, current.names) }) : "";
   const table = $("end-table");
   table.replaceChildren();
   const head = table.insertRow();
@@ -824,9 +835,8 @@ function drawTools(current) {
   $("analyse").href = `/analysis#game=${encodeURIComponent(gameId)}&${fragment}`;
   $("review").href = `/review/${encodeURIComponent(gameId)}#${fragment}`;
   $("review").classList.toggle("hidden", !current.finished);
-  // fair play: no engine analysis while people play the game (the server refuses it too)
-  const people = current.kinds.filter((kind) => kind === "human").length;
-  $("analyse").classList.toggle("hidden", state.covered || (!current.finished && people >= 2));
+  // fair play: the link only when the server hands the game to the analysis board (the view says so)
+  $("analyse").classList.toggle("hidden", state.covered || !current.analysis_open);
 }
 
 // -- drawing it all --------------------------------------------------------------------------
