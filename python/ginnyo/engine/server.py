@@ -90,9 +90,10 @@ def candidate_line(rank: int, score: int, notation: str) -> str:
     return f"info rank {rank} score {score} move {notation}"
 
 
-def _decimal(value: float | None) -> str:
-    """A statistic in an ``info`` line: three decimals, ``none`` where there is none yet."""
-    return number(value, ".3f") if value is not None and math.isfinite(value) else "none"
+def _decimal(value: float | None, digits: int = 3) -> str:
+    """A statistic in an ``info`` line, rounded as the analysis report's JSON rounds it (three
+    decimals, a win probability four), ``none`` where there is none yet."""
+    return number(value, f".{digits}f") if value is not None and math.isfinite(value) else "none"
 
 
 def equity_candidate_line(rank: int, candidate: Candidate, notation: str) -> str:
@@ -105,13 +106,13 @@ def _stderr(result: SimResult) -> float | None:
 
 
 def _sim_stats(result: SimResult) -> str:
-    """``mean 83.215 stderr 4.012 win 0.784``: the mean outcome, its standard error and the win
+    """``mean 83.215 stderr 4.012 win 0.7843``: the mean outcome, its standard error and the win
     probability (the share of wins when the rollouts play to the game's end)."""
-    return f"mean {_decimal(result.mean)} stderr {_decimal(_stderr(result))} win {_decimal(result.chance)}"
+    return f"mean {_decimal(result.mean)} stderr {_decimal(_stderr(result))} win {_decimal(result.chance, 4)}"
 
 
 def sim_candidate_line(rank: int, result: SimResult, notation: str) -> str:
-    """``info rank 1 score 20 equity 76.508 mean 83.215 stderr 4.012 win 0.784 move G7 5C.5S``."""
+    """``info rank 1 score 20 equity 76.508 mean 83.215 stderr 4.012 win 0.7843 move G7 5C.5S``."""
     candidate = result.candidate
     return (f"info rank {rank} score {candidate.score} equity {_decimal(candidate.equity)} {_sim_stats(result)}"
             f" move {notation}")
