@@ -247,8 +247,8 @@ FLOORS: list[tuple[str, set[str]]] = [
     ("equity", {"equity"}),
     ("search", {"endgame", "simulation", "odds"}),
     ("players", {"players", "levels"}),
-    ("applications", {"selfplay", "strength", "analysis", "engine", "crazy", "puzzles", "accounts"}),
-    ("table", {"web"}),
+    ("applications", {"selfplay", "strength", "analysis", "crazy", "puzzles", "accounts"}),
+    ("table", {"web", "engine"}),   # the faces over the analysis: the web table and the line engine
     ("commands", {"commands", "cli", "__main__"}),
 ]
 ONE_ROOM = {"ground", "commands"}

@@ -151,7 +151,7 @@ def position_report(position: Position, context: GameContext, limit: int,
     # the orderings of one set of tiles on the same squares are one row, as ``moves --group`` lists them
     by_score = [dict(play_json(position, position.score(play), board), orderings=count)
                 for _, play, count in grouped(ranked_moves(position), limit)]
-    ranked = rank_position(position, default_model(), limit=limit)
+    ranked = equity_ranking(position, limit)
     return {"position": data, "line": position.to_line(), "layout_grid": list(position.layout.rows),
             "players": context.players, "to_move": context.to_move, "scores": list(context.scores),
             "box": context.box_size, "unseen": len(context.unseen),
@@ -161,6 +161,12 @@ def position_report(position: Position, context: GameContext, limit: int,
 
 
 # -- equity ---------------------------------------------------------------------------------------
+
+def equity_ranking(position: Position, limit: int | None, model: LeaveModel | None = None) -> list[Candidate]:
+    """The first ``limit`` actions (plays, returns, a pass) by equity = score + leave value, best first:
+    the one ranking of ``best-move --equity``, the analysis board and the engine's ``go equity``."""
+    return rank_position(position, model or default_model(), limit=limit)
+
 
 def equity_json(position: Position, shown: Sequence[Candidate]) -> dict[str, Any]:
     """``best-move --equity --json``: the box, the best action and those shown."""
@@ -199,6 +205,18 @@ def why_not_the_top_score(position: Position, first: Candidate, model: LeaveMode
 
 
 # -- simulation -----------------------------------------------------------------------------------
+
+def simulation_session(position: Position, rollouts: int, *, candidates: int, plies: int, seed: int,
+                       seconds: float | None = None, model: LeaveModel | None = None) -> SimulationSession:
+    """``best-move --sim``'s simulation of a static position as a session to drive a block at a time
+    (the engine's ``go sim``): the top ``candidates`` by equity, ``rollouts`` rollouts of ``plies`` each
+    from ``seed``, each candidate's win probability as ``best-move --sim`` gives it; with the same
+    settings the same results, whoever drives it (rollout ``i`` is dealt from ``(seed, i)`` alone)."""
+    from ..players.simulation import win_chances
+    from ..simulation.session import position_setup
+    setup = position_setup(position, model or default_model(), candidates=candidates, plies=plies, seed=seed)
+    return SimulationSession(setup, rollouts, seconds=seconds, chance=win_chances(position, plies))
+
 
 def result_json(described: dict[str, Any], result: SimResult) -> dict[str, Any]:
     """A candidate's JSON (``described``) with its simulated mean, standard deviation, 95%
@@ -303,5 +321,5 @@ def chance_of(result: SimResult) -> float:
 __all__ = ["describe_play", "meld_formula", "return_line", "best_play_lines", "best_play_json", "play_json",
            "candidate_melds", "described_candidate", "solver_json", "position_report", "equity_json",
            "equity_lines", "why_not_the_top_score", "result_json", "session_json", "described_candidates",
-           "simulation_json", "simulation_lines", "stop_z", "lead_text", "chance_of",
+           "equity_ranking", "simulation_session", "simulation_json", "simulation_lines", "stop_z", "lead_text", "chance_of",
            "ENDGAME_SECONDS", "PREENDGAME_SECONDS", "SOLVER_SECONDS"]

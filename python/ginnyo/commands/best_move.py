@@ -95,9 +95,8 @@ def _best_move_by_equity(args: argparse.Namespace, position: Position) -> int:
 
 def cmd_best_move_equity(args: argparse.Namespace, position: Position, model: LeaveModel) -> int:
     """``ginnyo best-move --equity``: the actions ranked by equity (``--candidates K`` shown)."""
-    from ..analysis.report import equity_json, equity_lines
-    from ..equity.rank import rank_position
-    shown = rank_position(position, model, limit=args.candidates)
+    from ..analysis.report import equity_json, equity_lines, equity_ranking
+    shown = equity_ranking(position, args.candidates, model)
     print(json.dumps(equity_json(position, shown)) if args.json else "\n".join(equity_lines(position, shown, model)))
     return EXIT_OK
 

@@ -20,8 +20,11 @@ def cmd_engine(args: argparse.Namespace) -> int:
     closed output ends it like the end of input, with status 0 and no traceback."""
     from ..engine.server import serve
     stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", newline="\n", closefd=False)
+    # a reader of its own, not sys.stdin.buffer: go sim's reader thread may still wait in it at exit, and
+    # the interpreter, closing sys.stdin on the way out, would wait for it and abort
+    stdin = open(sys.stdin.fileno(), "rb", closefd=False)
     try:
-        return serve(sys.stdin.buffer, stdout)
+        return serve(stdin, stdout)
     finally:
         try:
             stdout.flush()

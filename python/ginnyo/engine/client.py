@@ -4,6 +4,8 @@
         engine.set_position("15/15/15/15/15/15/15/65H6H7H6/15/15/15/15/15/15/15 5C5S")
         result = engine.go(top=3)
         best, ranked = result.bestmove, [(c.score, c.notation) for c in result.candidates]
+        by_equity = engine.go(top=3, equity=True)       # each candidate with its equity
+        simulated = engine.go(sim=True, rollouts=500, seed=1)   # each with its mean, stderr and win chance
 
 Each method sends one command and reads the engine's lines up to that
 command's last line; an ``info string error`` answer raises :class:`EngineError`.
@@ -16,7 +18,7 @@ import subprocess
 import sys
 import threading
 from dataclasses import dataclass
-from typing import IO, Sequence
+from typing import IO, Callable, Sequence
 
 from ..errors import EngineError, EngineTerminatedError
 from ..position.position import Position
@@ -28,21 +30,44 @@ ERROR_PREFIX = "info string error "
 
 @dataclass(frozen=True)
 class Candidate:
-    """One play as an ``info rank`` line gives it."""
+    """One play as an ``info rank`` line gives it; after ``go equity`` its equity, after
+    ``go sim`` also its mean outcome, that mean's standard error and its win chance (None
+    where the line has none).  A return's notation is ``return <tiles>``, a pass's ``pass``."""
 
     rank: int
     score: int
+    notation: str
+    equity: float | None = None
+    mean: float | None = None
+    stderr: float | None = None
+    win: float | None = None
+
+
+@dataclass(frozen=True)
+class SimProgress:
+    """One ``info sim`` progress line of ``go sim``: the rollouts made of those asked and the leader."""
+
+    rollouts: int
+    asked: int
+    mean: float | None
+    stderr: float | None
+    win: float | None
     notation: str
 
 
 @dataclass(frozen=True)
 class GoResult:
     """What ``go`` answered: the best play's notation (None when there is no
-    legal play), the candidates best first, and the tiles to return instead."""
+    legal play, or the best action is a return or a pass), the candidates best
+    first, and the tiles to return instead.  After ``go sim``: its progress lines,
+    the rollouts made and whether ``stop`` ended it early."""
 
     bestmove: str | None
     candidates: tuple[Candidate, ...]
     return_tiles: tuple[str, ...] = ()
+    progress: tuple[SimProgress, ...] = ()
+    rollouts: int | None = None
+    stopped: bool = False
 
 
 @dataclass(frozen=True)
@@ -117,15 +142,47 @@ class SimpleEngine:
         """``position json <json>`` (the JSON must be on one line)."""
         self.silent(f"position json {text}")
 
-    def go(self, top: int = 1) -> GoResult:
-        """``go`` / ``go top N``: the best play, with up to ``top`` candidates."""
-        lines = self.request("go" if top == 1 else f"go top {top}", ("bestmove",))
+    def go(self, top: int | None = None, *, equity: bool = False, sim: bool = False, rollouts: int | None = None,
+           plies: int | None = None, seconds: float | None = None, seed: int | None = None,
+           on_progress: Callable[[SimProgress], None] | None = None) -> GoResult:
+        """``go`` / ``go top N``: the best play, with up to ``top`` candidates (default 1);
+        with ``equity``, ``go equity``: the actions by equity; with ``sim``, ``go sim``: the
+        top candidates by equity simulated (the settings left None take the engine's
+        defaults), ``on_progress`` called with each progress line as it comes; :meth:`stop`
+        from another thread ends it early."""
+        if equity and sim:
+            raise ValueError("go: equity or sim, not both")
+        settings: dict[str, float | None] = {"top": top}
+        if sim:
+            settings.update(rollouts=rollouts, plies=plies, seconds=seconds, seed=seed)
+        elif (rollouts, plies, seconds, seed) != (None, None, None, None):
+            raise ValueError("go: rollouts, plies, seconds and seed are go sim's settings (sim=True)")
+        words = ["go", *(["equity"] if equity else ["sim"] if sim else [])]
+        words += [f"{name} {value}" for name, value in settings.items()
+                  if value is not None and not (name == "top" and value == 1 and not (equity or sim))]
+        progress: list[SimProgress] = []
+
+        def heard(line: str) -> None:
+            if line.startswith("info sim rollouts "):
+                progress.append(_progress(line))
+                if on_progress is not None:
+                    on_progress(progress[-1])
+
+        lines = self.request(" ".join(words), ("bestmove",), heard)
         candidates = tuple(_candidate(line) for line in lines if line.startswith("info rank "))
-        words = lines[-1].split(" ", 1)[1]
-        if words.startswith("none"):
-            tiles = words.split()[2:] if words.startswith("none return ") else []
-            return GoResult(None, candidates, tuple(tiles))
-        return GoResult(words, candidates)
+        ended = [line.split() for line in lines if line.startswith(("info sim done ", "info sim stopped "))]
+        made = int(ended[-1][4]) if ended else None
+        stopped = bool(ended) and ended[-1][2] == "stopped"
+        words_after = lines[-1].split(" ", 1)[1]
+        if words_after.startswith("none"):
+            tiles = words_after.split()[2:] if words_after.startswith("none return ") else []
+            return GoResult(None, candidates, tuple(tiles), tuple(progress), made, stopped)
+        return GoResult(words_after, candidates, (), tuple(progress), made, stopped)
+
+    def stop(self) -> None:
+        """``stop``: end a running ``go sim`` early (it still answers its ``bestmove``);
+        nothing when none runs.  Safe to call from another thread than the one in :meth:`go`."""
+        self.send("stop")
 
     def moves(self) -> list[Candidate]:
         """``moves``: every legal play, best first."""
@@ -204,15 +261,18 @@ class SimpleEngine:
             raise EngineTerminatedError(f"the engine ended (exit status {self.process.poll()})")
         return line
 
-    def request(self, command: str, last: tuple[str, ...]) -> list[str]:
+    def request(self, command: str, last: tuple[str, ...],
+                heard: Callable[[str], None] | None = None) -> list[str]:
         """Send ``command``; return its lines up to the one whose first word is in
-        ``last``.  An error line raises :class:`EngineError` once the answer is
-        complete (``go`` still ends with ``bestmove``; other commands end at the error)."""
+        ``last`` (``heard`` sees each as it comes).  An error line raises :class:`EngineError`
+        once the answer is complete (``go`` still ends with ``bestmove``; other commands end at the error)."""
         self.send(command)
         lines: list[str] = []
         error: EngineError | None = None
         while True:
             line = self.read_line()
+            if heard is not None:
+                heard(line)
             if line.startswith(ERROR_PREFIX):
                 error = _error(line)
                 if "bestmove" not in last:
@@ -251,9 +311,30 @@ def _pump(stream: IO[str], lines: "queue.Queue[str | None]") -> None:
     lines.put(None)
 
 
+def _fields(line: str, skip: int) -> tuple[dict[str, str], str]:
+    """An ``info`` line's ``name value`` pairs after its first ``skip`` words, and its move
+    (the rest of the line after ``move``)."""
+    head, _, notation = line.partition(" move ")
+    words = head.split()[skip:]
+    return dict(zip(words[::2], words[1::2])), notation
+
+
+def _decimal(text: str | None) -> float | None:
+    return None if text is None or text == "none" else float(text)
+
+
 def _candidate(line: str) -> Candidate:
-    _, _, rank, _, score, _, notation = line.split(" ", 6)
-    return Candidate(int(rank), int(score), notation)
+    """``info rank <i> score <n> [equity <e>] [mean <m> stderr <s> win <w>] move <notation>``."""
+    fields, notation = _fields(line, 1)
+    return Candidate(int(fields["rank"]), int(fields["score"]), notation, _decimal(fields.get("equity")),
+                     _decimal(fields.get("mean")), _decimal(fields.get("stderr")), _decimal(fields.get("win")))
+
+
+def _progress(line: str) -> SimProgress:
+    """``info sim rollouts <n> of <asked> mean <m> stderr <s> win <w> move <notation>``."""
+    fields, notation = _fields(line, 2)
+    return SimProgress(int(fields["rollouts"]), int(fields["of"]), _decimal(fields.get("mean")),
+                       _decimal(fields.get("stderr")), _decimal(fields.get("win")), notation)
 
 
 def _error(line: str) -> EngineError:
@@ -261,5 +342,5 @@ def _error(line: str) -> EngineError:
     return EngineError(code, message)
 
 
-__all__ = ["SimpleEngine", "EngineError", "EngineTerminatedError", "Candidate", "GoResult",
+__all__ = ["SimpleEngine", "EngineError", "EngineTerminatedError", "Candidate", "GoResult", "SimProgress",
            "MeldLine", "ScoreResult", "default_command"]
