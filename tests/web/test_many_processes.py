@@ -81,9 +81,9 @@ class Server:
 
 
 class Socket:
-    """A game's event socket of one seat: the views it has been sent."""
+    """A game's event socket of one seat (or a watcher's): the views, presence and chat lines it has been sent."""
 
-    def __init__(self, url: str, token: str) -> None:
+    def __init__(self, url: str, token: str | None) -> None:
         self.opened = contextlib.ExitStack()
         self.connection: ClientConnection = self.opened.enter_context(connect(url, open_timeout=WAIT_SECONDS))
         self.connection.send(json.dumps({"type": "watch"} if token is None else {"type": "auth", "token": token}))
