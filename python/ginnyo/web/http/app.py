@@ -353,7 +353,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
                         leases=leases, now=now or time.time)   # now: the clocks' time (a test's own)
         app.state.lobby = club.new_lobby(tables)
         app.state.peers = peers = Peers(events, app.state.lobby, tables.tables, warn)   # the club's live state
-        await events.start(tables.changed, peers.heard)   # before loading: a move made meanwhile is caught up with below
+        await events.start(tables.changed, peers.heard)   # before loading: a move made meanwhile is caught up below
         await run_in_threadpool(tables.load, warn)
         if broker is not None:
             tables.changed(None, 0, None)
