@@ -138,5 +138,5 @@ class Chats:
         return [message_of(row) for row in self.store.chat(table.id, rooms_read(table, seat), LAST_MESSAGES)]
 
 
-__all__ = ["Chats", "ChatRate", "Sender", "checked_text", "rooms_read", "message_of", "PLAYERS", "WATCHERS", "ROOMS", "deliver",
-           "MAX_TEXT", "LAST_MESSAGES", "MESSAGES_PER_WINDOW", "WINDOW_SECONDS"]
+__all__ = ["Chats", "ChatRate", "Sender", "checked_text", "rooms_read", "message_of", "PLAYERS", "WATCHERS", "ROOMS",
+           "deliver", "MAX_TEXT", "LAST_MESSAGES", "MESSAGES_PER_WINDOW", "WINDOW_SECONDS"]
