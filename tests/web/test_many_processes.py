@@ -1,7 +1,10 @@
 """Many ``ginnyo serve`` processes on one PostgreSQL database and one Redis (tests/web/services.py): a
 game's seats on different processes hear each other's moves, a bot moves once a turn though every
 process could move it, a process killed mid-game loses nothing acknowledged and the other serves on,
-and ``--workers 2`` serves a game on one port."""
+and ``--workers 2`` serves a game on one port; the club's live state crosses processes (web/live/peers.py):
+a seek and who is online reach another process's lobby socket, a chat line another process's sockets of its
+room alone, a seat's socket shows it connected to the other seat's process, and no longer once its process
+is killed."""
 
 from __future__ import annotations
 
@@ -13,13 +16,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from services import postgresql, postgresql_database, redis   # noqa: F401 (fixtures)
+from ginnyo.web.http.accounts import SESSION_COOKIE
+from ginnyo.web.live.peers import LAPSE_SECONDS
 from ginnyo.web.store import Store
 
 pytestmark = pytest.mark.slow
@@ -48,8 +53,25 @@ class Server:
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         return self.client.post(path, json=body, headers=headers)
 
-    def socket(self, game: str, token: str) -> "Socket":
+    def socket(self, game: str, token: str | None) -> "Socket":
+        """A socket of the game's events: a seat's (its token), a watcher's (None)."""
         return Socket(self.url.replace("http://", "ws://") + f"api/games/{game}/events", token)
+
+    def sign_up(self, name: str) -> str:
+        """A new account's session token (the cookie's value: every process reads it from the store)."""
+        made = self.client.post("/api/accounts", json={"name": name, "password": "correct horse battery"},
+                                headers={"Origin": self.url.rstrip("/")})
+        assert made.status_code == 201, made.text
+        self.client.cookies.clear()   # each request names its account's session itself
+        return made.cookies[SESSION_COOKIE]
+
+    def signed_in(self, method: str, path: str, session: str, **options: Any) -> httpx.Response:
+        """A request of the account of ``session`` (its cookie, and this server's Origin)."""
+        return self.client.request(method, path, headers={"Origin": self.url.rstrip("/"),
+                                                          "Cookie": f"{SESSION_COOKIE}={session}"}, **options)
+
+    def lobby(self, session: str | None = None) -> "Lobby":
+        return Lobby(self.url.replace("http://", "ws://") + "api/lobby/events", session)
 
     def stop(self, signum: int = signal.SIGTERM) -> None:
         self.client.close()
@@ -59,13 +81,34 @@ class Server:
 
 
 class Socket:
-    """A game's event socket of one seat: the views it has been sent."""
+    """A game's event socket of one seat (or a watcher's): the views, presence and chat lines it has been sent."""
 
-    def __init__(self, url: str, token: str) -> None:
+    def __init__(self, url: str, token: str | None) -> None:
         self.opened = contextlib.ExitStack()
         self.connection: ClientConnection = self.opened.enter_context(connect(url, open_timeout=WAIT_SECONDS))
-        self.connection.send(json.dumps({"type": "auth", "token": token}))
+        self.connection.send(json.dumps({"type": "watch"} if token is None else {"type": "auth", "token": token}))
         self.view: dict[str, Any] = {"version": -1}
+        self.presence: list[bool] = []
+        self.chat: list[dict[str, Any]] = []   # the chat lines it was sent, in order
+
+    def next(self, left: float) -> None:
+        """Read one message (within ``left`` seconds), keeping its view, presence or chat line."""
+        message = json.loads(self.connection.recv(timeout=left))
+        if message.get("type") == "view":
+            self.view = message["view"]
+            self.presence = message.get("presence", self.presence)
+        elif message.get("type") == "presence":
+            self.presence = message["seats"]
+        elif message.get("type") == "chat":
+            self.chat.append(message["message"])
+
+    def until_sent(self, found: Callable[["Socket"], bool], what: str) -> None:
+        """Read messages until ``found`` holds (AssertionError if it does not by the deadline)."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not found(self):
+            left = deadline - time.monotonic()
+            assert left > 0, f"{what} did not come (presence {self.presence}, chat {self.chat})"
+            self.next(left)
 
     def until(self, version: int) -> dict[str, Any]:
         """The first view sent at ``version`` or later (AssertionError if none comes by the deadline)."""
@@ -73,10 +116,31 @@ class Socket:
         while self.view["version"] < version:
             left = deadline - time.monotonic()
             assert left > 0, f"no view of version {version} came (the last: {self.view['version']})"
-            message = json.loads(self.connection.recv(timeout=left))
-            if message.get("type") == "view":
-                self.view = message["view"]
+            self.next(left)
         return self.view
+
+    def close(self) -> None:
+        self.opened.close()
+
+
+class Lobby:
+    """A lobby socket (signed in with ``session``'s cookie, or not): the lobby it was last sent."""
+
+    def __init__(self, url: str, session: str | None) -> None:
+        self.opened = contextlib.ExitStack()
+        headers = None if session is None else {"Cookie": f"{SESSION_COOKIE}={session}"}
+        self.connection: ClientConnection = self.opened.enter_context(
+            connect(url, open_timeout=WAIT_SECONDS, additional_headers=headers))
+        self.state: dict[str, Any] = {}
+
+    def until(self, found: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+        """The first lobby sent for which ``found`` holds (AssertionError if none comes by the deadline)."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not self.state or not found(self.state):
+            left = deadline - time.monotonic()
+            assert left > 0, f"{what} did not come (the last lobby: {self.state})"
+            self.state = json.loads(self.connection.recv(timeout=left))
+        return self.state
 
     def close(self) -> None:
         self.opened.close()
@@ -157,3 +221,87 @@ def test_two_workers_serve_a_game_on_one_port(servers: list[Server], tmp_path: P
     socket.close()
     server.stop()
     assert server.process.returncode == 0, server.log.read_text()
+
+
+def seek_ids(lobby: dict[str, Any]) -> list[str]:
+    return [seek["id"] for seek in lobby["seeks"]]
+
+
+def test_a_lobby_socket_of_one_process_sees_the_seeks_and_the_people_online_of_another(
+        servers: list[Server], tmp_path: Path, postgresql_database: str, redis: str) -> None:
+    first = start(servers, tmp_path, postgresql_database, redis)
+    second = start(servers, tmp_path, postgresql_database, redis)
+    watching = second.lobby()
+    assert watching.until(lambda lobby: True, "the first lobby")["seeks"] == []
+    ann, bob = first.sign_up("Ann"), first.sign_up("Bob")
+    made = first.signed_in("POST", "/api/seeks", ann, json={"game": "ginnyo", "players": 2, "rated": True})
+    assert made.status_code == 201, made.text
+    seek = made.json()
+    watching.until(lambda lobby: seek_ids(lobby) == [seek["id"]], "the seek made on the other process")
+    first.signed_in("DELETE", f"/api/seeks/{seek['id']}", ann)
+    watching.until(lambda lobby: seek_ids(lobby) == [], "the seek withdrawn on the other process")
+    again = first.signed_in("POST", "/api/seeks", ann, json={"game": "ginnyo", "players": 2}).json()
+    watching.until(lambda lobby: seek_ids(lobby) == [again["id"]], "the second seek")
+    joined = first.signed_in("POST", f"/api/seeks/{again['id']}/join", bob).json()
+    started = watching.until(lambda lobby: not lobby["seeks"] and lobby["playing"], "the game of the joined seek")
+    assert [game["id"] for game in started["playing"]] == [joined["game_id"]]
+
+    at_first = first.lobby(ann)   # Ann online on the first process: the second counts her
+    watching.until(lambda lobby: lobby["online"] == {"count": 1, "names": ["Ann"]}, "Ann online elsewhere")
+    at_second = second.lobby(bob)
+    both = at_first.until(lambda lobby: lobby["online"]["count"] == 2, "Bob online elsewhere")
+    assert both["online"]["names"] == ["Ann", "Bob"]
+    at_first.close()
+    watching.until(lambda lobby: lobby["online"]["names"] == ["Bob"], "Ann gone from the other process")
+    for socket in (watching, at_second):
+        socket.close()
+
+
+def test_a_chat_line_reaches_the_sockets_of_its_room_on_the_other_process(
+        servers: list[Server], tmp_path: Path, postgresql_database: str, redis: str) -> None:
+    first = start(servers, tmp_path, postgresql_database, redis)
+    second = start(servers, tmp_path, postgresql_database, redis)
+    made = first.post("/api/games", {"seats": ["human", "human"], "seed": 5, "watchable": True}).json()
+    game, tokens = made["id"], [seat["token"] for seat in made["seats"]]
+    player, watcher = second.socket(game, tokens[1]), second.socket(game, None)
+    for socket in (player, watcher):
+        socket.until(0)
+    said = first.post(f"/api/games/{game}/chat", {"text": "good luck"}, tokens[0])
+    assert said.status_code == 201, said.text
+    for socket in (player, watcher):   # everyone at the game reads the players' room
+        socket.until_sent(lambda socket: [line["text"] for line in socket.chat] == ["good luck"], "the players' line")
+    kibitz = first.sign_up("Kibitz")
+    aside = first.signed_in("POST", f"/api/games/{game}/chat", kibitz, json={"text": "seat 1 should pass"})
+    assert aside.status_code == 201, aside.text
+    watcher.until_sent(lambda socket: len(socket.chat) == 2, "the watchers' line")
+    assert watcher.chat[1]["room"] == "watchers" and watcher.chat[1]["text"] == "seat 1 should pass"
+    assert first.post(f"/api/games/{game}/chat", {"text": "thanks"}, tokens[0]).status_code == 201
+    player.until_sent(lambda socket: len(socket.chat) == 2, "the players' second line")
+    assert [line["text"] for line in player.chat] == ["good luck", "thanks"]   # the watchers' line never came
+    assert all("token" not in line and set(line) == {"id", "room", "sender", "text", "created"} for line in player.chat)
+    for socket in (player, watcher):
+        socket.close()
+
+
+def test_a_seat_connected_on_one_process_is_shown_on_the_other_until_its_process_is_killed(
+        servers: list[Server], tmp_path: Path, postgresql_database: str, redis: str) -> None:
+    first = start(servers, tmp_path, postgresql_database, redis)
+    second = start(servers, tmp_path, postgresql_database, redis)
+    made = first.post("/api/games", {"seats": ["human", "human", "equity"], "seed": 9}).json()
+    game, tokens = made["id"], [seat.get("token") for seat in made["seats"]]
+    mine = second.socket(game, tokens[1])
+    mine.until(0)
+    assert mine.presence == [False, True, False]
+    theirs = first.socket(game, tokens[0])
+    mine.until_sent(lambda socket: socket.presence == [True, True, False], "seat 0 connected on the other process")
+    theirs.until_sent(lambda socket: socket.presence == [True, True, False], "seat 1 connected on the other process")
+    theirs.close()
+    mine.until_sent(lambda socket: socket.presence == [False, True, False], "seat 0 gone on the other process")
+    theirs = first.socket(game, tokens[0])
+    mine.until_sent(lambda socket: socket.presence == [True, True, False], "seat 0 back")
+    first.stop(signal.SIGKILL)   # no word said: its seats lapse LAPSE_SECONDS after it was last heard
+    assert LAPSE_SECONDS < WAIT_SECONDS
+    mine.until_sent(lambda socket: socket.presence == [False, True, False], "seat 0 lapsed with its process")
+    for socket in (mine, theirs):
+        with contextlib.suppress(Exception):
+            socket.close()

@@ -44,6 +44,7 @@ from ..games.kinds import REBUILDERS
 from ..live.broker import open_broker
 from ..live.feed import Subscriber, json_text, presence_of, view_message
 from ..live.leases import SharedLeases
+from ..live.peers import Peers
 from ..live.registry import MAX_SEED, Tables
 from ..live.seats import WATCHER, created_answer
 from ..live.table import HUMAN
@@ -250,6 +251,7 @@ async def game_events(websocket: WebSocket) -> None:
             seat = tables.seat_of(table, token)
         subscriber = Subscriber(seat, token, asyncio.get_running_loop(), asyncio.Queue())
         tables.subscribe(table, subscriber)
+        websocket.app.state.peers.sockets_changed(table)   # the other processes' sockets see it connected
     except (WebError, TableRefusal) as error:
         await websocket.send_text(json_text({"type": "error", **refusal_json(error)}))
         await websocket.close(code=WS_CLOSE.get(status_of(error), 4400))
@@ -259,6 +261,7 @@ async def game_events(websocket: WebSocket) -> None:
         await pump(websocket, subscriber.queue)
     finally:
         tables.unsubscribe(table, subscriber)
+        websocket.app.state.peers.sockets_changed(table)
 
 
 async def _auth_token(websocket: WebSocket) -> str | None:
@@ -348,15 +351,18 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         leases = None if broker is None else SharedLeases(store, warn)
         tables = Tables(store, REBUILDERS, max_games=max_games, expire_seconds=expire_seconds, broker=events,
                         leases=leases, now=now or time.time)   # now: the clocks' time (a test's own)
-        await events.start(tables.changed)   # before loading: a move made meanwhile is caught up with below
+        app.state.lobby = club.new_lobby(tables)
+        app.state.peers = peers = Peers(events, app.state.lobby, tables.tables, warn)   # the club's live state
+        await events.start(tables.changed, peers.heard)   # before loading: a move made meanwhile is caught up below
         await run_in_threadpool(tables.load, warn)
         if broker is not None:
             tables.changed(None, 0, None)
+            await peers.start()
         tables.leases.start(tables.retake)
         app.state.tables = tables
-        app.state.lobby = club.new_lobby(tables)
         rater = club.Rater(tables, app.state.lobby)
         tables.on_finished = rater.heard
+        rater.recover()   # the rated games that ended while no process was left to rate them
         app.state.limiters = {GAMES: RateLimiter(games_per_minute, "games"),
                               SIMULATIONS: RateLimiter(simulations_per_minute, "simulations"),
                               ACCOUNTS: RateLimiter(ACCOUNTS_PER_MINUTE, "new accounts")}
@@ -365,6 +371,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
             yield
         finally:
             sweeping.cancel()
+            await peers.close()
             tables.close()
             rater.close()
             await events.close()

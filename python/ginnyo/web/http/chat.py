@@ -28,7 +28,8 @@ def _chats(request: Request) -> Chats:
     """The app's chat (made at its first message)."""
     chats = getattr(request.app.state, "chats", None)
     if chats is None:
-        chats = request.app.state.chats = Chats(_tables(request).store)
+        tables = _tables(request)
+        chats = request.app.state.chats = Chats(tables.store, broker=tables.broker)
     assert isinstance(chats, Chats)
     return chats
 

@@ -7,7 +7,7 @@ bot levels for some seats.  When its last seat is taken the game is made (:meth:
 account seated in its turn (the maker first), and the join's answer carries the joiner's seat token;
 every seated account gets its own from ``POST /api/seeks/{id}/seat`` (a new token of its seat each time,
 stored hashed as every token is).  The end of a rated game is rated in a worker thread
-(:func:`rate_when_over`), once."""
+(:class:`Rater`), once; one that ended while its process stopped is rated at the next start."""
 
 from __future__ import annotations
 
@@ -49,6 +49,7 @@ DEFAULT_CLOCK = (600.0, 5.0)   # a seek's clock when it names none: 10 minutes a
 LOBBY_SEEKS = 100            # open seeks listed (the oldest first)
 LOBBY_PLAYING = 50           # games being played listed (the latest first)
 HISTORY_GAMES = 100          # a player's rated games listed (the latest first)
+RECOVERED_MAX = 1000         # unrated finished games rated at a start (the next start rates more)
 LEADERBOARD_MAX = 100        # players on the leaderboard
 
 
@@ -73,14 +74,12 @@ def seek_entry(seek: SeekRow) -> dict[str, Any]:
 
 
 def lobby_state(tables: Tables, lobby: Lobby) -> dict[str, Any]:
-    """The lobby: the open seeks, who is online and the games of seeks being played (in memory, not over)."""
+    """The lobby: the open seeks, who is online and the games of seeks being played (as stored: whichever
+    process serves them)."""
     online = lobby.online()
-    playing = []
-    for seek in tables.store.started_seeks(LOBBY_PLAYING):
-        table = tables.tables.get(seek.game or "")
-        if table is not None and not table.over:
-            playing.append({"id": seek.game, "game": seek.game_kind, "players": list(seek.names) + list(seek.bots),
-                            "clock": {"initial": seek.clock[0], "increment": seek.clock[1]}, "rated": seek.rated})
+    playing = [{"id": seek.game, "game": seek.game_kind, "players": list(seek.names) + list(seek.bots),
+                "clock": {"initial": seek.clock[0], "increment": seek.clock[1]}, "rated": seek.rated}
+               for seek in tables.store.playing_seeks(LOBBY_PLAYING)]
     return {"seeks": [seek_entry(seek) for seek in tables.store.open_seeks(LOBBY_SEEKS)],
             "online": {"count": len(online), "names": online}, "playing": playing}
 
@@ -263,7 +262,8 @@ async def _socket_account(websocket: WebSocket) -> str | None:
 
 class Rater:
     """Rates the rated games that end, one at a time, in its own worker thread (never the event loop nor
-    the table's lock), and tells the lobby; :meth:`heard` is the tables' ``on_finished``."""
+    the table's lock), and tells the lobby; :meth:`heard` is the tables' ``on_finished``; :meth:`recover`
+    rates at start those whose process stopped between storing their end and rating them."""
 
     def __init__(self, tables: Tables, lobby: Lobby) -> None:
         self.tables, self.lobby = tables, lobby
@@ -275,6 +275,22 @@ class Rater:
         except ValueError:
             return
         self.executor.submit(self.rate, table.id, table.game_kind, tuple(table.kinds), ranks)
+
+    def recover(self) -> None:
+        """Rate, in the worker thread, every rated game stored finished but not rated (the store rates each
+        once, however many processes start at once)."""
+        self.executor.submit(self._recover)
+
+    def _recover(self) -> None:
+        try:
+            unrated = self.tables.store.unrated_games(RECOVERED_MAX)
+        except Exception as error:   # a store out of reach: the next start tries again
+            self.tables.warn(f"ginnyo: the unrated games were not looked for: {type(error).__name__}: {error}")
+            return
+        for game in unrated:
+            table = self.tables.find(game)
+            if table is not None and table.over:
+                self.heard(table)
 
     def rate(self, game: str, stored_kind: str, kinds: tuple[str, ...], ranks: list[int]) -> None:
         try:

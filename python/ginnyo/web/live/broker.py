@@ -5,8 +5,13 @@ which sends its own sockets the new views (the kept views go with the old versio
 alone needs none (:class:`LocalBroker`); processes sharing a database talk through Redis pub/sub
 (:class:`RedisBroker`, ``ginnyo serve --broker redis://HOST:PORT/DB``).
 
+The club's live state goes on a second channel (:meth:`Broker.tell`, heard by :mod:`.peers`): the lobby
+changed, a chat line, which seats have a socket, who is signed in at the lobby, as plain JSON objects that
+carry no rack, token or other secret.
+
 Pub/sub keeps nothing: a message published while a process is cut off from Redis is lost to it, so
-on reconnecting it catches up every game it holds (``changed(None, 0, None)``)."""
+on reconnecting it catches up every game it holds (``changed(None, 0, None)``); the club's state is told
+again every few seconds (:data:`.peers.HEARTBEAT_SECONDS`)."""
 
 from __future__ import annotations
 
@@ -16,22 +21,34 @@ import secrets
 from typing import Any, Callable, Protocol
 
 CHANNEL = "ginnyo:games"   # the channel every process publishes on and listens to
+CLUB_CHANNEL = "ginnyo:club"   # the club's live state: the lobby, chat, presence (:mod:`.peers`)
 RECONNECT_SECONDS = 1.0    # the wait before a lost connection to Redis is tried again
 
 #: what a process does with an event: ``changed(game, version, rematch)``, on the event loop (it must
 #: not block); ``changed(None, 0, None)``: events may have been missed, catch up every game
 Changed = Callable[[str | None, int, str | None], None]
 
+#: what a process does with another's club message (a JSON object with its ``type``), on the event loop
+Heard = Callable[[dict[str, Any]], None]
+
+
+def _ignored(message: dict[str, Any]) -> None:
+    pass
+
 
 class Broker(Protocol):
     """What the registry publishes through and the app starts and stops."""
 
-    async def start(self, changed: Changed) -> None:
-        """Listen, calling ``changed`` for each game another process changed, on the running loop."""
+    async def start(self, changed: Changed, heard: Heard = _ignored) -> None:
+        """Listen, calling ``changed`` for each game another process changed and ``heard`` for each club
+        message another process told, on the running loop."""
 
     def publish(self, game: str, version: int, rematch: str | None) -> None:
         """Tell the other processes that ``game`` is at ``version`` (with its rematch); from any thread, never
         waiting (a lost message is caught up with on the next one, or by a reload)."""
+
+    def tell(self, message: dict[str, Any]) -> None:
+        """Tell the other processes a club message (JSON, never a secret); from any thread, never waiting."""
 
     async def close(self) -> None:
         """Stop listening."""
@@ -40,10 +57,13 @@ class Broker(Protocol):
 class LocalBroker:
     """One process: nobody to tell."""
 
-    async def start(self, changed: Changed) -> None:
+    async def start(self, changed: Changed, heard: Heard = _ignored) -> None:
         pass
 
     def publish(self, game: str, version: int, rematch: str | None) -> None:
+        pass
+
+    def tell(self, message: dict[str, Any]) -> None:
         pass
 
     async def close(self) -> None:
@@ -62,10 +82,12 @@ class RedisBroker:
     """Processes sharing a database, talking through Redis pub/sub at ``url`` (the asyncio client);
     ``warn`` hears of a lost connection."""
 
-    def __init__(self, url: str, warn: Callable[[str], None] = lambda line: None, channel: str = CHANNEL) -> None:
+    def __init__(self, url: str, warn: Callable[[str], None] = lambda line: None, channel: str = CHANNEL,
+                 club_channel: str = CLUB_CHANNEL) -> None:
         import redis.asyncio
         self.url = broker_url(url)
         self.channel = channel
+        self.club_channel = club_channel
         self.origin = secrets.token_hex(8)   # this process: its own messages are not caught up with
         self.warn = warn
         self._client: redis.asyncio.Redis = redis.asyncio.Redis.from_url(url)
@@ -73,18 +95,23 @@ class RedisBroker:
         self._listening: asyncio.Task[None] | None = None
         self._sending: set[Any] = set()
 
-    async def start(self, changed: Changed) -> None:
+    async def start(self, changed: Changed, heard: Heard = _ignored) -> None:
         self._loop = asyncio.get_running_loop()
         pubsub = self._client.pubsub(ignore_subscribe_messages=True)
-        await pubsub.subscribe(self.channel)   # before the first move is served: none is missed
-        self._listening = asyncio.create_task(self._listen(pubsub, changed))
+        await pubsub.subscribe(self.channel, self.club_channel)   # before the first move is served: none is missed
+        self._listening = asyncio.create_task(self._listen(pubsub, changed, heard))
 
-    async def _listen(self, pubsub: Any, changed: Changed) -> None:
+    async def _listen(self, pubsub: Any, changed: Changed, heard: Heard) -> None:
         import redis.exceptions
+        club = self.club_channel.encode()
         while True:
             try:
                 async for message in pubsub.listen():
-                    if message.get("type") == "message":
+                    if message.get("type") != "message":
+                        continue
+                    if message.get("channel") in (club, self.club_channel):
+                        self._told(message["data"], heard)
+                    else:
                         self._heard(message["data"], changed)
             except (redis.exceptions.RedisError, OSError) as error:
                 self.warn(f"ginnyo: the broker {self.url} was lost ({error}); trying again")
@@ -92,7 +119,7 @@ class RedisBroker:
                 await asyncio.sleep(RECONNECT_SECONDS)
                 try:
                     await pubsub.reset()
-                    await pubsub.subscribe(self.channel)
+                    await pubsub.subscribe(self.channel, self.club_channel)
                     break
                 except (redis.exceptions.RedisError, OSError):
                     continue
@@ -108,24 +135,42 @@ class RedisBroker:
         if origin != self.origin and isinstance(game, str) and type(version) is int:
             changed(game, version, rematch if isinstance(rematch, str) else None)
 
+    def _told(self, data: bytes | str, heard: Heard) -> None:
+        try:
+            message = json.loads(data)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            self.warn("ginnyo: the broker carried a message that is not a club message")
+            return
+        if message.get("origin") != self.origin:
+            heard(message)
+
     def publish(self, game: str, version: int, rematch: str | None) -> None:
+        message = json.dumps({"game": game, "version": version, "rematch": rematch, "origin": self.origin})
+        self._post(self.channel, message, "a move")
+
+    def tell(self, message: dict[str, Any]) -> None:
+        self._post(self.club_channel, json.dumps({**message, "origin": self.origin}, ensure_ascii=False),
+                   f"the club's {message.get('type')}")
+
+    def _post(self, channel: str, message: str, what: str) -> None:
         loop = self._loop
         if loop is None:   # not started: no other process hears of it before it has started either
             return
-        message = json.dumps({"game": game, "version": version, "rematch": rematch, "origin": self.origin})
         try:
-            future = asyncio.run_coroutine_threadsafe(self._send(message), loop)
+            future = asyncio.run_coroutine_threadsafe(self._send(channel, message, what), loop)
         except RuntimeError:   # the loop is closed: the server is stopping
             return
         self._sending.add(future)
         future.add_done_callback(self._sending.discard)
 
-    async def _send(self, message: str) -> None:
+    async def _send(self, channel: str, message: str, what: str) -> None:
         import redis.exceptions
         try:
-            await self._client.publish(self.channel, message)
+            await self._client.publish(channel, message)
         except (redis.exceptions.RedisError, OSError) as error:
-            self.warn(f"ginnyo: the broker {self.url} could not be told of a move ({error})")
+            self.warn(f"ginnyo: the broker {self.url} could not be told of {what} ({error})")
 
     async def ping(self) -> None:
         """Reach Redis (an error if it cannot be)."""
@@ -142,4 +187,5 @@ def open_broker(url: str | None, warn: Callable[[str], None]) -> Broker:
     return LocalBroker() if url is None else RedisBroker(url, warn)
 
 
-__all__ = ["Broker", "LocalBroker", "RedisBroker", "Changed", "open_broker", "broker_url", "CHANNEL"]
+__all__ = ["Broker", "LocalBroker", "RedisBroker", "Changed", "Heard", "open_broker", "broker_url", "CHANNEL",
+           "CLUB_CHANNEL"]

@@ -1,6 +1,7 @@
 """The tables' chat (docs/CLUB.md "Watching and chat"): a game's two rooms, the players' and the
 watchers', who writes and reads which, the messages' bounds (length, characters, a sender's rate), and
-each message stored and then sent to the sockets that may hear it.
+each message stored and then sent to the sockets that may hear it, this process's and, through the
+broker, the other processes' (:func:`deliver`).
 
 The players write in the players' room, the watchers in the watchers' room.  Everyone at a game open
 to watchers reads the players' room; the watchers' room is the watchers' alone while the game is
@@ -21,6 +22,7 @@ from ...errors import BadField, ChatTooFast, NotForWatchers
 from ..store import Store
 from ..store.chat import ChatRow
 from . import feed
+from .broker import Broker, LocalBroker
 from .seats import WATCHER
 from .table import SeatTable
 
@@ -100,12 +102,23 @@ class ChatRate:
             times.append(now)
 
 
-class Chats:
-    """The chat of every game of ``store``: messages written (checked, counted, stored, sent) and read."""
+def deliver(table: SeatTable, message: dict[str, Any]) -> None:
+    """Send ``message`` (:func:`message_of`) to the sockets of ``table`` in this process that read its room."""
+    sent = feed.json_text({"type": "chat", "message": message})
+    for subscriber in feed.subscribers_of(table):
+        if message["room"] in rooms_read(table, subscriber.seat):
+            subscriber.send(sent)
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
+
+class Chats:
+    """The chat of every game of ``store``: messages written (checked, counted, stored, sent) and read;
+    ``broker`` tells the other processes of each (:mod:`.peers` hears it there)."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic,
+                 broker: Broker | None = None) -> None:
         self.store = store
         self.rate = ChatRate(clock)
+        self.broker: Broker = broker or LocalBroker()
 
     def post(self, table: SeatTable, sender: Sender, room: str, text: object) -> dict[str, Any]:
         """Write ``text`` of ``sender`` in ``room`` of ``table``: stored, then sent to the game's sockets
@@ -116,10 +129,8 @@ class Chats:
         checked = checked_text(text)
         self.rate.take(sender.key)
         message = message_of(self.store.add_chat(table.id, room, sender.name, checked))
-        sent = feed.json_text({"type": "chat", "message": message})
-        for subscriber in feed.subscribers_of(table):
-            if room in rooms_read(table, subscriber.seat):
-                subscriber.send(sent)
+        deliver(table, message)
+        self.broker.tell({"type": "chat", "game": table.id, "message": message})   # its name, room and text only
         return message
 
     def read(self, table: SeatTable, seat: int) -> list[dict[str, Any]]:
@@ -128,4 +139,4 @@ class Chats:
 
 
 __all__ = ["Chats", "ChatRate", "Sender", "checked_text", "rooms_read", "message_of", "PLAYERS", "WATCHERS", "ROOMS",
-           "MAX_TEXT", "LAST_MESSAGES", "MESSAGES_PER_WINDOW", "WINDOW_SECONDS"]
+           "deliver", "MAX_TEXT", "LAST_MESSAGES", "MESSAGES_PER_WINDOW", "WINDOW_SECONDS"]

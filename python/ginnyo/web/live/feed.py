@@ -49,6 +49,7 @@ class Watched(Protocol):
     kinds: tuple[str, ...]
     subscribers: set[Subscriber]
     subscribers_lock: threading.Lock
+    seats_elsewhere: frozenset[int]
 
 
 def subscribe(table: Watched, subscriber: Subscriber) -> None:
@@ -67,9 +68,14 @@ def unsubscribe(table: Watched, subscriber: Subscriber) -> None:
     send_presence(table)
 
 
+def seats_here(table: Watched) -> set[int]:
+    """The seats of ``table`` with a socket open in this process (a watcher's is no seat)."""
+    return {subscriber.seat for subscriber in subscribers_of(table) if 0 <= subscriber.seat < len(table.kinds)}
+
+
 def presence_of(table: Watched) -> list[bool]:
-    """Whether each seat of ``table`` has a socket open now."""
-    open_seats = {subscriber.seat for subscriber in subscribers_of(table)}
+    """Whether each seat of ``table`` has a socket open now, in this process or another (:mod:`.peers`)."""
+    open_seats = seats_here(table) | table.seats_elsewhere
     return [seat in open_seats for seat in range(len(table.kinds))]
 
 
@@ -102,5 +108,5 @@ def broadcast(table: Watched, view_text: Callable[[int, str], str]) -> None:
         subscriber.send(messages[key])
 
 
-__all__ = ["Subscriber", "subscribe", "unsubscribe", "subscribers_of", "broadcast", "presence_of", "presence_message", "send_presence", "Watched", "json_text", "view_message",
+__all__ = ["Subscriber", "subscribe", "unsubscribe", "subscribers_of", "broadcast", "presence_of", "seats_here", "presence_message", "send_presence", "Watched", "json_text", "view_message",
            "SOCKETS_PER_GAME"]

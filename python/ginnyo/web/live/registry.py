@@ -434,6 +434,7 @@ class Tables:
             fresh = self._rebuilt(row, actions)
             fresh.subscribers, fresh.subscribers_lock = table.subscribers, table.subscribers_lock
             fresh.token_hashes, fresh.lock = table.token_hashes, table.lock
+            fresh.seats_elsewhere = table.seats_elsewhere
             fresh.rematch = row.rematch or table.rematch
             if self.tables.get(table.id) is table:
                 self.tables[table.id] = fresh

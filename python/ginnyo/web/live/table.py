@@ -39,6 +39,7 @@ class SeatTable:
     lock: threading.RLock = field(default_factory=threading.RLock)
     subscribers: set[Subscriber] = field(default_factory=set)
     subscribers_lock: threading.Lock = field(default_factory=threading.Lock)   # held for no I/O: the loop takes it
+    seats_elsewhere: frozenset[int] = frozenset()   # seats with a socket open in another process (.peers)
     bots: dict[int, Player] = field(default_factory=dict)
     bot_running: bool = False
     bot_failure: str | None = None     # why the bot to move stopped, if it failed

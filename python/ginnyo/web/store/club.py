@@ -4,7 +4,9 @@ game kind and each rated game's changes.
 
 A join and a rating are each one write transaction that reads what it changes, so two joins at once
 never seat more than the seek takes, and a game is rated once (its ``rating_changes`` rows are the
-mark) however often its end is heard of."""
+mark) however often its end is heard of, by however many processes at once (on PostgreSQL the ratings'
+writes take one advisory lock, so that each reads the last one's ratings and mark); a rated game stored
+finished but not rated yet (its process stopped in between) is found by :meth:`ClubTables.unrated_games`."""
 
 from __future__ import annotations
 
@@ -14,14 +16,15 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, exists, select, text, update
 
 from ...errors import NotYourSeek, SeekClosed, UnknownSeek
 from ...ratings.games import Standing, rate_game
 from ...ratings.skill import Skill
-from .schema import accounts, game_accounts, rated_games, rating_changes, ratings, seeks
+from .schema import accounts, game_accounts, games, rated_games, rating_changes, ratings, seeks
 
 OPEN, STARTED, CANCELLED = "open", "started", "cancelled"
+RATINGS_LOCK = 0x67696E6E796F   # PostgreSQL's advisory lock of the ratings' writes ("ginnyo")
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,15 @@ class ClubTables:
         with self._reading() as connection:
             return [_named(connection, _seek_row(row)) for row in connection.execute(query).all()]
 
+    def playing_seeks(self, limit: int) -> list[SeekRow]:
+        """The seeks whose games are being played (stored in play, whichever process serves them), the
+        latest first (at most ``limit``)."""
+        query = (select(*SEEK_COLUMNS).select_from(seeks.join(games, games.c.id == seeks.c.game))
+                 .where(seeks.c.status == STARTED, games.c.status == "playing")
+                 .order_by(seeks.c.created.desc()).limit(limit))
+        with self._reading() as connection:
+            return [_named(connection, _seek_row(row)) for row in connection.execute(query).all()]
+
     def join_seek(self, seek_id: str, account: int) -> SeekRow:
         """Seat ``account`` in the open seek ``seek_id``: the seek after (full when it takes no more);
         UnknownSeek, or SeekClosed when it is not open or the account sits in it already."""
@@ -161,10 +173,22 @@ class ClubTables:
         return None if found is None else str(found)
 
     # -- ratings ----------------------------------------------------------------------------------
+    def unrated_games(self, limit: int) -> list[str]:
+        """The rated games stored finished and not rated (their process stopped before it rated them), the
+        first ``limit`` by id."""
+        query = (select(rated_games.c.game).select_from(rated_games.join(games, games.c.id == rated_games.c.game))
+                 .where(games.c.status == "finished",
+                        ~exists().where(rating_changes.c.game == rated_games.c.game))
+                 .order_by(rated_games.c.game).limit(limit))
+        with self._reading() as connection:
+            return [str(game) for game in connection.execute(query).scalars().all()]
+
     def rate_finished_game(self, game: str, kind: str, players: Sequence[str], ranks: Sequence[int]) -> bool:
         """Rate the finished ``game`` of ``players`` (seat order) ranked ``ranks`` in ``kind``, once: False
         (nothing changed) when it was rated already."""
         with self._writing("the ratings") as connection:
+            if connection.dialect.name == "postgresql":   # SQLite's write transactions are one at a time already
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": RATINGS_LOCK})
             if connection.execute(select(rating_changes.c.player).where(rating_changes.c.game == game)).first():
                 return False
             query = select(ratings.c.player, ratings.c.mu, ratings.c.sigma, ratings.c.games).where(
