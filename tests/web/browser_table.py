@@ -54,15 +54,16 @@ def chromium() -> Iterator[Any]:
 class Server:
     """``ginnyo serve --port PORT --data DATA`` in a subprocess; ``url`` ends with ``/``."""
 
-    def __init__(self, data: Path, port: int = 0) -> None:
+    def __init__(self, data: Path, port: int = 0, options: tuple[str, ...] = ()) -> None:
         self.data = data
         self.port = port
+        self.options = options          # more of serve's options
         self.url = ""
         self.process: subprocess.Popen[str] | None = None
         self.start()
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "ginnyo", "serve", "--port", str(self.port), "--data", str(self.data)]
+        command = [sys.executable, "-m", "ginnyo", "serve", "--port", str(self.port), "--data", str(self.data), *self.options]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
         assert self.process.stdout is not None

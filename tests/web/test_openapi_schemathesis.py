@@ -27,7 +27,9 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    served = Server(tmp_path / "data")
+    # no per-minute limits: how many games the run could make would hang on how fast the machine is,
+    # and a run that had used its minute's games could not reach the game endpoints (a flaky failure)
+    served = Server(tmp_path / "data", options=("--games-per-minute", "0", "--simulations-per-minute", "0"))
     try:
         yield served
     finally:
