@@ -196,6 +196,7 @@ def _view_of(table: CrazyTable, seat: int | None, rematch: dict[str, Any] | None
         "stock": len(shown.stock),
         "turn": None if match.over else turn_of(match, seat),
         "scores": list(match.scores),
+        "out_on_time": list(match.timed_out),
         "rounds_played": [{"round": result.round, "end": result.end, "out": result.out,
                            "points": list(result.points)} for result in match.rounds],
         "last_round": last_round(match),
