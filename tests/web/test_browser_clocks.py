@@ -4,12 +4,16 @@ untimed game, and the game ended through the buttons only once the dialog is con
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the fixtures)
 from browser_table import WAIT_MS, Server, best_choice, take_turn, wait_turn
 from ginnyo import Position, rack_code
+from ginnyo.crazy.match import CrazyMatch
 from ginnyo.game import Game
+from ginnyo.game.events import TIMEOUT, Event
+from ginnyo.web.store import Store
 from ginnyo.vocab.rules import tile_to_return
 
 CLOCK = {"initial": 600, "increment": 0}
@@ -180,3 +184,33 @@ def test_a_timed_crazy_rummy_table_shows_the_clocks_and_the_running_one_ticks_do
                            arg=start, timeout=WAIT_MS)
     idle = page.locator(f'#players tr[data-seat="{(mover + 1) % 3}"] td.clock')
     assert float(idle.get_attribute("data-seconds") or "nan") == CLOCK["initial"]
+
+
+def test_a_crazy_rummy_seat_out_on_time_is_marked_beside_it_and_in_the_result(page: Any, tmp_path: Path) -> None:
+    running = Server(tmp_path)
+    try:
+        created = running.call("POST", "api/games", {"game": "crazy", "seats": ["human"] * 3, "seed": 5,
+                                                     "clock": CLOCK})
+        game_id = created["id"]
+        match = CrazyMatch(["human"] * 3, 5)
+        running.stop()   # the server's timer would take ten minutes and more: the losses on time stored instead
+        store = Store(tmp_path)
+        out = []
+        for number in (1, 2):
+            out.append(match.to_move)
+            match.apply_event(Event(TIMEOUT, match.to_move))
+            store.append_action(game_id, number, f"timeout {out[-1]}", finished=match.over)
+        store.close()
+        running.start()
+        left = next(seat for seat in range(3) if seat not in out)
+        page.goto(running.page_url(created, left))
+        page.wait_for_selector("#end:not(.hidden)")
+        for seat in range(3):
+            marked = page.locator(f'#players tr[data-seat="{seat}"] .out-on-time')
+            assert marked.count() == (1 if seat in out else 0)
+        assert page.locator(f'#players tr[data-seat="{out[0]}"] .out-on-time').text_content() == " (out on time)"
+        names = running.view(game_id, created["seats"][left]["token"])["names"]
+        assert page.text_content("#end-winners").endswith(
+            f"Out on time, ranked last: {names[out[0]]}, {names[out[1]]}.")
+    finally:
+        running.stop()

@@ -5,14 +5,17 @@ and the clocks kept across a restart.  The server's clock is the test's own."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
+from ginnyo.crazy.game import replay
 from ginnyo.web.http.app import create_app
 
+from cli_helpers import cli
 from test_clocks import POLL_SECONDS, FakeClock
 from web_helpers import TestClient, bearer, view
 
@@ -129,3 +132,30 @@ def test_the_clocks_and_the_timer_survive_a_restart(tmp_path: Path) -> None:
         assert seen["clocks"][mover] == {"seat": mover, "remaining": 10, "running": True, "overtime_penalty": 0}
         again = time_out(client, clock, game, tokens[0], 10 + 600 + 1)
         assert again["to_move"] != mover and again["version"] == seen["version"] + 1
+
+
+def test_the_record_of_a_game_with_overtime_and_losses_on_time_replays_to_the_tables_end(
+        clocked: tuple[TestClient, FakeClock], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    client, clock = clocked
+    game, tokens = create_timed(client, initial=30, increment=0)
+    first = view(client, game, tokens[0])["to_move"]
+    clock.advance(30 + 61)   # two started minutes over: 20 points, charged with the opening discard
+    opened = step(client, game, tokens[first], any_discard(view(client, game, tokens[first])))
+    assert opened["scores"][first] == 20
+    second = opened["to_move"]
+    third = time_out(client, clock, game, tokens[0], 30 + 600 + 1)["to_move"]   # the second seat out
+    ended = time_out(client, clock, game, tokens[0], 30 + 600 + 1)   # and the third: the first is left
+    assert ended["finished"]
+    result = ended["result"]
+    assert result["out"] == [second, third] and result["winners"] == [first] and result["overtime"][first] == 20
+    answer = client.get(f"/api/games/{game}/record", headers=bearer(tokens[0]))
+    assert answer.status_code == 200
+    record = tmp_path / "timed-crazy.jsonl"
+    record.write_text(answer.text)
+    assert [json.loads(line)["event"] for line in answer.text.splitlines() if '"event"' in line] == \
+        ["overtime", "timeout", "timeout"]
+    game_played = replay(answer.text.splitlines())
+    assert list(game_played.scores) == result["final_scores"] and game_played.ranking == result["ranking"]
+    assert list(game_played.winners) == result["winners"] and game_played.timed_out == result["out"]
+    code, out, err = cli(capsys, "crazy", "replay", str(record))
+    assert code == 0 and f"final scores {result['final_scores']}" in out, err

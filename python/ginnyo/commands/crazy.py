@@ -117,9 +117,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"round {result.round:>2}: {len(result.turns):>3} turns, {how:<20} "
                   f"points {' '.join(f'{p:>3}' for p in result.points)}   "
                   f"totals {' '.join(f'{s:>4}' for s in result.scores)}")
+        if game.unfinished is not None:
+            print(f"round {game.unfinished.round:>2}: {len(game.unfinished.turns):>3} turns, "
+                  "not scored (the game ended on time)")
     winners = ", ".join(str(seat) for seat in game.winners)
-    print(f"ok: {len(lines)} lines, 13 rounds legal; final scores {list(game.scores)}, "
-          f"won by player{'s' if len(game.winners) > 1 else ''} {winners}")
+    clock = ""
+    if any(game.overtime):
+        clock += f"; overtime charged {game.overtime}"
+    if game.timed_out:
+        clock += f"; out on time: player{'s' if len(game.timed_out) > 1 else ''} " \
+                 f"{', '.join(str(seat) for seat in game.timed_out)} (ranking {game.ranking})"
+    print(f"ok: {len(lines)} lines, {len(game.rounds)} rounds legal; final scores {list(game.scores)}, "
+          f"won by player{'s' if len(game.winners) > 1 else ''} {winners}{clock}")
     return 0
 
 

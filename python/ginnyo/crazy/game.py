@@ -2,8 +2,9 @@
 turns checked against the rules, cumulative scores, seeded and replayable.
 
 A game from seed S draws its first dealer and then shuffles each round's deck
-with ``random.Random(S)``; its record (:func:`record_lines`) holds every deck and every turn, and
-:func:`replay` plays a record again through the same rules.
+with ``random.Random(S)``; its record (:func:`record_lines`) holds every deck and every turn (and a
+timed game's clock events, docs/RULES.md "Timed play"), and :func:`replay` plays a record again
+through the same rules.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Literal, Protocol, Sequence
 
 from .advisor import best_turn, play_after_draw
+from ..game.events import OVERTIME, TIMEOUT, Event
 from ..support import strict_json
 from ..support.files import RECORD_BYTES, quote, read_bounded, text_of
 from .cards import NUM_CARDS, ROUNDS, card_code, cards_text, hand_points, parse_cards, parse_one, wild_rank
@@ -94,19 +96,74 @@ class RoundResult:
 
 @dataclass
 class GameResult:
+    """A game as played: its rounds scored and, when played on a clock, its clock events, the overtime
+    charged and the seats out on time; ``unfinished``: the round being played when the game ended on
+    time (its deal and turns, not scored: ``end`` empty, no points)."""
+
     players: int
     seed: int
     kinds: tuple[str, ...]
     rounds: list[RoundResult] = field(default_factory=list)
+    events: list[tuple[int, int, Event]] = field(default_factory=list)   # (round, its turns before it, event)
+    overtime: list[int] = field(default_factory=list)   # each seat's charges (none: no clock)
+    timed_out: list[int] = field(default_factory=list)   # the seats out on time, in the order they went
+    unfinished: RoundResult | None = None
 
     @property
-    def scores(self) -> tuple[int, ...]:
+    def round_totals(self) -> tuple[int, ...]:
+        """The points of the rounds played, added up."""
         return self.rounds[-1].scores if self.rounds else (0,) * self.players
 
     @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's total: its rounds' points and its overtime charges."""
+        charged = self.overtime or [0] * self.players
+        return tuple(total + points for total, points in zip(self.round_totals, charged))
+
+    @property
+    def ranking(self) -> list[int]:
+        """The seats best first: those still in by their totals (the fewest first), then those out on time,
+        the last out first."""
+        still_in = sorted((seat for seat in range(self.players) if seat not in self.timed_out),
+                          key=lambda seat: self.scores[seat])
+        return still_in + self.timed_out[::-1]
+
+    @property
+    def ranks(self) -> list[int]:
+        """Each seat's rank (1 the best): equal totals among the seats still in share a rank."""
+        scores, ranks = self.scores, [0] * self.players
+        for place, seat in enumerate(self.ranking, 1):
+            ranks[seat] = place
+            if seat not in self.timed_out:
+                ranks[seat] = 1 + sum(1 for other in range(self.players)
+                                      if other not in self.timed_out and scores[other] < scores[seat])
+        return ranks
+
+    @property
     def winners(self) -> tuple[int, ...]:
-        low = min(self.scores)
-        return tuple(seat for seat, score in enumerate(self.scores) if score == low)
+        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
+
+
+def over_on_time(players: int, timed_out: Sequence[int]) -> bool:
+    """Whether the seats out on time leave one seat in (or none): the game ends then."""
+    return players - len(timed_out) <= 1
+
+
+def take_clock_event(event: Event, state: RoundState, overtime: list[int], timed_out: list[int]) -> None:
+    """An overtime charge (points added to the seat's ``overtime``) or a loss on time of the seat to move in
+    ``state`` (out of the game, passed by); CrazyError for any other event, changing nothing."""
+    if event.kind == OVERTIME:
+        if not 0 <= event.seat < len(overtime) or event.points <= 0:
+            raise CrazyError(f"{event.text()}: an overtime charge is of a seat 0..{len(overtime) - 1}, "
+                             "points above 0")
+        overtime[event.seat] += event.points
+    elif event.kind == TIMEOUT:
+        if event.seat != state.to_move:
+            raise CrazyError(f"{event.text()}: only the seat to move (seat {state.to_move}) runs out of time")
+        timed_out.append(event.seat)
+        state.pass_by(frozenset(timed_out))
+    else:
+        raise CrazyError(f"Crazy Rummy takes no {event.kind} of seat {event.seat} (only its clock's events)")
 
 
 class RoundState:
@@ -402,18 +459,39 @@ def player_kinds(players: int, kinds: Sequence[str] | None, *, people: bool = Fa
 # -- records ---------------------------------------------------------------------------------
 
 def record_lines(game: GameResult) -> list[str]:
-    """The game as JSON lines: a header, each round's deck, turns and end, the final scores."""
-    lines = [{"game": "crazy-rummy", "players": game.players, "seed": game.seed, "kinds": list(game.kinds)}]
-    for result in game.rounds:
+    """The game as JSON lines: a header, each round's deck, turns and end, the final scores; a timed
+    game's clock events where they happened, between turns (the round being played when the game
+    ended on time: its deal and turns, no end line)."""
+    lines: list[dict[str, Any]] = [{"game": "crazy-rummy", "players": game.players, "seed": game.seed,
+                                    "kinds": list(game.kinds)}]
+    events = list(game.events)
+    charged = [0] * game.players   # the overtime charged so far: the running totals hold it
+
+    def events_before(round_number: int, turns: int) -> None:
+        while events and events[0][:2] <= (round_number, turns):
+            event = events.pop(0)[2]
+            line: dict[str, Any] = {"event": event.kind, "player": event.seat}
+            if event.kind == OVERTIME:
+                line["points"] = event.points
+                charged[event.seat] += event.points
+            lines.append(line)
+    for result in [*game.rounds, *([game.unfinished] if game.unfinished is not None else [])]:
         lines.append({"round": result.round, "dealer": result.dealer, "deck": cards_text(result.deck)})
-        for turn in result.turns:
+        for number, turn in enumerate(result.turns):
+            events_before(result.round, number)
             lines.append({"round": turn.round, "player": turn.player, "draw": turn.draw,
                           "card": card_code(turn.card) if turn.card is not None else None,
                           "actions": turn.actions, "discard": card_code(turn.discard),
                           "hand": cards_text(turn.hand_after)})
-        lines.append({"round": result.round, "end": result.end, "out": result.out,
-                      "points": list(result.points), "scores": list(result.scores)})
-    lines.append({"scores": list(game.scores), "winners": list(game.winners)})
+        events_before(result.round, len(result.turns))
+        if result is not game.unfinished:
+            lines.append({"round": result.round, "end": result.end, "out": result.out,
+                          "points": list(result.points),
+                          "scores": [total + points for total, points in zip(result.scores, charged)]})
+    final: dict[str, Any] = {"scores": list(game.scores), "winners": list(game.winners)}
+    if game.timed_out:
+        final["out"] = list(game.timed_out)
+    lines.append(final)
     return [json.dumps(line) for line in lines]
 
 
@@ -438,7 +516,9 @@ HEADER_FIELDS = ("game", "players", "seed", "kinds")
 DEAL_FIELDS = ("round", "dealer", "deck")
 TURN_FIELDS = ("round", "player", "draw", "card", "actions", "discard", "hand")
 ROUND_END_FIELDS = ("round", "end", "out", "points", "scores")
-FINAL_FIELDS = ("scores", "winners")
+FINAL_FIELDS = ("scores", "winners", "out")   # ``out`` only when a seat is out on time
+EVENT_FIELDS = ("event", "player", "points")   # ``points`` only in an overtime line
+CLOCK_EVENTS = (OVERTIME, TIMEOUT)   # the events a Crazy Rummy game takes (no resignation yet)
 # The fields of each kind of action in a turn's ``actions``, named by the first of them that it has.
 ACTION_FIELDS = {"swap": ("swap", "card", "wild"), "lay_off": ("lay_off", "meld"), "meld": ("meld",)}
 
@@ -492,6 +572,7 @@ class _Replay:
         except CrazyError as error:
             raise CrazyError(f"{self.where(number)}{error}") from None
         totals = [0] * players
+        game.overtime = [0] * players
         for round_number, (dealer, dealt) in enumerate(round_deals(players, game.seed), 1):
             number, deal = self.next(f"the deal of round {round_number}")
             if round_number == 1:
@@ -507,22 +588,31 @@ class _Replay:
                 if deck != dealt:
                     raise CrazyError(_deck_difference(deck, dealt, game.seed, round_number))
                 state = RoundState(round_number, players, dealer, deck)
+                state.pass_by(frozenset(game.timed_out))
             except CrazyError as error:
                 raise CrazyError(f"{self.where(number)}{error}") from None
-            turns = []
-            while state.end is None:
+            turns: list[Turn] = []
+            while state.end is None and not over_on_time(players, game.timed_out):
                 number, data = self.next(f"a turn of player {state.to_move} in round {round_number}")
                 try:
-                    turns.append(self.turn(state, data))
+                    if "event" in data:
+                        game.events.append((round_number, len(turns), self.event(state, data, game)))
+                    else:
+                        turns.append(self.turn(state, data))
                 except CrazyError as error:
                     raise CrazyError(f"{self.where(number)}{error}") from None
+            if state.end is None:   # one seat left in: the game ends, the round being played not scored
+                game.unfinished = RoundResult(round_number, state.dealer, tuple(deck), turns, "", None,
+                                              (0,) * players, tuple(totals))
+                break
             number, end = self.next(f"the end of round {round_number}")
             points = state.points()
             totals = [total + p for total, p in zip(totals, points)]
             try:
                 _known(end, ROUND_END_FIELDS, "a round's end line")
                 self.check_end(end, {"round": round_number, "end": state.end, "out": state.out,
-                                     "points": list(points), "scores": totals})
+                                     "points": list(points),
+                                     "scores": [total + charged for total, charged in zip(totals, game.overtime)]})
             except CrazyError as error:
                 raise CrazyError(f"{self.where(number)}{error}") from None
             game.rounds.append(RoundResult(round_number, state.dealer, tuple(deck), turns, state.end,
@@ -530,6 +620,8 @@ class _Replay:
         number, final = self.next("the final line of scores and winners")
         try:
             _known(final, FINAL_FIELDS, "the final line")
+            if game.timed_out or "out" in final:
+                self.check_end(final, {"out": list(game.timed_out)})
         except CrazyError as error:
             raise CrazyError(f"{self.where(number)}{error}") from None
         try:
@@ -539,6 +631,20 @@ class _Replay:
         if self.position != len(self.lines):
             raise CrazyError(f"{self.where(self.lines[self.position][0])}after the end of the game")
         return game
+
+    @staticmethod
+    def event(state: RoundState, data: dict[str, Any], game: GameResult) -> Event:
+        """An event line's overtime charge or loss on time, taken as the table took it."""
+        _known(data, EVENT_FIELDS, "an event line")
+        kind = _field(data, "event", str)
+        if kind not in CLOCK_EVENTS:
+            raise CrazyError(f"field 'event': {quote(kind)} is not one of {', '.join(CLOCK_EVENTS)} "
+                             f"(a Crazy Rummy game's clock events)")
+        if kind != OVERTIME and "points" in data:
+            raise CrazyError("field 'points': only an overtime line has points")
+        event = Event(kind, _field(data, "player", int), _field(data, "points", int) if kind == OVERTIME else 0)
+        take_clock_event(event, state, game.overtime, game.timed_out)
+        return event
 
     def check_seed(self, deal: dict[str, Any], dealt: list[int], game: GameResult, header: int) -> None:
         """Blame the header's seed (line ``header``) for a first deal of another

@@ -18,11 +18,12 @@ from __future__ import annotations
 import copy
 from typing import Any, Sequence
 
-from ..game.events import OVERTIME, TIMEOUT, Event
+from ..game.events import TIMEOUT, Event
 from .cards import ROUNDS, card_code, parse_one
 from ..errors import Reason
 from .errors import CrazyError
-from .game import Draw, GameResult, RoundResult, RoundState, Turn, player_kinds, round_deals
+from .game import (Draw, GameResult, RoundResult, RoundState, Turn, over_on_time, player_kinds, round_deals,
+                   take_clock_event)
 from .melds import meld_text, parse_meld
 from .solver import solve_hand
 
@@ -51,10 +52,11 @@ class CrazyMatch:
         self.finished_hands: list[list[int]] = []   # the hands left when the last round ended (they score)
         self.overtime = [0] * self.players   # penalty points charged for overtime (RULES "Timed play")
         self.timed_out: list[int] = []       # the seats out of the game on time, in the order they went
+        self.events: list[tuple[int, int, Event]] = []   # each clock event: (round, its turns before it, event)
 
     @property
     def over(self) -> bool:
-        return len(self.rounds) == ROUNDS or self.players - len(self.timed_out) <= 1
+        return len(self.rounds) == ROUNDS or over_on_time(self.players, self.timed_out)
 
     @property
     def to_move(self) -> int:
@@ -73,50 +75,44 @@ class CrazyMatch:
     @property
     def scores(self) -> tuple[int, ...]:
         """Each seat's total: its rounds' points and its overtime charges."""
-        return tuple(total + charged for total, charged in zip(self.round_totals, self.overtime))
+        return self.result().scores
 
     @property
     def ranking(self) -> list[int]:
         """The seats best first: those still in by their totals (the fewest first), then those out on time,
         the last out first."""
-        still_in = sorted((seat for seat in range(self.players) if seat not in self.timed_out),
-                          key=lambda seat: self.scores[seat])
-        return still_in + self.timed_out[::-1]
+        return self.result().ranking
 
     @property
     def ranks(self) -> list[int]:
         """Each seat's rank (1 the best): equal totals among the seats still in share a rank."""
-        scores, ranks = self.scores, [0] * self.players
-        for place, seat in enumerate(self.ranking, 1):
-            ranks[seat] = place
-            if seat not in self.timed_out:
-                ranks[seat] = 1 + sum(1 for other in range(self.players)
-                                      if other not in self.timed_out and scores[other] < scores[seat])
-        return ranks
+        return self.result().ranks
 
     @property
     def winners(self) -> tuple[int, ...]:
-        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
+        return self.result().winners
 
     def apply_event(self, event: Event) -> None:
         """An overtime charge (points added to the seat's total) or a loss on time of the seat to move (its
         turn so far undone, the seat out of the game); CrazyError for any other event, changing nothing."""
         if self.over:
             raise CrazyError("the game is over")
-        if event.kind == OVERTIME and 0 <= event.seat < self.players and event.points > 0:
-            self.overtime[event.seat] += event.points
-        elif event.kind == TIMEOUT and event.seat == self.to_move:
-            self.timed_out.append(event.seat)
+        take_clock_event(event, self.round, self.overtime, self.timed_out)
+        self.events.append((self.round.number, len(self.turns), event))
+        if event.kind == TIMEOUT:   # the seat out: its turn so far undone
             self.draw, self.card, self.steps = None, None, []
             self.shown = self.round
-            self.round.pass_by(frozenset(self.timed_out))
-        else:
-            raise CrazyError(f"Crazy Rummy takes no {event.kind} of seat {event.seat} here")
 
     def result(self) -> GameResult:
-        game = GameResult(self.players, self.seed, self.kinds)
-        game.rounds = list(self.rounds)
-        return game
+        """The game as played so far, as its record writes it (the round being played, when the game
+        ended on time, unfinished)."""
+        unfinished = None
+        if self.over and len(self.rounds) < ROUNDS:
+            dealer, deck = self.deals[self.round.number - 1]
+            unfinished = RoundResult(self.round.number, dealer, tuple(deck), list(self.turns), "", None,
+                                     (0,) * self.players, self.round_totals)
+        return GameResult(self.players, self.seed, self.kinds, list(self.rounds), list(self.events),
+                          list(self.overtime), list(self.timed_out), unfinished)
 
     def apply(self, steps: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """Take ``steps`` for the seat to move, all or none (CrazyError, the rules' words);

@@ -147,6 +147,7 @@ function draw() {
     if (seat === view.to_move) row.className = "to-move";
     row.append(text("td", seat === view.dealer ? t("js.crazy.dealer") : ""), text("td", seat === view.seat ? t("js.crazy.you", { name }) : name),
       text("td", String(view.hand_sizes[seat])), text("td", String(view.scores[seat])));
+    if (view.out_on_time.includes(seat)) row.children[1].append(text("span", ` ${t("js.crazy.out-on-time")}`, "note out-on-time"));
     if (view.clocks) {
       const clock = text("td", "", "num clock");
       clock.setAttribute("aria-live", "off");   // the ticking digits are read when asked for, not every second
@@ -223,6 +224,8 @@ function draw() {
     $("end-winners").textContent = t("js.crazy.final", {
       scores: view.result.final_scores.map((score, seat) => `${view.names[seat]} ${score}`).join(", "),
       winners: view.result.winners.map((seat) => view.names[seat]).join(` ${t("js.crazy.and")} `) });
+    const out = view.result.out.map((seat) => view.names[seat]).join(", ");
+    if (out) $("end-winners").textContent += ` ${t("js.crazy.final-out", { names: out })}`;
   }
 }
 
