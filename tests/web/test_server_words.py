@@ -6,6 +6,7 @@ read from the source), and the view says when the analysis board is open (fair p
 from __future__ import annotations
 
 import ast
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -22,6 +23,8 @@ from web_helpers import TestClient, client_of
 PACKAGE = Path(ginnyo.__file__).parent
 HINT_FUNCTIONS = {"line_words", "advice_steps", "_start"}   # ginnyo.crazy.hints: a hint's lines, not refusals
 
+
+MOST_POLLS = 600   # views asked while the bots play before the seat (a bound, not a timing)
 
 def _reason_codes(source: Path) -> Iterator[tuple[str, str]]:
     """(function, code) of every ``Reason(text, code, ...)`` in ``source``; a code ``"swap" + suffix`` is read
@@ -97,10 +100,21 @@ def _bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def _my_turn(client: TestClient, game: str, token: str) -> dict[str, Any]:
+    """The seat's view once it is the seat's turn (the bots before it play in their own threads: an
+    action sent meanwhile would meet a newer version, a 409)."""
+    for _ in range(MOST_POLLS):
+        seen: dict[str, Any] = client.get(f"/api/games/{game}", headers=_bearer(token)).json()
+        if seen["turn"] is not None and seen["turn"]["seat"] == seen["seat"]:
+            return seen
+        time.sleep(0.05)
+    raise AssertionError(f"seat {seen['seat']} never got the turn: {seen['turn']}")
+
+
 def test_a_crazy_refusal_and_preview_reason_carry_the_rules_code(client: TestClient) -> None:
     made = client.post("/api/games", json={"game": "crazy", "seats": ["human", "advisor", "advisor"], "seed": 3}).json()
     token = made["seats"][0]["token"]
-    seen: dict[str, Any] = client.get(f"/api/games/{made['id']}", headers=_bearer(token)).json()
+    seen = _my_turn(client, made["id"], token)
     hand = seen["hand"].split()
     if seen["turn"]["opening"]:
         refused = client.post(f"/api/games/{made['id']}/actions", headers=_bearer(token),
