@@ -15,7 +15,8 @@ from ginnyo.accounts.rules import MAX_PASSWORD, MIN_PASSWORD
 from ginnyo.accounts.rules import MIN_NAME as MIN_ACCOUNT_NAME
 from ginnyo.accounts.rules import NAME_PATTERN as ACCOUNT_NAME_PATTERN
 
-from .. import analysis, crazy_match
+from .. import crazy_match
+from . import analysis
 from ..games import crazy as crazy_table
 from ..games.kinds import GAME_KINDS
 from .requests import MAX_ACTION, MAX_NAME, MAX_THINK

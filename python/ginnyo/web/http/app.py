@@ -47,7 +47,7 @@ from ..live.leases import SharedLeases
 from ..live.registry import MAX_SEED, Tables
 from ..live.seats import WATCHER, created_answer
 from ..live.table import HUMAN
-from .. import analysis
+from . import analysis
 from . import review  # the analysis board and the game review (issue 28)
 from . import puzzles   # the puzzle page and its API (issue 45)
 from . import accounts   # the club's accounts (issue 44)
