@@ -20,8 +20,7 @@ from . import analysis
 from ..games import crazy as crazy_table
 from ..games.kinds import GAME_KINDS
 from .requests import MAX_ACTION, MAX_NAME, MAX_THINK
-from ..store import GINNYO
-from ..live.registry import MAX_SEED
+from ..store.rows import GINNYO, MAX_SEED
 from ..live.chat import MAX_TEXT, ROOMS
 
 #: A seat's name (``POST /api/games``'s ``names``): the handler collapses runs of whitespace, then asks

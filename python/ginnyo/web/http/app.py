@@ -44,7 +44,8 @@ from ..games.kinds import REBUILDERS
 from ..live.broker import open_broker
 from ..live.feed import Subscriber, json_text, presence_of, view_message
 from ..live.leases import SharedLeases
-from ..live.registry import MAX_SEED, Tables
+from ..live.registry import Tables
+from ..store.rows import MAX_SEED
 from ..live.seats import WATCHER, created_answer
 from ..live.table import HUMAN
 from . import analysis

@@ -15,7 +15,7 @@ from ginnyo.game.clock import INCREMENT_BOUNDS, INITIAL_BOUNDS, ClockSettings
 from . import requests as fields
 from .errors import BadRequest
 from ..live.registry import Tables
-from ..store import GINNYO
+from ..store.rows import GINNYO
 
 
 def read_clock(value: object, game: str) -> ClockSettings | None:

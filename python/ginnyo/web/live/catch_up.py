@@ -8,7 +8,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Mapping
 
-from ..store import GameRow, Store
+from ..store.rows import GameRow, StoredGames
 from .table import SeatTable
 
 
@@ -17,7 +17,7 @@ class CatchUp:
     row, actions)`` rebuilds one in its place and tells its sockets (under its lock), ``schedule(table)``
     sets its bot going, ``warn`` hears of a game that could not be caught up."""
 
-    def __init__(self, store: Store, tables: Mapping[str, SeatTable],
+    def __init__(self, store: StoredGames, tables: Mapping[str, SeatTable],
                  replace: Callable[[SeatTable, GameRow, list[str]], SeatTable],
                  schedule: Callable[[SeatTable], None], warn: Callable[[str], None]) -> None:
         self.store = store

@@ -9,8 +9,7 @@ import time
 from typing import Callable
 
 from ...errors import UnknownGame
-from ..store import GameRow, Store
-from .leases import Leases
+from ..store.rows import GameRow, StoredGames
 from .table import Rebuild, SeatTable
 
 FINISHED_KEPT = 100       # finished games kept in memory; the others are rebuilt from the store when asked for
@@ -20,14 +19,15 @@ class KeptGames:
     """The games in memory: those in play (but those untouched for ``expire_seconds``, None: never) and, of the
     finished ones, the :data:`FINISHED_KEPT` last asked for; any other is rebuilt from ``store`` when asked for
     (``rebuilders``: each game kind's rebuild, web/games/kinds.py; ``wind(table, clock, actions, times)``
-    sets a timed game's clock) and, in play, set going again (``resume``: its bot, its clock's timer).  ``leases`` says which process moves a game's bots."""
+    sets a timed game's clock) and, in play, set going again (``resume``: its bot, its clock's timer); ``release(game_id)``
+    gives up a game let go (its lease, :mod:`.leases`)."""
 
-    def __init__(self, store: Store, rebuilders: dict[str, Rebuild], leases: Leases,
+    def __init__(self, store: StoredGames, rebuilders: dict[str, Rebuild], release: Callable[[str], None],
                  wind: Callable[[SeatTable, tuple[int, int], list[str], list[float]], None],
                  resume: Callable[[SeatTable], None], expire_seconds: float | None = None) -> None:
-        self.store = store
+        self.stored = store                                 # what rebuilding a game reads of the store
         self.rebuilders = rebuilders                       # game kind -> its tables' rebuild
-        self.leases = leases
+        self._release = release
         self.expire_seconds = expire_seconds
         self.tables: dict[str, SeatTable] = {}            # the games in memory
         self._finished: dict[str, None] = {}               # the finished ones, the last asked for last
@@ -49,7 +49,7 @@ class KeptGames:
             for table in expired:
                 del self.tables[table.id]
         for table in expired:
-            self.leases.release(table.id)
+            self._release(table.id)
         return len(expired)
 
     def get(self, game_id: str) -> SeatTable:
@@ -73,11 +73,11 @@ class KeptGames:
             if table is not None:
                 return table
             try:   # a row that does not read, a page SQLite cannot read (StoreError): the game is left out
-                row = self.store.game(game_id)
+                row = self.stored.game(game_id)
                 if row is None:
                     return None
-                table = self._rebuilt(row, self.store.actions(game_id))
-                table.token_hashes.update((digest, seat) for digest, _, seat in self.store.tokens(game_id))
+                table = self._rebuilt(row, self.stored.actions(game_id))
+                table.token_hashes.update((digest, seat) for digest, _, seat in self.stored.tokens(game_id))
             except (RuntimeError, ValueError) as error:
                 self.warn(f"ginnyo: game {game_id} left out: {error}")
                 return None
@@ -120,7 +120,7 @@ class KeptGames:
         table = rebuild(row, actions)
         table.started = row.created
         if row.clock is not None:
-            self._wind(table, row.clock, actions, self.store.action_times(row.id) if actions else [])
+            self._wind(table, row.clock, actions, self.stored.action_times(row.id) if actions else [])
         return table
 
 

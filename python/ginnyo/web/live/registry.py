@@ -18,7 +18,8 @@ from ...errors import (GameNotOver, GameOver, GinnyoError, IllegalMoveError, Mov
                        RuleRefusal, StaleVersion, TablesFull)
 from ...game.clock import ClockSettings
 from ...game.events import ABORT, RESIGN, Event
-from ..store import GINNYO, GameRow, Store
+from ..store import Store
+from ..store.rows import GINNYO, MAX_SEED, GameRow
 from . import feed
 from .bots import BOT_WORKERS, Bots
 from .broker import Broker, LocalBroker
@@ -30,7 +31,6 @@ from .table import HUMAN, Rebuild, SeatTable, row_of
 from .timekeeper import Timekeeper
 
 GAME_ID_BYTES = 9         # 12 url-safe characters
-MAX_SEED = 2 ** 63        # seeds are 0 .. 2**63 - 1 (SQLite's INTEGER)
 VIEWS_KEPT = 512          # the seat views kept made (a poll of an unchanged game is answered from them)
 RETRY_FULL = 60           # seconds a client is asked to wait when the server holds its most games
 
@@ -47,17 +47,18 @@ class Tables(KeptGames):
     def __init__(self, store: Store, rebuilders: dict[str, Rebuild], workers: int = BOT_WORKERS,
                  max_games: int = 0, expire_seconds: float | None = None, broker: Broker | None = None,
                  leases: Leases | None = None, now: Callable[[], float] = time.time) -> None:
+        self.store = store
         self.now = now                                     # the clocks' time (a test's own clock)
         self.broker: Broker = broker or LocalBroker()
-        leases = leases or LocalLeases()
+        self.leases: Leases = leases or LocalLeases()
         self.max_games = max_games
         self.tokens: dict[str, tuple[str, int]] = {}      # token hash -> (game, seat), of every game
         self._views: dict[tuple[str, int, str], tuple[tuple[int, str | None], str]] = {}
         self._views_lock = threading.Lock()                # (game, seat, token) -> ((version, rematch), view's JSON)
-        self.bots = Bots(self._commit, lambda game_id: self.tables.get(game_id), workers, hold=leases.hold)
-        self.timekeeper = Timekeeper(now, self._commit, lambda game_id: self.tables.get(game_id), leases.hold,
+        self.bots = Bots(self._commit, lambda game_id: self.tables.get(game_id), workers, hold=self.leases.hold)
+        self.timekeeper = Timekeeper(now, self._commit, lambda game_id: self.tables.get(game_id), self.leases.hold,
                                      self.bots.schedule, lambda line: self.warn(line))
-        super().__init__(store, rebuilders, leases, self.timekeeper.wind, self._resume, expire_seconds)
+        super().__init__(store, rebuilders, self.leases.release, self.timekeeper.wind, self._resume, expire_seconds)
         self.timers = self.timekeeper.timers               # every timed game's deadline
         self.catching_up = CatchUp(store, self.tables, self._caught_up, self.bots.schedule, lambda line: self.warn(line))
         self.on_finished: Callable[[SeatTable], None] | None = None   # told of each game's end (the club's ratings)
@@ -360,4 +361,4 @@ def _reason(error: GinnyoError) -> str:
     return found if found is not None else str(error)
 
 
-__all__ = ["Tables", "MAX_SEED", "VIEWS_KEPT"]
+__all__ = ["Tables", "VIEWS_KEPT"]
