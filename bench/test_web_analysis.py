@@ -4,7 +4,7 @@ on the same ``ginnyo serve`` (a real subprocess, requests over one kept-alive HT
 
 The issue's target is 20 ms at the 99th percentile with 20 simulations running; the percentiles
 and their ratio to the quiet server go to the summary, nothing is asserted about time (the
-simulations share the server's :data:`ginnyo.web.analysis.SIM_THREADS` threads, a block each in turn).
+simulations share the server's :data:`ginnyo.web.live.analysis_jobs.SIM_THREADS` threads, a block each in turn).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ import time
 from typing import Any
 
 from conftest import FACTS, HERE
-from ginnyo.web.analysis import MAX_ROLLOUTS, SIM_THREADS
+from ginnyo.web.http.analysis import MAX_ROLLOUTS
+from ginnyo.web.live.analysis_jobs import SIM_THREADS
 
 REQUESTS = 1000         # analyses timed in each phase
 POSITIONS = 30          # distinct corpus positions, in turn

@@ -171,8 +171,8 @@ def test_the_views_kept_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def test_finished_games_beyond_the_bound_leave_memory_and_come_back_whole(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from ginnyo.web.live import registry as tables
-    monkeypatch.setattr(tables, "FINISHED_KEPT", 1)
+    from ginnyo.web.live import kept_games
+    monkeypatch.setattr(kept_games, "FINISHED_KEPT", 1)
     with client_of(tmp_path) as client:
         live = client.app.state.tables   # type: ignore[attr-defined]
         made = [create(client, ["human", "human"], seed=seed) for seed in (31, 32, 33)]

@@ -276,8 +276,8 @@ def play_person_turns(client: TestClient, game: str, tokens: list[str]) -> dict[
 
 def test_a_whole_game_through_the_api_ends_and_its_record_replays(client: TestClient, tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from ginnyo.web.live import registry as tables
-    monkeypatch.setattr(tables, "FINISHED_KEPT", 0)   # once over, the game is rebuilt from the store each request
+    from ginnyo.web.live import kept_games
+    monkeypatch.setattr(kept_games, "FINISHED_KEPT", 0)   # once over, the game is rebuilt from the store each request
     made = create_crazy(client, seed=2)
     tokens = tokens_of(made)
     assert client.get(f"/api/games/{made['id']}/record", headers=bearer(tokens[0])).status_code == 409

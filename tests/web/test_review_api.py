@@ -15,7 +15,8 @@ from ginnyo import Position
 from ginnyo.analysis.grades import GRADES, accuracy, endgame_grade, grade
 from ginnyo.analysis.records import analyze_record
 from ginnyo.game.records import parse_record
-from ginnyo.web.http.review import BIG_LOSS, MAX_RECORD
+from ginnyo.web.http.requests import MAX_RECORD
+from ginnyo.web.http.review import BIG_LOSS
 
 ROW_FIELDS = ("turn", "player", "name", "played", "best", "equity", "points_lost", "equity_lost")
 GRADE_FIELDS = ("grade", "win_before", "win_after", "win_lost")

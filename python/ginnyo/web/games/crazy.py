@@ -37,7 +37,7 @@ from ginnyo.vocab.tiles import RANKS
 from ..crazy_match import MAX_STEPS, CrazyMatch
 from ..live.fields import only_fields
 from ..live.table import HUMAN, SeatTable
-from ..store import CRAZY, GameRow
+from ..store.rows import CRAZY, GameRow
 
 SEAT_KINDS = (HUMAN, *PLAYER_KINDS)
 #: how a round ends -> its code in a view (``end_code``)

@@ -32,7 +32,7 @@ from ..live.fields import only_fields
 from ..live.seats import WATCHER
 from ..live.table import HUMAN, SeatTable
 from ..preview import preview, read_placements
-from ..store import GameRow
+from ..store.rows import GameRow
 
 SEAT_KINDS = (HUMAN, *PLAYER_KINDS)
 

@@ -11,7 +11,7 @@ from ginnyo.vocab.rules import sets_for
 
 from . import crazy, ginnyo
 from ..live.table import Rebuild
-from ..store import CRAZY, GINNYO
+from ..store.rows import CRAZY, GINNYO
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ginnyo.ratings.games import ranks_of
 
 from ..live.table import SeatTable
-from ..store import CRAZY, GINNYO
+from ..store.rows import CRAZY, GINNYO
 from .crazy import CrazyTable
 from .ginnyo import Table
 

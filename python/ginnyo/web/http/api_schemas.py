@@ -15,12 +15,12 @@ from ginnyo.accounts.rules import MAX_PASSWORD, MIN_PASSWORD
 from ginnyo.accounts.rules import MIN_NAME as MIN_ACCOUNT_NAME
 from ginnyo.accounts.rules import NAME_PATTERN as ACCOUNT_NAME_PATTERN
 
-from .. import analysis, crazy_match
+from .. import crazy_match
+from . import analysis
 from ..games import crazy as crazy_table
 from ..games.kinds import GAME_KINDS
 from .requests import MAX_ACTION, MAX_NAME, MAX_THINK
-from ..store import GINNYO
-from ..live.registry import MAX_SEED
+from ..store.rows import GINNYO, MAX_SEED
 from ..live.chat import MAX_TEXT, ROOMS
 
 #: A seat's name (``POST /api/games``'s ``names``): the handler collapses runs of whitespace, then asks

@@ -45,10 +45,11 @@ from ..live.broker import open_broker
 from ..live.feed import Subscriber, json_text, presence_of, view_message
 from ..live.leases import SharedLeases
 from ..live.peers import Peers
-from ..live.registry import MAX_SEED, Tables
+from ..live.registry import Tables
+from ..store.rows import MAX_SEED
 from ..live.seats import WATCHER, created_answer
 from ..live.table import HUMAN
-from .. import analysis
+from . import analysis
 from . import review  # the analysis board and the game review (issue 28)
 from . import puzzles   # the puzzle page and its API (issue 45)
 from . import accounts   # the club's accounts (issue 44)

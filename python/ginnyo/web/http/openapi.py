@@ -13,8 +13,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from ginnyo import __version__
 
 from . import api_schemas as schemas
-from .requests import MAX_BODY
-from .review import MAX_RECORD
+from .requests import MAX_BODY, MAX_RECORD
 
 JSON = "application/json"
 PARAMETER = re.compile(r"{(\w+)(?::\w+)?}")

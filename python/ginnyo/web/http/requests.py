@@ -19,6 +19,7 @@ MAX_BODY = 64 * 1024
 MAX_NAME = 40               # characters of a seat's name
 DEFAULT_THINK, MAX_THINK = 1.0, 10.0   # a sim bot's seconds a move
 MAX_ACTION = 200            # characters of an action's notation
+MAX_RECORD = 1024 * 1024    # bytes of an uploaded record to review (a 4-player game's is about 20 KB)
 BEARER = "bearer "
 
 
@@ -172,5 +173,5 @@ def text(body: dict[str, Any], key: str, limit: int) -> str:
     return value
 
 
-__all__ = ["MAX_BODY", "MAX_NAME", "DEFAULT_THINK", "MAX_THINK", "MAX_ACTION", "bearer_token", "bounded_body", "json_body",
+__all__ = ["MAX_BODY", "MAX_NAME", "DEFAULT_THINK", "MAX_THINK", "MAX_ACTION", "MAX_RECORD", "bearer_token", "bounded_body", "json_body",
            "no_lone_surrogate", "only_fields", "whole_number", "seconds", "text"]

@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
     from ..live.registry import Tables
 
-MAX_RECORD = 1024 * 1024     # bytes of an uploaded record (a 4-player game's is about 20 KB)
 RECORD_NAME = "record"       # what a refusal calls an uploaded record
 #: a move that lost at least this much equity is marked as one where the game turned
 BIG_LOSS = 10.0
@@ -99,7 +98,7 @@ def _final_board(game: Game) -> dict[str, str]:
 
 async def review_record(request: Request) -> Response:
     """POST /api/review: the body is the record itself (JSON lines, UTF-8)."""
-    data = await fields.bounded_body(request, MAX_RECORD, "the record")
+    data = await fields.bounded_body(request, fields.MAX_RECORD, "the record")
     try:
         text = data.decode("utf-8").lstrip("\ufeff")
     except UnicodeDecodeError:
@@ -129,4 +128,4 @@ routes = [
     Route("/api/games/{game_id}/review", review_game),
 ]
 
-__all__ = ["routes", "review_of", "turn_boards", "BIG_LOSS", "GRADE_CUTS_JSON", "MAX_RECORD"]
+__all__ = ["routes", "review_of", "turn_boards", "BIG_LOSS", "GRADE_CUTS_JSON"]

@@ -21,7 +21,7 @@ import time
 from typing import Callable, Protocol
 
 from ...errors import StoreError
-from ..store import Store
+from ..store.leases import LeaseTables
 
 LEASE_SECONDS = 6.0      # a lease lapses this long after its last renewal: another process takes the work over then
 RENEW_SECONDS = 1.5      # every held lease is renewed this often (and lapsed ones looked for)
@@ -67,7 +67,7 @@ def process_name() -> str:
 class SharedLeases:
     """The leases of processes sharing ``store``; ``warn`` hears of a renewal the store refused."""
 
-    def __init__(self, store: Store, warn: Callable[[str], None] = lambda line: None,
+    def __init__(self, store: LeaseTables, warn: Callable[[str], None] = lambda line: None,
                  seconds: float = LEASE_SECONDS, renew_every: float = RENEW_SECONDS) -> None:
         self.store = store
         self.owner = process_name()

@@ -12,34 +12,34 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
 from ...errors import (CrazyError, GameNotOver, GameOver, GinnyoError, IllegalMoveError, MoveAlreadyStored, NotForWatchers,
-                       NotNow, NotYourTurn, RuleRefusal, StaleVersion, TablesFull, UnknownGame)
-from ...game.clock import ClockSettings, Mark, deadline, lost_on_time, overtime_points, remaining
-from ...game.events import ABORT, OVERTIME, RESIGN, TIMEOUT, Event
-from ..store import GINNYO, GameRow, Store
+                       NotNow, NotYourTurn, RuleRefusal, StaleVersion, TablesFull)
+from ...game.clock import ClockSettings
+from ...game.events import ABORT, RESIGN, Event
+from ..store import Store
+from ..store.rows import GINNYO, MAX_SEED, GameRow
 from . import feed
 from .bots import BOT_WORKERS, Bots
 from .broker import Broker, LocalBroker
+from .catch_up import CatchUp
 from .leases import Leases, LocalLeases
 from .seats import TOKEN_BYTES, WATCHER, created_answer, rematch_token, seat_holding, seat_url, token_hash
+from .kept_games import KeptGames
 from .table import HUMAN, Rebuild, SeatTable, row_of
-from .timers import Timers
+from .timekeeper import Timekeeper
 
 GAME_ID_BYTES = 9         # 12 url-safe characters
-MAX_SEED = 2 ** 63        # seeds are 0 .. 2**63 - 1 (SQLite's INTEGER)
 VIEWS_KEPT = 512          # the seat views kept made (a poll of an unchanged game is answered from them)
-FINISHED_KEPT = 100       # finished games kept in memory; the others are rebuilt from the store when asked for
 RETRY_FULL = 60           # seconds a client is asked to wait when the server holds its most games
 
 
-class Tables:
+class Tables(KeptGames):
     """Every game of the store, live: made, found, moved and watched here.  The games in
     play are in memory (at most ``max_games`` of them, 0: no limit), but those untouched for
     ``expire_seconds`` (None: never), which are rebuilt from the store when asked for; of the
-    finished ones, the :data:`FINISHED_KEPT` last asked for (the others are rebuilt likewise).
+    finished ones, the :data:`~.kept_games.FINISHED_KEPT` last asked for (the others are rebuilt likewise).
     ``rebuilders``: each game kind's rebuild (web/games/kinds.py).  With other processes on the same store,
     ``broker`` tells them of each change (and :meth:`changed` hears of theirs) and ``leases`` says which
     process moves a game's bots (:mod:`.broker`, :mod:`.leases`; alone, neither does anything)."""
@@ -49,22 +49,18 @@ class Tables:
                  leases: Leases | None = None, now: Callable[[], float] = time.time) -> None:
         self.store = store
         self.now = now                                     # the clocks' time (a test's own clock)
-        self.timers = Timers(self._time_up, now)           # every timed game's deadline
         self.broker: Broker = broker or LocalBroker()
         self.leases: Leases = leases or LocalLeases()
-        self._catching = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ginnyo-catch-up")
-        self._behind: set[str] = set()                     # games whose catch-up is waiting for a thread
         self.max_games = max_games
-        self.expire_seconds = expire_seconds
-        self.rebuilders = rebuilders                       # game kind -> its tables' rebuild
-        self.tables: dict[str, SeatTable] = {}            # the games in memory
-        self._finished: dict[str, None] = {}               # the finished ones, the last asked for last
         self.tokens: dict[str, tuple[str, int]] = {}      # token hash -> (game, seat), of every game
-        self._lock = threading.RLock()                     # the two dicts and rematches
         self._views: dict[tuple[str, int, str], tuple[tuple[int, str | None], str]] = {}
         self._views_lock = threading.Lock()                # (game, seat, token) -> ((version, rematch), view's JSON)
-        self.bots = Bots(self._commit, self.tables.get, workers, hold=self.leases.hold)
-        self.warn: Callable[[str], None] = lambda line: None   # set by load()
+        self.bots = Bots(self._commit, lambda game_id: self.tables.get(game_id), workers, hold=self.leases.hold)
+        self.timekeeper = Timekeeper(now, self._commit, lambda game_id: self.tables.get(game_id), self.leases.hold,
+                                     self.bots.schedule, lambda line: self.warn(line))
+        super().__init__(store, rebuilders, self.leases.release, self.timekeeper.wind, self._resume, expire_seconds)
+        self.timers = self.timekeeper.timers               # every timed game's deadline
+        self.catching_up = CatchUp(store, self.tables, self._caught_up, self.bots.schedule, lambda line: self.warn(line))
         self.on_finished: Callable[[SeatTable], None] | None = None   # told of each game's end (the club's ratings)
 
     # -- starting and stopping ------------------------------------------------------
@@ -92,31 +88,18 @@ class Tables:
             if game_id in self.tables:
                 self.tables[game_id].token_hashes[digest] = seat
         for table in list(self.tables.values()):
-            self.bots.schedule(table)
-            self._arm(table)
+            self._resume(table)
 
     def close(self) -> None:
-        self.timers.close()
+        self.timekeeper.close()
         self.bots.close()
         self.leases.close()
-        self._catching.shutdown(wait=False, cancel_futures=True)
+        self.catching_up.close()
 
-    def _expired(self, touched: float, now: float) -> bool:
-        return self.expire_seconds is not None and touched < now - self.expire_seconds
-
-    def sweep(self, now: float | None = None) -> int:
-        """Let go of the games in play untouched for ``expire_seconds`` (but those with a socket open or
-        a bot deciding): the store holds them, :meth:`find` rebuilds them.  How many were let go."""
-        now = time.time() if now is None else now
-        with self._lock:
-            expired = [table for table in self.tables.values()
-                       if not table.over and self._expired(table.touched, now)
-                       and not table.subscribers and not table.bot_running]
-            for table in expired:
-                del self.tables[table.id]
-        for table in expired:
-            self.leases.release(table.id)
-        return len(expired)
+    def _resume(self, table: SeatTable) -> None:
+        """Set a game in play going: its bot, if one is to move, and its clock's timer."""
+        self.bots.schedule(table)
+        self.timekeeper.arm(table)
 
     # -- making games ---------------------------------------------------------------
     def create(self, kinds: list[str], names: list[str], seed: int | None, think: float,
@@ -144,8 +127,7 @@ class Tables:
             self.store.create_game(row, hashes)
             self.tables[game_id] = table
             self.tokens.update((digest, (game_id, seat)) for seat, digest in hashes.items())
-        self.bots.schedule(table)
-        self._arm(table)
+        self._resume(table)
         return table, tokens
 
     def rematch(self, table: SeatTable, seat: int, token: str) -> dict[str, Any]:
@@ -207,57 +189,7 @@ class Tables:
             table.token_hashes[digest] = seat
         return token
 
-    # -- finding games and seats ------------------------------------------------------
-    def get(self, game_id: str) -> SeatTable:
-        table = self.find(game_id)
-        if table is None:
-            raise UnknownGame(f"no game {game_id!r}" if len(game_id) <= 40 else "no such game")
-        return table
-
-    def find(self, game_id: str) -> SeatTable | None:
-        """The game ``game_id``, rebuilt from the store if it is a finished one no longer
-        in memory; None if there is none (or it no longer replays)."""
-        table = self.tables.get(game_id)
-        if table is not None:
-            if table.over:
-                self._kept_finished(table)
-            return table
-        if len(game_id) > 40:
-            return None
-        with self._lock:
-            table = self.tables.get(game_id)
-            if table is not None:
-                return table
-            try:   # a row that does not read, a page SQLite cannot read (StoreError): the game is left out
-                row = self.store.game(game_id)
-                if row is None:
-                    return None
-                table = self._rebuilt(row, self.store.actions(game_id))
-                table.token_hashes.update((digest, seat) for digest, _, seat in self.store.tokens(game_id))
-            except (RuntimeError, ValueError) as error:
-                self.warn(f"ginnyo: game {game_id} left out: {error}")
-                return None
-            self.tables[game_id] = table
-        if table.over:
-            self._kept_finished(table)
-        else:   # an archived game in play (Tables.sweep): back in memory, its bot going on
-            self.bots.schedule(table)
-            self._arm(table)
-        return table
-
-    def _kept_finished(self, table: SeatTable) -> None:
-        """Note a finished game as the last asked for, and let the one asked for longest ago go
-        when more than :data:`FINISHED_KEPT` are in memory (its store holds it; a request or
-        socket still holding it goes on with it: a finished game changes no more, but for its rematch,
-        which is stored)."""
-        with self._lock:
-            self._finished.pop(table.id, None)
-            self._finished[table.id] = None
-            while len(self._finished) > FINISHED_KEPT:
-                oldest = next(iter(self._finished))
-                del self._finished[oldest]
-                self.tables.pop(oldest, None)
-
+    # -- seats ------------------------------------------------------------------------
     def seat_of(self, table: SeatTable, token: str | None) -> int:
         """The seat ``token`` holds in ``table`` (:func:`.seats.seat_holding`)."""
         return seat_holding(table.token_hashes, self.tokens, token)
@@ -289,7 +221,8 @@ class Tables:
         if text is None:
             seen = (table.watcher_view(self.watched_rematch(table)) if seat == WATCHER
                     else table.view(seat, self.rematch_entry(table, seat, token)))
-            text = feed.json_text({**seen, "clocks": self.clocks(table), "analysis_open": self.analysis_open(table)})
+            text = feed.json_text({**seen, "clocks": self.timekeeper.clocks(table),
+                                   "analysis_open": self.analysis_open(table)})
             with self._views_lock:
                 views = self._views
                 views.pop((table.id, seat, token), None)
@@ -337,9 +270,9 @@ class Tables:
         tell every socket.  A turn of a timed game made in overtime is first charged for it (RULES "Timed play")."""
         at, mover = self.now(), table.to_move
         if table.clock is not None and not isinstance(action, Event):
-            owed = overtime_points(self._seconds_left(table, at)[mover]) - table.overtime_charged(mover)
-            if owed > 0:
-                self._commit(table, Event(OVERTIME, mover, owed))
+            owed = self.timekeeper.overtime_owed(table, at)
+            if owed is not None:
+                self._commit(table, owed)
         text = table.apply_event(action) if isinstance(action, Event) else table.apply(action)
         try:
             self.store.append_action(table.id, table.version, text, table.over, at)
@@ -351,8 +284,7 @@ class Tables:
             raise
         table.touched = time.time()
         if table.clock is not None:
-            table.marks.append(Mark(mover, at, table.ends_turn(text)))
-            self._arm(table)
+            self.timekeeper.stored(table, mover, at, text)
         if table.over:
             self._kept_finished(table)
             if self.on_finished is not None:   # under the lock, in this worker thread; it must not block
@@ -382,109 +314,19 @@ class Tables:
             except GinnyoError as error:
                 raise RuleRefusal(str(error)) from None
             return self._view(table, event.seat, token)
-
-    def clocks(self, table: SeatTable) -> list[dict[str, Any]] | None:
-        """Each seat's clock as the view gives it (docs/WEB.md), None for an untimed game."""
-        if table.clock is None:
-            return None
-        running = None if table.over else table.to_move
-        return [{"seat": seat, "remaining": round(left, 1), "running": seat == running,
-                 "overtime_penalty": max(table.overtime_charged(seat), overtime_points(left))}
-                for seat, left in enumerate(self._seconds_left(table, self.now()))]
-
-    def _seconds_left(self, table: SeatTable, now: float) -> list[float]:
-        assert table.clock is not None
-        return remaining(table.clock, len(table.kinds), table.started, table.marks,
-                         None if table.over else table.to_move, now)
-
-    def _arm(self, table: SeatTable) -> None:
-        """Set (or clear) the timer of the seat to move of a timed game."""
-        if table.clock is None:
-            return
-        if table.over:
-            self.timers.arm(table.id, None)
-            return
-        now = self.now()
-        self.timers.arm(table.id, deadline(self._seconds_left(table, now)[table.to_move], now))
-
-    def _time_up(self, game_id: str) -> None:
-        """The timer of ``game_id`` fired: the seat to move, if it is now over its last minute, loses on time
-        (stored, told to every socket); else the timer is set again."""
-        table = self.tables.get(game_id)
-        if table is None or table.clock is None or not self.leases.hold(game_id):
-            return   # not held here, untimed, or another process's timed work (its lease: web/live/leases.py)
-        try:
-            with table.lock:
-                if table.over:
-                    return
-                seat = table.to_move
-                if lost_on_time(self._seconds_left(table, self.now())[seat]):
-                    self._commit(table, Event(TIMEOUT, seat))
-                else:
-                    self._arm(table)
-            self.bots.schedule(table)
-        except Exception as error:   # a store out of reach: said, and tried again on the next look
-            self.warn(f"ginnyo: game {game_id}: the clock's timeout was not stored: {error}")
-
-
-    def _replaced(self, table: SeatTable, row: GameRow, actions: list[str]) -> SeatTable:
-        """``table`` rebuilt from ``row`` and its stored ``actions``, in its place: its sockets, lock and
-        seats' tokens go on (the caller holds its lock)."""
-        with self._lock:
-            fresh = self._rebuilt(row, actions)
-            fresh.subscribers, fresh.subscribers_lock = table.subscribers, table.subscribers_lock
-            fresh.token_hashes, fresh.lock = table.token_hashes, table.lock
-            fresh.seats_elsewhere = table.seats_elsewhere
-            fresh.rematch = row.rematch or table.rematch
-            if self.tables.get(table.id) is table:
-                self.tables[table.id] = fresh
+    def _caught_up(self, table: SeatTable, row: GameRow, actions: list[str]) -> SeatTable:
+        """``table`` caught up with another process's change (:mod:`.catch_up`): rebuilt in its place, its
+        sockets sent their views (the caller holds its lock)."""
+        fresh = self._replaced(table, row, actions)
+        if fresh.over:
+            self._kept_finished(fresh)
+        feed.broadcast(fresh, lambda seat, token: self._view(fresh, seat, token))
         return fresh
 
     # -- other processes ---------------------------------------------------------------
     def changed(self, game_id: str | None, version: int, rematch: str | None) -> None:
-        """Another process changed ``game_id`` (now at ``version``, with ``rematch``): a game held here
-        and behind is caught up from the store in a thread (:meth:`catch_up`); None: every game held
-        (events may have been missed).  Called on the event loop: it reads nothing from the store."""
-        if game_id is None:
-            games = list(self.tables)
-        else:
-            table = self.tables.get(game_id)
-            if table is None or (table.version >= version and (rematch is None or table.rematch == rematch)):
-                return   # not held here (read from the store when asked for), or up to date
-            games = [game_id]
-        for game in games:
-            with self._lock:
-                if game in self._behind:
-                    continue   # a catch-up is waiting: it reads the store after this event
-                self._behind.add(game)
-            try:
-                self._catching.submit(self.catch_up, game)
-            except RuntimeError:   # stopping
-                return
-
-    def catch_up(self, game_id: str) -> None:
-        """Bring ``game_id`` up to the store (its actions, rematch and seats' tokens), rebuilt in its
-        place, and send its sockets their views, if it changed."""
-        with self._lock:
-            self._behind.discard(game_id)
-        table = self.tables.get(game_id)
-        if table is None:
-            return
-        try:
-            with table.lock:
-                row = self.store.game(game_id)
-                stored = self.store.actions(game_id)
-                if row is None or (len(stored) == table.version and row.rematch == table.rematch):
-                    return
-                table.token_hashes.update((digest, seat) for digest, _, seat in self.store.tokens(game_id))
-                fresh = self._replaced(table, row, stored)
-                if fresh.over:
-                    self._kept_finished(fresh)
-                feed.broadcast(fresh, lambda seat, token: self._view(fresh, seat, token))
-        except (RuntimeError, ValueError) as error:   # a store out of reach, or a game no longer replaying
-            self.warn(f"ginnyo: game {game_id} could not be caught up: {error}")
-            return
-        self.bots.schedule(fresh)
+        """Another process changed ``game_id`` (:meth:`.catch_up.CatchUp.changed`)."""
+        self.catching_up.changed(game_id, version, rematch)
 
     def retake(self) -> None:
         """Set going the bots of the games held here whose bot is to move and idle (their leases' holder
@@ -512,19 +354,6 @@ class Tables:
                 raise GameNotOver("the record is given once the game is over (its seed would reveal the box)")
             return table.record()
 
-    def _rebuilt(self, row: GameRow, actions: list[str]) -> SeatTable:
-        rebuild = self.rebuilders.get(row.game)
-        if rebuild is None:
-            raise RuntimeError(f"game kind {row.game!r} is not served here")
-        table = rebuild(row, actions)
-        table.started = row.created
-        if row.clock is not None:
-            table.clock = ClockSettings(*row.clock)
-            times = self.store.action_times(row.id) if actions else []
-            table.marks = [Mark(mover, at, table.ends_turn(text))
-                           for mover, at, text in zip(table.movers, times, actions)]
-        return table
-
     def subscribe(self, table: SeatTable, subscriber: feed.Subscriber) -> None:
         feed.subscribe(table, subscriber)
 
@@ -538,4 +367,4 @@ def _reason(error: GinnyoError) -> str:
     return found if found is not None else str(error)
 
 
-__all__ = ["Tables", "MAX_SEED", "VIEWS_KEPT", "FINISHED_KEPT"]
+__all__ = ["Tables", "VIEWS_KEPT"]

@@ -14,7 +14,7 @@ from ginnyo.game.clock import ClockSettings, Mark
 from ginnyo.game.events import Event, is_event_text
 from ginnyo.players.players import Player
 
-from ..store import GINNYO, GameRow
+from ..store.rows import GINNYO, GameRow
 from .feed import Subscriber
 
 HUMAN = "human"

@@ -44,7 +44,7 @@ from .accounts import AccountRow, AccountTables
 from .chat import ChatRow, ChatTables
 from .club import ClubTables
 from .leases import LeaseTables
-from .rows import CRAZY, GINNYO, ROW_COLUMNS, GameRow, game_row, rows_read, token_row
+from .rows import CRAZY, GINNYO, GameRow, game_row, rows_read, token_row
 from .schema import SCHEMA, TABLES, actions, games, tokens
 from .sqlite_file import APPLICATION_ID, DATABASE_NAME, LOCK_NAME, identify, lock_data
 
@@ -57,6 +57,9 @@ PG_DISK_FULL = "53100"            # PostgreSQL's SQLSTATE for a full disk
 PG_UNIQUE = "23505"               # ... for a second row of one key
 SQLITE_CONSTRAINT_PRIMARYKEY = 1555
 INSERT_ACTION = actions.insert()
+ROW_COLUMNS = (games.c.id, games.c.seats, games.c.names, games.c.seed, games.c.think, games.c.status,
+               games.c.rematch_of, games.c.rematch, games.c.game, games.c.created, games.c.clock_initial,
+               games.c.clock_increment, games.c.watchable)   # a GameRow's, in its order
 BEGIN = "ginnyo_begin"            # the connection's info key: how its next SQLite transaction begins
 
 

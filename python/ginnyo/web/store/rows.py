@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
-
-from .schema import games
+from typing import Any, Callable, Iterator, Protocol, Sequence
 
 GINNYO = "ginny-o"                # the game kinds: Ginny-O ...
 CRAZY = "crazy"                   # ... and Crazy Rummy (docs/RULES.md §7)
+MAX_SEED = 2 ** 63                # seeds are 0 .. 2**63 - 1 (SQLite's INTEGER)
 
-ROW_COLUMNS = (games.c.id, games.c.seats, games.c.names, games.c.seed, games.c.think, games.c.status,
-               games.c.rematch_of, games.c.rematch, games.c.game, games.c.created, games.c.clock_initial,
-               games.c.clock_increment, games.c.watchable)   # a GameRow's, in its order
 
 
 @dataclass(frozen=True)
@@ -35,6 +31,20 @@ class GameRow:
     watchable: bool = False   # open to watchers (docs/CLUB.md "Watching and chat")
 
 
+class StoredGames(Protocol):
+    """What rebuilding a live game reads of the store (:class:`ginnyo.web.store.Store` is one): the
+    registry's games in memory and their catch-up are handed the store and need no more of it."""
+
+    def game(self, game: str) -> GameRow | None: ...
+
+    def actions(self, game: str) -> list[str]: ...
+
+    def action_times(self, game: str) -> list[float]: ...
+
+    def tokens(self, game: str | None = None,
+               left_out: Callable[[str, str], None] | None = None) -> list[tuple[str, str, int]]: ...
+
+
 def rows_read(rows: Sequence[Any], read: Callable[[Any], Any],
                left_out: Callable[[str, str], None] | None) -> Iterator[Any]:
     """Each row as ``read`` makes it; one that does not read told to ``left_out`` (its game, why) and
@@ -49,7 +59,7 @@ def rows_read(rows: Sequence[Any], read: Callable[[Any], Any],
 
 
 def game_row(row: tuple[Any, ...]) -> GameRow:
-    """A ``games`` row (its :data:`ROW_COLUMNS`) as a :class:`GameRow`; ValueError naming the column
+    """A ``games`` row (its ``ROW_COLUMNS``, ginnyo.web.store) as a :class:`GameRow`; ValueError naming the column
     that does not read."""
     id, seats, names, seed, think, status, rematch_of, rematch, game, created, initial, increment, watchable = row
     clock = None if initial is None and increment is None else (initial, increment)
@@ -86,4 +96,4 @@ def token_row(row: tuple[Any, ...]) -> tuple[str, str, int]:
     return digest, game, seat
 
 
-__all__ = ["GameRow", "ROW_COLUMNS", "GINNYO", "CRAZY", "rows_read", "game_row", "token_row", "texts"]
+__all__ = ["GameRow", "StoredGames", "MAX_SEED", "GINNYO", "CRAZY", "rows_read", "game_row", "token_row", "texts"]
