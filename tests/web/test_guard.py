@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from ginnyo.web.http import app as web_app
+from ginnyo.web.http import sockets as web_sockets
 from ginnyo.web.http.app import create_app
 from web_helpers import TestClient, auth, bearer, client_of, create, view
 
@@ -199,7 +199,7 @@ def test_a_token_in_the_sockets_url_is_refused(client: TestClient) -> None:
 
 
 def test_a_silent_socket_is_closed_4401(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(web_app, "AUTH_SECONDS", 0.2)
+    monkeypatch.setattr(web_sockets, "AUTH_SECONDS", 0.2)
     made = create(client, ["human", "greedy"])
     with client.websocket_connect(f"/api/games/{made['id']}/events") as socket:
         message = socket.receive_json()        # nothing sent: the server gives up waiting

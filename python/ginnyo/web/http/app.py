@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import mimetypes
 import time
@@ -30,7 +29,7 @@ from starlette.websockets import WebSocket
 from ...errors import MoveAlreadyStored, StoreUnavailable, TableRefusal
 from . import requests as fields
 from .requests import DEFAULT_THINK, MAX_ACTION, MAX_NAME, MAX_THINK
-from .errors import (HTTP_CODES, INTERNAL_CODE, REFUSED_CODE, BadRequest, Unauthorized, WebError, class_code, refusal_json,
+from .errors import (HTTP_CODES, INTERNAL_CODE, REFUSED_CODE, BadRequest, WebError, class_code, refusal_json,
                      retry_after_of, status_of)
 from .guard import Guard
 from ..games.kinds import GAME_KINDS, GameKind
@@ -38,7 +37,7 @@ from .limits import (ACCOUNTS, ACCOUNTS_PER_MINUTE, EXPIRE_DAYS, GAMES, GAMES_PE
                      SIMULATIONS_PER_MINUTE, RateLimiter, limited)
 from .openapi import openapi_document
 from .pages import page_response
-from .sockets import pump
+from .sockets import WATCHING, auth_token, pump
 from ..store import GINNYO, SYNC_MODES, Store
 from ..games.kinds import REBUILDERS
 from ..live.broker import open_broker
@@ -61,8 +60,6 @@ STATIC = Path(__file__).parent.parent / "static"
 SWEEP_SECONDS = 3600.0      # how often the games in memory are looked over for those to let go
 RETRY_AFTER = 10            # seconds a client is asked to wait after a 503 (the server's disk is full)
 WS_CLOSE = {401: 4401, 403: 4403, 404: 4404, 429: 4429}
-WATCHING = ""               # what a socket's first message {"type": "watch"} gives instead of a token
-AUTH_SECONDS = 5.0          # how long an events socket may stay open without its auth message
 mimetypes.add_type("text/javascript", ".js")   # ES modules need a JavaScript type
 
 
@@ -242,7 +239,7 @@ async def game_events(websocket: WebSocket) -> None:
             raise BadRequest("the token goes in the socket's first message, {\"type\": \"auth\", \"token\": ...}, "
                              "not in its URL")
         table = tables.get(websocket.path_params["game_id"])
-        token = await _auth_token(websocket)
+        token = await auth_token(websocket)
         if token is None:
             return
         if token == WATCHING:
@@ -263,29 +260,6 @@ async def game_events(websocket: WebSocket) -> None:
     finally:
         tables.unsubscribe(table, subscriber)
         websocket.app.state.peers.sockets_changed(table)
-
-
-async def _auth_token(websocket: WebSocket) -> str | None:
-    """The token of the socket's first message (None: the client left first; :data:`WATCHING` for
-    ``{"type": "watch"}``); 401 when it does not come within :data:`AUTH_SECONDS` or is no
-    ``{"type": "auth", "token": "..."}``."""
-    try:
-        message = await asyncio.wait_for(websocket.receive(), AUTH_SECONDS)
-    except asyncio.TimeoutError:
-        raise Unauthorized(f"no auth message within {AUTH_SECONDS:g} s") from None
-    if message["type"] == "websocket.disconnect":
-        return None
-    try:
-        sent = json.loads(message.get("text") or "")
-    except (ValueError, RecursionError):   # not JSON, a number of more digits than Python reads, too deep
-        sent = None
-    if isinstance(sent, dict) and sent.get("type") == "watch":
-        return WATCHING
-    token = sent.get("token") if isinstance(sent, dict) and sent.get("type") == "auth" else None
-    if not isinstance(token, str) or token == WATCHING:
-        raise Unauthorized('the first message must be {"type": "auth", "token": TOKEN}')
-    return token
-
 
 
 async def _sweep(tables: Tables, every: float) -> None:

@@ -1,12 +1,19 @@
-"""A socket's two directions while it lives: the messages of its queue sent, what the page sends read
-and let go, until either side ends (the game's events and the lobby's alike)."""
+"""A socket's first message, the credential it brings; and its two directions while it lives: the
+messages of its queue sent, what the page sends read and let go, until either side ends (the game's
+events and the lobby's alike)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .errors import Unauthorized
+
+WATCHING = ""               # what a socket's first message {"type": "watch"} gives instead of a token
+AUTH_SECONDS = 5.0          # how long an events socket may stay open without its auth message
 
 
 async def pump(websocket: WebSocket, queue: asyncio.Queue[str]) -> None:
@@ -33,3 +40,25 @@ async def pump(websocket: WebSocket, queue: asyncio.Queue[str]) -> None:
 
 
 __all__ = ["pump"]
+
+
+async def auth_token(websocket: WebSocket) -> str | None:
+    """The token of the socket's first message (None: the client left first; :data:`WATCHING` for
+    ``{"type": "watch"}``); 401 when it does not come within :data:`AUTH_SECONDS` or is no
+    ``{"type": "auth", "token": "..."}``."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), AUTH_SECONDS)
+    except asyncio.TimeoutError:
+        raise Unauthorized(f"no auth message within {AUTH_SECONDS:g} s") from None
+    if message["type"] == "websocket.disconnect":
+        return None
+    try:
+        sent = json.loads(message.get("text") or "")
+    except (ValueError, RecursionError):   # not JSON, a number of more digits than Python reads, too deep
+        sent = None
+    if isinstance(sent, dict) and sent.get("type") == "watch":
+        return WATCHING
+    token = sent.get("token") if isinstance(sent, dict) and sent.get("type") == "auth" else None
+    if not isinstance(token, str) or token == WATCHING:
+        raise Unauthorized('the first message must be {"type": "auth", "token": TOKEN}')
+    return token
