@@ -20,7 +20,7 @@ import numpy as np
 
 from ..game.actions import PASS, Action, Place, Return
 from .leaves import PENALTY, PLAYER_COUNTS, STAGES, LeaveModel, LeaveState, default_model
-from ..vocab.rules import play_rank_key
+from ..vocab.play import play_rank_key
 from ..vocab.tiles import JOKER
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class Candidate:
 
     def sort_key(self) -> tuple[float, bool, tuple[int, int, int, Any], int, tuple[int, ...]]:
         """Best first: higher equity (to 1e-9), plays before returns, plays as
-        best-move ranks them (:func:`ginnyo.vocab.rules.play_rank_key`: score, jokers,
+        best-move ranks them (:func:`ginnyo.vocab.play.play_rank_key`: score, jokers,
         tiles, placements), and returns of fewer tiles first."""
         return (-round(self.equity, 9), self.kind != PLAY, play_rank_key(self.score, self.placements),
                 len(self.returned), self.returned)
