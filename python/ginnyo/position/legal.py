@@ -10,7 +10,8 @@ from typing import Iterator, Union
 from ..native.core import RANKED_BUFFER
 
 from .. import native
-from ..errors import GinnyoError
+from ..errors import GinnyoError, IllegalMoveError
+from ..vocab.illegal import out_of_range, reason
 from ..vocab.notation import parse_notation
 from ..vocab.play import Play, ScoredPlay, check_placements
 from ..vocab.fields import PositionFields
@@ -32,7 +33,19 @@ def score_play(position: PositionFields, move: object) -> ScoredPlay:
     """Validate and score a play in one core call; raises
     :class:`IllegalMoveError` naming the first rule it breaks (the core's code,
     worded by :mod:`ginnyo.vocab.illegal`)."""
-    return native.score_play(position, as_play(position, move))
+    return judge_play(position, as_play(position, move))
+
+
+def judge_play(position: PositionFields, play: Play) -> ScoredPlay:
+    """``play`` as it is, scored by the core, or :class:`IllegalMoveError` naming the
+    first rule it breaks in the core's order of the rules (docs/RULES.md §4)."""
+    outside = out_of_range(play)    # a square or card the core's C types cannot hold
+    if outside is not None:
+        raise IllegalMoveError(outside)
+    judged = native.judge_play(position, play)
+    if isinstance(judged, ScoredPlay):
+        return judged
+    raise IllegalMoveError(reason(position, play, *judged))
 
 
 def is_legal(position: PositionFields, move: object) -> bool:
@@ -103,4 +116,4 @@ class LegalPlays:
         return f"<LegalPlays: {self.count()} plays>"
 
 
-__all__ = ["Move", "as_play", "is_legal", "score_play", "LegalPlays"]
+__all__ = ["Move", "as_play", "is_legal", "score_play", "judge_play", "LegalPlays"]
