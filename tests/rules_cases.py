@@ -21,6 +21,7 @@ import pytest
 
 from ginnyo import IllegalMoveError, PlacedTile, Play, Position, PositionError, native
 from ginnyo.position import reference
+from ginnyo.position.legal import judge_play
 from ginnyo.vocab.play import ScoredPlay
 from ginnyo.vocab.tiles import parse_card
 
@@ -68,7 +69,7 @@ def assert_legal(position: Position, placements: dict[str, str], score: int | No
     assert reference.is_legal(position, p), placements
     reference.check_play(position, p)
     ref_scored = reference.score_play(position, p)
-    core_scored = native.score_play(position, p)
+    core_scored = judge_play(position, p)
     assert p in ref, f"reference does not generate legal {placements}"
     assert p in core, f"the core does not generate legal {placements}"
     assert ref[p].score == core[p].score == ref_scored.score == core_scored.score, (
@@ -91,7 +92,7 @@ def assert_illegal(position: Position, placements: dict[str, str]) -> None:
     with pytest.raises(IllegalMoveError):
         reference.score_play(position, p)
     with pytest.raises(IllegalMoveError):
-        native.score_play(position, p)
+        judge_play(position, p)
     assert p not in by_play(reference.legal_plays(position)), f"reference generates illegal {placements}"
     assert p not in by_play(native.legal_plays(position)), f"the core generates illegal {placements}"
 

@@ -16,6 +16,7 @@ import ginnycore
 from ginnycore import Core, PlayMaker
 from ginnyo import IllegalMoveError, PlacedTile, Play, Position, native
 from ginnyo.position import reference
+from ginnyo.position.legal import judge_play
 from ginnyo.selfplay.corpus import sample_positions
 from ginnyo.vocab.illegal import _WORDS
 from ginnyo.vocab.play import MeldScore, ScoredPlay
@@ -154,7 +155,7 @@ def test_an_operation_loads_this_threads_core_and_builds_no_other(monkeypatch: p
     native.legal_plays(pos)
     native.best_play(pos)
     native.top_plays(pos, 2)
-    native.score_play(pos, native.best_play(pos).play)  # type: ignore[union-attr]
+    native.judge_play(pos, native.best_play(pos).play)  # type: ignore[union-attr]
     assert built == []
 
 
@@ -263,10 +264,10 @@ def test_the_reason_worded_from_the_cores_code_is_the_references_verdict() -> No
         for _ in range(400):
             move = _random_play(rng, pos, legal)
             expected = _verdict(reference.check_play, pos, move)
-            assert _verdict(native.score_play, pos, move) == expected, (pos.to_dict(), move)
+            assert _verdict(judge_play, pos, move) == expected, (pos.to_dict(), move)
             if expected is None:
-                assert native.score_play(pos, move) == reference.score_play(pos, move) or \
-                    _melds(native.score_play(pos, move)) == _melds(reference.score_play(pos, move))
+                assert judge_play(pos, move) == reference.score_play(pos, move) or \
+                    _melds(judge_play(pos, move)) == _melds(reference.score_play(pos, move))
             squares, tiles = zip(*move.placements)
             verdict, detail = core.judge_play(list(squares), [t.card for t in tiles], [t.joker for t in tiles])
             seen.add(names[verdict] if isinstance(verdict, int) else "legal")
@@ -282,15 +283,15 @@ def test_a_play_joining_two_areas_is_refused_in_the_references_words() -> None:
     move = play(pos, {"C2": "5D"})
     expected = _verdict(reference.check_play, pos, move)
     assert expected is not None and "areas" in expected
-    assert _verdict(native.score_play, pos, move) == expected
+    assert _verdict(judge_play, pos, move) == expected
 
 
 def test_the_rules_broken_first_are_named_in_the_references_order() -> None:
     pos = position({"G8": "5H", "H8": "6H", "I8": "7H"}, "8H 9H 2C")
     # no meld (§4.2) and also far from the board (§4.4): the meld is named, as the reference does
     move = play(pos, {"A1": "8H", "B1": "9H", "C1": "2C"})
-    assert _verdict(native.score_play, pos, move) == _verdict(reference.check_play, pos, move)
-    assert "would not be a meld" in str(_verdict(native.score_play, pos, move))
+    assert _verdict(judge_play, pos, move) == _verdict(reference.check_play, pos, move)
+    assert "would not be a meld" in str(_verdict(judge_play, pos, move))
 
 
 def test_absurd_squares_and_cards_are_refused_in_one_line() -> None:
@@ -298,9 +299,8 @@ def test_absurd_squares_and_cards_are_refused_in_one_line() -> None:
     for move in (Play(((10 ** 6, PlacedTile(0)),)), Play(((-(10 ** 9), PlacedTile(0)),)),
                  Play(((112, PlacedTile(300)),)), Play(())):
         with pytest.raises(IllegalMoveError) as error:
-            native.score_play(pos, move)
+            judge_play(pos, move)
         assert "\n" not in str(error.value)
-    assert native.score(native.core_of(pos), pos, Play(((10 ** 6, PlacedTile(0)),))) is None
 
 
 def test_judge_play_says_where_a_play_breaks_its_rule() -> None:

@@ -21,7 +21,7 @@ from ginnyo.errors import RecordError
 from ginnyo.game.game import Box, Game
 from ginnyo.equity.leaves import FEATURES, STAGES, LeaveModel
 from ginnyo.native import core_of
-from ginnyo.vocab.play import Play, ScoredPlay
+from ginnyo.vocab.play import Play, ScoredPlay, play_rank_key
 from ginnyo.players.players import GreedyPlayer, no_play_action
 from ginnyo.game.records import parse_record, record_text, replay
 from ginnyo.vocab.tiles import JOKER, NUM_CARDS, PlacedTile, parse_rack_tile, rack_code, rack_penalty
@@ -73,7 +73,7 @@ def python_definitions(name: str) -> list[str]:
 
 @pytest.mark.parametrize("name", NUMBERS + FUNCTIONS)
 def test_python_defines_each_rule_once(name: str) -> None:
-    home = "vocab/tiles.py" if name == "rack_penalty" else "vocab/rules.py"
+    home = {"rack_penalty": "vocab/tiles.py", "play_rank_key": "vocab/play.py"}.get(name, "vocab/rules.py")
     assert python_definitions(name) == [home]
 
 
@@ -219,7 +219,7 @@ def test_equity_and_scored_plays_rank_equal_scores_the_same_real_tile_before_jok
     candidates = [Candidate(PLAY, 7, (), 0.0, p) for p in (joker, real)]
     assert [s.play for s in sorted(scored, key=ScoredPlay.sort_key)][0] == scored[1].play
     assert sorted(candidates, key=Candidate.sort_key)[0].placements == real
-    assert rules.play_rank_key(7, real) < rules.play_rank_key(7, joker)
+    assert play_rank_key(7, real) < play_rank_key(7, joker)
 
 
 def test_equity_ranks_a_position_s_plays_as_best_move_and_the_core_do() -> None:

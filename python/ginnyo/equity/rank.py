@@ -20,7 +20,7 @@ import numpy as np
 
 from ..game.actions import PASS, Action, Place, Return
 from .leaves import PENALTY, PLAYER_COUNTS, STAGES, LeaveModel, LeaveState, default_model
-from ..vocab.rules import play_rank_key
+from ..vocab.play import play_rank_key
 from ..vocab.tiles import JOKER
 
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from ..native.equity import LeaveModel as CompiledLeaves
 
     from ..position.context import Decision
-    from ..position.position import Position
 
 Placements = tuple[tuple[int, int, bool], ...]
 PLAY, RETURN, PASS_KIND = "play", "return", "pass"
@@ -62,7 +61,7 @@ class Candidate:
 
     def sort_key(self) -> tuple[float, bool, tuple[int, int, int, Any], int, tuple[int, ...]]:
         """Best first: higher equity (to 1e-9), plays before returns, plays as
-        best-move ranks them (:func:`ginnyo.vocab.rules.play_rank_key`: score, jokers,
+        best-move ranks them (:func:`ginnyo.vocab.play.play_rank_key`: score, jokers,
         tiles, placements), and returns of fewer tiles first."""
         return (-round(self.equity, 9), self.kind != PLAY, play_rank_key(self.score, self.placements),
                 len(self.returned), self.returned)
@@ -125,7 +124,7 @@ def leave_state(decision: Decision) -> LeaveState:
     return LeaveState(context.players, context.opened, context.quiet_turns, context.quiet_limit)
 
 
-def rank_position(position: Position, model: LeaveModel | None = None, limit: int | None = None
+def rank_position(position: Decision, model: LeaveModel | None = None, limit: int | None = None
                   ) -> list[Candidate]:
     """The first ``limit`` actions (all when None) of a static position, best
     equity first, in its game context."""
@@ -134,7 +133,7 @@ def rank_position(position: Position, model: LeaveModel | None = None, limit: in
                         state=leave_state(position))
 
 
-def rank_positions(positions: Sequence[Position], model: LeaveModel | None = None, limit: int = 5,
+def rank_positions(positions: Sequence[Decision], model: LeaveModel | None = None, limit: int = 5,
                    threads: int = 1) -> list[list[Candidate]]:
     """The first ``limit`` actions of each static position (of one layout), best
     equity first, ranked in one call of the compiled core on ``threads`` threads."""
@@ -175,13 +174,13 @@ def rank_positions(positions: Sequence[Position], model: LeaveModel | None = Non
 
 # -- candidates for people and as JSON (best-move --equity/--sim) ---------------------------------
 
-def candidate_notation(position: Position, candidate: Candidate) -> str:
+def candidate_notation(position: Decision, candidate: Candidate) -> str:
     """A play in move notation, ``return AS 7H`` or ``pass``."""
     from ..game.actions import action_notation
     return action_notation(position, candidate.action())
 
 
-def candidate_json(position: Position, candidate: Candidate) -> dict[str, Any]:
+def candidate_json(position: Decision, candidate: Candidate) -> dict[str, Any]:
     """One candidate for ``best-move --equity/--sim --json``: what it does, its
     score, the leave kept, the leave's value and the equity."""
     from ..vocab.tiles import rack_code
@@ -206,7 +205,7 @@ def _tile_code(card: int, joker: bool) -> str:
     return tile_code(card, joker)
 
 
-def candidate_line(position: Position, candidate: Candidate) -> str:
+def candidate_line(position: Decision, candidate: Candidate) -> str:
     """One candidate for people: notation, score, leave, leave value, equity."""
     from ..support.number_text import number
     from ..vocab.tiles import rack_code

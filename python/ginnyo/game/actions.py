@@ -11,8 +11,8 @@ from typing import Union
 
 from ..errors import InvalidMoveError, TileError
 from ..vocab.notation import parse_notation, play_notation
+from ..vocab.fields import PositionFields
 from ..vocab.play import Play
-from ..position.position import Position
 from ..vocab.tiles import parse_rack_tile, rack_code
 
 RETURN_WORD = "return"
@@ -48,7 +48,7 @@ PASS = Pass()
 Action = Union[Place, Return, Pass]
 
 
-def action_notation(position: Position, action: Action) -> str:
+def action_notation(position: PositionFields, action: Action) -> str:
     """The text of an action taken in ``position`` (the board before it)."""
     if isinstance(action, Place):
         return play_notation(position, action.play)
@@ -59,7 +59,7 @@ def action_notation(position: Position, action: Action) -> str:
     raise TypeError(f"not an action: {action!r}")
 
 
-def parse_action(position: Position, text: str) -> Action:
+def parse_action(position: PositionFields, text: str) -> Action:
     """Read an action written by :func:`action_notation`.  Raises
     :class:`InvalidMoveError` for bad syntax (legality is the game's to check)."""
     if not isinstance(text, str):

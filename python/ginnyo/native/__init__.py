@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ginnycore import EMPTY_SQUARE, KIND_RUN, KIND_SET, MAX_MELDS, MAX_PLACED, RACK_KINDS, Core, Cores, PlayMaker
 
-from ..errors import IllegalMoveError
-from ..vocab.illegal import out_of_range, reason
 from ..vocab.layout import Layout
 from ..vocab.melds import RUN, SET
 from ..vocab.play import MeldScore, Play, ScoredPlay
@@ -92,35 +90,21 @@ def melds_of(position: Position, melds: list[tuple[int, int, int, int, int]]) ->
     return tuple(result)
 
 
-def _judged(core: Core, position: Position, play: Play) -> ScoredPlay | str:
-    """``play`` scored on ``core`` (loaded with ``position``), or why it is illegal."""
-    outside = out_of_range(play)
-    if outside is not None:
-        return outside
+def judge_play(position: Position, play: Play) -> ScoredPlay | tuple[int, tuple[int, int, int]]:
+    """``play`` checked and scored in one call of this thread's core loaded with
+    ``position`` (``Core.judge_play``): the :class:`ScoredPlay`, or the core's code
+    of the first rule it breaks and three ints saying where, for
+    :func:`ginnyo.vocab.illegal.reason` to word.  Its squares and cards must fit
+    the core's C types (:func:`ginnyo.vocab.illegal.out_of_range`)."""
     placements = sorted(play.placements)
     squares = [square for square, _ in placements]
     cards = [tile.card for _, tile in placements]
     jokers = [tile.joker for _, tile in placements]
-    scored, detail = core.judge_play(squares, cards, jokers, MAKER)
+    scored, detail = _loaded(position).judge_play(squares, cards, jokers, MAKER)
     if isinstance(scored, ScoredPlay):
         return scored
     assert detail is not None
-    return reason(position, play, scored, detail)
-
-
-def score(core: Core, position: Position, play: Play) -> ScoredPlay | None:
-    """The scored play on ``core`` (loaded with ``position``), or None when it is illegal."""
-    scored = _judged(core, position, play)
-    return None if isinstance(scored, str) else scored
-
-
-def score_play(position: Position, play: Play) -> ScoredPlay:
-    """``play`` checked and scored in one core call; :class:`IllegalMoveError`
-    naming the first rule it breaks (docs/RULES.md §4) when it is illegal."""
-    scored = _judged(_loaded(position), position, play)
-    if isinstance(scored, str):
-        raise IllegalMoveError(scored)
-    return scored
+    return scored, detail
 
 
 def legal_plays(position: Position) -> list[ScoredPlay]:
@@ -244,6 +228,6 @@ def best_plays_batch(positions: Sequence[Position], threads: int = 1) -> list[Sc
 
 
 __all__ = ["Batch", "Core", "Cores", "MAKER", "best_play", "best_plays_batch", "core_of", "count_plays", "empty_core",
-           "encode", "has_play",
-           "legal_plays", "melds_of", "ranked_moves", "ranked_plays", "score", "score_play", "to_play",
+           "encode", "has_play", "judge_play",
+           "legal_plays", "melds_of", "ranked_moves", "ranked_plays", "to_play",
            "top_plays"]

@@ -1,6 +1,6 @@
 """A position and what is asked of it: the :class:`Position` value (position), the game around it
-(context: :class:`GameContext`, which a game's view fills too), its one-line string (line), its lazy
-legal plays (legal), scoring a play (scoring), plays as JSON (plays_json), its pictures (render) and
+(context: :class:`GameContext`, which a game's view fills too), its one-line string (line), a play
+judged and scored and the lazy legal plays (legal), plays as JSON (plays_json), its pictures (render) and
 the plain-Python rules reference (reference).
 
 The names below are those of :mod:`ginnyo.position.position` and :mod:`ginnyo.position.context`; each

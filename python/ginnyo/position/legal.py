@@ -1,16 +1,61 @@
-"""A position's legal plays as a lazy view, in the manner of python-chess's
+"""A position's plays: a given play judged (read from notation if need be, scored
+by the core, or refused with the rule it breaks, docs/RULES.md §4-5) and all
+its legal plays as a lazy view, in the manner of python-chess's
 ``Board.legal_moves``: nothing is generated until it is asked for."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Union
 
 from ..native.core import RANKED_BUFFER
 
 from .. import native
-from ..vocab.play import ScoredPlay
+from ..errors import GinnyoError, IllegalMoveError
+from ..vocab.illegal import out_of_range, reason
+from ..vocab.notation import parse_notation
+from ..vocab.play import Play, ScoredPlay, check_placements
 from ..vocab.fields import PositionFields
-from .scoring import is_legal
+
+Move = Union[Play, ScoredPlay, str]
+"""A play as the API takes it: a :class:`Play`, a :class:`ScoredPlay` or notation."""
+
+
+def as_play(position: PositionFields, move: object) -> Play:
+    """The :class:`Play` of ``move`` (notation is read, a scored play gives its
+    play); raises :class:`InvalidMoveError` or :class:`IllegalMoveError` for what
+    is not a play of tiles on squares of this board."""
+    if isinstance(move, str):
+        return parse_notation(position, move)
+    return check_placements(move.play if isinstance(move, ScoredPlay) else move, position.layout.size)
+
+
+def score_play(position: PositionFields, move: object) -> ScoredPlay:
+    """Validate and score a play in one core call; raises
+    :class:`IllegalMoveError` naming the first rule it breaks (the core's code,
+    worded by :mod:`ginnyo.vocab.illegal`)."""
+    return judge_play(position, as_play(position, move))
+
+
+def judge_play(position: PositionFields, play: Play) -> ScoredPlay:
+    """``play`` as it is, scored by the core, or :class:`IllegalMoveError` naming the
+    first rule it breaks in the core's order of the rules (docs/RULES.md §4)."""
+    outside = out_of_range(play)    # a square or card the core's C types cannot hold
+    if outside is not None:
+        raise IllegalMoveError(outside)
+    judged = native.judge_play(position, play)
+    if isinstance(judged, ScoredPlay):
+        return judged
+    raise IllegalMoveError(reason(position, play, *judged))
+
+
+def is_legal(position: PositionFields, move: object) -> bool:
+    """Whether ``move`` is a legal play here; never raises: bad notation, an
+    illegal play or something that is no play at all is simply not legal."""
+    try:
+        score_play(position, move)
+    except GinnyoError:
+        return False
+    return True
 
 
 class LegalPlays:
@@ -71,4 +116,4 @@ class LegalPlays:
         return f"<LegalPlays: {self.count()} plays>"
 
 
-__all__ = ["LegalPlays"]
+__all__ = ["Move", "as_play", "is_legal", "score_play", "judge_play", "LegalPlays"]

@@ -20,12 +20,12 @@ from ..native.parse import PositionReader
 from .. import native
 from ..vocab import board as board_lines
 from ..vocab import notation, rules
-from . import scoring
 from ..support import strict_json
 from ..errors import PositionError, TileError
 from ..support.files import BYTE_ORDER_MARK, POSITION_BYTES, check_length, quote, read_bounded
 from ..vocab.layout import Layout
 from .context import GameContext, checked_game_fields, parse_tile_codes, position_context
+from . import legal
 from .legal import LegalPlays
 from ..vocab.melds import meld_kind
 from ..vocab.play import Play, ScoredPlay
@@ -228,14 +228,14 @@ class Position:
     def is_legal(self, move: object) -> bool:
         """Whether ``move`` (a :class:`Play`, a :class:`ScoredPlay` or notation) is
         a legal play here.  Never raises: bad notation is not legal."""
-        return scoring.is_legal(self, move)
+        return legal.is_legal(self, move)
 
-    def score(self, move: scoring.Move) -> ScoredPlay:
+    def score(self, move: legal.Move) -> ScoredPlay:
         """The play scored, melds and all; raises :class:`IllegalMoveError` naming
         the rule an illegal play breaks (:class:`InvalidMoveError` for bad notation)."""
-        return scoring.score_play(self, move).at(self)
+        return legal.score_play(self, move).at(self)
 
-    def apply(self, move: scoring.Move) -> Position:
+    def apply(self, move: legal.Move) -> Position:
         """The position after a legal play: its tiles moved from the rack to the
         board (nothing is drawn: the box is not part of a static position)."""
         play = self.score(move).play
@@ -260,7 +260,7 @@ class Position:
 
     @property
     def legal_plays(self) -> LegalPlays:
-        """The legal plays as a lazy view (:class:`ginnyo.legal.LegalPlays`):
+        """The legal plays as a lazy view (:class:`ginnyo.position.legal.LegalPlays`):
         iterating gives them best first, ``in`` tests one, ``len`` counts them."""
         return LegalPlays(self)
 

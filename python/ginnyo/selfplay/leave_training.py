@@ -23,7 +23,7 @@ from ..game.game import Game, View, play_game
 from ..equity.leaves import PLAYER_COUNTS, STAGES, TILES, LeaveModel, counts_of, features, stage_of
 from ..native import to_play
 from ..players.players import no_play_action
-from ..vocab.rules import play_rank_key
+from ..vocab.play import play_rank_key
 
 DEFAULT_TRAIN_GAMES = 20000
 EXPLORE_PLAY = 0.3      # share of decisions that take a random play of the top few

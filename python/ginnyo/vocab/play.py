@@ -7,8 +7,18 @@ from typing import Iterable, Mapping
 
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..support.quoting import quote
-from .rules import play_rank_key
 from .tiles import JOKER, NUM_CARDS, PlacedTile
+
+
+def play_rank_key(score: int, placements: Iterable[tuple[int, int, bool]]) -> tuple[int, int, int, tuple[
+        tuple[int, bool, int], ...]]:
+    """The ranking of plays (docs/RULES.md §5, "Ranking of plays"), smallest first:
+    higher score, then fewer jokers, then more tiles, then the placements compared
+    as (square, real tile before joker, card) in square order.  ``placements`` are
+    ``(square, card, is_joker)`` in square order, as the core gives them; the core's
+    ``_rank_order`` ranks its plays the same way."""
+    ordered = tuple([(square, joker, card) for square, card, joker in placements])
+    return (-score, sum([joker for _, joker, _ in ordered]), -len(ordered), ordered)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +108,7 @@ class ScoredPlay:
         return f"ScoredPlay(play={self.play!r}, score={self.score!r}, melds={self.melds!r})"
 
     def sort_key(self) -> tuple[int, int, int, tuple[tuple[int, bool, int], ...]]:
-        """Best first, by :func:`ginnyo.vocab.rules.play_rank_key`: higher score, then
+        """Best first, by :func:`play_rank_key`: higher score, then
         fewer jokers spent, then more tiles unloaded, then the placements
         (square, joker?, card) in order, so the order is total and reproducible."""
         return play_rank_key(self.score, ((square, tile[0], tile[1]) for square, tile in self.play.placements))
@@ -131,4 +141,4 @@ def check_placements(play: object, size: int) -> Play:
     return play
 
 
-__all__ = ["Play", "MeldScore", "ScoredPlay", "JOKER", "check_placements"]
+__all__ = ["Play", "MeldScore", "ScoredPlay", "JOKER", "check_placements", "play_rank_key"]

@@ -1,14 +1,15 @@
 """The rules of Ginny-O in one place (docs/RULES.md §1, §5, §6): rack size, the
 game-end clocks, sets for a player count, the first-player draw, the tile to
-return, the ranking of plays.
+return.
 
 The numbers and the rule functions are those of the compiled
 :mod:`ginnycore.rules`, which the C game loops (self-play, endgame) use too, so
 that Python and C cannot disagree.  This module adds what only Python needs:
 argument checks (``ValueError`` naming the argument), the words of the end
-reasons, the rule before the 2026-12-01 amendment (``rules=1``) and the
-ranking key.  Tile values are :mod:`ginnyo.vocab.tiles`'s (the plain-Python yardstick);
-a test checks them against the core's.
+reasons and the rule before the 2026-12-01 amendment (``rules=1``).  Tile
+values are :mod:`ginnyo.vocab.tiles`'s (the plain-Python yardstick) and the
+ranking of plays :mod:`ginnyo.vocab.play`'s, beside the plays; a test checks
+them against the core's.
 """
 
 from __future__ import annotations
@@ -131,17 +132,6 @@ def tile_to_return(rack: Iterable[int]) -> int | None:
     return None if choice < 0 else choice
 
 
-def play_rank_key(score: int, placements: Iterable[tuple[int, int, bool]]) -> tuple[int, int, int, tuple[
-        tuple[int, bool, int], ...]]:
-    """The ranking of plays (docs/RULES.md §5, "Ranking of plays"), smallest first:
-    higher score, then fewer jokers, then more tiles, then the placements compared
-    as (square, real tile before joker, card) in square order.  ``placements`` are
-    ``(square, card, is_joker)`` in square order, as the core gives them; the core's
-    ``_rank_order`` ranks its plays the same way."""
-    ordered = tuple([(square, joker, card) for square, card, joker in placements])
-    return (-score, sum([joker for _, joker, _ in ordered]), -len(ordered), ordered)
-
-
 def _tile(tile: object, name: str) -> int:
     if type(tile) is not int or not 0 <= tile <= JOKER:
         raise ValueError(f"{name}: {quote(tile)} is not a tile (0 to {JOKER})")
@@ -151,7 +141,7 @@ def _tile(tile: object, name: str) -> int:
 __all__ = ["RACK_SIZE", "STALL_ROUNDS", "OPENING_GUARD_ROUNDS", "RULES_VERSION", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_SCORE",
            "JOKERS_PER_SET", "MAX_STALL_ROUNDS", "BOX_EMPTY_AND_ALL_PASSED", "NO_PLAY_FOR_ROUNDS", "NOBODY_OPENED",
            "check_rules", "check_stall_rounds", "default_players", "sets_for", "tile_set", "draw_strength", "quiet_turn_limit",
-           "quiet_end_reason", "tile_to_return", "play_rank_key",
+           "quiet_end_reason", "tile_to_return",
            "MAX_PLACED", "ILLEGAL_AREAS", "ILLEGAL_CARD", "ILLEGAL_CENTRE", "ILLEGAL_COUNT", "ILLEGAL_COVERED", "ILLEGAL_GAP",
            "ILLEGAL_MELD", "ILLEGAL_OFF_BOARD", "ILLEGAL_PLACE", "ILLEGAL_RACK", "ILLEGAL_REPEATED", "ILLEGAL_SHAPE",
            "ILLEGAL_SHORT"]
