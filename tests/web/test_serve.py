@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -15,6 +16,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
+from ginnyo.web.live.feed import Subscriber, put_first
 from web_helpers import WAIT_SECONDS, act, auth, best_action, create, view, wait_for
 
 LINE = re.compile(r"^ginnyo: serving on (http://127\.0\.0\.1:(\d+)/)  \(Ctrl-C to stop\)$")
@@ -276,3 +278,19 @@ def test_serve_refuses_a_malformed_allowed_host_in_one_line(tmp_path: Path) -> N
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.strip().splitlines() == ["ginnyo: error: --allowed-host: 'http://table.example/' is not a "
                                                   "host name or address (NAME or NAME:PORT)"]
+
+
+def test_a_sockets_first_message_goes_before_what_its_game_sent_meanwhile() -> None:
+    """A bot's move broadcast while the socket's first view was being made is queued after that view,
+    so the first message is always the one that says who is connected."""
+    loop = asyncio.new_event_loop()
+    try:
+        subscriber = Subscriber(0, "token", loop, asyncio.Queue())
+        subscriber.queue.put_nowait('{"type":"view","view":{"version":1}}')
+        subscriber.queue.put_nowait('{"type":"presence","seats":[true,false]}')
+        put_first(subscriber, '{"type":"view","view":{"version":1},"presence":[true,false]}')
+        sent = [subscriber.queue.get_nowait() for _ in range(subscriber.queue.qsize())]
+    finally:
+        loop.close()
+    assert sent == ['{"type":"view","view":{"version":1},"presence":[true,false]}',
+                    '{"type":"view","view":{"version":1}}', '{"type":"presence","seats":[true,false]}']

@@ -41,7 +41,7 @@ from .sockets import WATCHING, auth_token, pump
 from ..store import GINNYO, SYNC_MODES, Store
 from ..games.kinds import REBUILDERS
 from ..live.broker import open_broker
-from ..live.feed import Subscriber, json_text, presence_of, view_message
+from ..live.feed import Subscriber, json_text, presence_of, put_first, view_message
 from ..live.leases import SharedLeases
 from ..live.peers import Peers
 from ..live.registry import Tables
@@ -255,7 +255,7 @@ async def game_events(websocket: WebSocket) -> None:
         await websocket.close(code=WS_CLOSE.get(status_of(error), 4400))
         return
     try:
-        subscriber.queue.put_nowait(view_message(await _view(tables, table, seat, token), presence_of(table)))
+        put_first(subscriber, view_message(await _view(tables, table, seat, token), presence_of(table)))
         await pump(websocket, subscriber.queue)
     finally:
         tables.unsubscribe(table, subscriber)

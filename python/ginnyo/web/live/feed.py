@@ -62,6 +62,17 @@ def subscribe(table: Watched, subscriber: Subscriber) -> None:
     send_presence(table, besides=subscriber)   # its own comes with its first view (the events route)
 
 
+def put_first(subscriber: Subscriber, message: str) -> None:
+    """Put a socket's first message (its view, with who is connected) before what its game sent it while
+    that view was made (a bot's move, say); those follow, in their order.  On the loop's thread, where
+    the queue is filled: nothing comes between."""
+    queue = subscriber.queue
+    waiting = [queue.get_nowait() for _ in range(queue.qsize())]
+    queue.put_nowait(message)
+    for queued in waiting:
+        queue.put_nowait(queued)
+
+
 def unsubscribe(table: Watched, subscriber: Subscriber) -> None:
     with table.subscribers_lock:
         table.subscribers.discard(subscriber)
@@ -108,5 +119,5 @@ def broadcast(table: Watched, view_text: Callable[[int, str], str]) -> None:
         subscriber.send(messages[key])
 
 
-__all__ = ["Subscriber", "subscribe", "unsubscribe", "subscribers_of", "broadcast", "presence_of", "seats_here", "presence_message", "send_presence", "Watched", "json_text", "view_message",
+__all__ = ["Subscriber", "subscribe", "put_first", "unsubscribe", "subscribers_of", "broadcast", "presence_of", "seats_here", "presence_message", "send_presence", "Watched", "json_text", "view_message",
            "SOCKETS_PER_GAME"]
