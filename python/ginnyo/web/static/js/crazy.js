@@ -159,7 +159,7 @@ function draw() {
   const last = view.last_round;
   $("last-round").textContent = last ? `${last.out !== null ? t("js.crazy.round-ended-out", { round: last.round, end: endWords(last), name: view.names[last.out] })
     : t("js.crazy.round-ended", { round: last.round, end: endWords(last) })} `
-    + last.points.map((points, seat) => `${view.names[seat]} ${points}${last.hands[seat] ? ` (${last.hands[seat]})` : ""}`).join(", ") : "";
+    + last.points.map((points, seat) => `${view.names[seat]} ${points}${last.hands[seat] ? ` (${signs(last.hands[seat])})` : ""}`).join(", ") : "";
   // melds
   const melds = $("melds");
   melds.replaceChildren();
