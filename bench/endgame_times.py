@@ -1,7 +1,7 @@
 """How fast the endgame solver proves the endgames of seeded greedy games.
 
 Plays seeded greedy 2-player games in the compiled loop until the box has just
-emptied (``ginnyo.endgame.greedy_endgames``), solves each endgame on one thread
+emptied (``ginnyo.endgame.greedy.greedy_endgames``), solves each endgame on one thread
 with a time budget, and prints the share proven within it and the percentiles
 of the solve times (and of the nodes searched).
 
@@ -17,7 +17,8 @@ import sys
 from collections.abc import Sequence
 from typing import TypeVar
 
-from ginnyo.endgame.exact import greedy_endgames, solve
+from ginnyo.endgame.exact import solve
+from ginnyo.endgame.greedy import greedy_endgames
 
 PERCENTILES = (50, 75, 90, 95, 99, 100)
 Number = TypeVar("Number", int, float)

@@ -2,7 +2,7 @@
 
 For each box count B asked for, plays seeded greedy 2-player games in the
 compiled loop to the first turn that starts with exactly B tiles in the box
-(``ginnyo.endgame.preendgame.greedy_preendgames``), ranks that turn's candidates with
+(``ginnyo.endgame.greedy.greedy_preendgames``), ranks that turn's candidates with
 ``ginnyo.endgame.preendgame.rank`` under a budget, and prints the share decided in full
 (every candidate evaluated, every endgame solve proven) and the percentiles of
 the decision times and of the endgame solves run.
@@ -18,7 +18,8 @@ import sys
 
 from endgame_times import PERCENTILES, percentile
 
-from ginnyo.endgame.preendgame import MAX_BOX, greedy_preendgames, rank
+from ginnyo.endgame.greedy import greedy_preendgames
+from ginnyo.endgame.preendgame import MAX_BOX, rank
 
 
 def measure(games: int, seed: int, box: int, budget: float) -> dict[str, object]:

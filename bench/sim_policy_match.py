@@ -21,7 +21,7 @@ from typing import Sequence
 from ginnyo.game.game import Game, play_game
 from ginnyo.players.players import hash_seed
 from ginnyo.players.simulation import SimPlayer
-from ginnyo.strength.match import DealResult, summarise
+from ginnyo.strength.results import DealResult, summarise
 from ginnyo.support.workers import cut, run_batches
 
 BOTS = ("equity", "greedy")     # the policies of A and B

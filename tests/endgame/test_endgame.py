@@ -20,8 +20,8 @@ from ginnycore.endgame import Endgame
 from ginnycore.selfplay import greedy_game_record
 from ginnyo import native
 from ginnyo.position import reference
-from ginnyo.endgame.exact import (MAX_UNSEEN, PASS, best_endgame_play, greedy_endgames, is_endgame, opponent_rack,
-                            solve)
+from ginnyo.endgame.exact import MAX_UNSEEN, PASS, best_endgame_play, is_endgame, opponent_rack, solve
+from ginnyo.endgame.greedy import greedy_endgames
 from ginnyo.errors import PositionError
 from ginnyo.game.game import tile_set
 from ginnyo.vocab.layout import Layout

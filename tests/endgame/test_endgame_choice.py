@@ -22,7 +22,8 @@ from ginnyo.equity.rank import best_action
 from ginnyo.players.equity import EquityPlayer
 from ginnyo.game.game import Game, View
 from ginnyo.players.players import GreedyPlayer, make_player
-from ginnyo.endgame.preendgame import greedy_preendgames, rank
+from ginnyo.endgame.greedy import greedy_preendgames
+from ginnyo.endgame.preendgame import rank
 from ginnyo.players.simulation import SimPlayer
 
 # An endgame (tests/endgame/test_endgame.py's small_endgame(6, 3)) where the highest-scoring
@@ -159,7 +160,8 @@ def test_endgame_and_sim_players_make_the_solvers_move_once_the_box_is_empty() -
 def test_a_node_budget_gives_the_same_line_twice_and_stops_the_search() -> None:
     """The players' budget is in nodes: the same position and budget give the
     same answer whatever the machine's load (a time budget does not)."""
-    from ginnyo.endgame.exact import greedy_endgames, solve
+    from ginnyo.endgame.exact import solve
+    from ginnyo.endgame.greedy import greedy_endgames
     hardest = max(greedy_endgames(20, 2026), key=lambda p: solve(p).nodes)
     full = solve(hardest)
     cut = solve(hardest, nodes=2048)
@@ -171,6 +173,7 @@ def test_a_node_budget_gives_the_same_line_twice_and_stops_the_search() -> None:
 
 @pytest.mark.parametrize("nodes", [0, -1, True, 1.5, 10 ** 13])
 def test_a_bad_node_budget_is_refused(nodes: object) -> None:
-    from ginnyo.endgame.exact import greedy_endgames, solve
+    from ginnyo.endgame.exact import solve
+    from ginnyo.endgame.greedy import greedy_endgames
     with pytest.raises(ValueError, match="nodes"):
         solve(greedy_endgames(5, 2026)[0], nodes=nodes)  # type: ignore[arg-type]

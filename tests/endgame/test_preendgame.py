@@ -19,7 +19,8 @@ from ginnyo.game.game import tile_set
 from ginnyo.vocab.layout import Layout
 from ginnyo.position.context import parse_tile_codes
 from ginnyo.position.position import Position
-from ginnyo.endgame.preendgame import MAX_BOX, greedy_preendgames, handfuls, is_preendgame, preendgame_box, rank
+from ginnyo.endgame.greedy import greedy_preendgames
+from ginnyo.endgame.preendgame import MAX_BOX, handfuls, is_preendgame, preendgame_box, rank
 from ginnyo.vocab.tiles import PlacedTile, rack_code
 
 

@@ -17,13 +17,14 @@ import numpy as np
 import pytest
 
 from cli_helpers import cli
-from ginnyo.endgame.exact import greedy_endgames, solve
+from ginnyo.endgame.exact import solve
+from ginnyo.endgame.greedy import greedy_endgames
 from ginnyo.endgame.choice import solver_move
 from ginnyo.engine.server import Engine
 from ginnyo.equity.rank import rank_position
 from ginnyo.equity.leaves import default_model
 from ginnyo.position import Position
-from ginnyo.endgame.preendgame import greedy_preendgames
+from ginnyo.endgame.greedy import greedy_preendgames
 from ginnyo.simulation.rollouts import BLOCK, Setup, Tally, rollout_results, setup_for, top_candidates
 from ginnyo.simulation.session import simulate
 

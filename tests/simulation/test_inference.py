@@ -220,7 +220,7 @@ def test_infer_prints_each_opponents_leaves_and_tiles(record_file: Path, capsys:
 
 
 def test_infer_prints_what_record_inferences_gives_the_api(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ginnyo.odds.inference import record_inferences
+    from ginnyo.odds.records import record_inferences
     game = Game.deal(3, 5)
     players = [EquityPlayer() for _ in range(3)]
     while not game.over:

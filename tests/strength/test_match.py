@@ -15,8 +15,8 @@ from helpers import FULL_CORPUS
 from ginnyo.game.game import Game, play_game
 from ginnyo.equity.leaves import default_model
 from ginnyo.players.players import make_player
-from ginnyo.strength.match import (DealResult, SimSettings, game_point, play_deal, run, seatings,
-                                    summarise, wilson)
+from ginnyo.strength.match import SimSettings, play_deal, run, seatings
+from ginnyo.strength.results import DealResult, game_point, summarise, wilson
 from ginnyo.strength.plots import scores_svg
 
 

@@ -106,26 +106,25 @@ def _position(game: Game, board: Mapping[int, tuple[int, bool]], rack: Sequence[
         "to_move": to_move, "unseen": " ".join(rack_code(tile) for tile in sorted(unseen))})
 
 
-def turn_facts(lines: list[tuple[int, dict[str, Any]]], name: str) -> list[TurnFacts]:
-    """Replay the record and gather each turn's facts."""
-    from ..game.records import replay
-    facts: list[TurnFacts] = []
-    passed_before = [False]     # the last turn was a pass: a pass now ends a 2-player endgame
+class TurnFactsLog:
+    """Each turn's facts, gathered while the record is replayed: :meth:`add` is called with
+    the game just after each turn (the replay's ``on_turn``, :func:`ginnyo.game.records.replay`)."""
 
-    def on_turn(game: Game, turn: Turn) -> None:
+    def __init__(self) -> None:
+        self.facts: list[TurnFacts] = []
+        self.passed_before = False     # the last turn was a pass: a pass now ends a 2-player endgame
+
+    def add(self, game: Game, turn: Turn) -> None:
         scores = list(game.scores)
         scores[turn.player] -= turn.score
         returned = turn.action.tiles if isinstance(turn.action, Return) else ()
         box = len(game.box) + len(turn.refill) - len(returned)
         endgame = None
         if game.players == 2 and box == 0 and game.board and not returned:
-            endgame = _endgame_pair(game, turn, passed_before[0])
-        facts.append(TurnFacts(turn.number, turn.player, game.players, tuple(leads_of(scores, turn.player)), box,
-                               game.opened, endgame))
-        passed_before[0] = isinstance(turn.action, Pass)
-
-    replay(lines, on_turn=on_turn, name=name)
-    return facts
+            endgame = _endgame_pair(game, turn, self.passed_before)
+        self.facts.append(TurnFacts(turn.number, turn.player, game.players, tuple(leads_of(scores, turn.player)), box,
+                                    game.opened, endgame))
+        self.passed_before = isinstance(turn.action, Pass)
 
 
 def _endgame_pair(game: Game, turn: Turn, passed_before: bool) -> Endgame | None:
@@ -192,4 +191,4 @@ def _settled(final_lead: float) -> float:
 
 
 __all__ = ["GRADE_CUTS", "ENDGAME_GRADE_CUTS", "GRADES", "ENDGAME_NODES", "TurnFacts", "grade", "endgame_grade",
-           "accuracy", "turn_facts", "add_grades"]
+           "accuracy", "TurnFactsLog", "add_grades"]

@@ -66,19 +66,21 @@ def analyze_record(lines: list[tuple[int, dict[str, Any]]], name: str, *, thread
     names = record_names(lines)
     decisions = Decisions()
     recorder: list[_Recorder] = []
+    from .grades import TurnFactsLog, add_grades     # the graded review: win probability and grades
+    facts = TurnFactsLog()
 
     def record_turn(game: Game, turn: Turn) -> None:
         if not recorder:
             recorder.append(_Recorder(game, model))
         recorder[0].add(game, turn, decisions)
+        facts.add(game, turn)
         if on_turn is not None:
             on_turn()
 
     game = replay(lines, on_turn=record_turn, name=name)
     rows = _turn_rows(game, decisions, names, threads, model)
     summary = summary_rows(rows, game.players, names)
-    from .grades import add_grades, turn_facts     # the graded review: win probability and grades
-    add_grades(rows, summary, turn_facts(lines, name))
+    add_grades(rows, summary, facts.facts)
     return rows, summary
 
 

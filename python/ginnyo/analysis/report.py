@@ -212,7 +212,7 @@ def simulation_session(position: Position, rollouts: int, *, candidates: int, pl
     (the engine's ``go sim``): the top ``candidates`` by equity, ``rollouts`` rollouts of ``plies`` each
     from ``seed``, each candidate's win probability as ``best-move --sim`` gives it; with the same
     settings the same results, whoever drives it (rollout ``i`` is dealt from ``(seed, i)`` alone)."""
-    from ..players.simulation import win_chances
+    from ..odds.win_probability import win_chances
     from ..simulation.session import position_setup
     setup = position_setup(position, model or default_model(), candidates=candidates, plies=plies, seed=seed)
     return SimulationSession(setup, rollouts, seconds=seconds, chance=win_chances(position, plies))

@@ -66,7 +66,7 @@ def register(commands: Any) -> None:
 def cmd_best_move(args: argparse.Namespace) -> int:
     args.observed = None
     if args.turn is not None:
-        from ..odds.inference import record_decision
+        from ..odds.records import record_decision
         decision = record_decision(args.position, args.turn)
         position, args.observed = decision.position, decision.observed
     else:

@@ -38,7 +38,7 @@ def register(commands: Any) -> None:
 
 
 def cmd_infer(args: argparse.Namespace) -> int:
-    from ..odds.inference import record_inferences
+    from ..odds.records import record_inferences
     from ..support.workers import default_workers
     data = record_inferences(args.record, args.turn, margin=args.margin, seed=args.seed,
                              threads=args.workers or default_workers(), top=args.top)

@@ -99,7 +99,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     from ..support.files import check_new, write_new
     from ..strength.ladder import LABEL_CHARS, is_label
     from .progress import progress_bar
-    from ..strength.match import SimSettings, run, summarise
+    from ..strength.match import SimSettings, run
+    from ..strength.results import summarise
     from ..strength.plots import scores_svg
     from ..support.workers import default_workers
     bots = parse_bots(args.bots)

@@ -43,7 +43,8 @@ def cmd_plot_sim(args: argparse.Namespace) -> int:
     """``ginnyo plot-sim``: the sim player against another at several rollout
     counts, the same deals each time; a table and an SVG of the win rates."""
     from ..support.files import check_new, write_new
-    from ..strength.match import SimSettings, run, summarise
+    from ..strength.match import SimSettings, run
+    from ..strength.results import summarise
     from ..strength.plots import win_rate_svg
     counts = rollout_counts(args.rollouts)
     opponent = parse_bots(f"sim,{args.against}")[1]

@@ -1,8 +1,9 @@
-"""The end of a game: the exact 2-player endgame solver (exact), the pre-endgame ranking (preendgame),
-the solver's move as a decision (move) and the choice among them that the commands and players make
-(choice).
+"""The end of a game: the compiled endgame search on a loaded core (search), the exact 2-player
+endgame solver (exact), the pre-endgame ranking (preendgame), the positions of seeded greedy games
+they are tried on (greedy) and the choice among them that the commands and players make (choice).
 
-The names below are those of :mod:`ginnyo.endgame.exact`; each loads on first use.
+The names below are those of :mod:`ginnyo.endgame.exact`, :mod:`ginnyo.endgame.search` and
+:mod:`ginnyo.endgame.greedy`; each loads on first use.
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from ..support.lazy import lazy_names
 
 if TYPE_CHECKING:
     from .exact import (
-    EndgameMove, EndgameResult, MAX_UNSEEN, PASS, SIDES, TABLE_BITS, best_endgame_play,
-    greedy_endgames, greedy_turns, is_endgame, opponent_rack, position_between, solve,
-    solve_loaded)
+    EndgameMove, EndgameResult, MAX_UNSEEN, PASS, SIDES, best_endgame_play, is_endgame, opponent_rack, solve)
+    from .greedy import greedy_endgames, greedy_turns, position_between
+    from .search import TABLE_BITS, solve_loaded
 
-__all__ = [
-    "EndgameMove", "EndgameResult", "MAX_UNSEEN", "PASS", "SIDES", "TABLE_BITS",
-    "best_endgame_play", "greedy_endgames", "greedy_turns", "is_endgame", "opponent_rack",
-    "position_between", "solve", "solve_loaded"]
+EXACT = ["EndgameMove", "EndgameResult", "MAX_UNSEEN", "PASS", "SIDES", "best_endgame_play", "is_endgame",
+         "opponent_rack", "solve"]
+SEARCH = ["TABLE_BITS", "solve_loaded"]
+GREEDY = ["greedy_endgames", "greedy_turns", "position_between"]
 
-__getattr__ = lazy_names(__name__, {"exact": __all__})
+__all__ = sorted(EXACT + SEARCH + GREEDY)
+
+__getattr__ = lazy_names(__name__, {"exact": EXACT, "search": SEARCH, "greedy": GREEDY})

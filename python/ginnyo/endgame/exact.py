@@ -9,12 +9,10 @@ notation; ``ginnyo endgame POSITION`` prints it.
 from __future__ import annotations
 
 import math
-import threading
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import Any, Sequence
 
-from ..native.core import Core
 from ..native.encoding import encode_rack
 from ..native.endgame import Endgame
 
@@ -25,16 +23,10 @@ from ..vocab.play import Play, ScoredPlay
 from ..position.position import Position
 from ..vocab.rules import RACK_SIZE
 from ..vocab.tiles import JOKER, PlacedTile, rack_penalty
-
-if TYPE_CHECKING:
-    from ..vocab.layout import Layout
+from .search import TABLE_BITS, check_nodes, run_search
 
 #: the most unseen tiles of an endgame: racks are refilled to RACK_SIZE while the box has tiles
 MAX_UNSEEN = RACK_SIZE
-#: the transposition table: 2 ** TABLE_BITS entries of 16 bytes (16 MiB)
-TABLE_BITS = 20
-#: the largest node budget a search takes
-MAX_NODES = 10 ** 12
 PASS = "pass"
 SIDES = ("to move", "opponent")
 
@@ -112,10 +104,10 @@ def solve(position: Position, seconds: float | None = None, *, after_pass: bool 
         raise ValueError(f"seconds must be a positive number of seconds, not {seconds!r}")
     if type(table_bits) is not int:
         raise ValueError(f"table_bits must be a whole number, not {table_bits!r}")
-    _check_nodes(nodes)
+    check_nodes(nodes)
     opponent = opponent_rack(position)
     search = Endgame(native.core_of(position), bytes(encode_rack(opponent)), table_bits, after_pass)
-    spread, plays, proven, searched, depth, elapsed = _run(search, float(seconds or 0.0), nodes or 0)
+    spread, plays, proven, searched, depth, elapsed = run_search(search, float(seconds or 0.0), nodes or 0)
     moves = _line_moves(position, plays)
     racks = [Counter(position.rack), Counter(opponent)]
     for index, (_, placements) in enumerate(plays):
@@ -126,19 +118,6 @@ def solve(position: Position, seconds: float | None = None, *, after_pass: bool 
                          moves, depth, penalties)
 
 
-def solve_loaded(core: Core, opponent: Sequence[int], seconds: float | None = None, *,
-                 after_pass: bool = False, table_bits: int = TABLE_BITS, nodes: int | None = None
-                 ) -> tuple[int, bool]:
-    """The spread and whether it is proven for the board and rack loaded in
-    ``core`` (the player to move) against ``opponent``'s rack tiles: the search
-    of :func:`solve` without the position checks and the line, for callers that
-    solve many endgames (:mod:`ginnyo.preendgame`)."""
-    search = Endgame(core, bytes(encode_rack(opponent)), table_bits, after_pass)
-    _check_nodes(nodes)
-    spread, _, proven, _, _, _ = _run(search, float(seconds or 0.0), nodes or 0)
-    return spread, proven
-
-
 def best_endgame_play(position: Position, seconds: float | None = None) -> ScoredPlay | None:
     """The first move of the endgame's best line as a scored play (what ``best-move``,
     the engine's ``go`` and the sim player would play in an endgame), or None
@@ -147,38 +126,6 @@ def best_endgame_play(position: Position, seconds: float | None = None) -> Score
     if first.play is None:
         return None
     return position.score(first.play)
-
-
-def _check_nodes(nodes: int | None) -> None:
-    if nodes is not None and (type(nodes) is not int or not 0 < nodes <= MAX_NODES):
-        raise ValueError(f"nodes must be a whole number 1..{MAX_NODES}, not {nodes!r}")
-
-
-def _run(search: Endgame, seconds: float, nodes: int = 0
-         ) -> tuple[int, list[tuple[int, tuple[tuple[int, int, bool], ...]]], bool, int, int, float]:
-    """``search.solve(seconds, nodes)`` in a thread, the main thread waiting so that a
-    KeyboardInterrupt stops the search (the C loop holds no GIL to notice it)."""
-    outcome: list[Any] = []
-
-    def target() -> None:
-        try:
-            outcome.append(search.solve(seconds, nodes))
-        except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
-            outcome.append(error)
-
-    thread = threading.Thread(target=target, name="ginnyo-endgame", daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.1)
-    except KeyboardInterrupt:
-        search.stop()
-        thread.join()
-        raise
-    if isinstance(outcome[0], BaseException):
-        raise outcome[0]
-    result: tuple[int, list[tuple[int, tuple[tuple[int, int, bool], ...]]], bool, int, int, float] = outcome[0]
-    return result
 
 
 def _line_moves(position: Position, plays: Sequence[tuple[int, tuple[tuple[int, int, bool], ...]]]
@@ -197,64 +144,5 @@ def _line_moves(position: Position, plays: Sequence[tuple[int, tuple[tuple[int, 
     return tuple(moves)
 
 
-def greedy_turns(index: int, seed: int, layout: Layout) -> Iterator[tuple[str, int, list[Counter[int]], int,
-                                                                            dict[int, PlacedTile]]]:
-    """Seeded greedy 2-player game ``index`` of ``seed`` (the compiled game loop,
-    :func:`ginnycore.selfplay.greedy_game_record`) replayed turn by turn: for each
-    turn ``("drawn", player, racks, box size, board)`` just after its first draw,
-    then ``("done", ...)`` once it is over (refill included).  The racks and board
-    are live: copy what you keep."""
-    from ginnyo.native.selfplay import greedy_game_record
-
-    from ..vocab.rules import tile_set
-    _, dealt, turns, _ = greedy_game_record(native.empty_core(layout), 2, seed, index)
-    racks = [Counter(rack) for rack in dealt]
-    box = len(tile_set(1)) - sum(len(rack) for rack in dealt)
-    board: dict[int, PlacedTile] = {}
-    for turn in turns:
-        player = turn["player"]
-        rack = racks[player]
-        if turn["drawn"] >= 0:
-            rack[turn["drawn"]] += 1
-            box -= 1
-        yield "drawn", player, racks, box, board
-        for square, card, joker in turn["placements"]:
-            rack[JOKER if joker else card] -= 1
-            board[square] = PlacedTile(card, joker)
-        if turn["returned"] >= 0:
-            rack[turn["returned"]] -= 1
-            box += 1
-        rack.update(turn["refill"])
-        box -= len(turn["refill"])
-        yield "done", player, racks, box, board
-
-
-def greedy_endgames(games: int, seed: int = 0) -> list[Position]:
-    """The endgames reached in ``games`` seeded greedy 2-player games (:func:`greedy_turns`):
-    each game's position just after the turn that emptied the box, the next
-    player to move, the other's rack as ``unseen``.  A game whose box ran out on
-    a turn's first draw, the player then passing with 8 tiles, has no endgame
-    by docs/FORMAT.md's definition (8 unseen tiles) and is left out."""
-    from ..vocab.layout import Layout
-    layout = Layout.standard()
-    found = []
-    for index in range(games):
-        for stage, player, racks, box, board in greedy_turns(index, seed, layout):
-            if stage == "done" and box == 0:     # the first turn that emptied the box
-                if sum(racks[player].values()) <= MAX_UNSEEN:
-                    found.append(position_between(layout, board, racks[1 - player], racks[player]))
-                break
-    return found
-
-
-def position_between(layout: Layout, board: dict[int, PlacedTile], mover: Counter[int],
-                     other: Counter[int]) -> Position:
-    """The 2-player position of ``mover`` on ``board`` with ``other``'s rack as ``unseen``."""
-    from ..vocab.tiles import rack_code
-    context = {"players": 2, "unseen": [rack_code(tile) for tile in sorted(other.elements())]}
-    return Position(layout, 1, dict(board), mover.elements(), context, validate=False)
-
-
-__all__ = ["EndgameMove", "EndgameResult", "MAX_UNSEEN", "PASS", "SIDES", "TABLE_BITS", "best_endgame_play",
-           "greedy_endgames", "greedy_turns", "is_endgame", "opponent_rack", "position_between", "solve",
-           "solve_loaded"]
+__all__ = ["EndgameMove", "EndgameResult", "MAX_UNSEEN", "PASS", "SIDES", "best_endgame_play", "is_endgame",
+           "opponent_rack", "solve"]

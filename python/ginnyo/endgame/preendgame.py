@@ -13,7 +13,7 @@ the same as a box mixed again, so draws after it are chance nodes alike.
 A line goes on under RULES.md §6 (a turn starts with a draw while the box has
 tiles; a play refills to 7, a return draws back up to 7) until a player is to
 decide with the box empty: from there the game is of perfect information and
-:func:`ginnyo.endgame.solve_loaded` finishes it.  A decision taken while the
+:func:`ginnyo.endgame.search.solve_loaded` finishes it.  A decision taken while the
 box still holds tiles, after the one being ranked, follows the rollout policy
 of :mod:`ginnyo.simulation` (the highest-scoring play, else return the tile
 ``best-move`` names): that part is an approximation.  The objective is the
@@ -32,7 +32,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 from ..native.core import EMPTY_SQUARE
 
-from .exact import solve_loaded
+from .search import solve_loaded
 from ..equity.rank import PLAY, RETURN, Candidate, candidate_notation, rank_actions
 from ..errors import DecisionOutOfTime, PositionError
 from ..vocab.rules import RACK_SIZE, RULES_VERSION, STALL_ROUNDS, quiet_turn_limit
@@ -370,27 +370,5 @@ def rank(position: Position, seconds: float | None = None, *, plays: int = DEFAU
                             time.perf_counter() - started)
 
 
-def greedy_preendgames(games: int, seed: int, box: int) -> list[Position]:
-    """The pre-endgames with ``box`` tiles in the box reached in ``games`` seeded
-    greedy 2-player games (:func:`ginnyo.endgame.greedy_turns`): in each game,
-    the first turn that starts (after its draw) with exactly ``box`` tiles left,
-    the other player holding 7.  Games whose box skips that count give none."""
-    from .exact import greedy_turns, position_between
-    from ..vocab.rules import unseen_tiles
-    from ..vocab.layout import Layout
-    layout = Layout.standard()
-    found = []
-    for index in range(games):
-        for stage, player, racks, left, board in greedy_turns(index, seed, layout):
-            if stage != "drawn" or left > box:
-                continue
-            if left == box and sum(racks[1 - player].values()) == RACK_SIZE:
-                seen = [*(tile.rack_tile for tile in board.values()), *racks[player].elements()]
-                unseen = Counter(unseen_tiles(1, seen))
-                found.append(position_between(layout, board, racks[player], unseen))
-            break
-    return found
-
-
 __all__ = ["Choice", "DEFAULT_PLAYS", "DEFAULT_RETURNS", "ENDGAME_SECONDS", "MAX_BOX", "Outcome", "PreendgameResult",
-           "greedy_preendgames", "handfuls", "is_preendgame", "preendgame_box", "rank"]
+           "handfuls", "is_preendgame", "preendgame_box", "rank"]

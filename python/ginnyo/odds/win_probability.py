@@ -26,9 +26,12 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..position.position import Position
 
 FORMAT_VERSION = 1
 KIND = "ginnyo win probability"
@@ -323,6 +326,14 @@ def outcome_chances(model: WinModel, players: int, leads: Sequence[float], box_s
     return chances
 
 
+def win_chances(position: Position, plies: int) -> Callable[[np.ndarray], np.ndarray]:
+    """What turns a block of rollouts' outcomes into the mover's win probabilities, for ``position``'s
+    scores and box after ``plies`` (``best-move --sim`` prints their mean; so does the analysis board)."""
+    context = position.game_context
+    return outcome_chances(default_model(), context.players, leads_of(context.scores, context.to_move),
+                           context.box_size, plies)
+
+
 def leads_of(scores: Sequence[int], seat: int) -> list[float]:
     """``seat``'s lead over each other player in turn order after it."""
     players = len(scores)
@@ -331,4 +342,4 @@ def leads_of(scores: Sequence[int], seat: int) -> list[float]:
 
 __all__ = ["WinModel", "Training", "Positions", "default_model", "from_json", "train", "fit", "fit_logistic",
            "features", "band_of", "brier", "calibration", "calibration_svg", "self_play_positions", "BOX_BANDS",
-           "FEATURES", "PLAYER_COUNTS", "DATA_FILE", "outcome_chances", "leads_of"]
+           "FEATURES", "PLAYER_COUNTS", "DATA_FILE", "outcome_chances", "win_chances", "leads_of"]

@@ -15,7 +15,7 @@ from ..equity.rank import leave_state, rank_actions
 from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES
 from ..simulation.rollouts import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_PLIES, DEFAULT_ROLLOUTS, setup_for,
                                    top_candidates)
-from ..simulation.session import Chance, simulate, simulate_position
+from ..simulation.session import simulate, simulate_position
 
 if TYPE_CHECKING:
     from ..game.actions import Action
@@ -99,15 +99,6 @@ class SimPlayer:
                         rank_by_chance=chance is not None)[0].candidate.action()
 
 
-def win_chances(position: Position, plies: int) -> Chance:
-    """What turns a block of rollouts' outcomes into the mover's win probabilities, for ``position``'s
-    scores and box after ``plies`` (``best-move --sim`` prints their mean; so does the analysis board)."""
-    from ..odds.win_probability import default_model as win_model, leads_of, outcome_chances
-    context = position.game_context
-    return outcome_chances(win_model(), context.players, leads_of(context.scores, context.to_move),
-                           context.box_size, plies)
-
-
 def simulate_with_odds(position: Position, rollouts: int, model: LeaveModel, *,
                        observed: Sequence[Observed | None] | None = None, plies: int = DEFAULT_PLIES,
                        seed: int = 0, threads: int = 1, **settings: Any
@@ -119,6 +110,7 @@ def simulate_with_odds(position: Position, rollouts: int, model: LeaveModel, *,
     opponents' racks dealt from what those actions say they kept.  The setup, the
     results best first, and the inferences (None without ``observed``)."""
     from ..odds.inference import deal_tables, infer_opponents
+    from ..odds.win_probability import win_chances
     inferred = None if observed is None else infer_opponents(observed, model, seed=seed, threads=threads)
     chance = win_chances(position, plies)
     setup, results = simulate_position(position, rollouts, model, plies=plies, seed=seed, threads=threads,
@@ -127,4 +119,4 @@ def simulate_with_odds(position: Position, rollouts: int, model: LeaveModel, *,
     return setup, results, inferred
 
 
-__all__ = ["SimPlayer", "simulate_with_odds", "win_chances"]
+__all__ = ["SimPlayer", "simulate_with_odds"]

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from ..support import strict_json
 from ..errors import MatchResultError
 from ..support.files import PATH_CHARS, quote, read_bounded
-from .match import MATCH_PLAYERS
+from .results import MATCH_PLAYERS
 from .plots import PLOT_COLOURS, svg_escape
 
 #: the most a result file may take (a match's line is about 400 bytes)

@@ -9,7 +9,7 @@ import statistics
 from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
-    from .match import DealResult, MatchSummary
+    from .results import DealResult, MatchSummary
 
 
 # -- the plot -------------------------------------------------------------------------------------

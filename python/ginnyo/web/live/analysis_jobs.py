@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...analysis.report import described_candidates, session_json
-from ...players.simulation import win_chances
+from ...odds.win_probability import win_chances
 from ...position.position import Position
 from ...simulation.rollouts import Setup, Tally
 from ...simulation.session import SimulationSession
