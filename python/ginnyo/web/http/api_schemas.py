@@ -22,7 +22,7 @@ from ..games.kinds import GAME_KINDS
 from .requests import (MAX_ACTION, MAX_CANDIDATES, MAX_LIMIT, MAX_NAME, MAX_PLIES, MAX_ROLLOUTS, MAX_SIMULATION_SEED,
                        MAX_THINK)
 from ..store.rows import GINNYO, MAX_SEED
-from ..live.chat import MAX_TEXT, ROOMS
+from ..store.chat import MAX_TEXT, ROOMS
 
 #: A seat's name (``POST /api/games``'s ``names``): the handler collapses runs of whitespace, then asks
 #: for at most :data:`MAX_NAME` printable characters, which no JSON Schema keyword says exactly
