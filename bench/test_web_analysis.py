@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from conftest import FACTS, HERE
-from ginnyo.web.http.analysis import MAX_ROLLOUTS
+from ginnyo.web.http.requests import MAX_ROLLOUTS
 from ginnyo.web.live.analysis_jobs import SIM_THREADS
 
 REQUESTS = 1000         # analyses timed in each phase

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ginnyo import Position, rack_code
 from ginnyo.cli import main
-from ginnyo.web.http.app import create_app
+from ginnyo.commands.serve import web_app
 from web_helpers import TestClient
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -29,7 +29,7 @@ WAIT_SECONDS = 60.0   # how long a test waits for bots or a simulation before fa
 
 @contextmanager
 def client_of(data: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(data), raise_server_exceptions=True) as client:
+    with TestClient(web_app(data), raise_server_exceptions=True) as client:
         yield client
 
 

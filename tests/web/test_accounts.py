@@ -12,7 +12,7 @@ from starlette import testclient
 
 from ginnyo.accounts.throttle import ADDRESS_FAILURES, NAME_FAILURES
 from ginnyo.web.http.accounts import SESSION_COOKIE
-from ginnyo.web.http.app import create_app
+from ginnyo.commands.serve import web_app
 from ginnyo.web.http.i18n import LANGUAGES, localise
 from ginnyo.web.store import DATABASE_NAME
 from web_helpers import LOCAL, TestClient
@@ -23,7 +23,7 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path), raise_server_exceptions=True) as made:
+    with TestClient(web_app(tmp_path), raise_server_exceptions=True) as made:
         yield made
 
 
@@ -105,7 +105,7 @@ def test_the_session_cookie_is_http_only_same_site_lax_for_the_whole_site(client
 
 
 def test_the_session_cookie_is_secure_over_https(tmp_path: Path) -> None:
-    with testclient.TestClient(create_app(tmp_path), base_url=f"https://{LOCAL}") as client:
+    with testclient.TestClient(web_app(tmp_path), base_url=f"https://{LOCAL}") as client:
         cookie = client.post("/api/accounts", json={"name": "Ann", "password": PASSWORD},
                              headers={"Origin": f"https://{LOCAL}"}).headers["set-cookie"]
     assert "secure" in {part.strip().lower() for part in cookie.split(";")}

@@ -13,7 +13,8 @@ import pytest
 from analysis_helpers import ENDGAMES, EXAMPLES, PREENDGAMES, RANKED_STATICALLY, SHIPPED, WAIT_SECONDS, TestClient, bearer, cli_error, cli_json, client_of, view
 from ginnyo import Position
 from ginnyo.web.http import analysis as analysis_module
-from ginnyo.web.http.analysis import simulation_setup
+from ginnyo.odds.win_probability import win_chances
+from ginnyo.web.http.analysis import simulation_job
 from ginnyo.web.live import analysis_jobs
 from ginnyo.web.live.analysis_jobs import MAX_ACTIVE, Simulations
 from ginnyo.web.http.openapi import OPERATIONS
@@ -248,11 +249,11 @@ def test_a_simulation_out_of_bounds_is_a_bad_request(client: TestClient, field: 
 
 def test_more_simulations_than_the_bound_are_refused() -> None:
     simulations = Simulations(threads=0)     # nothing runs: every job stays waiting
-    position, setup, rollouts, stop = simulation_setup({"position": json.loads(MIDGAME.read_text())})
-    assert all(simulations.start(position, setup, rollouts, stop) is not None for _ in range(MAX_ACTIVE))
-    assert simulations.start(position, setup, rollouts, stop) is None
+    body = {"position": json.loads(MIDGAME.read_text())}
+    assert all(simulations.start(*simulation_job(body, win_chances)) is not None for _ in range(MAX_ACTIVE))
+    assert simulations.start(*simulation_job(body, win_chances)) is None
     simulations.stop(next(iter(simulations.jobs.values())))
-    assert simulations.start(position, setup, rollouts, stop) is not None   # a stopped one makes room
+    assert simulations.start(*simulation_job(body, win_chances)) is not None   # a stopped one makes room
 
 
 def test_the_other_seat_analyses_its_own_rack_only(client: TestClient) -> None:
@@ -273,8 +274,8 @@ def test_the_analysis_page_is_served(client: TestClient) -> None:
 def test_the_simulation_threads_are_bounded_and_end_when_idle(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(analysis_jobs, "IDLE_SECONDS", 0.05)
     simulations = Simulations(threads=2)
-    position, setup, _, _ = simulation_setup({"position": json.loads(MIDGAME.read_text())})
-    jobs = [job for job in (simulations.start(position, setup, 512, None) for _ in range(6)) if job is not None]
+    body = {"position": json.loads(MIDGAME.read_text()), "rollouts": 512}
+    jobs = [job for job in (simulations.start(*simulation_job(body, win_chances)) for _ in range(6)) if job is not None]
     assert simulations.threads == 2
     deadline = time.monotonic() + WAIT_SECONDS
     while not all(job.finished for job in jobs) or simulations.threads:

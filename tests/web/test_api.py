@@ -11,7 +11,7 @@ from websockets.sync.client import connect
 
 from ginnyo import rack_code
 from ginnyo.cli import main
-from ginnyo.web.http.app import create_app
+from ginnyo.commands.serve import web_app
 from web_helpers import (WAIT_SECONDS, TestClient, act, auth, bearer, best_action, client_of, create, live_server,
                          play_to_end, position_of, view, wait_for)
 
@@ -516,7 +516,7 @@ def test_a_huge_body_without_a_length_is_a_413_too(client: TestClient, duel: tup
 
 def test_a_move_the_database_cannot_store_is_not_acknowledged_and_not_made(tmp_path: Path,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    with TestClient(create_app(tmp_path), raise_server_exceptions=False) as client:   # answers a 500 as a server does
+    with TestClient(web_app(tmp_path), raise_server_exceptions=False) as client:   # answers a 500 as a server does
         _refused_when_not_stored(client, monkeypatch)
 
 

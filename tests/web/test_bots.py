@@ -100,9 +100,9 @@ def test_a_bot_that_fails_stops_its_game_with_one_line(tmp_path: Path, monkeypat
 
     monkeypatch.setattr(Table, "bot", lambda table, seat: Broken())
     heard: list[str] = []
-    from ginnyo.web.http.app import create_app
+    from ginnyo.commands.serve import web_app
     from web_helpers import TestClient
-    with TestClient(create_app(tmp_path, heard.append)) as client:
+    with TestClient(web_app(tmp_path, heard.append)) as client:
         made = create(client, ["greedy", "greedy"], seed=3)
         table: Table = client.app.state.tables.tables[made["id"]]
         deadline = time.monotonic() + 30

@@ -17,7 +17,7 @@ from browser_fixtures import browser, page, server  # noqa: F401 (the fixtures)
 from browser_table import WAIT_MS, Server, chromium
 from crazy_helpers import advisor_steps, swap_seed
 from ginnyo.crazy.cards import parse_one, rank_of, wild_rank
-from ginnyo.web.crazy_match import normal_step
+from ginnyo.crazy.match import normal_step
 
 SEATS = ["human", "advisor", "advisor"]
 

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import pytest
 
 from ginnyo.game.records import parse_record, replay
-from ginnyo.web.http.app import create_app
+from ginnyo.commands.serve import web_app
 
 from web_helpers import TestClient, act, bearer, best_action, create, view
 
@@ -38,7 +38,7 @@ class FakeClock:
 @pytest.fixture
 def clocked(tmp_path: Path) -> Iterator[tuple[TestClient, FakeClock]]:
     clock = FakeClock()
-    with TestClient(create_app(tmp_path, now=clock), raise_server_exceptions=True) as client:
+    with TestClient(web_app(tmp_path, now=clock), raise_server_exceptions=True) as client:
         yield client, clock
 
 

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 import pytest
 
 from ginnyo.web.http.accounts import SESSION_COOKIE
-from ginnyo.web.http.app import create_app
+from ginnyo.commands.serve import web_app
 from web_helpers import LOCAL, WAIT_SECONDS, TestClient, bearer, play_to_end, view
 
 OURS = {"Origin": f"http://{LOCAL}"}
@@ -23,7 +23,7 @@ SEEK = {"game": "ginnyo", "players": 2, "clock": {"initial": 300, "increment": 2
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path), raise_server_exceptions=True) as made:
+    with TestClient(web_app(tmp_path), raise_server_exceptions=True) as made:
         yield made
 
 

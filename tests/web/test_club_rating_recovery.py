@@ -15,7 +15,7 @@ from starlette.applications import Starlette
 
 from services import open_store, postgresql, store_url   # noqa: F401 (fixtures)
 from ginnyo.web.http.accounts import SESSION_COOKIE
-from ginnyo.web.http.app import create_app
+from ginnyo.commands.serve import web_app
 from ginnyo.web.http.club import Rater
 from ginnyo.web.live.table import SeatTable
 from web_helpers import LOCAL, WAIT_SECONDS, TestClient, bearer
@@ -27,9 +27,8 @@ BOT_SEEK = {"game": "ginnyo", "players": 2, "rated": True, "bots": ["level1"]}
 def app_of(store_url: str, data: Path) -> Starlette:
     """The web app of the store at ``store_url`` (a data directory, or a PostgreSQL database)."""
     open_store(store_url).close()   # made, at the current schema
-    if store_url.startswith("postgresql://"):
-        return create_app(data, database=store_url)
-    return create_app(store_url)
+    app: Starlette = web_app(data, database=store_url) if store_url.startswith("postgresql://") else web_app(store_url)
+    return app
 
 
 def ended_unrated(store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
@@ -120,7 +119,7 @@ def test_two_processes_starting_at_once_on_postgresql_rate_the_game_once(
     url = new_database(postgresql)
     game = ended_unrated(url, tmp_path, monkeypatch)
     warnings: list[str] = []
-    apps = [create_app(tmp_path / f"process{n}", warn=warnings.append, database=url) for n in (1, 2)]
+    apps = [web_app(tmp_path / f"process{n}", warn=warnings.append, database=url) for n in (1, 2)]
     with started_at_once(apps) as clients:
         rated(clients[0])
     store = open_store(url)   # both stopped: each one's rater has done all it found

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 import pytest
 
 from ginnyo.crazy.game import replay
-from ginnyo.web.http.app import create_app
+from ginnyo.commands.serve import web_app
 
 from cli_helpers import cli
 from test_clocks import POLL_SECONDS, FakeClock
@@ -25,7 +25,7 @@ SEATS = ["human", "human", "human"]
 @pytest.fixture
 def clocked(tmp_path: Path) -> Iterator[tuple[TestClient, FakeClock]]:
     clock = FakeClock()
-    with TestClient(create_app(tmp_path, now=clock), raise_server_exceptions=True) as client:
+    with TestClient(web_app(tmp_path, now=clock), raise_server_exceptions=True) as client:
         yield client, clock
 
 
@@ -123,11 +123,11 @@ def test_a_loss_on_time_puts_the_seat_out_and_the_last_seat_in_wins(clocked: tup
 
 def test_the_clocks_and_the_timer_survive_a_restart(tmp_path: Path) -> None:
     clock = FakeClock()
-    with TestClient(create_app(tmp_path, now=clock), raise_server_exceptions=True) as client:
+    with TestClient(web_app(tmp_path, now=clock), raise_server_exceptions=True) as client:
         game, tokens = create_timed(client, initial=30, increment=0)
         mover = view(client, game, tokens[0])["to_move"]
         clock.advance(20)
-    with TestClient(create_app(tmp_path, now=clock), raise_server_exceptions=True) as client:
+    with TestClient(web_app(tmp_path, now=clock), raise_server_exceptions=True) as client:
         seen = view(client, game, tokens[0])
         assert seen["clocks"][mover] == {"seat": mover, "remaining": 10, "running": True, "overtime_penalty": 0}
         again = time_out(client, clock, game, tokens[0], 10 + 600 + 1)

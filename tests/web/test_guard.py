@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import pytest
 
 from ginnyo.web.http import sockets as web_sockets
-from ginnyo.web.http.app import create_app
+from ginnyo.commands.serve import web_app
 from web_helpers import TestClient, auth, bearer, client_of, create, view
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -114,7 +114,7 @@ def test_a_socket_for_another_host_is_refused(client: TestClient) -> None:
                                           ("box.example:8000", 200), ("box.example:8001", 421), ("box.example", 421)])
 def test_the_loopback_names_on_the_served_port_and_the_allowed_hosts_are_answered(tmp_path: Path, host: str,
                                                                                   status: int) -> None:
-    app = create_app(tmp_path, allowed_hosts=["table.example", "box.example:8000"], port=8765)
+    app = web_app(tmp_path, allowed_hosts=["table.example", "box.example:8000"], port=8765)
     with TestClient(app) as client:
         assert client.get("/api/health", headers={"Host": host}).status_code == status
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ginnyo.web.http.app import create_app
+from ginnyo.commands.serve import web_app
 from test_serve import Served, serve, served
 from web_helpers import WAIT_SECONDS, TestClient, auth, bearer, create, view
 
@@ -30,7 +30,7 @@ def refused(answer: Any, status: int) -> int:
 
 
 def test_games_past_a_clients_burst_are_refused_with_429_and_retry_after(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path, games_per_minute=2)) as client:
+    with TestClient(web_app(tmp_path, games_per_minute=2)) as client:
         create(client, ["human", "greedy"])
         create(client, ["human", "greedy"])
         answer = client.post("/api/games", json={"seats": ["human", "greedy"]})
@@ -39,7 +39,7 @@ def test_games_past_a_clients_burst_are_refused_with_429_and_retry_after(tmp_pat
 
 
 def test_simulations_past_a_clients_burst_are_refused_with_429(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path, simulations_per_minute=1)) as client:
+    with TestClient(web_app(tmp_path, simulations_per_minute=1)) as client:
         assert client.post("/api/analysis/simulations", json={}).status_code == 400   # counted all the same
         refused(client.post("/api/analysis/simulations", json={}), 429)
 
@@ -62,7 +62,7 @@ def test_a_bucket_fills_again_at_its_rate() -> None:
 
 
 def test_a_game_past_max_games_in_play_is_refused_with_503(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path, max_games=1)) as client:
+    with TestClient(web_app(tmp_path, max_games=1)) as client:
         create(client, ["human", "greedy"])
         answer = client.post("/api/games", json={"seats": ["human", "greedy"]})
         refused(answer, 503)
@@ -72,7 +72,7 @@ def test_a_game_past_max_games_in_play_is_refused_with_503(tmp_path: Path) -> No
 def test_a_games_sockets_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from ginnyo.web.live import feed
     monkeypatch.setattr(feed, "SOCKETS_PER_GAME", 1)
-    with TestClient(create_app(tmp_path)) as client:
+    with TestClient(web_app(tmp_path)) as client:
         made = create(client, ["human", "human"])
         url, token = f"/api/games/{made['id']}/events", made["seats"][0]["token"]
         with client.websocket_connect(url) as first:
@@ -85,7 +85,7 @@ def test_a_games_sockets_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_a_game_untouched_too_long_is_let_go_and_rebuilt_when_opened(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path)) as client:
+    with TestClient(web_app(tmp_path)) as client:
         made = create(client, ["human", "human"])
         game, token = made["id"], made["seats"][0]["token"]
         before = view(client, game, token)

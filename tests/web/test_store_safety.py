@@ -17,7 +17,8 @@ import pytest
 
 from ginnyo.game import Game
 from ginnyo.web.store import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, GameRow, Store
-from ginnyo.web.games.kinds import REBUILDERS
+from ginnyo.players.players import make_player
+from ginnyo.web.games.rebuilds import rebuilders
 from ginnyo.web.live.registry import Tables
 from ginnyo.web.live.seats import token_hash
 from web_helpers import WAIT_SECONDS, act, bearer, best_action, client_of, create, view
@@ -212,9 +213,9 @@ def test_a_finished_game_on_damaged_pages_is_left_out_when_asked_for(tmp_path: P
     path.write_bytes(bytes(content))
 
     lines: list[str] = []
-    from ginnyo.web.http.app import create_app
+    from ginnyo.commands.serve import web_app
     from web_helpers import TestClient
-    with TestClient(create_app(tmp_path, lines.append), raise_server_exceptions=True) as client:
+    with TestClient(web_app(tmp_path, lines.append), raise_server_exceptions=True) as client:
         assert view(client, "live", seat_token("live", 0))["version"] == 0
         answer = client.get("/api/games/done", headers=bearer(seat_token("done", 0)))
         assert answer.status_code == 404 and set(answer.json()) == {"error", "code", "args"}
@@ -307,7 +308,7 @@ def test_a_bot_whose_move_could_not_be_saved_moves_once_there_is_room(full_store
         lines.append(line)
         heard.set()
 
-    tables = Tables(full_store, REBUILDERS)
+    tables = Tables(full_store, rebuilders(make_player))
     try:
         tables.load(warn)
         assert heard.wait(WAIT_SECONDS), "the bot's move was never tried"

@@ -18,7 +18,7 @@ with warnings.catch_warnings():   # starlette 1.x would rather have httpx2, whic
     from starlette import testclient
 
 from ginnyo import Position
-from ginnyo.web.http.app import create_app
+from ginnyo.commands.serve import web_app
 
 WAIT_SECONDS = 60.0   # how long a test waits for the bots before failing (not a timing assert)
 LOCAL = "127.0.0.1"   # the address the in-process client calls the app by: a loopback name it answers to
@@ -43,7 +43,7 @@ Client = Union[TestClient, httpx.Client]   # the in-process client or one of a r
 @contextmanager
 def client_of(data: Path) -> Iterator[TestClient]:
     """A client of the app whose games live in ``data`` (started and stopped around the block)."""
-    with TestClient(create_app(data), raise_server_exceptions=True) as client:
+    with TestClient(web_app(data), raise_server_exceptions=True) as client:
         yield client
 
 
@@ -132,7 +132,7 @@ class LiveServer:
         import socket
 
         import uvicorn
-        self.app = create_app(data)
+        self.app = web_app(data)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)   # TCP_NODELAY
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(128)

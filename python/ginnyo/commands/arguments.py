@@ -8,6 +8,8 @@ import math
 import sys
 from typing import Any, Callable, NoReturn
 
+from ..errors import GinnyoError
+
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_INTERRUPTED = 130   # 128 + SIGINT; SIGTERM gives 143
 
@@ -117,7 +119,31 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def add_deal_options(parser: argparse.ArgumentParser, sim_player: str) -> None:
+    """The options ``match`` and ``plot-sim`` share: the seed of the deals, the
+    sim player's search (``sim_player`` names it) and where the games are played."""
+    parser.add_argument("--seed", type=seed_number, default=0, metavar="S", help="deal i is dealt from seed S+i")
+    parser.add_argument("--candidates", type=whole_number(1), default=5, metavar="K",
+                        help=f"{sim_player} candidates")
+    parser.add_argument("--plies", type=ply_count, default=2, metavar="P",
+                        help=f"{sim_player} turns after its own in a rollout")
+    parser.add_argument("--workers", type=worker_count, metavar="W", help="local processes (default: one a core)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
+
+
+def parse_bots(text: str) -> tuple[str, str]:
+    """``--bots A,B``: two known kinds of player."""
+    from ..players.kinds import PLAYER_KINDS
+    kinds = [kind.strip() for kind in text.split(",")]
+    if len(kinds) != 2:
+        raise GinnyoError(f"--bots: give two players, A,B (not {text!r})")
+    for kind in kinds:
+        if kind not in PLAYER_KINDS:
+            raise GinnyoError(f"--bots: unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
+    return kinds[0], kinds[1]
+
+
 __all__ = ["positive_seconds", "CommandParser", "DefaultsFormatter", "default_text", "has_default", "whole_number", "worker_count", "game_count",
-           "seed_number", "rollout_count", "ply_count", "color_wanted", "POSITION_HELP", "FORCE_HELP", "COLOR_CHOICES", "COLOR_HELP",
+           "seed_number", "rollout_count", "ply_count", "color_wanted", "add_deal_options", "parse_bots", "POSITION_HELP", "FORCE_HELP", "COLOR_CHOICES", "COLOR_HELP",
            "EXIT_OK", "EXIT_FAILURE", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "MAX_WORKERS", "MAX_GAMES",
            "MAX_POSITIONS", "MAX_ROLLOUTS", "MAX_PLIES", "MAX_SEED"]

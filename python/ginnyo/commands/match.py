@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GinnyoError, RunError
-from ..players.players import SIM_KINDS
-from .arguments import FORCE_HELP, game_count, ply_count, rollout_count, seed_number, whole_number, worker_count
+from ..players.kinds import SIM_KINDS
+from .arguments import FORCE_HELP, add_deal_options, game_count, parse_bots, rollout_count, whole_number
 
 
 def register(commands: Any) -> None:
@@ -40,30 +40,6 @@ def register(commands: Any) -> None:
     match.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     match.add_argument("--force", action="store_true", help=FORCE_HELP.format("--plot"))
     match.set_defaults(run=cmd_match)
-
-
-def add_deal_options(parser: argparse.ArgumentParser, sim_player: str) -> None:
-    """The options ``match`` and ``plot-sim`` share: the seed of the deals, the
-    sim player's search (``sim_player`` names it) and where the games are played."""
-    parser.add_argument("--seed", type=seed_number, default=0, metavar="S", help="deal i is dealt from seed S+i")
-    parser.add_argument("--candidates", type=whole_number(1), default=5, metavar="K",
-                        help=f"{sim_player} candidates")
-    parser.add_argument("--plies", type=ply_count, default=2, metavar="P",
-                        help=f"{sim_player} turns after its own in a rollout")
-    parser.add_argument("--workers", type=worker_count, metavar="W", help="local processes (default: one a core)")
-    parser.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
-
-
-def parse_bots(text: str) -> tuple[str, str]:
-    """``--bots A,B``: two known kinds of player."""
-    from ..players.players import PLAYER_KINDS
-    kinds = [kind.strip() for kind in text.split(",")]
-    if len(kinds) != 2:
-        raise GinnyoError(f"--bots: give two players, A,B (not {text!r})")
-    for kind in kinds:
-        if kind not in PLAYER_KINDS:
-            raise GinnyoError(f"--bots: unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
-    return kinds[0], kinds[1]
 
 
 def check_games(games: int, players: int) -> None:

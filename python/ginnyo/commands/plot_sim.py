@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GinnyoError
-from .arguments import FORCE_HELP, game_count
-from .match import add_deal_options, parse_bots
+from .arguments import FORCE_HELP, add_deal_options, game_count, parse_bots
 
 
 def register(commands: Any) -> None:

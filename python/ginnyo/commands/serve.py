@@ -180,11 +180,22 @@ def check_broker(url: str) -> None:
         raise RunError(f"--broker: {url}: cannot be used ({error})") from None
 
 
+def web_app(data_dir: str | Path, *args: Any, **options: Any) -> Any:
+    """The web table's app (:func:`ginnyo.web.http.app.create_app` of ``data_dir``, its other arguments
+    ``args`` and ``options``) as ``ginnyo serve`` runs it:
+    the composition root, handing the web what it asks of the engine -- the bots
+    (:func:`ginnyo.players.players.make_player`) and the analysis board's win chances
+    (:func:`ginnyo.odds.win_probability.win_chances`), which no web module imports."""
+    from ..players.players import make_player
+    from ..odds.win_probability import win_chances
+    from ..web.http.app import create_app
+    return create_app(data_dir, *args, players=make_player, win_chances=win_chances, **options)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..web.http.app import create_app
         from ..web.http.connections import deadline_protocol
         from ..web.http.guard import host_and_port
         from ..web.http.requests import MAX_BODY
@@ -222,7 +233,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     def warn(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    app = create_app(data, warn, args.sync, games_per_minute=args.games_per_minute,
+    app = web_app(data, warn, args.sync, games_per_minute=args.games_per_minute,
                      simulations_per_minute=args.simulations_per_minute, max_games=args.max_games,
                      expire_days=args.expire_days, allowed_hosts=allowed, port=port, database=args.database,
                      broker=args.broker)

@@ -1,4 +1,4 @@
-"""Crazy Rummy at the web table: its live table (a :class:`~..crazy_match.CrazyMatch` behind the seams
+"""Crazy Rummy at the web table: its live table (a :class:`~ginnyo.crazy.match.CrazyMatch` behind the seams
 of :class:`~..live.table.SeatTable`: stored, rebuilt, moved by people and advisor bots), its preview
 glue and a seat's view as the API answers it.
 
@@ -29,17 +29,16 @@ from ginnyo.crazy.game import END_LIMIT, END_OUT, END_STOCK, PLAYER_KINDS, actio
 from ginnyo.crazy.hints import MAX_CHOSEN, meld_texts
 from ginnyo.crazy.hints import hint as advised_turn
 from ginnyo.crazy.hints import options as card_options
+from ginnyo.crazy.match import MAX_STEPS, CrazyMatch
 from ginnyo.crazy.melds import meld_text
 from ginnyo.errors import BadField, MeldNotOnTable
 from ginnyo.game.events import Event, is_event_text, parse_event
 from ginnyo.vocab.tiles import RANKS
 
-from ..crazy_match import MAX_STEPS, CrazyMatch
 from ..live.fields import only_fields
-from ..live.table import HUMAN, SeatTable
+from ..live.table import SeatTable
 from ..store.rows import CRAZY, GameRow
 
-SEAT_KINDS = (HUMAN, *PLAYER_KINDS)
 #: how a round ends -> its code in a view (``end_code``)
 END_CODES = {END_OUT: "out", END_STOCK: "stock-empty", END_LIMIT: "turn-limit"}
 #: the codes of a history line (``code``, with ``args``): a page words each in its reader's language
@@ -133,6 +132,9 @@ class CrazyTable(SeatTable):
     def record(self) -> str:
         return "\n".join(record_lines(self.match.result())) + "\n"
 
+    def final_ranks(self) -> list[int]:
+        return self.match.ranks   # the fewest penalty points first, a seat out on time last
+
 
 def rebuilt(row: GameRow, actions: list[str]) -> CrazyTable:
     """A Crazy Rummy table dealt from ``row``'s seed with ``actions`` applied in order."""
@@ -152,11 +154,6 @@ def rebuilt(row: GameRow, actions: list[str]) -> CrazyTable:
             raise RuntimeError(f"game {row.id}: stored action {number} ({text[:60]!r}) no longer replays: "
                                f"{error}") from None
     return table
-
-
-def check_players(count: int) -> None:
-    """ValueError (the rules' words) unless Crazy Rummy is for ``count`` players."""
-    CrazyMatch(["human"] * count, 0)
 
 
 # -- a seat's view, serialised ------------------------------------------------------------
@@ -280,5 +277,5 @@ def options(match: CrazyMatch, cards_value: object, onto: object) -> dict[str, A
         raise BadField(f"field '{error}") from None
 
 
-__all__ = ["END_CODES", "HISTORY_CODES", "seat_view", "watcher_view", "CrazyTable", "rebuilt", "check_players", "SEAT_KINDS", "hint", "options",
+__all__ = ["END_CODES", "HISTORY_CODES", "seat_view", "watcher_view", "CrazyTable", "rebuilt", "hint", "options",
            "meld_texts", "MAX_CHOSEN"]

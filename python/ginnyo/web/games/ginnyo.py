@@ -15,34 +15,50 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from ginnyo.errors import BadField, GinnyoError
 from ginnyo.game.events import Event, is_event_text, parse_event
 from ginnyo.game.game import ABORTED, LOST_ON_TIME, RESIGNED, Game, Turn, View
 from ginnyo.game.actions import Action, Place, Return, action_notation, parse_action
 from ginnyo.game.records import record_text
-from ginnyo.players.kinds import PLAYER_KINDS
-from ginnyo.players.players import Player, make_player
 from ginnyo.position.position import Position
+from ginnyo.ratings.games import ranks_of
 from ginnyo.vocab.rules import BOX_EMPTY_AND_ALL_PASSED, NOBODY_OPENED, NO_PLAY_FOR_ROUNDS, quiet_turn_limit, unseen_tiles
 from ginnyo.vocab.tiles import rack_code
 
 from ..live.fields import only_fields
 from ..live.seats import WATCHER
-from ..live.table import HUMAN, SeatTable
+from ..live.table import SeatTable
 from ..preview import preview, read_placements
 from ..store.rows import GameRow
 
-SEAT_KINDS = (HUMAN, *PLAYER_KINDS)
+
+
+class Player(Protocol):
+    """A bot at a Ginny-O table (a :class:`ginnyo.players.players.Player`)."""
+
+    name: str
+
+    def choose(self, view: View) -> Action: ...
+
+
+class PlayerMaker(Protocol):
+    """What makes the bots (:func:`ginnyo.players.players.make_player`, handed in by ``ginnyo serve``): a
+    player of ``kind`` for ``seat`` of the game dealt from ``seed``, thinking ``seconds`` a decision."""
+
+    def __call__(self, kind: str, seed: int, seat: int, *, seconds: float | None = None) -> Player: ...
 
 
 @dataclass(eq=False)
 class Table(SeatTable):
     """A Ginny-O game being played (or over): the :class:`Game`, dealt from ``seed`` with the
-    ``actions`` applied; the seat to move has drawn (``Game.begin_turn``)."""
+    ``actions`` applied; the seat to move has drawn (``Game.begin_turn``).  Its bots are made by
+    ``players`` when first asked to move."""
 
     game: Game = field(kw_only=True)
+    players: PlayerMaker = field(kw_only=True)
+    bots: dict[int, Player] = field(default_factory=dict)
 
     @property
     def over(self) -> bool:
@@ -77,6 +93,9 @@ class Table(SeatTable):
     def record(self) -> str:
         return record_text(self.game, list(self.names))
 
+    def final_ranks(self) -> list[int]:
+        return ranks_of(self.game.scores)   # the most points first
+
     def apply(self, action: Action) -> str:
         """Apply ``action`` for the seat to move (``IllegalMoveError`` leaves the game
         unchanged); its notation, as stored."""
@@ -108,16 +127,16 @@ class Table(SeatTable):
         rebuilt after a restart goes on as it would have."""
         kind = self.kinds[seat]
         if kind == "random":
-            return make_player(kind, self.seed * 1000 + self.version, seat)
+            return self.players(kind, self.seed * 1000 + self.version, seat)
         if seat not in self.bots:
-            self.bots[seat] = make_player(kind, self.seed, seat, seconds=self.think)
+            self.bots[seat] = self.players(kind, self.seed, seat, seconds=self.think)
         return self.bots[seat]
 
 
-def rebuilt(row: GameRow, actions: list[str]) -> Table:
-    """A Ginny-O table dealt from ``row``'s seed with ``actions`` applied in order."""
+def rebuilt(row: GameRow, actions: list[str], players: PlayerMaker) -> Table:
+    """A Ginny-O table dealt from ``row``'s seed with ``actions`` applied in order, its bots made by ``players``."""
     game = Game.deal(len(row.seats), row.seed)
-    table = Table(row.id, row.seats, row.names, row.seed, row.think, game=game, rematch=row.rematch,
+    table = Table(row.id, row.seats, row.names, row.seed, row.think, game=game, players=players, rematch=row.rematch,
                   watchable=row.watchable)
     game.begin_turn()
     for number, text in enumerate(actions, 1):
@@ -272,4 +291,4 @@ def end_code(reason: str) -> tuple[str, dict[str, int]]:
     return "ended", {}
 
 
-__all__ = ["Table", "rebuilt", "seat_view", "watcher_view", "position_of", "SEAT_KINDS", "END_CODES", "end_code"]
+__all__ = ["Table", "rebuilt", "seat_view", "watcher_view", "position_of", "Player", "PlayerMaker", "END_CODES", "end_code"]

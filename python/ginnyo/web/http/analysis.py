@@ -22,14 +22,16 @@ from starlette.routing import Route
 
 from ...errors import AnalysisInPlay, GinnyoError
 from ...position.position import Position
-from ...analysis.report import position_report, solver_json
+from ...analysis.report import described_candidates, position_report, session_json, solver_json
 from ...equity.leaves import default_model
 from ...position.context import GameContext
 from ...simulation.choices import DEFAULT_POLICY, POLICIES, STOP_LEVELS
 from ...simulation.rollouts import Setup
-from ...simulation.session import position_setup
+from ...simulation.session import Chance, SimulationSession, position_setup
 
 from . import requests as fields
+from .requests import (DEFAULT_CANDIDATES, DEFAULT_LIMIT, DEFAULT_PLIES, DEFAULT_ROLLOUTS, MAX_CANDIDATES, MAX_LIMIT,
+                       MAX_PLIES, MAX_ROLLOUTS, MAX_SIMULATION_SEED)
 from .pages import page_response
 from .errors import BadRequest, Conflict, Illegal, NotFound
 from .limits import SIMULATIONS, limited
@@ -38,11 +40,10 @@ from ..live.analysis_jobs import KEEP_SECONDS, MAX_ACTIVE, Job, Simulations
 if TYPE_CHECKING:
     from ..live.table import SeatTable
 
-DEFAULT_LIMIT, MAX_LIMIT = 10, 50          # plays shown in each ranking
-DEFAULT_ROLLOUTS, MAX_ROLLOUTS = 1000, 100_000
-DEFAULT_CANDIDATES, MAX_CANDIDATES = 5, 10
-DEFAULT_PLIES, MAX_PLIES = 2, 8
-MAX_SEED = 2 ** 63 - 1
+#: What gives a position's win chances after ``plies`` (:func:`ginnyo.players.simulation.win_chances`, handed in
+#: by ``ginnyo serve``): each simulated candidate's win probability as ``best-move --sim`` gives it
+WinChances = Callable[[Position, int], Chance]
+
 KEEPALIVE_SECONDS = 15.0   # a comment line on a quiet event stream
 ENDGAME_SECONDS = 1.0      # the endgame solver's budget in an analysis: the answer stays prompt
 PREENDGAME_SECONDS = 5.0   # the pre-endgame solver's: it solves every opponent rack and draw (seconds)
@@ -143,7 +144,7 @@ def simulation_setup(body: dict[str, Any]) -> tuple[Position, Setup, int, int | 
     rollouts = _number(body, "rollouts", DEFAULT_ROLLOUTS, 1, MAX_ROLLOUTS)
     count = _number(body, "candidates", DEFAULT_CANDIDATES, 1, MAX_CANDIDATES)
     plies = _number(body, "plies", DEFAULT_PLIES, 0, MAX_PLIES)
-    seed = _number(body, "seed", 0, 0, MAX_SEED)
+    seed = _number(body, "seed", 0, 0, MAX_SIMULATION_SEED)
     policy = body.get("policy", DEFAULT_POLICY)
     if policy not in POLICIES or not isinstance(policy, str):
         raise BadRequest(f"field 'policy': must be one of {', '.join(POLICIES)}")
@@ -155,13 +156,23 @@ def simulation_setup(body: dict[str, Any]) -> tuple[Position, Setup, int, int | 
     return position, setup, rollouts, stop
 
 
+def simulation_job(body: dict[str, Any], win_chances: WinChances
+                   ) -> tuple[SimulationSession, Callable[[SimulationSession], dict[str, Any]]]:
+    """A request's simulation, checked: its session (each candidate's win probability by ``win_chances``; a
+    game played to its end ranks by wins) and how the board shows it (each candidate described once)."""
+    position, setup, rollouts, stop = simulation_setup(body)
+    session = SimulationSession(setup, rollouts, stop=stop, chance=win_chances(position, setup.plies))
+    described = described_candidates(position, setup)
+    return session, lambda shown: session_json(shown, described)
+
+
 async def start_simulation(request: Request) -> Response:
     limited(request, SIMULATIONS)
     body = await fields.json_body(request)
     fields.only_fields(body, ("position", "rollouts", "candidates", "plies", "seed", "policy", "stop"))
-    position, setup, rollouts, stop = await run_in_threadpool(simulation_setup, body)
+    session, shown = await run_in_threadpool(simulation_job, body, request.app.state.win_chances)
     simulations = simulations_of(request)
-    job = simulations.start(position, setup, rollouts, stop)
+    job = simulations.start(session, shown)
     if job is None:
         raise Conflict(f"too many simulations at once (at most {MAX_ACTIVE}): stop one or wait")
     answer = simulations.snapshot(job)[1]
@@ -236,4 +247,4 @@ routes = [
 ]
 
 __all__ = ["routes", "read_position", "analysis", "game_position", "analysable", "endgame_json", "simulation_setup",
-           "simulations_of", "MAX_ROLLOUTS", "ENDGAME_SECONDS", "PREENDGAME_SECONDS"]
+           "simulations_of", "simulation_job", "WinChances", "ENDGAME_SECONDS", "PREENDGAME_SECONDS"]

@@ -15,13 +15,14 @@ from ginnyo.accounts.rules import MAX_PASSWORD, MIN_PASSWORD
 from ginnyo.accounts.rules import MIN_NAME as MIN_ACCOUNT_NAME
 from ginnyo.accounts.rules import NAME_PATTERN as ACCOUNT_NAME_PATTERN
 
-from .. import crazy_match
-from . import analysis
-from ..games import crazy as crazy_table
+from ginnyo.crazy.hints import MAX_CHOSEN
+from ginnyo.crazy.match import MAX_STEPS
+
 from ..games.kinds import GAME_KINDS
-from .requests import MAX_ACTION, MAX_NAME, MAX_THINK
+from .requests import (MAX_ACTION, MAX_CANDIDATES, MAX_LIMIT, MAX_NAME, MAX_PLIES, MAX_ROLLOUTS, MAX_SIMULATION_SEED,
+                       MAX_THINK)
 from ..store.rows import GINNYO, MAX_SEED
-from ..live.chat import MAX_TEXT, ROOMS
+from ..store.chat import MAX_TEXT, ROOMS
 
 #: A seat's name (``POST /api/games``'s ``names``): the handler collapses runs of whitespace, then asks
 #: for at most :data:`MAX_NAME` printable characters, which no JSON Schema keyword says exactly
@@ -98,7 +99,7 @@ def preview_body() -> dict[str, Any]:
                          ("placements",), title="Ginny-O: placements")
     crazy = {"hint": {"type": "boolean", "description": "true: the advisor's best turn"},
              "cards": {"type": "array", "items": {"type": "string"}, "minItems": 1,
-                       "maxItems": crazy_table.MAX_CHOSEN, "description": "card codes of the hand"},
+                       "maxItems": MAX_CHOSEN, "description": "card codes of the hand"},
              "onto": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2, "nullable": True,
                       "description": "[seat, number] of a meld on the table"}}
     return {"anyOf": [placements,
@@ -112,7 +113,7 @@ def action_body() -> dict[str, Any]:
     step = {"type": "object", "description": 'a Crazy Rummy step: {"draw": "stock"}, {"meld": ...}, {"discard": ...}'}
     action = {"anyOf": [{"type": "string", "maxLength": MAX_ACTION,
                          "description": "Ginny-O: move notation, return <tiles> or pass"},
-                        step, {"type": "array", "items": step, "minItems": 1, "maxItems": crazy_match.MAX_STEPS}]}
+                        step, {"type": "array", "items": step, "minItems": 1, "maxItems": MAX_STEPS}]}
     return _object({"action": action,
                     "version": {**_whole(0, VERSION_LIMIT), "description": "the version acted on (else 409)"}},
                    ("action",))
@@ -126,17 +127,17 @@ def position_field() -> dict[str, Any]:
 def analysis_body() -> dict[str, Any]:
     """``POST /api/analysis``."""
     return _object({"position": position_field(),
-                    "limit": {**_whole(1, analysis.MAX_LIMIT), "description": "plays in each ranking"}},
+                    "limit": {**_whole(1, MAX_LIMIT), "description": "plays in each ranking"}},
                    ("position",))
 
 
 def simulation_body() -> dict[str, Any]:
     """``POST /api/analysis/simulations``."""
     return _object({"position": position_field(),
-                    "rollouts": _whole(1, analysis.MAX_ROLLOUTS),
-                    "candidates": _whole(1, analysis.MAX_CANDIDATES),
-                    "plies": _whole(0, analysis.MAX_PLIES),
-                    "seed": _whole(0, analysis.MAX_SEED),
+                    "rollouts": _whole(1, MAX_ROLLOUTS),
+                    "candidates": _whole(1, MAX_CANDIDATES),
+                    "plies": _whole(0, MAX_PLIES),
+                    "seed": _whole(0, MAX_SIMULATION_SEED),
                     "policy": {"type": "string", "enum": list(POLICIES)},
                     "stop": {"type": "integer", "enum": [*sorted(STOP_LEVELS), None], "nullable": True,
                              "description": "stop once the leader is ahead at this confidence (%)"}},

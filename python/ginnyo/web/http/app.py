@@ -39,7 +39,8 @@ from .openapi import openapi_document
 from .pages import page_response
 from .sockets import WATCHING, auth_token, pump
 from ..store import GINNYO, SYNC_MODES, Store
-from ..games.kinds import REBUILDERS
+from ..games.ginnyo import PlayerMaker
+from ..games.rebuilds import rebuilders
 from ..live.broker import open_broker
 from ..live.feed import Subscriber, json_text, presence_of, put_first, view_message
 from ..live.leases import SharedLeases
@@ -49,6 +50,7 @@ from ..store.rows import MAX_SEED
 from ..live.seats import WATCHER, created_answer
 from ..live.table import HUMAN
 from . import analysis
+from .analysis import WinChances
 from . import review  # the analysis board and the game review (issue 28)
 from . import puzzles   # the puzzle page and its API (issue 45)
 from . import accounts   # the club's accounts (issue 44)
@@ -303,14 +305,17 @@ async def internal_error(request: Request, error: Exception) -> Response:
 
 
 def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLogger(__name__).warning,
-               sync: str = SYNC_MODES[0], *, games_per_minute: int = GAMES_PER_MINUTE,
+               sync: str = SYNC_MODES[0], *, players: PlayerMaker, win_chances: WinChances,
+               games_per_minute: int = GAMES_PER_MINUTE,
                simulations_per_minute: int = SIMULATIONS_PER_MINUTE, max_games: int = MAX_GAMES,
                expire_days: float = EXPIRE_DAYS, allowed_hosts: Iterable[str] = (), port: int | None = None,
                database: str | None = None, broker: str | None = None,
                now: Callable[[], float] | None = None) -> Starlette:
     """The web app of the games in ``data_dir`` (its SQLite file, made if need be, committed
     with ``sync``: :data:`.store.SYNC_MODES`); ``warn`` hears of a stored game left out
-    because it no longer replays.  The limits (docs/WEB.md, "Limits"; 0: none): games and
+    because it no longer replays.  What it asks of the engine is handed in (``ginnyo serve``'s
+    :func:`ginnyo.commands.serve.web_app` is the composition root): ``players`` makes the Ginny-O bots,
+    ``win_chances`` the analysis board's win probabilities.  The limits (docs/WEB.md, "Limits"; 0: none): games and
     simulations a client a minute, games in play in memory, days a game in play stays in memory untouched.
     It answers requests addressed to the loopback names on ``port`` (any port if None) and to
     ``allowed_hosts`` (``NAME`` or ``NAME:PORT``), writes from no other site (:mod:`.guard`).
@@ -324,7 +329,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         expire_seconds = expire_days * 86400 if expire_days > 0 else None
         events = open_broker(broker, warn)
         leases = None if broker is None else SharedLeases(store, warn)
-        tables = Tables(store, REBUILDERS, max_games=max_games, expire_seconds=expire_seconds, broker=events,
+        tables = Tables(store, rebuilders(players), max_games=max_games, expire_seconds=expire_seconds, broker=events,
                         leases=leases, now=now or time.time)   # now: the clocks' time (a test's own)
         app.state.lobby = club.new_lobby(tables)
         app.state.peers = peers = Peers(events, app.state.lobby, tables.tables, warn)   # the club's live state
@@ -335,6 +340,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
             await peers.start()
         tables.leases.start(tables.retake)
         app.state.tables = tables
+        app.state.win_chances = win_chances   # the analysis board's (http/analysis.py)
         rater = club.Rater(tables, app.state.lobby)
         tables.on_finished = rater.heard
         rater.recover()   # the rated games that ended while no process was left to rate them

@@ -35,8 +35,7 @@ from .errors import BadRequest, NotFound, status_of
 from .pages import page_response
 from .sockets import pump
 from .requests import DEFAULT_THINK
-from ..games.kinds import GAME_KINDS
-from ..games.results import CLUB_KINDS, CLUB_NAMES, final_ranks
+from ..games.kinds import CLUB_KINDS, CLUB_NAMES, GAME_KINDS
 from ..live.lobby import Lobby, Watcher
 from ..live.registry import Tables
 from ..live.seats import seat_url
@@ -270,11 +269,7 @@ class Rater:
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="ginnyo-ratings")
 
     def heard(self, table: SeatTable) -> None:
-        try:
-            ranks = final_ranks(table)
-        except ValueError:
-            return
-        self.executor.submit(self.rate, table.id, table.game_kind, tuple(table.kinds), ranks)
+        self.executor.submit(self.rate, table.id, table.game_kind, tuple(table.kinds), table.final_ranks())
 
     def recover(self) -> None:
         """Rate, in the worker thread, every rated game stored finished but not rated (the store rates each

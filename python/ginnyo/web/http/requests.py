@@ -20,6 +20,12 @@ MAX_NAME = 40               # characters of a seat's name
 DEFAULT_THINK, MAX_THINK = 1.0, 10.0   # a sim bot's seconds a move
 MAX_ACTION = 200            # characters of an action's notation
 MAX_RECORD = 1024 * 1024    # bytes of an uploaded record to review (a 4-player game's is about 20 KB)
+# the analysis board's (web/http/analysis.py), which the OpenAPI document states too
+DEFAULT_LIMIT, MAX_LIMIT = 10, 50          # plays shown in each ranking
+DEFAULT_ROLLOUTS, MAX_ROLLOUTS = 1000, 100_000
+DEFAULT_CANDIDATES, MAX_CANDIDATES = 5, 10
+DEFAULT_PLIES, MAX_PLIES = 2, 8
+MAX_SIMULATION_SEED = 2 ** 63 - 1
 BEARER = "bearer "
 
 
@@ -173,5 +179,6 @@ def text(body: dict[str, Any], key: str, limit: int) -> str:
     return value
 
 
-__all__ = ["MAX_BODY", "MAX_NAME", "DEFAULT_THINK", "MAX_THINK", "MAX_ACTION", "MAX_RECORD", "bearer_token", "bounded_body", "json_body",
+__all__ = ["MAX_BODY", "MAX_NAME", "DEFAULT_THINK", "MAX_THINK", "MAX_ACTION", "MAX_RECORD", "DEFAULT_LIMIT", "MAX_LIMIT", "DEFAULT_ROLLOUTS", "MAX_ROLLOUTS",
+           "DEFAULT_CANDIDATES", "MAX_CANDIDATES", "DEFAULT_PLIES", "MAX_PLIES", "MAX_SIMULATION_SEED", "bearer_token", "bounded_body", "json_body",
            "no_lone_surrogate", "only_fields", "whole_number", "seconds", "text"]

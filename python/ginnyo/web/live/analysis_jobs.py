@@ -3,7 +3,9 @@
 turn, so that many jobs all move on while the work stays bounded (the threads run at niceness
 :data:`SIM_NICENESS`, so requests are answered first); at most :data:`MAX_ACTIVE` jobs wait or run and at
 most :data:`MAX_KEPT` finished ones are kept (each for :data:`KEEP_SECONDS`).  The blocks are the ones
-``best-move --sim`` runs, so a finished job's ranking is the CLI's for the same settings.
+``best-move --sim`` runs, so a finished job's ranking is the CLI's for the same settings.  What a job is
+(its session, with each candidate's win chances) and how it is shown are the route's
+(web/http/analysis.py); here the jobs are only run, kept and watched.
 """
 
 from __future__ import annotations
@@ -16,12 +18,9 @@ import threading
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
-from ...analysis.report import described_candidates, session_json
-from ...odds.win_probability import win_chances
-from ...position.position import Position
-from ...simulation.rollouts import Setup, Tally
+from ...simulation.rollouts import Tally
 from ...simulation.session import SimulationSession
 
 SIM_THREADS = 2            # threads running every job's rollouts (the machine's cores, not one a job)
@@ -34,19 +33,15 @@ KEEP_SECONDS = 600.0       # how long a finished job is kept
 
 @dataclass(eq=False)
 class Job:
-    """One simulation job: its session (:class:`ginnyo.simulation.session.SimulationSession`),
-    when it ended and who is watching."""
+    """One simulation job: its session (:class:`ginnyo.simulation.session.SimulationSession`), how it is
+    shown (``shown``: its progress and candidates as the API answers them), when it ended and who is watching."""
 
     id: str
-    position: Position
     session: SimulationSession
+    shown: Callable[[SimulationSession], dict[str, Any]]
     finished_at: float | None = None
     changed: int = 0                  # bumped at every change, for the watchers
     watchers: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = field(default_factory=set)
-    described: dict[Any, dict[str, Any]] = field(default_factory=dict)   # each candidate's JSON, made once
-
-    def __post_init__(self) -> None:
-        self.described = described_candidates(self.position, self.session.setup)
 
     @property
     def state(self) -> str:
@@ -63,8 +58,7 @@ class Job:
 
     def snapshot(self) -> dict[str, Any]:
         """The job as the API shows it: progress and every candidate's mean, 95% interval and wins."""
-        return {"id": self.id, "state": self.state, "error": self.session.error,
-                **session_json(self.session, self.described)}
+        return {"id": self.id, "state": self.state, "error": self.session.error, **self.shown(self.session)}
 
 
 class Simulations:
@@ -85,13 +79,11 @@ class Simulations:
             self.threads += 1
             threading.Thread(target=self._work, name=f"ginnyo-sim-{self.threads}", daemon=True).start()
 
-    def start(self, position: Position, setup: Setup, asked: int, stop_level: int | None) -> Job | None:
-        """A new job of ``asked`` rollouts of ``setup``, waiting for its turn; None when :data:`MAX_ACTIVE`
+    def start(self, session: SimulationSession, shown: Callable[[SimulationSession], dict[str, Any]]) -> Job | None:
+        """A new job running ``session`` (shown by ``shown``), waiting for its turn; None when :data:`MAX_ACTIVE`
         jobs wait or run already."""
-        n = len(setup.candidates)
-        # each candidate's win probability as best-move --sim gives it (a game played to its end ranks by wins)
-        session = SimulationSession(setup, asked, stop=stop_level, chance=win_chances(position, setup.plies))
-        job = Job(secrets.token_urlsafe(12), position, session)
+        n = len(session.setup.candidates)
+        job = Job(secrets.token_urlsafe(12), session, shown)
         with self.lock:
             self._forget_old()
             active = sum(not other.finished for other in self.jobs.values())

@@ -20,15 +20,12 @@ from typing import Any, Callable
 
 from ...errors import BadField, ChatTooFast, NotForWatchers
 from ..store import Store
-from ..store.chat import ChatRow
+from ..store.chat import MAX_TEXT, PLAYERS, ROOMS, WATCHERS, ChatRow
 from . import feed
 from .broker import Broker, LocalBroker
 from .seats import WATCHER
 from .table import SeatTable
 
-PLAYERS, WATCHERS = "players", "watchers"   # a game's rooms
-ROOMS = (PLAYERS, WATCHERS)
-MAX_TEXT = 300            # characters a message, once trimmed
 LAST_MESSAGES = 50        # the messages GET /api/games/{id}/chat answers, the last ones
 MESSAGES_PER_WINDOW = 5   # a sender's messages ...
 WINDOW_SECONDS = 10.0     # ... in this many seconds at most

@@ -18,7 +18,7 @@ FINISHED_KEPT = 100       # finished games kept in memory; the others are rebuil
 class KeptGames:
     """The games in memory: those in play (but those untouched for ``expire_seconds``, None: never) and, of the
     finished ones, the :data:`FINISHED_KEPT` last asked for; any other is rebuilt from ``store`` when asked for
-    (``rebuilders``: each game kind's rebuild, web/games/kinds.py; ``wind(table, clock, actions, times)``
+    (``rebuilders``: each game kind's rebuild, web/games/rebuilds.py; ``wind(table, clock, actions, times)``
     sets a timed game's clock) and, in play, set going again (``resume``: its bot, its clock's timer); ``release(game_id)``
     gives up a game let go (its lease, :mod:`.leases`)."""
 

@@ -40,7 +40,7 @@ class Tables(KeptGames):
     play are in memory (at most ``max_games`` of them, 0: no limit), but those untouched for
     ``expire_seconds`` (None: never), which are rebuilt from the store when asked for; of the
     finished ones, the :data:`~.kept_games.FINISHED_KEPT` last asked for (the others are rebuilt likewise).
-    ``rebuilders``: each game kind's rebuild (web/games/kinds.py).  With other processes on the same store,
+    ``rebuilders``: each game kind's rebuild (web/games/rebuilds.py).  With other processes on the same store,
     ``broker`` tells them of each change (and :meth:`changed` hears of theirs) and ``leases`` says which
     process moves a game's bots (:mod:`.broker`, :mod:`.leases`; alone, neither does anything)."""
 

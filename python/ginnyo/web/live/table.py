@@ -12,7 +12,6 @@ from typing import Any, Callable, ClassVar
 from ginnyo.errors import GinnyoError
 from ginnyo.game.clock import ClockSettings, Mark
 from ginnyo.game.events import Event, is_event_text
-from ginnyo.players.players import Player
 
 from ..store.rows import GINNYO, GameRow
 from .feed import Subscriber
@@ -40,7 +39,6 @@ class SeatTable:
     subscribers: set[Subscriber] = field(default_factory=set)
     subscribers_lock: threading.Lock = field(default_factory=threading.Lock)   # held for no I/O: the loop takes it
     seats_elsewhere: frozenset[int] = frozenset()   # seats with a socket open in another process (.peers)
-    bots: dict[int, Player] = field(default_factory=dict)
     bot_running: bool = False
     bot_failure: str | None = None     # why the bot to move stopped, if it failed
     touched: float = field(default_factory=time.time)   # its last action, making or rebuilding (time.time())
@@ -119,6 +117,11 @@ class SeatTable:
 
     def record(self) -> str:
         """The finished game's record, as its replay command reads it."""
+        raise NotImplementedError
+
+    def final_ranks(self) -> list[int]:
+        """Each seat's rank (1 the best, equal results equal) in the finished game, as the club's ratings
+        read it (docs/CLUB.md, "Ratings")."""
         raise NotImplementedError
 
 

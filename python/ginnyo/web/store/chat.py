@@ -12,6 +12,10 @@ from sqlalchemy import Connection, select
 
 from .schema import chat
 
+PLAYERS, WATCHERS = "players", "watchers"   # a game's rooms (web/live/chat.py: who writes and reads which)
+ROOMS = (PLAYERS, WATCHERS)
+MAX_TEXT = 300            # characters a message, once trimmed
+
 
 @dataclass(frozen=True)
 class ChatRow:
@@ -52,4 +56,4 @@ class ChatTables:
         return [ChatRow(*row) for row in reversed(rows)]
 
 
-__all__ = ["ChatTables", "ChatRow", "CHAT_COLUMNS"]
+__all__ = ["ChatTables", "ChatRow", "CHAT_COLUMNS", "PLAYERS", "WATCHERS", "ROOMS", "MAX_TEXT"]
