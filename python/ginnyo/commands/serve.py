@@ -234,9 +234,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(line, file=sys.stderr, flush=True)
 
     app = web_app(data, warn, args.sync, games_per_minute=args.games_per_minute,
-                     simulations_per_minute=args.simulations_per_minute, max_games=args.max_games,
-                     expire_days=args.expire_days, allowed_hosts=allowed, port=port, database=args.database,
-                     broker=args.broker)
+                  simulations_per_minute=args.simulations_per_minute, max_games=args.max_games,
+                  expire_days=args.expire_days, allowed_hosts=allowed, port=port, database=args.database,
+                  broker=args.broker)
     config = uvicorn.Config(app, log_level="warning", access_log=False,
                             ws="websockets-sansio", ws_per_message_deflate=False,   # views are small: not worth the CPU
                             lifespan="on", timeout_graceful_shutdown=5, ws_max_size=MAX_BODY,
