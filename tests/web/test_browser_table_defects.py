@@ -14,7 +14,7 @@ from analysis_helpers import selfplay_record
 from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the fixtures)
 from browser_table import WAIT_MS, Server, best_choice, joker_choice, joker_seed, place_tiles, take_turn, wait_turn
 from ginnyo import Position
-from ginnyo.web.preview import preview
+from ginnyo.position.preview import preview
 
 LATENCY_MS = 700   # a friend's network: every preview answer held this long in the page
 # the previews' answers delayed in the page itself (a route handler would block Playwright's sync loop)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ginnyo import Position
-from ginnyo.web.http.errors import BadRequest
-from ginnyo.web.preview import preview, read_placements
+from ginnyo.errors import BadField
+from ginnyo.position.preview import preview
+from ginnyo.web.games.ginnyo import placement_preview
 
 
 def rack(codes: str, board: dict[str, str] | None = None) -> Position:
@@ -62,8 +63,13 @@ def test_an_illegal_placement_is_answered_in_the_rules_words() -> None:
 
 def test_placements_must_be_an_object_of_strings() -> None:
     for value in (["H8"], "H8 7C", {"H8": 7}, None):
-        with pytest.raises(BadRequest):
-            read_placements(value)
+        with pytest.raises(BadField, match="field 'placements'"):
+            placement_preview(rack("7C 7D"), value)
+
+
+def test_a_square_named_twice_is_a_malformed_field() -> None:
+    with pytest.raises(BadField, match="field 'placements': square h8 given twice"):
+        placement_preview(rack("7C 7D"), {"H8": "7C", "h8": "7D"})
 
 
 def test_a_joker_put_down_first_is_said_to_need_more_tiles() -> None:

@@ -23,6 +23,8 @@ from ginnyo.game.game import ABORTED, LOST_ON_TIME, RESIGNED, Game, Turn, View
 from ginnyo.game.actions import Action, Place, Return, action_notation, parse_action
 from ginnyo.game.records import record_text
 from ginnyo.position.position import Position
+from ginnyo.position.preview import RepeatedSquare
+from ginnyo.position.preview import preview as judged_preview
 from ginnyo.ratings.games import ranks_of
 from ginnyo.vocab.rules import BOX_EMPTY_AND_ALL_PASSED, NOBODY_OPENED, NO_PLAY_FOR_ROUNDS, quiet_turn_limit, unseen_tiles
 from ginnyo.vocab.tiles import rack_code
@@ -30,9 +32,22 @@ from ginnyo.vocab.tiles import rack_code
 from ..live.fields import only_fields
 from ..live.seats import WATCHER
 from ..live.table import SeatTable
-from ..preview import preview, read_placements
 from ..store.rows import GameRow
 
+
+
+def placement_preview(position: Position, placements: object) -> dict[str, Any]:
+    """The preview of the ``placements`` field (an object of square name -> tile code) on ``position``:
+    the answer of :func:`ginnyo.position.preview.preview`; :class:`BadField` for a malformed field."""
+    if not isinstance(placements, dict):
+        raise BadField("field 'placements': must be an object of square -> tile code, e.g. {\"H8\": \"7C\"}")
+    for name, code in placements.items():
+        if not isinstance(code, str):
+            raise BadField(f"field 'placements': square {name}: the tile must be a string")
+    try:
+        return judged_preview(position, placements)
+    except RepeatedSquare as error:
+        raise BadField(f"field 'placements': {error}") from None
 
 
 class Player(Protocol):
@@ -88,7 +103,7 @@ class Table(SeatTable):
 
     def preview(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
         only_fields(body, ("placements",))
-        return preview(self.game.position(seat), read_placements(body.get("placements")))
+        return placement_preview(self.game.position(seat), body.get("placements"))
 
     def record(self) -> str:
         return record_text(self.game, list(self.names))

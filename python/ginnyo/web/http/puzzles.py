@@ -29,7 +29,7 @@ from . import requests as fields
 from .accounts import SESSION_COOKIE, signed_in
 from .errors import BadRequest, Illegal, NotFound, Unauthorized
 from .pages import page_response
-from ..preview import preview, read_placements
+from ..games.ginnyo import placement_preview
 from .requests import MAX_ACTION
 from ..store import Store
 
@@ -174,8 +174,7 @@ async def puzzles_preview(request: Request) -> Response:
     puzzle = _puzzle(request)
     body = await fields.json_body(request)
     fields.only_fields(body, ("placements",))
-    placements = read_placements(body.get("placements"))
-    return JSONResponse(await run_in_threadpool(preview, puzzle.position, placements))
+    return JSONResponse(await run_in_threadpool(placement_preview, puzzle.position, body.get("placements")))
 
 
 async def puzzles_page(request: Request) -> Response:
