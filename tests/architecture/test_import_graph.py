@@ -381,8 +381,8 @@ MOST_ENGINE_HEIGHTS = {
     "ginnyo.engine.server": 11, "ginnyo.puzzles.finding": 11, "ginnyo.selfplay.corpus": 11,
     "ginnyo.selfplay.games": 11, "ginnyo.selfplay.leave_training": 11,
     "ginnyo.analysis.report": 9, "ginnyo.analysis.records": 9, "ginnyo.endgame.choice": 8,
-    "ginnyo.crazy.hints": 9, "ginnyo.game.game": 7, "ginnyo.game.records": 8, "ginnyo.simulation.session": 8,
-    "ginnyo.position.preview": 7, "ginnyo.puzzles.solving": 8,
+    "ginnyo.crazy.hints": 8, "ginnyo.game.game": 7, "ginnyo.game.records": 8, "ginnyo.simulation.session": 8,
+    "ginnyo.position.preview": 7, "ginnyo.puzzles.solving": 8, "ginnyo.crazy.match": 7,
 }
 
 
