@@ -19,8 +19,7 @@ from functools import partial
 from typing import Sequence
 
 from ginnyo.game.game import Game, play_game
-from ginnyo.players.players import hash_seed
-from ginnyo.players.simulation import SimPlayer
+from ginnyo.players.simulation import SimPlayer, hash_seed
 from ginnyo.strength.results import DealResult, summarise
 from ginnyo.support.workers import cut, run_batches
 

@@ -400,12 +400,12 @@ def test_the_engines_longest_chain_of_module_imports_does_not_grow() -> None:
 #: The most modules on the longest chain down from each of these engine modules (itself included), so that the
 #: web and the commands stand a few modules above the engine and the whole chain reaches 12 (issue 41).
 MOST_ENGINE_HEIGHTS = {
-    "ginnyo.strength.ladder": 11, "ginnyo.strength.plots": 11, "ginnyo.strength.match": 11,
+    "ginnyo.strength.ladder": 11, "ginnyo.strength.plots": 11, "ginnyo.strength.match": 10,
     "ginnyo.engine.server": 11, "ginnyo.puzzles.finding": 11, "ginnyo.selfplay.corpus": 11,
     "ginnyo.selfplay.games": 11, "ginnyo.selfplay.leave_training": 11,
     "ginnyo.analysis.report": 9, "ginnyo.analysis.records": 9, "ginnyo.endgame.choice": 8,
-    "ginnyo.crazy.hints": 9, "ginnyo.game.game": 7, "ginnyo.game.records": 8, "ginnyo.simulation.session": 8,
-    "ginnyo.position.preview": 7, "ginnyo.puzzles.solving": 8,
+    "ginnyo.crazy.hints": 8, "ginnyo.game.game": 7, "ginnyo.game.records": 8, "ginnyo.simulation.session": 8,
+    "ginnyo.position.preview": 7, "ginnyo.puzzles.solving": 8, "ginnyo.crazy.match": 7,
 }
 
 

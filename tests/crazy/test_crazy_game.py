@@ -15,7 +15,8 @@ from ginnyo.crazy import reference
 from ginnyo.crazy.advisor import best_turn, play_after_draw
 from ginnyo.crazy.cards import card_code, parse_cards, points
 from ginnyo.crazy.errors import CrazyError
-from ginnyo.crazy.game import play_game, record_lines, replay
+from ginnyo.crazy.game import PLAYER_KINDS, play_game, record_lines, replay
+from ginnyo.crazy.rounds import BOT_KINDS, player_kinds
 from ginnyo.crazy.selfplay import run
 from ginnyo.crazy.state import load_state
 
@@ -91,6 +92,13 @@ def test_a_seeded_game_is_reproducible_and_its_record_replays(players: int) -> N
 
 def test_different_seeds_deal_different_games() -> None:
     assert record_lines(play_game(4, 1)) != record_lines(play_game(4, 2))
+
+
+def test_every_kind_a_seat_may_name_is_a_player_self_play_makes() -> None:
+    assert tuple(PLAYER_KINDS) == BOT_KINDS
+    assert all(player_kinds(3, [kind]) == (kind,) * 3 for kind in BOT_KINDS)
+    with pytest.raises(CrazyError, match="unknown player 'human'"):
+        player_kinds(3, ["human"])
 
 
 def test_replay_names_the_first_wrong_line() -> None:

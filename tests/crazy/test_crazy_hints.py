@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ginnyo.crazy.cards import parse_cards
-from ginnyo.crazy.game import RoundState
+from ginnyo.crazy.rounds import RoundState
 from ginnyo.crazy.hints import card_words, line_words, meld_words
 from ginnyo.crazy.melds import parse_meld
 from ginnyo.crazy.solver import solve_hand

@@ -7,7 +7,7 @@ import pytest
 from ginnyo.crazy import reference
 from ginnyo.crazy.cards import card_code, cards_text, hand_points, parse_cards, points, wild_rank
 from ginnyo.crazy.errors import CrazyError
-from ginnyo.crazy.game import RoundState
+from ginnyo.crazy.rounds import RoundState
 from ginnyo.crazy.melds import Meld, parse_meld
 from ginnyo.crazy.solver import min_deadwood, solve_hand
 

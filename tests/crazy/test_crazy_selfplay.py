@@ -11,7 +11,8 @@ import pytest
 from ginnyo.cli import main
 from ginnyo.crazy import reference
 from ginnyo.crazy.cards import card_code, parse_cards
-from ginnyo.crazy.game import RoundState, actions_json
+from ginnyo.crazy.game import actions_json
+from ginnyo.crazy.rounds import RoundState
 from ginnyo.crazy.melds import parse_meld
 from ginnyo.crazy.selfplay import run
 from ginnyo.crazy.solver import solve_hand

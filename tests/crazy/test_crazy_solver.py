@@ -12,7 +12,8 @@ import pytest
 from helpers import FULL_CORPUS
 from ginnyo.crazy import reference
 from ginnyo.crazy.cards import card, cards_text, parse_cards, rank_of
-from ginnyo.crazy.game import RoundState, actions_json
+from ginnyo.crazy.game import actions_json
+from ginnyo.crazy.rounds import RoundState
 from ginnyo.crazy.melds import Meld, check, meld_text
 from ginnyo.crazy.solver import min_deadwood, solve_hand
 

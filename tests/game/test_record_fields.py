@@ -13,6 +13,7 @@ import pytest
 from cli_helpers import assert_bad_input, cli
 from ginnyo.crazy import game as crazy
 from ginnyo.crazy.errors import CrazyError
+from ginnyo.crazy.rounds import GameResult
 from ginnyo.errors import RecordError
 from ginnyo.game import Game, play_game
 from ginnyo.players import GreedyPlayer
@@ -47,7 +48,7 @@ def with_field(lines: list[str], index: int, **fields: Any) -> list[str]:
     return lines[:index] + [json.dumps(data)] + lines[index + 1:]
 
 
-def crazy_replay(path: Path) -> crazy.GameResult:
+def crazy_replay(path: Path) -> GameResult:
     return crazy.replay(crazy.read_record(path), source=str(path))
 
 

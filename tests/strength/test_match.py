@@ -29,7 +29,7 @@ def test_wilson_interval_of_known_proportions() -> None:
 
 
 def test_a_deal_is_played_twice_with_the_seats_swapped() -> None:
-    result = play_deal(4, ("greedy", "greedy"), SimSettings())
+    result = play_deal(4, ("greedy", "greedy"), SimSettings(), make_player=make_player)
     # the same player on both sides: the second game mirrors the first
     assert result.a_scores == (result.field_scores[1][0], result.field_scores[0][0])
 
@@ -50,14 +50,14 @@ def test_every_deal_is_played_k_times_with_a_once_in_each_seat(players: int) -> 
     assert [[seat for seat, kind in enumerate(kinds) if kind == "a"] for kinds in games] == \
         [[seat] for seat in range(players)]
     # identical players: every game of the deal is the same, and A's score in game s is seat s's
-    result = play_deal(9, ("greedy", "greedy"), SimSettings(), players)
+    result = play_deal(9, ("greedy", "greedy"), SimSettings(), players, make_player=make_player)
     assert len(set(result.scores)) == 1 and len(result.scores[0]) == players
     assert result.a_scores == result.scores[0]
     assert result.field_scores[1] == result.scores[0][:1] + result.scores[0][2:]
 
 
 def test_a_deal_at_three_players_is_the_same_deal_with_a_moved_seat_to_seat() -> None:
-    result = play_deal(12, ("equity", "greedy"), SimSettings(), 3)
+    result = play_deal(12, ("equity", "greedy"), SimSettings(), 3, make_player=make_player)
     for a_seat in range(3):
         seated = [make_player("equity" if seat == a_seat else "greedy", 12, seat) for seat in range(3)]
         game = play_game(Game.deal(3, 12), seated)
@@ -98,7 +98,7 @@ def test_two_player_json_is_what_it_was_before_the_players_option_plus_players(
 
 
 def test_two_player_deals_are_the_seat_swapped_pairs_played_directly() -> None:
-    for result in run(("equity", "random"), 4, seed=21, workers=1):
+    for result in run(("equity", "random"), 4, seed=21, workers=1, make_player=make_player):
         for a_seat in (0, 1):
             kinds = ("equity", "random") if a_seat == 0 else ("random", "equity")
             game = play_game(Game.deal(2, result.seed),
@@ -109,10 +109,12 @@ def test_two_player_deals_are_the_seat_swapped_pairs_played_directly() -> None:
 def test_each_side_plays_by_its_own_leave_file() -> None:
     shipped = default_model()
     zero = dataclasses.replace(shipped, weights=tuple(tuple(0.0 for _ in row) for row in shipped.weights))
-    plain = summarise(("equity", "equity"), run(("equity", "equity"), 8, seed=30, workers=1))
+    plain = summarise(("equity", "equity"), run(("equity", "equity"), 8, seed=30, workers=1, make_player=make_player))
     assert plain.win_rate == 0.5 and plain.mean_difference == 0   # the same player: mirrored games
-    a_zero = summarise(("equity", "equity"), run(("equity", "equity"), 8, seed=30, workers=1, models=(zero, None)))
-    b_zero = summarise(("equity", "equity"), run(("equity", "equity"), 8, seed=30, workers=1, models=(None, zero)))
+    a_zero = summarise(("equity", "equity"), run(("equity", "equity"), 8, seed=30, workers=1, models=(zero, None),
+                                                  make_player=make_player))
+    b_zero = summarise(("equity", "equity"), run(("equity", "equity"), 8, seed=30, workers=1, models=(None, zero),
+                                                  make_player=make_player))
     assert a_zero.mean_difference != 0
     assert a_zero.win_rate == pytest.approx(1 - b_zero.win_rate)
     assert a_zero.mean_difference == pytest.approx(-b_zero.mean_difference)
@@ -146,14 +148,14 @@ def test_match_at_three_players_prints_the_win_share_against_the_field(capsys: p
 
 def test_a_deal_records_whether_each_games_box_ran_empty() -> None:
     for seed in (4, 5):
-        result = play_deal(seed, ("greedy", "greedy"), SimSettings())
+        result = play_deal(seed, ("greedy", "greedy"), SimSettings(), make_player=make_player)
         game = play_game(Game.deal(2, seed), [make_player("greedy", seed, seat) for seat in range(2)])
         assert result.box_emptied == (len(game.box) == 0,) * 2
         assert result.reached_endgame == (len(game.box) == 0)
 
 
 def test_endgame_deals_keeps_only_the_deals_whose_box_ran_empty(capsys: pytest.CaptureFixture[str]) -> None:
-    results = run(("endgame", "equity"), 20, seed=20, workers=1)
+    results = run(("endgame", "equity"), 20, seed=20, workers=1, make_player=make_player)
     kept = [result for result in results if result.reached_endgame]
     assert 0 < len(kept) < len(results)
     code, out, _ = cli(capsys, "match", "--bots", "endgame,equity", "--games", "20", "--seed", "20",
@@ -176,19 +178,21 @@ def test_one_deal_has_no_difference_interval_in_json(capsys: pytest.CaptureFixtu
 
 
 def test_match_results_do_not_depend_on_the_workers() -> None:
-    assert run(("equity", "greedy"), 4, seed=3, workers=2) == run(("equity", "greedy"), 4, seed=3, workers=1)
+    assert run(("equity", "greedy"), 4, seed=3, workers=2, make_player=make_player) \
+        == run(("equity", "greedy"), 4, seed=3, workers=1, make_player=make_player)
 
 
 def test_three_player_results_with_a_leave_model_do_not_depend_on_the_workers() -> None:
     shipped = default_model()
     zero = dataclasses.replace(shipped, weights=tuple(tuple(0.0 for _ in row) for row in shipped.weights))
-    one, two = (run(("equity", "equity"), 6, seed=3, players=3, models=(zero, None), workers=workers)
+    one, two = (run(("equity", "equity"), 6, seed=3, players=3, models=(zero, None), workers=workers,
+                    make_player=make_player)
                 for workers in (1, 2))
     assert one == two and len(one) == 2
 
 
 def test_the_score_plot_is_an_svg_with_both_panels() -> None:
-    results = run(("greedy", "random"), 6, seed=1, workers=1)
+    results = run(("greedy", "random"), 6, seed=1, workers=1, make_player=make_player)
     svg = scores_svg(summarise(("greedy", "random"), results), results)
     root = ElementTree.fromstring(svg)
     assert root.tag.endswith("svg")
@@ -257,5 +261,5 @@ def test_plot_sim_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path
 
 @pytest.mark.skipif(not FULL_CORPUS, reason="a longer match: GINNYO_FULL_CORPUS=1")
 def test_equity_beats_greedy_over_a_thousand_games() -> None:
-    summary = summarise(("equity", "greedy"), run(("equity", "greedy"), 1000, seed=500000))
+    summary = summarise(("equity", "greedy"), run(("equity", "greedy"), 1000, seed=500000, make_player=make_player))
     assert summary.win_rate > 0.5 and summary.mean_difference > 0

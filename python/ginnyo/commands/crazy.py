@@ -135,7 +135,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_selfplay(args: argparse.Namespace) -> int:
     """``ginnyo crazy selfplay``: play, show progress on stderr, write records, print the summary.
     Ctrl-C or SIGTERM stops it with one line naming the records written, all whole."""
-    from ..crazy.game import player_kinds
+    from ..crazy.rounds import player_kinds
     from ..crazy.selfplay import RECORD_PREFIX, run, summary_text
     from .progress import progress_bar
     from ..support.tally import RecordWriter, records_folder

@@ -75,6 +75,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     from ..support.files import check_new, write_new
     from ..strength.ladder import LABEL_CHARS, is_label
     from .progress import progress_bar
+    from ..players.players import make_player
     from ..strength.match import SimSettings, run
     from ..strength.results import summarise
     from ..strength.plots import scores_svg
@@ -104,7 +105,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     try:
         with interrupts.reporting(lambda: f"after {games[0]} game{'s' if games[0] != 1 else ''}"):
             results = run(bots, args.games, args.seed, players=args.players, sim=sim, models=models,
-                          workers=workers, scheduler=args.scheduler, on_results=count_games)
+                          workers=workers, scheduler=args.scheduler, on_results=count_games, make_player=make_player)
     finally:
         bar.close()
     seconds = time.perf_counter() - start

@@ -42,6 +42,7 @@ def cmd_plot_sim(args: argparse.Namespace) -> int:
     """``ginnyo plot-sim``: the sim player against another at several rollout
     counts, the same deals each time; a table and an SVG of the win rates."""
     from ..support.files import check_new, write_new
+    from ..players.players import make_player
     from ..strength.match import SimSettings, run
     from ..strength.results import summarise
     from ..strength.plots import win_rate_svg
@@ -62,7 +63,7 @@ def cmd_plot_sim(args: argparse.Namespace) -> int:
         begun = time.perf_counter()
         results = run(("sim", opponent), args.games, args.seed,
                       sim=SimSettings(count, args.candidates, args.plies), workers=args.workers,
-                      scheduler=args.scheduler)
+                      scheduler=args.scheduler, make_player=make_player)
         summary = summarise(("sim", opponent), results)
         rows.append((count, summary))
         print(f"{count:>8} {100 * summary.win_rate:>8.2f}% [{100 * summary.low:6.2f}%, {100 * summary.high:6.2f}%] "

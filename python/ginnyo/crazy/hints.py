@@ -18,7 +18,7 @@ from .advisor import DrawOption, TurnAdvice, advice_json, advice_lines, best_tur
 from .cards import card, card_code, cards_text, parse_one, rank_of, suit_of
 from ..errors import MeldNotOnTable, Reason
 from .errors import CrazyError
-from .game import RoundState
+from .rounds import RoundState
 from .match import DRAW_FIRST, CrazyMatch, can_end_turn
 from .melds import Meld, meld_text, parse_meld
 from .solver import Action, Line, solve_hand

@@ -1,7 +1,7 @@
 """A whole Crazy Rummy game played step by step, as the web table plays it: 13 rounds dealt
 from the seed, each turn's draw, melds, lay-offs, swaps and discard applied one step at a time.
 
-Every step is judged by :mod:`ginnyo.crazy.game` itself: a step of the turn so far
+Every step is judged by :mod:`ginnyo.crazy.rounds` itself: a step of the turn so far
 by :meth:`RoundState.after` (the round as the turn's steps leave it), the discard
 by :meth:`RoundState.play_turn`, which plays the whole turn again on the real
 round.  An action that leaves the turn open (a person's step) is taken only if a
@@ -22,8 +22,8 @@ from ..game.events import TIMEOUT, Event
 from .cards import ROUNDS, card_code, parse_one
 from ..errors import Reason
 from .errors import CrazyError
-from .game import (Draw, GameResult, RoundResult, RoundState, Turn, over_on_time, player_kinds, round_deals,
-                   take_clock_event)
+from .rounds import (Draw, GameResult, RoundResult, RoundState, Turn, over_on_time, player_kinds, round_deals,
+                     take_clock_event)
 from .melds import meld_text, parse_meld
 from .solver import solve_hand
 

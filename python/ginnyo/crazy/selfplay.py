@@ -14,7 +14,8 @@ from typing import Callable, Sequence
 
 from ..support.tally import batches, seat_table
 from ..support.workers import run_batches
-from .game import END_LIMIT, END_OUT, END_STOCK, play_game, player_kinds, record_lines
+from .game import play_game, record_lines
+from .rounds import END_LIMIT, END_OUT, END_STOCK, player_kinds
 
 
 @dataclass(frozen=True)

@@ -15,15 +15,15 @@ from ..support.lazy import lazy_names
 
 if TYPE_CHECKING:
     from .equity import EquityPlayer
-    from .simulation import SimPlayer, simulate_with_odds
+    from .simulation import SimPlayer, simulate_with_odds, sim_options
     from .players import (
     Player, GreedyPlayer, RandomPlayer, RandomOrBestPlayer, make_player, no_play_action,
-    PLAYER_KINDS, SIM_KINDS, sim_options)
+    PLAYER_KINDS, SIM_KINDS)
 
 __all__ = [
     "EquityPlayer", "SimPlayer", "simulate_with_odds",
     "Player", "GreedyPlayer", "RandomPlayer", "RandomOrBestPlayer", "make_player",
     "no_play_action", "PLAYER_KINDS", "SIM_KINDS", "sim_options"]
 
-__getattr__ = lazy_names(__name__, {"players": __all__[3:], "equity": ["EquityPlayer"],
-                                    "simulation": ["SimPlayer", "simulate_with_odds"]})
+__getattr__ = lazy_names(__name__, {"players": __all__[3:-1], "equity": ["EquityPlayer"],
+                                    "simulation": ["SimPlayer", "simulate_with_odds", "sim_options"]})

@@ -1,8 +1,11 @@
 """The Ginny-O player kinds that ``selfplay``, ``match`` and ``plot-sim`` take,
 each with the few words its help shows: the one list, kept apart from the
-players themselves so that building a command's parser imports nothing heavy."""
+players themselves so that building a command's parser imports nothing heavy;
+and the shape of what builds a player by kind (:class:`PlayerMaker`)."""
 
 from __future__ import annotations
+
+from typing import Protocol
 
 #: Every player kind, with what it is (docs/FORMAT.md, "Player kinds").
 KIND_HELP = {
@@ -31,6 +34,14 @@ PLAYER_KINDS = tuple(KIND_HELP)
 SIM_KINDS = ("sim", "sim-spread", "sim-infer", "sim-wp")
 
 
+class PlayerMaker(Protocol):
+    """Builds the player of a kind for ``seat`` of the game dealt from ``seed``, as
+    :func:`ginnyo.players.players.make_player` does: handed to the code that plays games of
+    any kind (``ginnyo.strength.match``), so that it need not import every kind of player."""
+
+    def __call__(self, kind: str, seed: int, seat: int) -> object: ...
+
+
 def kinds_help(default: str | None = None) -> str:
     """Every kind with its few words, for an option's help: ``greedy (the best-scoring play), ...``;
     ``default`` is marked as such."""
@@ -38,4 +49,4 @@ def kinds_help(default: str | None = None) -> str:
                      for kind, words in KIND_HELP.items())
 
 
-__all__ = ["KIND_HELP", "PLAYER_KINDS", "SIM_KINDS", "kinds_help"]
+__all__ = ["KIND_HELP", "PLAYER_KINDS", "SIM_KINDS", "PlayerMaker", "kinds_help"]

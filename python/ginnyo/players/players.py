@@ -112,7 +112,7 @@ def make_player(kind: str, seed: int, seat: int, *, seconds: float | None = None
         from .equity import EquityPlayer
         return EquityPlayer(endgame=kind == "endgame")
     if kind in SIM_KINDS:  # Monte Carlo simulation of the top equity candidates (ginnyo.simulation)
-        from .simulation import SimPlayer
+        from .simulation import SimPlayer, hash_seed, sim_extras, sim_options
         late_box, endgame_nodes = sim_options(kind)
         infer, chance_box = sim_extras(kind)
         if seconds is None:
@@ -126,25 +126,5 @@ def make_player(kind: str, seed: int, seat: int, *, seconds: float | None = None
     raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
 
 
-def sim_options(kind: str) -> tuple[int, int]:
-    """The ``late_box`` and ``endgame_nodes`` of a sim kind's :class:`~ginnyo.players.SimPlayer`."""
-    from ..simulation.choices import LATE_BOX, ROLLOUT_ENDGAME_NODES
-    return (-1, 0) if kind in ("sim-spread", "sim-wp") else (LATE_BOX, ROLLOUT_ENDGAME_NODES)
-
-
-def sim_extras(kind: str) -> tuple[bool, int]:
-    """The ``infer`` and ``chance_box`` of a sim kind's :class:`~ginnyo.players.SimPlayer`."""
-    if kind == "sim-wp":
-        from ..odds.win_probability import SIM_CHANCE_BOX
-        return False, SIM_CHANCE_BOX
-    return kind == "sim-infer", -1
-
-
-def hash_seed(text: str) -> int:
-    """A 63-bit seed from text, the same in every process (unlike ``hash``)."""
-    return random.Random(text).getrandbits(63)
-
-
 __all__ = ["Player", "GreedyPlayer", "RandomPlayer", "RandomOrBestPlayer", "make_player",
-           "no_play_action", "PLAYER_KINDS", "SIM_KINDS", "THINK_ROLLOUTS",
-           "sim_options", "sim_extras"]
+           "no_play_action", "PLAYER_KINDS", "SIM_KINDS", "THINK_ROLLOUTS"]

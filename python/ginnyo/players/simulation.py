@@ -7,6 +7,7 @@ inferred from their last actions."""
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..endgame.choice import endgame_action
@@ -119,4 +120,22 @@ def simulate_with_odds(position: Position, rollouts: int, model: LeaveModel, *,
     return setup, results, inferred
 
 
-__all__ = ["SimPlayer", "simulate_with_odds"]
+def sim_options(kind: str) -> tuple[int, int]:
+    """The ``late_box`` and ``endgame_nodes`` of a sim kind's :class:`~ginnyo.players.SimPlayer`."""
+    return (-1, 0) if kind in ("sim-spread", "sim-wp") else (LATE_BOX, ROLLOUT_ENDGAME_NODES)
+
+
+def sim_extras(kind: str) -> tuple[bool, int]:
+    """The ``infer`` and ``chance_box`` of a sim kind's :class:`~ginnyo.players.SimPlayer`."""
+    if kind == "sim-wp":
+        from ..odds.win_probability import SIM_CHANCE_BOX
+        return False, SIM_CHANCE_BOX
+    return kind == "sim-infer", -1
+
+
+def hash_seed(text: str) -> int:
+    """A 63-bit seed from text, the same in every process (unlike ``hash``)."""
+    return random.Random(text).getrandbits(63)
+
+
+__all__ = ["SimPlayer", "simulate_with_odds", "sim_options", "sim_extras", "hash_seed"]

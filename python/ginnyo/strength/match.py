@@ -15,6 +15,9 @@ games (the parity: 50% with 2 players).  The score difference is A's final
 score minus the mean of the field's, with a normal interval over the deals (the
 K games of a deal averaged first, as they are not independent).  docs/EQUITY.md
 ("Proof of strength") states the objective for users.
+
+The players come from the ``make_player`` a match is given (``ginnyo.players.players.make_player``:
+every kind), but for the sim players and the leave values' players, which it builds itself.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..game.game import Game, play_game
-from ..players.players import PLAYER_KINDS, SIM_KINDS, Player, hash_seed, make_player, sim_extras, sim_options
+from ..players.kinds import PLAYER_KINDS, SIM_KINDS, PlayerMaker
 from ..support.workers import cut, default_workers, run_batches
 from .results import MATCH_PLAYERS, DealResult
 
@@ -51,11 +54,13 @@ def seatings(bots: tuple[str, str], players: int) -> list[tuple[str, ...]]:
     return [tuple(bots[0] if seat == a_seat else bots[1] for seat in range(players)) for a_seat in range(players)]
 
 
-def build_player(kind: str, seed: int, seat: int, sim: SimSettings, model: LeaveModel | None = None) -> Player:
+def build_player(kind: str, seed: int, seat: int, sim: SimSettings, model: LeaveModel | None = None, *,
+                 make_player: PlayerMaker) -> object:
     """A player of ``kind`` for ``seat`` of the game dealt from ``seed``; ``model``,
-    the leave values of an equity, endgame or sim player (default: the shipped ones)."""
+    the leave values of an equity, endgame or sim player (default: the shipped ones);
+    any other kind as ``make_player`` builds it."""
     if kind in SIM_KINDS:
-        from ..players.simulation import SimPlayer
+        from ..players.simulation import SimPlayer, hash_seed, sim_extras, sim_options
         late_box, endgame_nodes = sim_options(kind)
         infer, chance_box = sim_extras(kind)
         return SimPlayer(seed=hash_seed(f"ginnyo sim {seed} {seat}"), rollouts=sim.rollouts,
@@ -68,11 +73,13 @@ def build_player(kind: str, seed: int, seat: int, sim: SimSettings, model: Leave
 
 
 def play_deal(seed: int, bots: tuple[str, str], sim: SimSettings, players: int = 2,
-              models: tuple[LeaveModel | None, LeaveModel | None] = (None, None)) -> DealResult:
+              models: tuple[LeaveModel | None, LeaveModel | None] = (None, None), *,
+              make_player: PlayerMaker) -> DealResult:
     """Deal ``seed`` for ``players`` and play it once with A in each seat in turn."""
     scores, turns, emptied = [], [], []
     for a_seat, kinds in enumerate(seatings(bots, players)):
-        seated = [build_player(kind, seed, seat, sim, models[0] if seat == a_seat else models[1])
+        seated = [build_player(kind, seed, seat, sim, models[0] if seat == a_seat else models[1],
+                               make_player=make_player)
                   for seat, kind in enumerate(kinds)]
         game = play_game(Game.deal(players, seed), seated)
         scores.append(tuple(game.scores))
@@ -82,18 +89,21 @@ def play_deal(seed: int, bots: tuple[str, str], sim: SimSettings, players: int =
 
 
 def play_deals(seeds: Sequence[int], bots: tuple[str, str], sim: SimSettings, players: int = 2,
-               models: tuple[LeaveModel | None, LeaveModel | None] = (None, None)) -> list[DealResult]:
+               models: tuple[LeaveModel | None, LeaveModel | None] = (None, None), *,
+               make_player: PlayerMaker) -> list[DealResult]:
     """Several deals: the unit of work sent to a process or a Dask worker."""
-    return [play_deal(seed, bots, sim, players, models) for seed in seeds]
+    return [play_deal(seed, bots, sim, players, models, make_player=make_player) for seed in seeds]
 
 
 def run(bots: tuple[str, str], games: int, seed: int = 0, *, players: int = 2, sim: SimSettings = SimSettings(),
         models: tuple[LeaveModel | None, LeaveModel | None] = (None, None),
         workers: int | None = None, scheduler: str | None = None,
-        on_results: Any = None) -> list[DealResult]:
+        on_results: Any = None, make_player: PlayerMaker) -> list[DealResult]:
     """Play ``games`` games of ``players`` (``games // players`` deals from seeds
     ``seed, seed + 1, …``); the results in seed order, the same whatever the workers.
-    ``models`` are A's and B's leave values (None: the shipped ones)."""
+    ``models`` are A's and B's leave values (None: the shipped ones); ``make_player``
+    builds the other players by kind (``ginnyo.players.players.make_player``, which a
+    worker process must be able to import: a module's function)."""
     for kind in bots:
         if kind not in PLAYER_KINDS:
             raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
@@ -104,7 +114,7 @@ def run(bots: tuple[str, str], games: int, seed: int = 0, *, players: int = 2, s
     results: list[DealResult] = []
     # fresh copies: a model that has played carries compiled tables (ginnyo.equity) that do not pickle
     sent = (_unplayed(models[0]), _unplayed(models[1]))
-    work = partial(play_deals, bots=bots, sim=sim, players=players, models=sent)
+    work = partial(play_deals, bots=bots, sim=sim, players=players, models=sent, make_player=make_player)
     for batch in run_batches(work, cut(seeds, workers, largest=20), workers=workers, scheduler=scheduler):
         if on_results is not None:
             on_results(batch)

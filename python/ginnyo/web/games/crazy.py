@@ -25,7 +25,8 @@ from typing import Any, Callable, ClassVar, Sequence
 
 from ginnyo.crazy.cards import ROUNDS, card_code, cards_text
 from ginnyo.crazy.errors import CrazyError
-from ginnyo.crazy.game import END_LIMIT, END_OUT, END_STOCK, PLAYER_KINDS, actions_json, record_lines
+from ginnyo.crazy.game import PLAYER_KINDS, actions_json, record_lines
+from ginnyo.crazy.rounds import END_LIMIT, END_OUT, END_STOCK
 from ginnyo.crazy.hints import MAX_CHOSEN, meld_texts
 from ginnyo.crazy.hints import hint as advised_turn
 from ginnyo.crazy.hints import options as card_options

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ginnyo.crazy.game import PERSON, player_kinds
-from ginnyo.crazy.game import PLAYER_KINDS as CRAZY_PLAYER_KINDS
+from ginnyo.crazy.rounds import BOT_KINDS as CRAZY_PLAYER_KINDS
+from ginnyo.crazy.rounds import PERSON, player_kinds
 from ginnyo.players.kinds import PLAYER_KINDS
 from ginnyo.vocab.rules import sets_for
 
