@@ -327,10 +327,11 @@ def test_the_longest_chain_of_imports_climbs_at_most_ten_floors() -> None:
     assert len(chain) <= MOST_FLOORS, " -> ".join(chain)
 
 
-#: The longest chain of imports between modules (commands.serve -> web.http.app -> ... -> vocab.layout -> errors)
-#: may not grow: 22 modules when issue 41 was opened, 18 since the engine's chains were cut; it aims at 12
-#: (see docs/ARCHITECTURE.md).
-MOST_MODULES_IN_A_CHAIN = 18
+#: The longest chain of imports between modules, every import counted (at module level, in a function, for
+#: the type checker): 22 modules when issue 41 was opened, which asked for 12 at most (docs/ARCHITECTURE.md);
+#: 12 since the web's and the engine's chains were cut (e.g. commands.corpus -> selfplay.corpus ->
+#: players.players -> ... -> vocab.layout -> errors).
+MOST_MODULES_IN_A_CHAIN = 12
 #: The same for the engine alone (every module outside web/, commands/, cli and __main__): 18 modules when
 #: issue 41 was opened (strength -> ... -> vocab.tiles -> errors), 14 after its first cuts, 12 since the endgame's
 #: search, the odds' records, the matches' results and win_chances stand apart (a package's face on top).
