@@ -14,7 +14,7 @@ from ginnyo.crazy.cards import card_code
 from ginnyo.crazy.errors import CrazyError
 from ginnyo.crazy.game import record_lines, replay
 from ginnyo.crazy.match import CrazyMatch
-from ginnyo.game.events import OVERTIME, RESIGN, TIMEOUT, Event
+from ginnyo.game.events import OVERTIME, TIMEOUT, Event
 
 
 def finish_turn(match: CrazyMatch) -> None:
@@ -54,13 +54,12 @@ def test_a_seat_out_on_time_is_passed_by_until_one_is_left() -> None:
         match.apply_event(Event(OVERTIME, last, 10))   # the game is over
 
 
-def test_only_the_seat_to_move_times_out_and_no_resignation_yet() -> None:
+def test_only_the_seat_to_move_times_out() -> None:
     match = CrazyMatch(["human"] * 3, 5)
     other = (match.to_move + 1) % 3
-    for event in (Event(TIMEOUT, other), Event(RESIGN, match.to_move)):
-        with pytest.raises(CrazyError):
-            match.apply_event(event)
-    assert match.timed_out == [] and match.to_move != other
+    with pytest.raises(CrazyError, match="only the seat to move"):
+        match.apply_event(Event(TIMEOUT, other))
+    assert match.out == [] and match.to_move != other
 
 
 # -- the record of a timed game ------------------------------------------------------------------
@@ -90,10 +89,10 @@ def test_the_record_of_a_timed_game_carries_its_clock_events_and_replays_to_the_
     assert [(line["event"], line["player"], line.get("points")) for line in events] == \
         [(event.kind, event.seat, event.points if event.kind == OVERTIME else None) for _, _, event in match.events]
     assert json.loads(lines[-1]) == {"scores": list(match.scores), "winners": list(match.winners),
-                                     "out": match.timed_out}
+                                     "out": match.out}
     game = replay(lines)
     assert game.scores == match.scores and game.ranking == match.ranking and game.winners == match.winners
-    assert game.timed_out == match.timed_out and game.overtime == match.overtime
+    assert game.out == match.out and game.overtime == match.overtime
     assert game.unfinished is not None and len(game.unfinished.turns) == len(match.turns)
     assert record_lines(game) == lines
 
@@ -105,7 +104,7 @@ def test_replay_refuses_a_record_without_its_clock_events() -> None:
 
 
 @pytest.mark.parametrize(("event", "message"), [
-    ({"event": "resign", "player": 0}, "field 'event': 'resign' is not one of overtime, timeout"),
+    ({"event": "surrender", "player": 0}, "field 'event': 'surrender' is not one of resign, timeout, overtime, abort"),
     ({"event": "overtime", "player": 1}, "field 'points': missing"),
     ({"event": "overtime", "player": 1, "points": 0}, "overtime 1 0: an overtime charge is of a seat 0..3"),
     ({"event": "timeout", "player": 0, "points": 10}, "field 'points': only an overtime line has points"),
@@ -129,6 +128,6 @@ def test_crazy_replay_prints_the_seats_out_on_time_and_refuses_a_bad_event_in_on
     record.write_text("\n".join(lines) + "\n")
     code, out, _ = cli(capsys, "crazy", "replay", str(record))
     assert code == 0 and f"final scores {list(match.scores)}" in out
-    assert f"out on time: players {', '.join(map(str, match.timed_out))} (ranking {match.ranking})" in out
+    assert f"out on time: players {', '.join(map(str, match.out))} (ranking {match.ranking})" in out
     record.write_text("\n".join([*lines[:2], '{"event": "timeout", "player": 7}', *lines[2:]]) + "\n")
     assert_bad_input(capsys, "crazy", "replay", str(record), message=f"{record} line 3: timeout 7:")

@@ -156,6 +156,6 @@ def test_the_record_of_a_game_with_overtime_and_losses_on_time_replays_to_the_ta
         ["overtime", "timeout", "timeout"]
     game_played = replay(answer.text.splitlines())
     assert list(game_played.scores) == result["final_scores"] and game_played.ranking == result["ranking"]
-    assert list(game_played.winners) == result["winners"] and game_played.timed_out == result["out"]
+    assert list(game_played.winners) == result["winners"] and game_played.out == result["out"]
     code, out, err = cli(capsys, "crazy", "replay", str(record))
     assert code == 0 and f"final scores {result['final_scores']}" in out, err

@@ -109,6 +109,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from ..crazy.game import read_record, replay
+    from ..game.events import RESIGN, TIMEOUT
     lines = read_record(args.record)
     game = replay(lines, source=args.record)
     if not args.quiet:
@@ -119,16 +120,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
                   f"totals {' '.join(f'{s:>4}' for s in result.scores)}")
         if game.unfinished is not None:
             print(f"round {game.unfinished.round:>2}: {len(game.unfinished.turns):>3} turns, "
-                  "not scored (the game ended on time)")
+                  "not scored (the game ended before its last round)")
     winners = ", ".join(str(seat) for seat in game.winners)
     clock = ""
     if any(game.overtime):
         clock += f"; overtime charged {game.overtime}"
-    if game.timed_out:
-        clock += f"; out on time: player{'s' if len(game.timed_out) > 1 else ''} " \
-                 f"{', '.join(str(seat) for seat in game.timed_out)} (ranking {game.ranking})"
-    print(f"ok: {len(lines)} lines, {len(game.rounds)} rounds legal; final scores {list(game.scores)}, "
-          f"won by player{'s' if len(game.winners) > 1 else ''} {winners}{clock}")
+    for kind, words in ((TIMEOUT, "out on time"), (RESIGN, "resigned")):
+        seats = game.out_by(kind)
+        if seats:
+            clock += f"; {words}: player{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))}"
+    if game.out:
+        clock += f" (ranking {game.ranking})"
+    won = f"won by player{'s' if len(game.winners) > 1 else ''} {winners}" if not game.aborted \
+        else "aborted: no result"
+    print(f"ok: {len(lines)} lines, {len(game.rounds)} rounds legal; final scores {list(game.scores)}, {won}{clock}")
     return 0
 
 

@@ -2,8 +2,9 @@
 through the rules (:mod:`ginnyo.crazy.rounds`), cumulative scores, seeded and replayable.
 
 A game from seed S draws its first dealer and then shuffles each round's deck
-with ``random.Random(S)``; its record (:func:`record_lines`) holds every deck and every turn (and a
-timed game's clock events, docs/RULES.md "Timed play"), and :func:`replay` plays a record again
+with ``random.Random(S)``; its record (:func:`record_lines`) holds every deck and every turn (and the
+events outside a turn: a timed game's clock events, a resignation, an abort -- docs/RULES.md "Timed
+play" and "Resignation and abort"), and :func:`replay` plays a record again
 through the same rules.
 """
 
@@ -14,14 +15,14 @@ from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
 from .advisor import best_turn, play_after_draw
-from ..game.events import OVERTIME, TIMEOUT, Event
+from ..game.events import ABORT, EVENT_KINDS, OVERTIME, Event
 from ..support import strict_json
 from ..support.files import RECORD_BYTES, quote, read_bounded, text_of
 from .cards import card_code, cards_text, parse_cards, parse_one
 from .errors import CrazyError
 from .melds import meld_text
-from .rounds import (Draw, GameResult, RoundResult, RoundState, Turn, over_on_time, player_kinds, round_deals,
-                     take_clock_event)
+from .rounds import (Draw, GameResult, RoundResult, RoundState, Turn, ended_early, player_kinds, round_deals,
+                     take_event)
 from .solver import Action, Line
 from .state import TurnState
 
@@ -115,9 +116,9 @@ def play_game(players: int, seed: int, kinds: Sequence[str] | None = None) -> Ga
 # -- records ---------------------------------------------------------------------------------
 
 def record_lines(game: GameResult) -> list[str]:
-    """The game as JSON lines: a header, each round's deck, turns and end, the final scores; a timed
-    game's clock events where they happened, between turns (the round being played when the game
-    ended on time: its deal and turns, no end line)."""
+    """The game as JSON lines: a header, each round's deck, turns and end, the final scores; its events
+    (clock events, resignations, an abort) where they happened, between turns (the round being played
+    when the game ended before its last round: its deal and turns, no end line)."""
     lines: list[dict[str, Any]] = [{"game": "crazy-rummy", "players": game.players, "seed": game.seed,
                                     "kinds": list(game.kinds)}]
     events = list(game.events)
@@ -145,8 +146,8 @@ def record_lines(game: GameResult) -> list[str]:
                           "points": list(result.points),
                           "scores": [total + points for total, points in zip(result.scores, charged)]})
     final: dict[str, Any] = {"scores": list(game.scores), "winners": list(game.winners)}
-    if game.timed_out:
-        final["out"] = list(game.timed_out)
+    if game.out:
+        final["out"] = list(game.out)
     lines.append(final)
     return [json.dumps(line) for line in lines]
 
@@ -172,9 +173,8 @@ HEADER_FIELDS = ("game", "players", "seed", "kinds")
 DEAL_FIELDS = ("round", "dealer", "deck")
 TURN_FIELDS = ("round", "player", "draw", "card", "actions", "discard", "hand")
 ROUND_END_FIELDS = ("round", "end", "out", "points", "scores")
-FINAL_FIELDS = ("scores", "winners", "out")   # ``out`` only when a seat is out on time
+FINAL_FIELDS = ("scores", "winners", "out")   # ``out`` only when a seat is out (on time or resigned)
 EVENT_FIELDS = ("event", "player", "points")   # ``points`` only in an overtime line
-CLOCK_EVENTS = (OVERTIME, TIMEOUT)   # the events a Crazy Rummy game takes (no resignation yet)
 # The fields of each kind of action in a turn's ``actions``, named by the first of them that it has.
 ACTION_FIELDS = {"swap": ("swap", "card", "wild"), "lay_off": ("lay_off", "meld"), "meld": ("meld",)}
 
@@ -244,20 +244,20 @@ class _Replay:
                 if deck != dealt:
                     raise CrazyError(_deck_difference(deck, dealt, game.seed, round_number))
                 state = RoundState(round_number, players, dealer, deck)
-                state.pass_by(frozenset(game.timed_out))
+                state.pass_by(frozenset(game.out))
             except CrazyError as error:
                 raise CrazyError(f"{self.where(number)}{error}") from None
             turns: list[Turn] = []
-            while state.end is None and not over_on_time(players, game.timed_out):
+            while state.end is None and not ended_early(players, game.out, game.events):
                 number, data = self.next(f"a turn of player {state.to_move} in round {round_number}")
                 try:
                     if "event" in data:
-                        game.events.append((round_number, len(turns), self.event(state, data, game)))
+                        game.events.append((round_number, len(turns), self.event(state, data, game, turns)))
                     else:
                         turns.append(self.turn(state, data))
                 except CrazyError as error:
                     raise CrazyError(f"{self.where(number)}{error}") from None
-            if state.end is None:   # one seat left in: the game ends, the round being played not scored
+            if state.end is None:   # one seat left in, or aborted: the game ends, the round being played not scored
                 game.unfinished = RoundResult(round_number, state.dealer, tuple(deck), turns, "", None,
                                               (0,) * players, tuple(totals))
                 break
@@ -276,8 +276,8 @@ class _Replay:
         number, final = self.next("the final line of scores and winners")
         try:
             _known(final, FINAL_FIELDS, "the final line")
-            if game.timed_out or "out" in final:
-                self.check_end(final, {"out": list(game.timed_out)})
+            if game.out or "out" in final:
+                self.check_end(final, {"out": list(game.out)})
         except CrazyError as error:
             raise CrazyError(f"{self.where(number)}{error}") from None
         try:
@@ -289,17 +289,19 @@ class _Replay:
         return game
 
     @staticmethod
-    def event(state: RoundState, data: dict[str, Any], game: GameResult) -> Event:
-        """An event line's overtime charge or loss on time, taken as the table took it."""
+    def event(state: RoundState, data: dict[str, Any], game: GameResult, turns: list[Turn]) -> Event:
+        """An event line's overtime charge, loss on time, resignation or abort, taken as the table took it
+        (``turns``: those of the round being played, before the event)."""
         _known(data, EVENT_FIELDS, "an event line")
         kind = _field(data, "event", str)
-        if kind not in CLOCK_EVENTS:
-            raise CrazyError(f"field 'event': {quote(kind)} is not one of {', '.join(CLOCK_EVENTS)} "
-                             f"(a Crazy Rummy game's clock events)")
+        if kind not in EVENT_KINDS:
+            raise CrazyError(f"field 'event': {quote(kind)} is not one of {', '.join(EVENT_KINDS)}")
         if kind != OVERTIME and "points" in data:
             raise CrazyError("field 'points': only an overtime line has points")
         event = Event(kind, _field(data, "player", int), _field(data, "points", int) if kind == OVERTIME else 0)
-        take_clock_event(event, state, game.overtime, game.timed_out)
+        played = kind == ABORT and any(turn.player == event.seat
+                                       for turn in [*(each for result in game.rounds for each in result.turns), *turns])
+        take_event(event, state, game.overtime, game.out, played)
         return event
 
     def check_seed(self, deal: dict[str, Any], dealt: list[int], game: GameResult, header: int) -> None:

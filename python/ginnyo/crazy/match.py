@@ -8,9 +8,11 @@ round.  An action that leaves the turn open (a person's step) is taken only if a
 discard can then end the turn legally; a whole turn sent as one action (a
 bot's) is judged whole, as self-play judges it.
 
-A timed game (docs/RULES.md "Timed play") also takes two events (:mod:`ginnyo.game.events`): an
-overtime charge, penalty points added to the seat's total, and a loss on time, which puts the seat out
-of the game: its turns are passed by, it is ranked last, and when one seat is left the game ends.
+A game also takes the events outside a turn (:mod:`ginnyo.game.events`; docs/RULES.md "Timed play" and
+"Resignation and abort"): an overtime charge, penalty points added to the seat's total; a loss on time
+of the seat to move, or a resignation of any seat, which puts the seat out of the game: its turn so far
+undone, its turns passed by, ranked below the seats still in, and when one seat is left the game ends;
+and an abort before the seat's first step, which ends the game with no result.
 """
 
 from __future__ import annotations
@@ -18,12 +20,12 @@ from __future__ import annotations
 import copy
 from typing import Any, Sequence
 
-from ..game.events import TIMEOUT, Event
+from ..game.events import RESIGN, TIMEOUT, Event
 from .cards import ROUNDS, card_code, parse_one
 from ..errors import Reason
 from .errors import CrazyError
-from .rounds import (Draw, GameResult, RoundResult, RoundState, Turn, over_on_time, player_kinds, round_deals,
-                     take_clock_event)
+from .rounds import (Draw, GameResult, RoundResult, RoundState, Turn, ended_early, out_by, player_kinds, round_deals,
+                     take_event)
 from .melds import meld_text, parse_meld
 from .solver import solve_hand
 
@@ -51,12 +53,24 @@ class CrazyMatch:
         self.log: list[dict[str, Any]] = []  # every step: {"round", "seat", "step", "card"} (the card drawn)
         self.finished_hands: list[list[int]] = []   # the hands left when the last round ended (they score)
         self.overtime = [0] * self.players   # penalty points charged for overtime (RULES "Timed play")
-        self.timed_out: list[int] = []       # the seats out of the game on time, in the order they went
-        self.events: list[tuple[int, int, Event]] = []   # each clock event: (round, its turns before it, event)
+        self.out: list[int] = []             # the seats out of the game (on time or resigned), in the order they went
+        self.events: list[tuple[int, int, Event]] = []   # each event: (round, its turns before it, event)
 
     @property
     def over(self) -> bool:
-        return len(self.rounds) == ROUNDS or over_on_time(self.players, self.timed_out)
+        return len(self.rounds) == ROUNDS or ended_early(self.players, self.out, self.events)
+
+    @property
+    def aborted(self) -> bool:
+        return self.result().aborted
+
+    def out_by(self, kind: str) -> list[int]:
+        """The seats out by ``kind`` of event (TIMEOUT or RESIGN), in the order they went."""
+        return out_by(self.events, kind)
+
+    def has_played(self, seat: int) -> bool:
+        """Whether ``seat`` has taken a step of a turn (a draw, or the opening's first step): no abort then."""
+        return any(entry["seat"] == seat for entry in self.log)
 
     @property
     def to_move(self) -> int:
@@ -79,8 +93,8 @@ class CrazyMatch:
 
     @property
     def ranking(self) -> list[int]:
-        """The seats best first: those still in by their totals (the fewest first), then those out on time,
-        the last out first."""
+        """The seats best first: those still in by their totals (the fewest first), then those out (on time
+        or resigned), the last out first."""
         return self.result().ranking
 
     @property
@@ -93,26 +107,29 @@ class CrazyMatch:
         return self.result().winners
 
     def apply_event(self, event: Event) -> None:
-        """An overtime charge (points added to the seat's total) or a loss on time of the seat to move (its
-        turn so far undone, the seat out of the game); CrazyError for any other event, changing nothing."""
+        """An overtime charge (points added to the seat's total), a loss on time of the seat to move or a
+        resignation of any seat still in (the seat out of the game; the turn so far undone when it was the
+        seat's), or an abort before the seat's first step (the game over, no result); CrazyError when the
+        event cannot happen, changing nothing."""
         if self.over:
             raise CrazyError("the game is over")
-        take_clock_event(event, self.round, self.overtime, self.timed_out)
+        mover = self.to_move
+        take_event(event, self.round, self.overtime, self.out, self.has_played(event.seat))
         self.events.append((self.round.number, len(self.turns), event))
-        if event.kind == TIMEOUT:   # the seat out: its turn so far undone
+        if event.kind in (TIMEOUT, RESIGN) and event.seat == mover:   # the seat out: its turn so far undone
             self.draw, self.card, self.steps = None, None, []
             self.shown = self.round
 
     def result(self) -> GameResult:
         """The game as played so far, as its record writes it (the round being played, when the game
-        ended on time, unfinished)."""
+        ended before its last round, unfinished)."""
         unfinished = None
         if self.over and len(self.rounds) < ROUNDS:
             dealer, deck = self.deals[self.round.number - 1]
             unfinished = RoundResult(self.round.number, dealer, tuple(deck), list(self.turns), "", None,
                                      (0,) * self.players, self.round_totals)
         return GameResult(self.players, self.seed, self.kinds, list(self.rounds), list(self.events),
-                          list(self.overtime), list(self.timed_out), unfinished)
+                          list(self.overtime), list(self.out), unfinished)
 
     def apply(self, steps: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """Take ``steps`` for the seat to move, all or none (CrazyError, the rules' words);
@@ -175,7 +192,7 @@ class CrazyMatch:
         if not self.over:
             dealer, deck = self.deals[state.number]
             self.round = self.shown = RoundState(state.number + 1, self.players, dealer, deck)
-            self.round.pass_by(frozenset(self.timed_out))
+            self.round.pass_by(frozenset(self.out))
 
 
 def _drawn(draw: Draw | None, round_state: RoundState) -> Draw:

@@ -1,5 +1,6 @@
 """A round of Crazy Rummy (docs/RULES.md §7) being played and the results it leaves: the deal, each turn
-checked against the rules, the round's points and the game's totals, and a timed game's clock events;
+checked against the rules, the round's points and the game's totals, and the events outside a turn (a
+timed game's clock events, a resignation, an abort);
 who deals each round and the deck from a game's seed.  The players and the game loop are
 :mod:`ginnyo.crazy.game`'s, the step-by-step table's :mod:`ginnyo.crazy.match`'s.
 """
@@ -11,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Literal, Sequence
 
-from ..game.events import OVERTIME, TIMEOUT, Event
+from ..game.events import ABORT, OVERTIME, RESIGN, TIMEOUT, Event
 from .cards import NUM_CARDS, ROUNDS, card_code, hand_points, parse_one, wild_rank
 from ..errors import Reason
 from .errors import CrazyError
@@ -54,9 +55,10 @@ class RoundResult:
 
 @dataclass
 class GameResult:
-    """A game as played: its rounds scored and, when played on a clock, its clock events, the overtime
-    charged and the seats out on time; ``unfinished``: the round being played when the game ended on
-    time (its deal and turns, not scored: ``end`` empty, no points)."""
+    """A game as played: its rounds scored and its events outside a turn (clock events, resignations, an
+    abort), the overtime charged and the seats out of the game (on time or resigned); ``unfinished``: the
+    round being played when the game ended before its last round (its deal and turns, not scored: ``end``
+    empty, no points)."""
 
     players: int
     seed: int
@@ -64,7 +66,7 @@ class GameResult:
     rounds: list[RoundResult] = field(default_factory=list)
     events: list[tuple[int, int, Event]] = field(default_factory=list)   # (round, its turns before it, event)
     overtime: list[int] = field(default_factory=list)   # each seat's charges (none: no clock)
-    timed_out: list[int] = field(default_factory=list)   # the seats out on time, in the order they went
+    out: list[int] = field(default_factory=list)   # the seats out (on time or resigned), in the order they went
     unfinished: RoundResult | None = None
 
     @property
@@ -79,12 +81,21 @@ class GameResult:
         return tuple(total + points for total, points in zip(self.round_totals, charged))
 
     @property
+    def aborted(self) -> bool:
+        """Whether the game was aborted (it ended with no result)."""
+        return aborted(self.events)
+
+    def out_by(self, kind: str) -> list[int]:
+        """The seats out by ``kind`` of event (TIMEOUT or RESIGN), in the order they went."""
+        return out_by(self.events, kind)
+
+    @property
     def ranking(self) -> list[int]:
-        """The seats best first: those still in by their totals (the fewest first), then those out on time,
-        the last out first."""
-        still_in = sorted((seat for seat in range(self.players) if seat not in self.timed_out),
+        """The seats best first: those still in by their totals (the fewest first), then those out (on time
+        or resigned), the last out first."""
+        still_in = sorted((seat for seat in range(self.players) if seat not in self.out),
                           key=lambda seat: self.scores[seat])
-        return still_in + self.timed_out[::-1]
+        return still_in + self.out[::-1]
 
     @property
     def ranks(self) -> list[int]:
@@ -92,36 +103,60 @@ class GameResult:
         scores, ranks = self.scores, [0] * self.players
         for place, seat in enumerate(self.ranking, 1):
             ranks[seat] = place
-            if seat not in self.timed_out:
+            if seat not in self.out:
                 ranks[seat] = 1 + sum(1 for other in range(self.players)
-                                      if other not in self.timed_out and scores[other] < scores[seat])
+                                      if other not in self.out and scores[other] < scores[seat])
         return ranks
 
     @property
     def winners(self) -> tuple[int, ...]:
+        """The seats ranked first; none when the game was aborted."""
+        if self.aborted:
+            return ()
         return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
 
 
-def over_on_time(players: int, timed_out: Sequence[int]) -> bool:
-    """Whether the seats out on time leave one seat in (or none): the game ends then."""
-    return players - len(timed_out) <= 1
+def aborted(events: Sequence[tuple[int, int, Event]]) -> bool:
+    """Whether ``events`` (each ``(round, turns before it, event)``) hold an abort."""
+    return any(event.kind == ABORT for _, _, event in events)
 
 
-def take_clock_event(event: Event, state: RoundState, overtime: list[int], timed_out: list[int]) -> None:
-    """An overtime charge (points added to the seat's ``overtime``) or a loss on time of the seat to move in
-    ``state`` (out of the game, passed by); CrazyError for any other event, changing nothing."""
+def out_by(events: Sequence[tuple[int, int, Event]], kind: str) -> list[int]:
+    """The seats ``events`` put out by ``kind`` (TIMEOUT or RESIGN), in the order they went."""
+    return [event.seat for _, _, event in events if event.kind == kind]
+
+
+def ended_early(players: int, out: Sequence[int], events: Sequence[tuple[int, int, Event]]) -> bool:
+    """Whether the game ends before its last round: the seats out (on time or resigned) leave one seat in
+    (or none), or it was aborted."""
+    return players - len(out) <= 1 or aborted(events)
+
+
+def take_event(event: Event, state: RoundState, overtime: list[int], out: list[int], has_played: bool) -> None:
+    """An event outside a turn (docs/RULES.md "Timed play" and "Resignation and abort"), taken in ``state``:
+    an overtime charge (points added to the seat's ``overtime``); a loss on time of the seat to move, or a
+    resignation of any seat still in, its turn or not (the seat out of the game: added to ``out``, passed
+    by); an abort by a seat still in that has not ``has_played`` a step yet (nothing changes here: the
+    caller's game ends with no result).  CrazyError for an event that cannot happen, changing nothing."""
+    seat, players = event.seat, len(overtime)
     if event.kind == OVERTIME:
-        if not 0 <= event.seat < len(overtime) or event.points <= 0:
-            raise CrazyError(f"{event.text()}: an overtime charge is of a seat 0..{len(overtime) - 1}, "
-                             "points above 0")
-        overtime[event.seat] += event.points
-    elif event.kind == TIMEOUT:
-        if event.seat != state.to_move:
-            raise CrazyError(f"{event.text()}: only the seat to move (seat {state.to_move}) runs out of time")
-        timed_out.append(event.seat)
-        state.pass_by(frozenset(timed_out))
-    else:
-        raise CrazyError(f"Crazy Rummy takes no {event.kind} of seat {event.seat} (only its clock's events)")
+        if not 0 <= seat < players or event.points <= 0:
+            raise CrazyError(f"{event.text()}: an overtime charge is of a seat 0..{players - 1}, points above 0")
+        overtime[seat] += event.points
+        return
+    if event.kind not in (TIMEOUT, RESIGN, ABORT):
+        raise CrazyError(f"Crazy Rummy takes no {event.kind} of seat {seat}")
+    if event.kind == TIMEOUT and seat != state.to_move:
+        raise CrazyError(f"{event.text()}: only the seat to move (seat {state.to_move}) runs out of time")
+    if not 0 <= seat < players or seat in out:
+        raise CrazyError(f"{event.text()}: player {seat} is not in the game")
+    if event.kind == ABORT:
+        if has_played:
+            raise CrazyError(f"{event.text()}: player {seat} has played: the game can no longer be aborted "
+                             "(resign instead)")
+        return
+    out.append(seat)
+    state.pass_by(frozenset(out))
 
 
 class RoundState:
@@ -149,10 +184,10 @@ class RoundState:
         self.turns = 0
         self.out: int | None = None
         self.end: str | None = None
-        self.passed_by: frozenset[int] = frozenset()   # seats out of the game on time: no turns (RULES "Timed play")
+        self.passed_by: frozenset[int] = frozenset()   # seats out of the game (on time or resigned): no turns
 
     def pass_by(self, seats: frozenset[int]) -> None:
-        """Take no more turns from ``seats`` (out of the game on time): their hands stay, out of play, and
+        """Take no more turns from ``seats`` (out of the game on time or resigned): their hands stay, out of play, and
         count at the round's end; the seat to move among them is passed by, and so is the opening turn
         (the next seat draws as on any turn)."""
         self.passed_by = self.passed_by | seats
