@@ -33,7 +33,7 @@ from ginnyo.crazy.hints import options as card_options
 from ginnyo.crazy.match import MAX_STEPS, CrazyMatch
 from ginnyo.crazy.melds import meld_text
 from ginnyo.errors import BadField, MeldNotOnTable
-from ginnyo.game.events import Event, is_event_text, parse_event
+from ginnyo.game.events import RESIGN, TIMEOUT, Event, is_event_text, parse_event
 from ginnyo.vocab.tiles import RANKS
 
 from ..live.fields import only_fields
@@ -42,6 +42,9 @@ from ..store.rows import CRAZY, GameRow
 
 #: how a round ends -> its code in a view (``end_code``)
 END_CODES = {END_OUT: "out", END_STOCK: "stock-empty", END_LIMIT: "turn-limit"}
+#: how the game ended -> its code in a finished view's ``result`` (``reason_code``; ``reason_args`` ``{"seat"}``
+#: for the seat whose going left one seat in)
+GAME_END_CODES = ("rounds-played", "resigned", "lost-on-time", "aborted")
 #: the codes of a history line (``code``, with ``args``): a page words each in its reader's language
 HISTORY_CODES = ("opens", "takes-discard", "draws-card", "draws", "discards", "swaps", "lays-off", "melds")
 
@@ -76,7 +79,8 @@ class CrazyTable(SeatTable):
         return text
 
     def apply_event(self, event: Event) -> str:
-        """An overtime charge or a loss on time (docs/RULES.md "Timed play"): the match's own rule."""
+        """An overtime charge, a loss on time, a resignation or an abort (docs/RULES.md "Timed play",
+        "Resignation and abort"): the match's own rule."""
         mover = self.match.to_move
         self.match.apply_event(event)   # raises before changing anything when it cannot happen
         text = event.text()
@@ -86,6 +90,11 @@ class CrazyTable(SeatTable):
 
     def overtime_charged(self, seat: int) -> int:
         return self.match.overtime[seat]
+
+    def has_moved(self, seat: int) -> bool:
+        """Whether ``seat`` has taken a step of a turn (an event stored while another seat was to move is
+        none of its steps)."""
+        return self.match.has_played(seat)
 
     def ends_turn(self, text: str) -> bool:
         """A clock's increment is earned by a whole turn: the action whose last step is the discard."""
@@ -133,8 +142,10 @@ class CrazyTable(SeatTable):
     def record(self) -> str:
         return "\n".join(record_lines(self.match.result())) + "\n"
 
-    def final_ranks(self) -> list[int]:
-        return self.match.ranks   # the fewest penalty points first, a seat out on time last
+    def final_ranks(self) -> list[int] | None:
+        if self.match.aborted:
+            return None   # no result: not rated
+        return self.match.ranks   # the fewest penalty points first, the seats out (on time or resigned) last
 
 
 def rebuilt(row: GameRow, actions: list[str]) -> CrazyTable:
@@ -198,16 +209,31 @@ def _view_of(table: CrazyTable, seat: int | None, rematch: dict[str, Any] | None
         "stock": len(shown.stock),
         "turn": None if match.over else turn_of(match, seat),
         "scores": list(match.scores),
-        "out_on_time": list(match.timed_out),
+        "out_on_time": match.out_by(TIMEOUT),
+        "resigned": match.out_by(RESIGN),
+        "may_abort": seat is not None and not match.over and seat not in match.out and not match.has_played(seat),
         "rounds_played": [{"round": result.round, "end": result.end, "end_code": END_CODES.get(result.end),
                            "out": result.out, "points": list(result.points)} for result in match.rounds],
         "last_round": last_round(match),
         "history": [history_entry(entry, seat, table.names) for entry in match.log[-60:]],
-        "result": None if not match.over else {"final_scores": list(match.scores), "winners": list(match.winners),
-                                               "ranking": match.ranking, "out": list(match.timed_out),
-                                               "overtime": list(match.overtime)},
+        "result": None if not match.over else {**game_end(match), "final_scores": list(match.scores),
+                                               "winners": list(match.winners), "ranking": match.ranking,
+                                               "out": list(match.out), "overtime": list(match.overtime),
+                                               "aborted": match.aborted},
         "rematch": rematch,
     }
+
+
+def game_end(match: CrazyMatch) -> dict[str, Any]:
+    """How the finished game ended: ``reason`` in English, ``reason_code`` (of :data:`GAME_END_CODES`) and
+    ``reason_args`` -- its rounds played, an abort, or the last event that left one seat in."""
+    if match.aborted:
+        return {"reason": "the game was aborted before it began", "reason_code": "aborted", "reason_args": {}}
+    if len(match.rounds) == ROUNDS:
+        return {"reason": f"{ROUNDS} rounds played", "reason_code": "rounds-played", "reason_args": {}}
+    seat = match.out[-1]
+    how = "resigned" if seat in match.out_by(RESIGN) else "lost on time"
+    return {"reason": f"player {seat} {how}", "reason_code": how.replace(" ", "-"), "reason_args": {"seat": seat}}
 
 
 def turn_of(match: CrazyMatch, seat: int | None) -> dict[str, Any]:
@@ -278,5 +304,5 @@ def options(match: CrazyMatch, cards_value: object, onto: object) -> dict[str, A
         raise BadField(f"field '{error}") from None
 
 
-__all__ = ["END_CODES", "HISTORY_CODES", "seat_view", "watcher_view", "CrazyTable", "rebuilt", "hint", "options",
+__all__ = ["END_CODES", "GAME_END_CODES", "HISTORY_CODES", "seat_view", "watcher_view", "CrazyTable", "rebuilt", "hint", "options",
            "meld_texts", "MAX_CHOSEN"]

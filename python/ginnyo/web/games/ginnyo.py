@@ -108,7 +108,9 @@ class Table(SeatTable):
     def record(self) -> str:
         return record_text(self.game, list(self.names))
 
-    def final_ranks(self) -> list[int]:
+    def final_ranks(self) -> list[int] | None:
+        if self.game.aborted:
+            return None   # no result: not rated
         return ranks_of(self.game.scores)   # the most points first
 
     def apply(self, action: Action) -> str:

@@ -269,7 +269,11 @@ class Rater:
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="ginnyo-ratings")
 
     def heard(self, table: SeatTable) -> None:
-        self.executor.submit(self.rate, table.id, table.game_kind, tuple(table.kinds), table.final_ranks())
+        ranks = table.final_ranks()
+        if ranks is None:   # an aborted game has no result: not rated
+            self.executor.submit(self.lobby.changed)
+            return
+        self.executor.submit(self.rate, table.id, table.game_kind, tuple(table.kinds), ranks)
 
     def recover(self) -> None:
         """Rate, in the worker thread, every rated game stored finished but not rated (the store rates each

@@ -79,7 +79,8 @@ OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
         "The rematch of a finished game (made by the first seat to ask): answered as a made game",
         schemas.created_answer, GAME + JSON_BODY + (409, 503), 201, schemas.empty_object, seat=True)),
     ("post", "/api/games/{game_id}/resign"): ("game_resign", Operation(
-        "The seat resigns: the game ends, the others ranked by score, the seat last (RULES, Resignation); the view",
+        "The seat resigns: Ginny-O's game ends, the others ranked by score, the seat last; in Crazy Rummy the seat "
+        "is out, ranked below the seats still in, and one seat left wins (RULES, Resignation and abort); the view",
         schemas.seat_view, GAME + JSON_BODY + (409, 422, 503), body=schemas.empty_object, seat=True)),
     ("post", "/api/games/{game_id}/abort"): ("game_abort", Operation(
         "The seat ends the game before its first turn, with no result; 409 once it has moved; the view",

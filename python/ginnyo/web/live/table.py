@@ -119,9 +119,9 @@ class SeatTable:
         """The finished game's record, as its replay command reads it."""
         raise NotImplementedError
 
-    def final_ranks(self) -> list[int]:
+    def final_ranks(self) -> list[int] | None:
         """Each seat's rank (1 the best, equal results equal) in the finished game, as the club's ratings
-        read it (docs/CLUB.md, "Ratings")."""
+        read it (docs/CLUB.md, "Ratings"); None for a game with no result (aborted), which is not rated."""
         raise NotImplementedError
 
 
