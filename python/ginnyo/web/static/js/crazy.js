@@ -9,7 +9,7 @@ const watching = !seats.size;   // no seat in the URL: a watcher of a game open 
 let heard = () => {};           // the chat panel's: each chat message of the socket
 const $ = (id) => document.getElementById(id);
 const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false, covered: false, roundEnd: false,
-  viewAt: 0 };   // performance.now() when the view arrived: a timed game's running clock ticks from then
+  viewAt: 0, ending: null };   // ending: the resignation or abort being asked about ({kind, seat, token})   // performance.now() when the view arrived: a timed game's running clock ticks from then
 // the last round whose end this screen has shown, per game and the seats it holds (a reload shows it once)
 const shownKey = `crazy-round-shown:${gameId}:${watching ? "watch" : [...seats.keys()].join(",")}`;
 
@@ -148,6 +148,7 @@ function draw() {
     row.append(text("td", seat === view.dealer ? t("js.crazy.dealer") : ""), text("td", seat === view.seat ? t("js.crazy.you", { name }) : name),
       text("td", String(view.hand_sizes[seat])), text("td", String(view.scores[seat])));
     if (view.out_on_time.includes(seat)) row.children[1].append(text("span", ` ${t("js.crazy.out-on-time")}`, "note out-on-time"));
+    if (view.resigned.includes(seat)) row.children[1].append(text("span", ` ${t("js.crazy.resigned")}`, "note resigned"));
     if (view.clocks) {
       const clock = text("td", "", "num clock");
       clock.setAttribute("aria-live", "off");   // the ticking digits are read when asked for, not every second
@@ -221,13 +222,85 @@ function draw() {
   // end
   $("end").classList.toggle("hidden", !view.finished);
   if (view.finished) {
-    $("end-winners").textContent = t("js.crazy.final", {
-      scores: view.result.final_scores.map((score, seat) => `${view.names[seat]} ${score}`).join(", "),
-      winners: view.result.winners.map((seat) => view.names[seat]).join(` ${t("js.crazy.and")} `) });
-    const out = view.result.out.map((seat) => view.names[seat]).join(", ");
-    if (out) $("end-winners").textContent += ` ${t("js.crazy.final-out", { names: out })}`;
+    const result = view.result;
+    const names = (seats) => seats.map((seat) => view.names[seat]).join(", ");
+    $("end-winners").textContent = result.aborted ? "" : t("js.crazy.final", {
+      scores: result.final_scores.map((score, seat) => `${view.names[seat]} ${score}`).join(", "),
+      winners: result.winners.map((seat) => view.names[seat]).join(` ${t("js.crazy.and")} `) });
+    const onTime = names(result.out.filter((seat) => view.out_on_time.includes(seat)));
+    if (onTime) $("end-winners").textContent += ` ${t("js.crazy.final-out", { names: onTime })}`;
+    const resigned = names(result.out.filter((seat) => view.resigned.includes(seat)));
+    if (resigned) $("end-winners").textContent += ` ${t("js.crazy.final-resigned", { names: resigned })}`;
+    $("end-reason").textContent = endReason(result, view);
+  }
+  drawEnding(view);
+}
+
+/** How the game ended, when not by its 13 rounds: who resigned or lost on time last, or the abort
+ *  (`js.table.end.CODE`, the Ginny-O table's words); an English page shows the server's line. */
+function endReason(result, view) {
+  if (result.reason_code === "rounds-played") return "";
+  const seat = result.reason_args.seat;
+  return worded(`js.table.end.${result.reason_code}`, seat === undefined ? {} : { name: view.names[seat] },
+    result.reason, view);
+}
+
+// -- resigning and aborting: asked first in a dialog, for the seat this screen shows (on a hot seat, the
+// seat to move when the screen holds it) --
+function drawEnding(view) {
+  const out = view.finished || watching || view.seat === null || view.out_on_time.includes(view.seat)
+    || view.resigned.includes(view.seat);
+  $("resign").classList.toggle("hidden", out);
+  $("abort").classList.toggle("hidden", out || !view.may_abort);
+  $("resign").disabled = state.busy;
+  $("abort").disabled = state.busy;
+}
+
+let endingOpener = null;
+
+// each ending's words: its button, the question asked first, the line once done
+const ENDINGS = {
+  resign: { button: "js.table.resign", confirm: "js.crazy.resign.confirm", done: "js.table.resign.done" },
+  abort: { button: "js.table.abort", confirm: "js.table.abort.confirm", done: "js.table.abort.done" },
+};
+
+function askEnding(kind, opener) {
+  const view = state.view;
+  if (!view || view.finished) return;
+  state.ending = { kind, seat: view.seat, token: state.token };
+  endingOpener = opener;
+  const name = view.names[view.seat];
+  $("end-confirm-text").textContent = t(ENDINGS[kind].confirm, { name });
+  $("end-confirm-yes").textContent = t(ENDINGS[kind].button);
+  $("end-confirm").showModal();
+  $("end-confirm-no").focus();   // the safe choice first
+}
+
+async function ending(kind, seat, token) {
+  state.busy = true;
+  draw();
+  try {
+    const seen = await api("POST", `/api/games/${gameId}/${kind}`, { token, body: {} });
+    if (seen.seat === state.seat) onView(seen);
+    say(t(ENDINGS[kind].done, { name: seen.names[seat] }));
+  } catch (error) {
+    say(t("js.table.not-ended", { reason: error.message }), true);
+  } finally {
+    state.busy = false;
+    draw();
   }
 }
+
+$("end-confirm").addEventListener("close", () => {
+  const chosen = state.ending;
+  state.ending = null;
+  const yes = $("end-confirm").returnValue === "yes";
+  $("end-confirm").returnValue = "";
+  if (endingOpener && !endingOpener.classList.contains("hidden")) endingOpener.focus();
+  if (yes && chosen) ending(chosen.kind, chosen.seat, chosen.token);
+});
+$("resign").addEventListener("click", (event) => askEnding("resign", event.currentTarget));
+$("abort").addEventListener("click", (event) => askEnding("abort", event.currentTarget));
 
 async function act(action) {
   state.busy = true;
