@@ -127,3 +127,23 @@ def test_two_processes_starting_at_once_on_postgresql_rate_the_game_once(
     assert [entry.game for entry in store.rated_games_of("bot:level1", 10)] == [game]
     store.close()
     assert not [line for line in warnings if "not rated" in line], warnings
+
+
+def test_an_aborted_rated_game_is_never_listed_to_rate(store_url: str, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """An aborted game has no result: the start's recovery does not find it again at every start (a
+    club's many aborted games would fill its batch and hide a game left unrated)."""
+    with monkeypatch.context() as patched:
+        patched.setattr(Rater, "heard", lambda self, table: None)
+        with TestClient(app_of(store_url, tmp_path)) as client:
+            made = client.post("/api/accounts", json={"name": "Ann", "password": "correct horse battery"},
+                               headers=OURS)
+            client.cookies.set(SESSION_COOKIE, made.cookies[SESSION_COOKIE])
+            seat = client.post("/api/seeks", json=BOT_SEEK, headers=OURS).json()["seat"]
+            aborted = client.post(f"/api/games/{seat['id']}/abort", headers=bearer(seat["token"]))
+            assert aborted.status_code == 200 and aborted.json()["finished"], aborted.text
+    store = open_store(store_url)
+    try:
+        assert store.unrated_games(10) == []
+    finally:
+        store.close()

@@ -326,10 +326,13 @@ async def player(request: Request) -> Response:
         if account is None:
             raise NotFound("no such player" if len(name) > 40 else f"no player {name!r}")
         name = account.name
+    # the history read first: a game's rating changes and the ratings after it are stored at once, so the
+    # ratings read after it hold every game it lists (read the other way, a rating stored in between would
+    # show a game in the history and no rating for it)
+    history = await run_in_threadpool(store.rated_games_of, name, HISTORY_GAMES)
     standings = await run_in_threadpool(store.standings, name)
     if name.startswith(BOT_PREFIX) and not standings:
         raise NotFound("no such player" if len(name) > 40 else f"no player {name!r}")
-    history = await run_in_threadpool(store.rated_games_of, name, HISTORY_GAMES)
     games = [{"id": game.game, "game": game.game_kind, "result": game.result, "rank": game.rank,
               "players": game.players, "rating_before": game.before, "rating_after": game.after,
               "rating_change": game.after - game.before, "created": game.created} for game in history]

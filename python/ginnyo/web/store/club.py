@@ -19,9 +19,10 @@ from typing import Any, Callable, Sequence
 from sqlalchemy import Connection, exists, select, text, update
 
 from ...errors import NotYourSeek, SeekClosed, UnknownSeek
+from ...game.events import ABORT
 from ...ratings.games import Standing, rate_game
 from ...ratings.skill import Skill
-from .schema import accounts, game_accounts, games, rated_games, rating_changes, ratings, seeks
+from .schema import accounts, actions, game_accounts, games, rated_games, rating_changes, ratings, seeks
 
 OPEN, STARTED, CANCELLED = "open", "started", "cancelled"
 RATINGS_LOCK = 0x67696E6E796F   # PostgreSQL's advisory lock of the ratings' writes ("ginnyo")
@@ -175,10 +176,11 @@ class ClubTables:
     # -- ratings ----------------------------------------------------------------------------------
     def unrated_games(self, limit: int) -> list[str]:
         """The rated games stored finished and not rated (their process stopped before it rated them), the
-        first ``limit`` by id."""
+        first ``limit`` by id; an aborted game (no result, never rated) is none of them."""
+        aborted = exists().where(actions.c.game == rated_games.c.game, actions.c.text.startswith(f"{ABORT} "))
         query = (select(rated_games.c.game).select_from(rated_games.join(games, games.c.id == rated_games.c.game))
                  .where(games.c.status == "finished",
-                        ~exists().where(rating_changes.c.game == rated_games.c.game))
+                        ~exists().where(rating_changes.c.game == rated_games.c.game), ~aborted)
                  .order_by(rated_games.c.game).limit(limit))
         with self._reading() as connection:
             return [str(game) for game in connection.execute(query).scalars().all()]
