@@ -45,6 +45,17 @@ def rack_shown(page: Any) -> list[str]:
 @pytest.fixture
 def second_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:  # noqa: F811 (the fixture)
     """Another person's page: a browser context of its own (its own cookies); it too fails on a script error."""
+    yield from own_page(browser, viewport)
+
+
+@pytest.fixture
+def third_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:  # noqa: F811 (the fixture)
+    """A third person's page (a watcher, signed in or not), in a context of its own."""
+    yield from own_page(browser, viewport)
+
+
+def own_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    """A page in a browser context of its own (its own cookies), failing the test on a script error."""
     context = browser.new_context(viewport=viewport)
     opened = context.new_page()
     opened.set_default_timeout(WAIT_MS)
@@ -58,7 +69,7 @@ def second_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:  # noq
 
 
 def test_a_seek_made_in_the_lobby_is_seen_live_joined_and_both_sit_at_their_seats(
-        page: Any, second_page: Any, server: Server) -> None:
+        page: Any, second_page: Any, third_page: Any, server: Server) -> None:
     sign_up(page, server, "Ann")
     sign_up(second_page, server, "Bob")
     page.fill("#seek-players", "2")
@@ -81,6 +92,13 @@ def test_a_seek_made_in_the_lobby_is_seen_live_joined_and_both_sit_at_their_seat
     assert sorted(ann_rack) == ann_tiles and sorted(bob_rack) == bob_tiles   # the page may order a rack its own way
     assert ann_tiles != bob_tiles
     assert ann_view["clocks"] is not None   # the seek's clock went to its game
+    third_page.goto(server.url)   # someone not signed in: the lobby lists the game, open to watch
+    third_page.locator("#playing li", has_text="Ann").locator("a").click()
+    third_page.wait_for_url(re.compile(rf"/play/{ann_game}$"))
+    third_page.wait_for_selector("#watching:not(.hidden)")
+    assert third_page.locator("#rack .slot").count() == 0 and not third_page.locator("#controls").is_visible()
+    shown = third_page.content()
+    assert " ".join(ann_tiles) not in shown and " ".join(bob_tiles) not in shown
 
 
 def quiet_choice(seen: dict[str, Any]) -> Choice:

@@ -73,6 +73,9 @@ def test_two_accounts_play_a_rated_seek_and_their_ratings_move(client: TestClien
     assert Player(client, "Cid").request("POST", f"/api/seeks/{seek['id']}/seat").status_code == 404
     client.cookies.clear()
     assert client.post(f"/api/seeks/{seek['id']}/seat", headers=OURS).status_code == 401
+    watched = client.get(f"/api/games/{game}")   # a seek's game is open to watchers: no credential, no rack
+    assert watched.status_code == 200 and watched.json()["seat"] is None, watched.text
+    assert watched.json()["position"]["rack"] == "" and len(watched.json()["rack_sizes"]) == 2
     last = play_to_end(client, game, [ann_seat["token"], bob_seat["token"]])
     scores = last["result"]["final_scores"] if "result" in last else view(client, game, ann_seat["token"])["scores"]
     ann_after, bob_after = rated_after(client, "Ann", 1), rated_after(client, "bob", 1)

@@ -30,6 +30,7 @@ from ginnyo.web.store import Store
 pytestmark = pytest.mark.slow
 LINE = re.compile(r"^ginnyo: serving on (http://127\.0\.0\.1:(\d+)/)  \(Ctrl-C to stop\)$")
 WAIT_SECONDS = 60    # a deadline for what must come (never a measure: the machine is shared)
+MOST_TURNS = 200     # a game of passes and returns ends long before (nobody opened in 20 full rounds)
 
 
 class Server:
@@ -305,3 +306,70 @@ def test_a_seat_connected_on_one_process_is_shown_on_the_other_until_its_process
     for socket in (mine, theirs):
         with contextlib.suppress(Exception):
             socket.close()
+
+
+def test_two_people_on_two_processes_play_a_rated_seek_on_the_clock_to_its_end_while_a_third_watches(
+        servers: list[Server], tmp_path: Path, postgresql_database: str, redis: str) -> None:
+    """Issue 44's whole story on several processes: Ann signs up on one, Bob on the other; Bob joins the
+    rated seek on the clock Ann made; each plays on their own process to the end; a watcher on a third
+    socket never reads a rack; both see their rating change and the game in their history."""
+    first = start(servers, tmp_path, postgresql_database, redis)
+    second = start(servers, tmp_path, postgresql_database, redis)
+    ann, bob = first.sign_up("Ann"), second.sign_up("Bob")
+    made = first.signed_in("POST", "/api/seeks", ann, json={"game": "ginnyo", "players": 2, "rated": True,
+                                                           "clock": {"initial": 600, "increment": 5}})
+    assert made.status_code == 201, made.text
+    joined = second.signed_in("POST", f"/api/seeks/{made.json()['id']}/join", bob)
+    assert joined.status_code == 200 and joined.json()["game_id"], joined.text
+    game = joined.json()["game_id"]
+    home, sessions = {"Ann": first, "Bob": second}, {"Ann": ann, "Bob": bob}
+    seats = {}
+    for name, server in home.items():
+        seat = server.signed_in("POST", f"/api/seeks/{made.json()['id']}/seat", sessions[name])
+        assert seat.status_code == 201, seat.text
+        seats[seat.json()["seat"]] = (server, seat.json()["token"])
+    watcher = second.socket(game, None)
+    secrets: set[str] = set()
+    view: dict[str, Any] = {"result": None}
+    for _ in range(MOST_TURNS):
+        looks = {seat: server.client.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {token}"}).json()
+                 for seat, (server, token) in seats.items()}
+        secrets |= {look["position"]["rack"] for look in looks.values()
+                    if look["result"] is None and len(look["position"]["rack"].split()) >= 3}
+        view = max(looks.values(), key=lambda look: int(look["version"]))   # a process may be a moment behind
+        if view["result"] is not None:
+            break
+        assert view["clocks"] is not None and sum(clock["running"] for clock in view["clocks"]) == 1
+        server, token = seats[view["to_move"]]
+        mine = looks[view["to_move"]]
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not mine["your_turn"]:   # the mover's process hears of the last move over the broker, a moment later
+            assert time.monotonic() < deadline, "the mover's process never heard of the last move"
+            time.sleep(0.02)
+            mine = server.client.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {token}"}).json()
+        answer = server.post(f"/api/games/{game}/actions", {"action": action(mine), "version": mine["version"]}, token)
+        assert answer.status_code == 200, answer.text
+    assert view["result"] is not None, f"the game did not end in {MOST_TURNS} turns"
+    final = view["version"]
+    watched = []
+    deadline = time.monotonic() + WAIT_SECONDS
+    while watcher.view["version"] < final:   # every message the watcher was sent, to the last view
+        left = deadline - time.monotonic()
+        assert left > 0, "the watcher did not see the end"
+        text = watcher.connection.recv(timeout=left)
+        watched.append(str(text))
+        message = json.loads(text)
+        if message.get("type") == "view":
+            watcher.view = message["view"]
+            assert message["view"]["position"]["rack"] == ""
+    watcher.close()
+    in_play = [text for text in watched if json.loads(text).get("view", {}).get("result", 0) is None]
+    assert in_play and not [secret for secret in secrets for text in in_play if secret in text]   # public once over
+    for name, server in home.items():   # rated by whichever process stored the end; read on the other
+        other = second if server is first else first
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not (player := other.client.get(f"/api/players/{name}").json())["games"]:
+            assert time.monotonic() < deadline, f"{name}'s game was not rated"
+            time.sleep(0.05)
+        assert [entry["id"] for entry in player["games"]] == [game] and player["games"][0]["rating_change"] != 0
+        assert player["ratings"]["ginnyo"]["games"] == 1

@@ -137,12 +137,13 @@ def read_seek(body: dict[str, Any], maker: SignedIn) -> SeekRow:
 
 
 def start_game(tables: Tables, seek: SeekRow) -> SeatTable:
-    """The game of the full ``seek``: its accounts seated in order, then its bots (in a worker thread)."""
+    """The game of the full ``seek``: its accounts seated in order, then its bots (in a worker thread); open
+    to watchers, as every game of the club is (docs/CLUB.md, "Watching and chat")."""
     kinds = [HUMAN] * len(seek.seated) + list(seek.bots)
     names = list(seek.names) + list(seek.bots)
     game = CLUB_KINDS[seek.game_kind]
     clock = ClockSettings(int(seek.clock[0]), int(seek.clock[1]))
-    table, _ = tables.create(kinds, names, None, DEFAULT_THINK, None, None, game, clock)
+    table, _ = tables.create(kinds, names, None, DEFAULT_THINK, None, None, game, clock, watchable=True)
     tables.store.start_seek(seek, table.id, seek.game_kind if seek.rated else None)
     return table
 

@@ -74,7 +74,12 @@ function showLobby(lobby) {
   playing.replaceChildren();
   if (!lobby.playing.length) playing.append(item(t("js.lobby.club-none")));
   for (const game of lobby.playing) {
-    playing.append(item(`${game.players.join(" – ")} · ${GAME_NAMES[game.game] ?? game.game} · ${clockText(game.clock)}`));
+    const li = item(`${game.players.join(" – ")} · ${GAME_NAMES[game.game] ?? game.game} · ${clockText(game.clock)} `);
+    const watch = document.createElement("a");   // the club's games are open to watchers: the table with no seat
+    watch.href = `/play/${encodeURIComponent(game.id)}`;
+    watch.textContent = t("js.lobby.club-watch");
+    li.append(watch);
+    playing.append(li);
   }
   const open = new Set(lobby.seeks.map((seek) => seek.id));
   for (const id of [...waiting]) {
