@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from ginnyo.selfplay.corpus import sample_positions
 from ginnyo import GinnyoError
-from ginnyo.engine.server import MAX_LINE_BYTES, NO_MOVE, Engine, serve
+from ginnyo.engine.lines import MAX_LINE_BYTES
+from ginnyo.engine.server import NO_MOVE, Engine, serve
 from ginnyo.engine.client import EngineError, SimpleEngine, default_command
 from ginnyo.position.position import Position
 
