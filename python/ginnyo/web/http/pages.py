@@ -6,7 +6,8 @@ together once a language and kept; the pages are not under ``/static``, which se
 A body's ``{{msg key}}`` are messages of the catalogues (:mod:`.i18n`), in the language the request
 chose; ``{{lang}}`` is that language, ``{{legend}}`` the premium squares' legend, ``{{board}}`` the
 standard board drawn, ``{{languages}}`` the language selector, ``{{max_name}}`` the longest seat name
-the API takes and ``{{bot_kinds}}`` the Ginny-O bot kinds for the lobby (JSON: each kind's few words
+the API takes, ``{{end_confirm}}`` a table's dialog asking before it resigns or aborts
+(``pages/end-confirm.html``), and ``{{bot_kinds}}`` the Ginny-O bot kinds for the lobby (JSON: each kind's few words
 in the page's language -- ``js.lobby.kind-help.KIND`` -- and which kinds think).  Every page's ``<html lang>`` is the language chosen.
 
 The words the page's scripts write come in the page too, in its language alone: the messages whose
@@ -93,7 +94,8 @@ def page_html(name: str, language: str = DEFAULT_LANGUAGE) -> str:
     parts: dict[str, Callable[[], str]] = {
         "{{legend}}": lambda: legend(language), "{{board}}": lambda: board_picture(Layout.standard(), language),
         "{{languages}}": lambda: _language_selector(language), "{{lang}}": lambda: language,
-        "{{max_name}}": lambda: str(MAX_NAME), "{{bot_kinds}}": lambda: _bot_kinds(language)}
+        "{{max_name}}": lambda: str(MAX_NAME), "{{bot_kinds}}": lambda: _bot_kinds(language),
+        "{{end_confirm}}": lambda: _part("end-confirm")}
     for placeholder, made in parts.items():
         if placeholder in body:
             body = body.replace(placeholder, made())

@@ -2,6 +2,7 @@
 import { LANGUAGE, SUITS, api, readFragment, refusal, storeGame, t, tileElement, text } from "./common.js";
 import { chatPanel } from "./chat.js";
 import { drawClockCells } from "./clocks.js";
+import { setUpEndings } from "./endings.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const seats = readFragment(location.hash);
@@ -9,7 +10,7 @@ const watching = !seats.size;   // no seat in the URL: a watcher of a game open 
 let heard = () => {};           // the chat panel's: each chat message of the socket
 const $ = (id) => document.getElementById(id);
 const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false, covered: false, roundEnd: false,
-  viewAt: 0, ending: null };   // ending: the resignation or abort being asked about ({kind, seat, token})   // performance.now() when the view arrived: a timed game's running clock ticks from then
+  viewAt: 0 };   // viewAt: performance.now() when the view arrived: a timed game's running clock ticks from then
 // the last round whose end this screen has shown, per game and the seats it holds (a reload shows it once)
 const shownKey = `crazy-round-shown:${gameId}:${watching ? "watch" : [...seats.keys()].join(",")}`;
 
@@ -256,51 +257,17 @@ function drawEnding(view) {
   $("abort").disabled = state.busy;
 }
 
-let endingOpener = null;
-
-// each ending's words: its button, the question asked first, the line once done
-const ENDINGS = {
-  resign: { button: "js.table.resign", confirm: "js.crazy.resign.confirm", done: "js.table.resign.done" },
-  abort: { button: "js.table.abort", confirm: "js.table.abort.confirm", done: "js.table.abort.done" },
-};
-
-function askEnding(kind, opener) {
-  const view = state.view;
-  if (!view || view.finished) return;
-  state.ending = { kind, seat: view.seat, token: state.token };
-  endingOpener = opener;
-  const name = view.names[view.seat];
-  $("end-confirm-text").textContent = t(ENDINGS[kind].confirm, { name });
-  $("end-confirm-yes").textContent = t(ENDINGS[kind].button);
-  $("end-confirm").showModal();
-  $("end-confirm-no").focus();   // the safe choice first
-}
-
-async function ending(kind, seat, token) {
-  state.busy = true;
-  draw();
-  try {
-    const seen = await api("POST", `/api/games/${gameId}/${kind}`, { token, body: {} });
-    if (seen.seat === state.seat) onView(seen);
-    say(t(ENDINGS[kind].done, { name: seen.names[seat] }));
-  } catch (error) {
-    say(t("js.table.not-ended", { reason: error.message }), true);
-  } finally {
-    state.busy = false;
-    draw();
-  }
-}
-
-$("end-confirm").addEventListener("close", () => {
-  const chosen = state.ending;
-  state.ending = null;
-  const yes = $("end-confirm").returnValue === "yes";
-  $("end-confirm").returnValue = "";
-  if (endingOpener && !endingOpener.classList.contains("hidden")) endingOpener.focus();
-  if (yes && chosen) ending(chosen.kind, chosen.seat, chosen.token);
+setUpEndings({
+  gameId,
+  who() {
+    const view = state.view;
+    return !view || view.finished ? null : { seat: view.seat, token: state.token, name: view.names[view.seat] };
+  },
+  busy(on) { state.busy = on; draw(); },
+  answered(seat, seen) { if (seen.seat === state.seat) onView(seen); },
+  say,
+  words: { resign: { confirm: "js.crazy.resign.confirm" } },   // a resignation here ends one's own game alone
 });
-$("resign").addEventListener("click", (event) => askEnding("resign", event.currentTarget));
-$("abort").addEventListener("click", (event) => askEnding("abort", event.currentTarget));
 
 async function act(action) {
   state.busy = true;

@@ -7,6 +7,7 @@ import { drawScoresheet, moveWords } from "./scoresheet.js";
 import { drawTracker } from "./tracker.js";
 import { chatPanel } from "./chat.js";
 import { drawClockCells } from "./clocks.js";
+import { setUpEndings } from "./endings.js";
 
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const tokens = readFragment(location.hash);
@@ -36,7 +37,6 @@ const state = {
   orders: new Map(),       // seat -> the player's own order of its rack (rack-order.js), or null
   heardTurns: null,        // how many turns of the history have been seen (and announced)
   clocksAt: new Map(),     // seat -> performance.now() when its view arrived: its clocks tick from there
-  ending: null,            // "resign" | "abort": the confirmation open, for the seat acting
 };
 
 // -- status line ---------------------------------------------------------------------------
@@ -688,51 +688,18 @@ function drawEnding(current) {
   $("abort").disabled = state.sending;
 }
 
-let endingOpener = null;
-
-// each ending's words: its button, the question asked first, the line once done
-const ENDINGS = {
-  resign: { button: "js.table.resign", confirm: "js.table.resign.confirm", done: "js.table.resign.done" },
-  abort: { button: "js.table.abort", confirm: "js.table.abort.confirm", done: "js.table.abort.done" },
-};
-
-function askEnding(kind, opener) {
-  const current = view();
-  if (!current || current.finished) return;
-  state.ending = { kind, seat: actingSeat(current) };
-  endingOpener = opener;
-  const name = current.names[state.ending.seat];
-  $("end-confirm-text").textContent = t(ENDINGS[kind].confirm, { name });
-  $("end-confirm-yes").textContent = t(ENDINGS[kind].button);
-  $("end-confirm").showModal();
-  $("end-confirm-no").focus();   // the safe choice first
-}
-
-async function ending(kind, seat) {
-  const seatToken = tokens.get(seat);
-  state.sending = true;
-  render();
-  try {
-    onView(seat, await api("POST", `/api/games/${encodeURIComponent(gameId)}/${kind}`, { token: seatToken, body: {} }));
-    say(t(ENDINGS[kind].done, { name: nameOf(seat) }));
-  } catch (error) {
-    say(t("js.table.not-ended", { reason: error.message }), true);
-  } finally {
-    state.sending = false;
-    render();
-  }
-}
-
-$("end-confirm").addEventListener("close", () => {
-  const chosen = state.ending;
-  state.ending = null;
-  const yes = $("end-confirm").returnValue === "yes";
-  $("end-confirm").returnValue = "";
-  if (endingOpener && !endingOpener.classList.contains("hidden")) endingOpener.focus();
-  if (yes && chosen) ending(chosen.kind, chosen.seat);
+setUpEndings({
+  gameId,
+  who() {
+    const current = view();
+    if (!current || current.finished) return null;
+    const seat = actingSeat(current);
+    return { seat, token: tokens.get(seat), name: current.names[seat] };
+  },
+  busy(on) { state.sending = on; render(); },
+  answered(seat, seen) { onView(seat, seen); },
+  say,
 });
-$("resign").addEventListener("click", (event) => askEnding("resign", event.currentTarget));
-$("abort").addEventListener("click", (event) => askEnding("abort", event.currentTarget));
 
 /** How the game ended in the reader's words, by its code (`js.table.end.CODE`, a seat by its name); an
  *  English page, or a code without words here, shows the server's line. */
@@ -920,7 +887,7 @@ $("rack").addEventListener("keydown", (event) => {
 document.addEventListener("keydown", (event) => {
   const target = event.target;
   const typing = target.closest && target.closest("input, textarea, select");
-  if (event.key === "Escape") { if (!typing && !state.ending) { recall(); event.preventDefault(); } return; }
+  if (event.key === "Escape") { if (!typing && !$("end-confirm").open) { recall(); event.preventDefault(); } return; }
   if (typing || !target.closest) return;
   const square = target.closest(".sq");
   if ((event.key === "Delete" || event.key === "Backspace") && square && state.placements.has(square.dataset.square)) {
