@@ -36,6 +36,12 @@ def viewport() -> dict[str, int]:
 @pytest.fixture
 def page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
     """A fresh browser context's page (downloads accepted); its test fails if a script of it raised."""
+    yield from own_page(browser, viewport)
+
+
+def own_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    """A page in a browser context of its own (its own cookies; downloads accepted), failing the test that
+    holds it if a script of it raised: for a fixture to yield from (another person's page, a watcher's)."""
     context = browser.new_context(viewport=viewport, accept_downloads=True)
     opened = context.new_page()
     opened.set_default_timeout(WAIT_MS)
@@ -48,4 +54,4 @@ def page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
     assert not errors, f"the page raised: {errors}"
 
 
-__all__ = ["browser", "server", "viewport", "page"]
+__all__ = ["browser", "server", "viewport", "page", "own_page"]

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 import httpx
 import pytest
 
-from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the fixtures)
+from browser_fixtures import browser, own_page, page, server, viewport  # noqa: F401 (the fixtures)
 from browser_table import WAIT_MS, Choice, Server, page_version, take_turn, wait_turn
 from ginnyo.vocab.rules import tile_to_return
 from ginnyo.vocab.tiles import rack_code
@@ -52,20 +52,6 @@ def second_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:  # noq
 def third_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:  # noqa: F811 (the fixture)
     """A third person's page (a watcher, signed in or not), in a context of its own."""
     yield from own_page(browser, viewport)
-
-
-def own_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
-    """A page in a browser context of its own (its own cookies), failing the test on a script error."""
-    context = browser.new_context(viewport=viewport)
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        yield opened
-    finally:
-        context.close()
-    assert not errors, f"the page raised: {errors}"
 
 
 def test_a_seek_made_in_the_lobby_is_seen_live_joined_and_both_sit_at_their_seats(
