@@ -12,6 +12,7 @@ from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
 
+from ...support.strict_json import no_duplicate_keys
 from ..live.fields import only_fields
 from .errors import BadRequest, TooLarge, UnsupportedType
 
@@ -72,7 +73,7 @@ async def json_body(request: Request, *, empty_ok: bool = False) -> dict[str, An
         raise UnsupportedType(_NOT_JSON)
     try:
         text = data.decode("utf-8-sig")   # a byte order mark is let through, as json.loads(bytes) does
-        value = json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
+        value = json.loads(text, object_pairs_hook=_NO_REPEATED_KEYS, parse_constant=_no_constant)
     except BadRequest:
         raise
     except RecursionError:
@@ -92,6 +93,7 @@ async def json_body(request: Request, *, empty_ok: bool = False) -> dict[str, An
 
 _NOT_JSON = "header 'Content-Type': the body must be sent as application/json"
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_NO_REPEATED_KEYS = no_duplicate_keys(BadRequest)   # a key twice in one object: 400
 
 
 def _is_json(media_type: str) -> bool:
@@ -132,15 +134,6 @@ def _holds_lone_surrogate(value: Any) -> bool:
         elif isinstance(item, list):
             pending.extend(item)
     return False
-
-
-def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise BadRequest(f"malformed JSON: key {json.dumps(key)[:40]} appears twice")
-        result[key] = value
-    return result
 
 
 def _no_constant(name: str) -> None:
