@@ -106,7 +106,8 @@ def test_resign_through_the_button_ends_the_game(page: Any, server: Server) -> N
     seen = server.view(game_id, token)
     assert seen["finished"] and not seen["result"]["aborted"]
     assert seen["result"]["ranking"][-1] == 0
-    assert seen["result"]["reason"] in (page.text_content("#end-reason") or "")
+    assert seen["result"]["reason"] == "player 0 resigned"
+    assert f"{seen['names'][0]} resigned" in (page.text_content("#end-reason") or "")   # by name on the page
     assert page.locator("#resign").is_hidden() and page.locator("#abort").is_hidden()
     assert not any(clock["running"] for clock in seen["clocks"])
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from analysis_helpers import EXAMPLES, cli, selfplay_record, served_game_to_end
+from analysis_helpers import EXAMPLES, best_action, cli, selfplay_record, served_game_to_end
 from ginnyo.analysis.records import analyze_record
 from ginnyo.game.records import parse_record
 from browser_fixtures import browser, page, server  # noqa: F401 (the fixtures)
@@ -117,3 +117,24 @@ def test_a_finished_table_game_is_reviewed_from_its_link(page: Any, server: Serv
     page.click("#analyse")
     page.wait_for_function("() => document.getElementById('status').textContent === 'The position from the review.'")
     assert page.locator("#rack .tile").count() == rack
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "Bo resigned"), ("el", "ο/η Bo εγκατέλειψε")])
+def test_the_end_says_who_resigned_by_name_in_the_readers_words(page: Any, server: Server, language: str,
+                                                                words: str) -> None:
+    made = server.create(["human", "human"], seed=5, names=["Ann", "Bo"])
+    game, tokens = made["id"], [seat["token"] for seat in made["seats"]]
+    seen = server.view(game, tokens[0])
+    mover = seen["to_move"]
+    seen = server.view(game, tokens[mover])
+    server.call("POST", f"api/games/{game}/actions", {"action": best_action(seen), "version": seen["version"]},
+                token=tokens[mover])
+    server.call("POST", f"api/games/{game}/resign", {}, token=tokens[1])
+    assert server.view(game, tokens[0])["result"]["reason"] == "player 1 resigned"
+    from playwright.sync_api import expect
+    page.goto(f"{server.url}review/{game}?lang={language}#seat=0&token={tokens[0]}")
+    page.wait_for_selector("#where:not(:empty)")
+    page.click("#last")
+    expect(page.locator("#rack")).to_contain_text(words)
+    expect(page.locator("#final")).to_contain_text(words)
+    assert "player 1" not in (page.text_content("#final") or "")

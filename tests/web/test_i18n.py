@@ -18,9 +18,10 @@ import pytest
 from analysis_helpers import TestClient, client_of
 from babel import Locale
 from babel.messages.pofile import read_po
+from starlette.routing import Route
 import ginnyo
 from ginnyo.vocab.layout import Layout
-from ginnyo.web.http.i18n import LANGUAGES, catalogue, catalogue_path, choose_language, negotiate, one_counts, translate
+from ginnyo.web.http.i18n import LANGUAGE_COOKIE, LANGUAGES, catalogue, catalogue_path, choose_language, negotiate, one_counts, translate
 from ginnyo.web.http.pages import PAGES, PAGES_DIR, page_html
 from ginnyo.web.http.squares import PREMIUM_KINDS
 
@@ -186,6 +187,18 @@ def test_a_page_carries_its_scripts_messages_in_its_language_only(client: TestCl
     assert translate("en", "js.lobby.seat") not in html
     assert "js.table." not in html and "rules.intro" not in html            # only the lobby's scripts' keys
     assert "messages" not in page_html("rules", "el")                        # no scripts: no messages
+
+
+def test_every_page_route_answers_in_the_language_asked_for(client: TestClient) -> None:
+    """Each route that answers a page, found in the app itself, so that a page added or moved is covered."""
+    pages = [route.path for route in client.app.routes   # type: ignore[attr-defined]
+             if isinstance(route, Route) and "GET" in (route.methods or ()) and not route.path.startswith(("/api", "/static"))]
+    assert {"/", "/play/{game_id}", "/review", "/review/{game_id}", "/analysis", "/rules", "/players/{name}"} <= set(pages)
+    for path in pages:
+        answer = client.get(re.sub(r"\{[a-z_]+\}", "x1", path) + "?lang=fy")
+        if answer.headers.get("content-type", "").startswith("text/html"):
+            assert '<html lang="fy">' in answer.text, path
+            assert answer.cookies.get(LANGUAGE_COOKIE) == "fy" or "lang=fy" in answer.headers.get("set-cookie", ""), path
 
 
 def test_no_message_can_close_the_element_that_carries_the_messages(client: TestClient) -> None:

@@ -16,6 +16,7 @@ from ginnyo.analysis.grades import GRADES, accuracy, endgame_grade, grade
 from ginnyo.analysis.records import analyze_record
 from ginnyo.game.records import parse_record
 from ginnyo.web.http.requests import MAX_RECORD
+from ginnyo.web.games.ginnyo import END_CODES
 from ginnyo.web.http.review import BIG_LOSS
 
 ROW_FIELDS = ("turn", "player", "name", "played", "best", "equity", "points_lost", "equity_lost")
@@ -176,3 +177,22 @@ def test_the_review_page_is_served(client: TestClient) -> None:
     for path in ("/review", "/review/someid"):
         answer = client.get(path)
         assert answer.status_code == 200 and "/static/js/review.js" in answer.text
+
+
+def test_the_final_reason_comes_with_its_code_for_a_page_to_word_it(client: TestClient) -> None:
+    made = client.post("/api/games", json={"seats": ["human", "human"], "seed": 5, "names": ["Ann", "Bo"]}).json()
+    game, tokens = made["id"], [seat["token"] for seat in made["seats"]]
+    assert client.post(f"/api/games/{game}/resign", json={}, headers=bearer(tokens[1])).status_code == 200
+    result = client.get(f"/api/games/{game}", headers=bearer(tokens[0])).json()["result"]
+    final = client.get(f"/api/games/{game}/review", headers=bearer(tokens[0])).json()["final"]
+    assert final["reason"] == result["reason"] == "player 1 resigned"
+    assert (final["reason_code"], final["reason_args"]) == (result["reason_code"], result["reason_args"]) \
+        == ("resigned", {"seat": 1})
+
+
+def test_a_records_end_reason_is_coded_as_its_rules_words(client: TestClient, record: Path) -> None:
+    final = review(client, record.read_text())["final"]
+    template = next(words for words, code in END_CODES.items() if code == final["reason_code"])
+    arguments = final["reason_args"]
+    assert template.format(rounds=arguments.get("count"), player=arguments.get("seat")) == final["reason"] \
+        == json.loads(record.read_text().splitlines()[-1])["end"]

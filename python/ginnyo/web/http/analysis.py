@@ -233,7 +233,7 @@ async def simulation_events(request: Request) -> Response:
 
 
 async def analysis_page(request: Request) -> Response:
-    return page_response("analysis")
+    return page_response("analysis", request)
 
 
 routes = [

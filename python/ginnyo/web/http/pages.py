@@ -62,7 +62,7 @@ PAGES = {
                             "js.table.not-ended", "js.table.end.")),
     "analysis": Page("analysis.page-title", ("analysis",), ("analysis",),
                      messages=("js.common.", "js.board.", "js.analysis.")),
-    "review": Page("review.page-title", ("review",), ("analysis",), messages=("js.common.", "js.board.", "js.review.")),
+    "review": Page("review.page-title", ("review",), ("analysis",), messages=("js.common.", "js.board.", "js.review.", "js.table.end.")),
     "rules": Page("rules.page-title", (), ("rules",)),
     "puzzles": Page("puzzles.page-title", ("puzzles",), ("puzzles",), messages=("js.common.", "js.board.")),
     "signup": Page("account.signup-title", ("account",), ("account",), messages=("js.common.",), body="account",
@@ -133,11 +133,9 @@ def _part(name: str) -> str:
     return (PAGES_DIR / f"{name}.html").read_text(encoding="utf-8")
 
 
-def page_response(name: str, request: Request | None = None) -> HTMLResponse:
-    """Page ``name`` as a response; given the ``request``, in the language it chooses (``?lang=``,
-    the ``lang`` cookie, ``Accept-Language``: :func:`.i18n.choose_language`), a ``?lang=`` remembered."""
-    if request is None:
-        return HTMLResponse(page_html(name))
+def page_response(name: str, request: Request) -> HTMLResponse:
+    """Page ``name`` as a response in the language the ``request`` chooses (``?lang=``, the ``lang``
+    cookie, ``Accept-Language``: :func:`.i18n.choose_language`), a ``?lang=`` remembered."""
     try:
         choice = choose_language(request.query_params.get("lang"), request.cookies.get(LANGUAGE_COOKIE),
                                  request.headers.get("accept-language"))

@@ -26,6 +26,7 @@ from ginnyo.analysis.grades import ENDGAME_GRADE_CUTS, GRADE_CUTS
 from ginnyo.analysis.records import analyze_record
 from ginnyo.game.records import parse_record, record_names, replay
 
+from ..games.ginnyo import end_code
 from . import requests as fields
 from .pages import page_response
 from .errors import BadRequest, Illegal
@@ -86,9 +87,11 @@ def review_of(text: str) -> dict[str, Any]:
     for row, drawn in zip(rows, boards):
         row.update(drawn, name=names[row["player"]], big_loss=row["equity_lost"] >= BIG_LOSS)
     end = lines[-1][1]
+    reason = end.get("end")
+    code, arguments = end_code(reason) if isinstance(reason, str) else (None, {})
     return {"players": game.players, "names": names, "layout_grid": list(game.layout.rows), "sets": game.sets,
             "big_loss": BIG_LOSS, "grade_cuts": GRADE_CUTS_JSON, "turns": rows, "summary": summary,
-            "final": {"reason": end.get("end"), "penalties": end.get("penalties"), "scores": end.get("scores"),
+            "final": {"reason": reason, "reason_code": code, "reason_args": arguments, "penalties": end.get("penalties"), "scores": end.get("scores"),
                       "winners": end.get("winners"), "board": _final_board(game)}}
 
 
@@ -118,7 +121,7 @@ async def review_game(request: Request) -> Response:
 
 
 async def review_page(request: Request) -> Response:
-    return page_response("review")
+    return page_response("review", request)
 
 
 routes = [

@@ -58,6 +58,16 @@ export function refusal(code, args, line) {
   return t(key, words);
 }
 
+/** How a game ended in the reader's words (on an English page too): `js.table.end.CODE` with its
+ *  arguments, a seat by its name in `names`; the server's `line` for a code without words here. */
+export function gameEndWords(code, args, line, names) {
+  if (typeof code !== "string") return line || "";
+  const key = `js.table.end.${code}`, words = { ...(args || {}) };
+  if ("seat" in words) words.name = names[words.seat] ?? String(words.seat + 1);
+  const said = t(key, words);
+  return said === key ? line || "" : said;
+}
+
 /** An API error: the server's one-line reason and the HTTP status. */
 export class ApiError extends Error {
   constructor(message, status) { super(message); this.status = status; }

@@ -1,5 +1,5 @@
 // The Crazy Rummy table: one seat's view (over the WS), its turn made step by step, each step judged by the server.
-import { LANGUAGE, SUITS, api, readFragment, refusal, storeGame, t, tileElement, text } from "./common.js";
+import { LANGUAGE, SUITS, api, gameEndWords, readFragment, refusal, storeGame, t, tileElement, text } from "./common.js";
 import { chatPanel } from "./chat.js";
 import { drawClockCells } from "./clocks.js";
 import { setUpEndings } from "./endings.js";
@@ -238,12 +238,10 @@ function draw() {
 }
 
 /** How the game ended, when not by its 13 rounds: who resigned or lost on time last, or the abort
- *  (`js.table.end.CODE`, the Ginny-O table's words); an English page shows the server's line. */
+ *  (`js.table.end.CODE`, the Ginny-O table's words). */
 function endReason(result, view) {
-  if (result.reason_code === "rounds-played") return "";
-  const seat = result.reason_args.seat;
-  return worded(`js.table.end.${result.reason_code}`, seat === undefined ? {} : { name: view.names[seat] },
-    result.reason, view);
+  return result.reason_code === "rounds-played" ? ""
+    : gameEndWords(result.reason_code, result.reason_args, result.reason, view.names);
 }
 
 // -- resigning and aborting: asked first in a dialog, for the seat this screen shows (on a hot seat, the

@@ -1,7 +1,7 @@
 // The game review: a finished game stepped through move by move (buttons, arrow keys), each move
 // against the best by score and by equity with its grade (win probability lost), the scores over the
 // game in an SVG chart, each player's summary with their accuracy.
-import { ApiError, api, rackCodes, readFragment, t, text } from "./common.js";
+import { ApiError, api, gameEndWords, rackCodes, readFragment, t, text } from "./common.js";
 import { BoardView, tileRow } from "./board-view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -41,7 +41,7 @@ function go(step) {
     $("where").textContent = t("js.review.end-of-game", { count: turns.length });
     board.draw(review.layout_grid, review.final.board);
     $("rack-label").textContent = t("js.review.racks-left");
-    $("rack").replaceChildren(text("span", review.final.reason || "", "note"));
+    $("rack").replaceChildren(text("span", finalReason(review), "note"));
     $("compare").replaceChildren(...review.names.map((name, seat) => row([name,
       t("js.review.penalty", { points: (review.final.penalties || [])[seat] ?? 0 }),
       t("js.review.final-score", { score: (review.final.scores || [])[seat] ?? "" })])));
@@ -154,7 +154,13 @@ function drawSummary() {
   }
   $("summary").replaceChildren(...rows);
   const winners = (review.final.winners || []).map((seat) => review.names[seat]).join(` ${t("js.review.and")} `);
-  $("final").textContent = `${review.final.reason || ""}. ${winners ? t("js.review.won-by", { names: winners }) : t("js.review.won-by-nobody")}`;
+  $("final").textContent = `${finalReason(review)}. ${winners ? t("js.review.won-by", { names: winners }) : t("js.review.won-by-nobody")}`;
+}
+
+/** How the reviewed game ended, in the reader's words. */
+function finalReason(review) {
+  const final = review.final;
+  return gameEndWords(final.reason_code, final.reason_args, final.reason, review.names);
 }
 
 function svg(tag, attributes) {

@@ -1,5 +1,5 @@
 // The table: the board, the seat's rack, live legality and scores, actions, live updates, the end.
-import { LANGUAGE, api, cardWords, columnLetter, rackCodes, readFragment, refusal, storeGame, t, text, tileElement, tileWords } from "./common.js";
+import { api, cardWords, columnLetter, gameEndWords, rackCodes, readFragment, refusal, storeGame, t, text, tileElement, tileWords } from "./common.js";
 import { BoardView } from "./board-view.js";
 import { chime, setSound, soundOn } from "./chime.js";
 import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndexes } from "./rack-order.js";
@@ -701,23 +701,12 @@ setUpEndings({
   say,
 });
 
-/** How the game ended in the reader's words, by its code (`js.table.end.CODE`, a seat by its name); an
- *  English page, or a code without words here, shows the server's line. */
-function endReason(result, names) {
-  const key = `js.table.end.${result.reason_code}`;
-  if (LANGUAGE === "en" || typeof result.reason_code !== "string") return result.reason;
-  const args = { ...(result.reason_args || {}) };
-  if ("seat" in args) args.name = names[args.seat] ?? String(args.seat + 1);
-  const words = t(key, args);
-  return words === key ? result.reason : words;
-}
-
 function drawEnd(current) {
   const section = $("end");
   section.classList.toggle("hidden", !current.finished);
   if (!current.finished || !current.result) return;
   const result = current.result;
-  $("end-reason").textContent = result.reason ? t("js.table.ended", { reason: endReason(result, current.names) }) : "";
+  $("end-reason").textContent = result.reason ? t("js.table.ended", { reason: gameEndWords(result.reason_code, result.reason_args, result.reason, current.names) }) : "";
   const table = $("end-table");
   table.replaceChildren();
   const head = table.insertRow();
