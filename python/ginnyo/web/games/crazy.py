@@ -34,6 +34,7 @@ from ginnyo.crazy.match import MAX_STEPS, CrazyMatch
 from ginnyo.crazy.melds import meld_text
 from ginnyo.errors import BadField, MeldNotOnTable
 from ginnyo.game.events import RESIGN, TIMEOUT, Event, is_event_text, parse_event
+from ginnyo.game.game import ABORTED, LOST_ON_TIME, RESIGNED
 from ginnyo.vocab.tiles import RANKS
 
 from ..live.fields import only_fields
@@ -228,12 +229,12 @@ def game_end(match: CrazyMatch) -> dict[str, Any]:
     """How the finished game ended: ``reason`` in English, ``reason_code`` (of :data:`GAME_END_CODES`) and
     ``reason_args`` -- its rounds played, an abort, or the last event that left one seat in."""
     if match.aborted:
-        return {"reason": "the game was aborted before it began", "reason_code": "aborted", "reason_args": {}}
+        return {"reason": ABORTED, "reason_code": "aborted", "reason_args": {}}
     if len(match.rounds) == ROUNDS:
         return {"reason": f"{ROUNDS} rounds played", "reason_code": "rounds-played", "reason_args": {}}
     seat = match.out[-1]
-    how = "resigned" if seat in match.out_by(RESIGN) else "lost on time"
-    return {"reason": f"player {seat} {how}", "reason_code": how.replace(" ", "-"), "reason_args": {"seat": seat}}
+    template, code = (RESIGNED, "resigned") if seat in match.out_by(RESIGN) else (LOST_ON_TIME, "lost-on-time")
+    return {"reason": template.format(player=seat), "reason_code": code, "reason_args": {"seat": seat}}
 
 
 def turn_of(match: CrazyMatch, seat: int | None) -> dict[str, Any]:
