@@ -11,8 +11,9 @@ from typing import Any, Iterator
 import pytest
 from starlette.routing import Route
 
+from ginnyo.web.http.api_schemas import seat_view
 from ginnyo.web.http.openapi import OPERATIONS
-from web_helpers import TestClient, client_of
+from web_helpers import TestClient, bearer, client_of
 
 METHODS = ("get", "post", "put", "patch", "delete")
 
@@ -130,3 +131,21 @@ def test_a_method_a_path_does_not_take_is_a_405_with_allow(client: TestClient, d
     assert set(client.put("/api/health").headers["allow"].split(", ")) == {"GET", "HEAD"}
     described = document["components"]["responses"]["MethodNotAllowed"]
     assert described["headers"]["Allow"]["required"] is True
+
+
+def test_every_field_of_each_kinds_view_is_in_the_documents_view(client: TestClient) -> None:
+    """A seat's and a watcher's view of each game kind, in play and finished: each field is documented in
+    the kind's branch of the view's schema, and the fields it requires are there."""
+    branches = {branch["title"]: branch for branch in seat_view()["anyOf"]}
+    for kind, body in (("Ginny-O", {"seats": ["human", "human"]}),
+                       ("Crazy Rummy", {"game": "crazy", "seats": ["human", "human", "human"]})):
+        made = client.post("/api/games", json={**body, "seed": 4, "watchable": True}).json()
+        token = made["seats"][0]["token"]
+        views = [client.get(f"/api/games/{made['id']}", headers=bearer(token)).json(),
+                 client.get(f"/api/games/{made['id']}").json()]
+        assert client.post(f"/api/games/{made['id']}/resign", json={}, headers=bearer(token)).status_code == 200
+        views.append(client.get(f"/api/games/{made['id']}", headers=bearer(token)).json())
+        schema = branches[kind]
+        for view in views:
+            assert set(view) <= set(schema["properties"]), (kind, set(view) - set(schema["properties"]))
+            assert set(schema["required"]) <= set(view), (kind, set(schema["required"]) - set(view))

@@ -161,22 +161,45 @@ def created_answer() -> dict[str, Any]:
 
 
 def seat_view() -> dict[str, Any]:
-    """A seat's view, of either game kind (the fields they share are required)."""
+    """A seat's (or a watcher's) view: one branch a game kind, each listing every field it carries
+    (docs/WEB.md "A seat's view"; the fields both kinds share are required)."""
     nullable_int = {"type": "integer", "nullable": True}
-    return _object({"id": {"type": "string"}, "seat": {"type": "integer", "nullable": True,
-                                                        "description": "null: a watcher's view"},
-                    "watching": {"type": "boolean"}, "version": {"type": "integer"},
-                    "players": {"type": "integer"}, "names": {"type": "array", "items": {"type": "string"}},
-                    "kinds": {"type": "array", "items": {"type": "string"}}, "to_move": nullable_int,
-                    "your_turn": {"type": "boolean"}, "finished": {"type": "boolean"},
-                    "history": {"type": "array"}, "result": {"type": "object", "nullable": True},
-                    "rematch": {"type": "object", "nullable": True},
-                    "clocks": {"type": "array", "nullable": True, "items": {"type": "object"},
-                               "description": "each seat's clock (seat, remaining, running, overtime_penalty)"},
-                    "analysis_open": {"type": "boolean",
-                                      "description": "whether the analysis board is handed this game now (fair play)"}},
-                   ("id", "seat", "version", "players", "names", "kinds", "to_move", "your_turn", "finished",
-                    "history", "result", "rematch"), closed=False)
+    ints = {"type": "array", "items": {"type": "integer"}}
+    text = {"type": "string"}
+    shared = {"id": text, "seat": {"type": "integer", "nullable": True, "description": "null: a watcher's view"},
+              "watching": {"type": "boolean", "description": "present and true in a watcher's view"},
+              "version": {"type": "integer"}, "players": {"type": "integer"},
+              "names": {"type": "array", "items": text}, "kinds": {"type": "array", "items": text},
+              "to_move": nullable_int, "your_turn": {"type": "boolean"}, "finished": {"type": "boolean"},
+              "scores": ints, "history": {"type": "array", "items": {"type": "object"}},
+              "result": {"type": "object", "nullable": True,
+                         "description": "once finished: reason, reason_code, reason_args, final_scores, winners, "
+                                        "ranking, out, overtime, aborted, …"},
+              "rematch": {"type": "object", "nullable": True},
+              "clocks": {"type": "array", "nullable": True, "items": {"type": "object"},
+                         "description": "each seat's clock (seat, remaining, running, overtime_penalty)"},
+              "analysis_open": {"type": "boolean",
+                                "description": "whether the analysis board is handed this game now (fair play)"}}
+    required = ("id", "seat", "version", "players", "names", "kinds", "to_move", "your_turn", "finished",
+                "history", "result", "rematch")
+    ginnyo = {"position": {"type": "object", "nullable": True,
+                           "description": "the seat's decision as FORMAT.md position JSON (its own rack only)"},
+              "layout_grid": {"type": "array", "items": text}, "rack_sizes": ints,
+              "box": {"type": "integer", "description": "tiles left in the box"},
+              "opened": {"type": "boolean"}, "stall": {"type": "object", "nullable": True},
+              "can_return": {"type": "boolean"}, "can_pass": {"type": "boolean"},
+              "last": {"type": "object", "nullable": True, "description": "the last turn: seat, action, score, squares"}}
+    crazy = {"game": {"type": "string", "enum": ["crazy"]}, "round": {"type": "integer"}, "rounds": {"type": "integer"},
+             "wild": {**text, "description": "the round's wild rank"}, "dealer": {"type": "integer"},
+             "hand": {**text, "nullable": True, "description": "this seat's own cards only (null for a watcher)"},
+             "hand_sizes": ints, "melds": {"type": "array", "items": {"type": "array", "items": text}},
+             "discard": {**text, "description": "the discard pile, bottom first"},
+             "stock": {"type": "integer", "description": "the stock's size"},
+             "turn": {"type": "object", "nullable": True}, "out_on_time": ints, "resigned": ints,
+             "may_abort": {"type": "boolean"}, "rounds_played": {"type": "array", "items": {"type": "object"}},
+             "last_round": {"type": "object", "nullable": True}}
+    return {"anyOf": [_object({**shared, **ginnyo}, required, closed=False, title="Ginny-O"),
+                      _object({**shared, **crazy}, (*required, "game"), closed=False, title="Crazy Rummy")]}
 
 
 def preview_answer() -> dict[str, Any]:
