@@ -79,6 +79,14 @@ class CrazyTable(SeatTable):
         self.movers.append(mover)
         return text
 
+    def seen_part(self, action: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+        """A draw from the stock that starts a refused action stands: a refusal of the steps after it
+        would otherwise tell whether the stock's top card is one named in them, the seat keeping the choice
+        of the discard pile (docs/WEB.md "Crazy Rummy")."""
+        if len(action) > 1 and action[0] == {"draw": "stock"} and not self.match.drawn:
+            return action[:1]
+        return None
+
     def apply_event(self, event: Event) -> str:
         """An overtime charge, a loss on time, a resignation or an abort (docs/RULES.md "Timed play",
         "Resignation and abort"): the match's own rule."""

@@ -9,6 +9,7 @@ refused is a :class:`~ginnyo.errors.TableRefusal`, which knows no HTTP.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import threading
 import time
@@ -256,10 +257,15 @@ class Tables(KeptGames):
                                   number=table.to_move + 1)
             if table.kinds[seat] != HUMAN:   # pragma: no cover - bots have no tokens
                 raise NotYourTurn("a bot's seat", seat=table.to_move, number=table.to_move + 1)
+            action = None
             try:
                 action = table.parse(text)
                 self._commit(table, action)
             except GinnyoError as error:
+                kept = None if action is None else table.seen_part(action)
+                if kept is not None:
+                    with contextlib.suppress(GinnyoError):   # a draw refused itself has shown nothing
+                        self._commit(table, kept)
                 raise RuleRefusal(_reason(error)) from None
             answer = self._view(table, seat, token)
         self.bots.schedule(table)

@@ -76,6 +76,11 @@ class SeatTable:
         """Apply an action of the seat to move (an illegal one changes nothing); its text, as stored."""
         raise NotImplementedError
 
+    def seen_part(self, action: Any) -> Any | None:
+        """The part of a refused ``action`` that stands all the same, because taking it showed its seat
+        what it was not to see otherwise (a card drawn from the stock); None for none."""
+        return None
+
     def apply_event(self, event: Event) -> str:
         """Apply a resignation, timeout, overtime charge or abort (ginnyo.game.events); its text, as stored.
         A game kind without them refuses (GinnyoError)."""
