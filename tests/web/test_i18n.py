@@ -20,6 +20,9 @@ from babel import Locale
 from babel.messages.pofile import read_po
 from starlette.routing import Route
 import ginnyo
+from ginnyo import Position
+from ginnyo.position.plays_json import no_play_json
+from ginnyo.puzzles.themes import THEMES
 from ginnyo.vocab.layout import Layout
 from ginnyo.web.http.i18n import LANGUAGE_COOKIE, LANGUAGES, catalogue, catalogue_path, choose_language, negotiate, one_counts, translate
 from ginnyo.web.http.pages import PAGES, PAGES_DIR, page_html
@@ -254,6 +257,30 @@ def test_a_page_carries_every_message_its_scripts_and_their_modules_ask_for(name
     sources = [(SCRIPTS / f"{module}.js").read_text("utf-8") for script in page.scripts for module in _modules(script)]
     asked = {key for source in sources for key in ASKED_KEY.findall(source) + ASKED_PREFIX.findall(source)}
     assert not [key for key in asked if not key.startswith(page.messages)], f"{name}: messages {page.messages}"
+
+
+def test_the_club_bot_levels_are_offered_in_the_pages_language() -> None:
+    html = page_html("index", "el")
+    levels = html[html.index('<select id="bot-level">'):]
+    levels = levels[:levels.index("</select>")]
+    assert re.findall(r'value="(level\d)"', levels) == [f"level{n}" for n in range(1, 6)]
+    assert translate("el", "js.lobby.level3.option") in levels and ">level" not in levels
+
+
+def test_every_puzzle_theme_is_worded_on_the_puzzles_page() -> None:
+    messages = _scripts_catalogue(page_html("puzzles", "pa"))["messages"]
+    assert isinstance(messages, dict)
+    assert all(f"js.puzzles.theme.{theme}" in messages for theme in THEMES)
+    assert messages["js.puzzles.theme.run"] == translate("pa", "js.common.meld.run")
+
+
+@pytest.mark.parametrize("rack, code", [("", "empty-rack"), ("* *", "only-jokers"), ("KD 2C", "return-costliest")])
+def test_the_analysis_says_why_there_is_no_play_by_a_code_the_catalogues_word(rack: str, code: str) -> None:
+    no_play = no_play_json(Position.load({"board": {}, "rack": rack, "sets": 2}))
+    assert no_play["reason_code"] == code
+    english = translate("en", f"js.analysis.no-play-reason.{code}")
+    assert english.format(**no_play["reason_args"]) == no_play["reason"]       # the same line, worded
+    assert "{" not in translate("el", f"js.analysis.no-play-reason.{code}").format(**no_play["reason_args"])
 
 
 # -- the font ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..vocab.notation import play_notation
 from ..vocab.play import ScoredPlay
-from ..vocab.tiles import rack_code
+from ..vocab.tiles import rack_code, rack_penalty
 
 if TYPE_CHECKING:
     from .position import Position
@@ -26,10 +26,15 @@ def play_to_json(position: Position, scored: ScoredPlay) -> dict[str, Any]:
 
 
 def no_play_json(position: Position) -> dict[str, Any]:
-    """A position without a legal play: no notation, and the tiles to return with the reason."""
+    """A position without a legal play: no notation, and the tiles to return with the reason, also
+    as a code and its values (``reason_code``, ``reason_args``) for a reader's own words."""
     tiles, reason = position.return_advice()
+    if tiles:
+        code, args = "return-costliest", {"tile": rack_code(tiles[0]), "penalty": rack_penalty(tiles[0])}
+    else:
+        code, args = ("only-jokers" if position.rack else "empty-rack"), {}
     return {"notation": None, "score": 0, "placements": {}, "melds": [],
-            "return": [rack_code(tile) for tile in tiles], "reason": reason}
+            "return": [rack_code(tile) for tile in tiles], "reason": reason, "reason_code": code, "reason_args": args}
 
 
 __all__ = ["play_to_json", "no_play_json"]

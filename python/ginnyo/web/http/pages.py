@@ -64,7 +64,7 @@ PAGES = {
                      messages=("js.common.", "js.board.", "js.analysis.")),
     "review": Page("review.page-title", ("review",), ("analysis",), messages=("js.common.", "js.board.", "js.review.", "js.table.end.")),
     "rules": Page("rules.page-title", (), ("rules",)),
-    "puzzles": Page("puzzles.page-title", ("puzzles",), ("puzzles",), messages=("js.common.", "js.board.")),
+    "puzzles": Page("puzzles.page-title", ("puzzles",), ("puzzles",), messages=("js.common.", "js.board.", "js.puzzles.")),
     "signup": Page("account.signup-title", ("account",), ("account",), messages=("js.common.",), body="account",
                    fills=(("{{action}}", "signup"), ("{{password_kind}}", "new"),
                           ("{{other_question}}", "have-account"), ("{{other}}", "signin"))),

@@ -52,7 +52,9 @@ function render() {
   drawPlays($("by-score"), answer.by_score, (play) => `${play.notation}  ${t("js.analysis.pts", { score: play.score })}`
     + (play.orderings > 1 ? `  (${t("js.analysis.orderings", { count: play.orderings })})` : ""));
   if (!answer.by_score.length && answer.no_play) {
-    const reason = answer.no_play.reason;
+    const { reason_code: code, reason_args: args } = answer.no_play;
+    // the reason in the reader's words by its code (position/plays_json.py), else the server's line
+    const reason = code ? t(`js.analysis.no-play-reason.${code}`, args || {}) : answer.no_play.reason;
     $("by-score").replaceChildren(text("li", reason ? t("js.analysis.no-play-because", { reason }) : t("js.analysis.no-play"), "note"));
   }
   // a 2-player endgame or pre-endgame: the solver's move first (best-move --equity's answer), the static ranking after it

@@ -1,12 +1,14 @@
 // The puzzle page: a puzzle's position on the board, tiles put down from the rack (tap or drag, or
 // the keyboard) with the table's preview, then Submit; the verdict, the solution on the board and why.
-import { api, columnLetter, rackCodes, text, tileElement, tileWords } from "./common.js";
+import { api, columnLetter, rackCodes, t, text, tileElement, tileWords } from "./common.js";
 import { BoardView } from "./board-view.js";
 
 const $ = (id) => document.getElementById(id);
 const words = $("puzzle-page").dataset;   // the page's words, in its language (data-msg-*)
 const say = (message, error = false) => { $("status").textContent = message; $("status").classList.toggle("error", error); };
 const fill = (template, values) => template.replace(/\{(\w+)\}/g, (all, key) => (key in values ? values[key] : all));
+/** A puzzle theme (puzzles/themes.py) in the reader's words. */
+const themeWords = (theme) => t(`js.puzzles.theme.${theme}`);
 
 const state = { puzzle: null, placements: new Map(), selected: null, cursor: "H8", preview: null, seq: 0,
   answer: null, suppressClick: false };
@@ -37,7 +39,7 @@ function show(puzzle) {
   $("player-rating").textContent = String(puzzle.player_rating);
   const kind = words[`msgKind${puzzle.kind[0].toUpperCase()}${puzzle.kind.slice(1)}`] || puzzle.kind;
   $("task").textContent = (puzzle.daily ? `${words.msgDaily} — ` : "") + kind;
-  $("facts").textContent = `${puzzle.id} · ${puzzle.rating} · ${puzzle.themes.join(", ")}`;
+  $("facts").textContent = `${puzzle.id} · ${puzzle.rating} · ${puzzle.themes.map(themeWords).join(", ")}`;
   $("why").replaceChildren();
   $("verdict").textContent = "";
   $("verdict").className = "note";
@@ -173,7 +175,7 @@ async function submit(notation = null) {
       fill(words.msgMargin, { margin: answer.margin })];
     if (answer.second) why.push(fill(words.msgSecond, { notation: answer.second.notation, value: secondValue(answer.second) }));
     $("why").replaceChildren(...why.map((line) => text("li", line, "")));
-    $("facts").textContent = `${state.puzzle.id} · ${answer.puzzle_rating} · ${state.puzzle.themes.join(", ")}`;
+    $("facts").textContent = `${state.puzzle.id} · ${answer.puzzle_rating} · ${state.puzzle.themes.map(themeWords).join(", ")}`;
     render();
     $("next").focus();
   } catch (error) { say(error.message, true); }
@@ -271,7 +273,7 @@ async function start() {
     const { themes } = await api("GET", "/api/puzzles/themes");
     for (const [theme, count] of Object.entries(themes)) {
       if (!count) continue;
-      const option = text("option", `${theme} (${count})`, "");
+      const option = text("option", `${themeWords(theme)} (${count})`, "");
       option.value = theme;
       $("theme").append(option);
     }

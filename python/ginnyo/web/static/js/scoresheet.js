@@ -29,8 +29,8 @@ export function moveWords(entry, names) {
   return t("js.table.said.played", { name, tiles: cards.join(" "), square, score: entry.score });
 }
 
-/** A history entry's move for the scoresheet: the notation, its pass and return in words. */
-function sheetMove(action) {
+/** A history entry's move for the scoresheet (and a move sent, for the table's line): the notation, its pass and return in words. */
+export function sheetMove(action) {
   if (action === "pass") return t("js.table.sheet.pass");
   if (!action.startsWith("return ")) return action;
   const rest = action.slice("return ".length);

@@ -3,7 +3,7 @@ import { api, cardWords, columnLetter, gameEndWords, rackCodes, readFragment, re
 import { BoardView } from "./board-view.js";
 import { chime, setSound, soundOn } from "./chime.js";
 import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndexes } from "./rack-order.js";
-import { drawScoresheet, moveWords } from "./scoresheet.js";
+import { drawScoresheet, moveWords, sheetMove } from "./scoresheet.js";
 import { drawTracker } from "./tracker.js";
 import { chatPanel } from "./chat.js";
 import { drawClockCells } from "./clocks.js";
@@ -549,7 +549,7 @@ async function send(action) {
   try {
     const next = await api("POST", `/api/games/${encodeURIComponent(gameId)}/actions`,
       { token: tokens.get(mover), body: { action, version: current.version } });
-    say(t("js.table.played", { action }));
+    say(t("js.table.played", { action: sheetMove(action) }));
     $("notation-text").value = "";
     onView(mover, next);
     // hot-seat: the next seat's own view, without waiting for its socket
