@@ -17,7 +17,8 @@ import schemathesis
 from hypothesis import strategies as st
 
 from ginnyo.errors import BadField
-from ginnyo.web.http.api_schemas import CHAT_FORMAT, NAME_FORMAT
+from ginnyo.web.http.api_schemas import NAME_FORMAT
+from ginnyo.web.http.club_schemas import CHAT_FORMAT
 from ginnyo.web.http.requests import MAX_NAME
 from ginnyo.web.live.chat import MAX_TEXT, checked_text
 

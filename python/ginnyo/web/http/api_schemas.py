@@ -10,38 +10,20 @@ from typing import Any
 from ginnyo.simulation.choices import POLICIES, STOP_LEVELS
 from ginnyo.game.clock import INCREMENT_BOUNDS, INITIAL_BOUNDS
 
-from ginnyo.accounts.rules import MAX_NAME as MAX_ACCOUNT_NAME
-from ginnyo.accounts.rules import MAX_PASSWORD, MIN_PASSWORD
-from ginnyo.accounts.rules import MIN_NAME as MIN_ACCOUNT_NAME
-from ginnyo.accounts.rules import NAME_PATTERN as ACCOUNT_NAME_PATTERN
-
 from ginnyo.crazy.hints import MAX_CHOSEN
 from ginnyo.crazy.match import MAX_STEPS
 
 from ..games.kinds import GAME_KINDS
+from .json_schema import object_schema
 from .requests import (MAX_ACTION, MAX_CANDIDATES, MAX_LIMIT, MAX_NAME, MAX_PLIES, MAX_ROLLOUTS, MAX_SIMULATION_SEED,
                        MAX_THINK)
 from ..store.rows import GINNYO, MAX_SEED
-from ..store.chat import MAX_TEXT, ROOMS
 
 #: A seat's name (``POST /api/games``'s ``names``): the handler collapses runs of whitespace, then asks
 #: for at most :data:`MAX_NAME` printable characters, which no JSON Schema keyword says exactly
 NAME_FORMAT = "seat-name"
-#: a chat message's text: 1 to MAX_TEXT printable characters once trimmed (web/live/chat.py's checked_text)
-CHAT_FORMAT = "chat-text"
 VERSION_LIMIT = 1 << 31
 JOB_STATES = ("waiting", "running", "done", "stopped", "failed")
-
-
-def _object(properties: dict[str, Any], required: tuple[str, ...] = (), closed: bool = True,
-            **more: Any) -> dict[str, Any]:
-    """An object schema; ``closed``: unknown fields are refused (the handler's ``only_fields``)."""
-    schema: dict[str, Any] = {"type": "object", "properties": properties, **more}
-    if required:
-        schema["required"] = list(required)
-    if closed:
-        schema["additionalProperties"] = False
-    return schema
 
 
 def _whole(low: int, high: int, nullable: bool = True) -> dict[str, Any]:
@@ -82,30 +64,30 @@ def new_game_body() -> dict[str, Any]:
                 "think": {"type": "number", "exclusiveMinimum": True, "minimum": 0, "maximum": MAX_THINK,
                           "nullable": True, "description": "the sim bots' seconds a move"},
                 "watchable": {"type": "boolean", "description": "open to watchers (default: false)"}}
-            properties["clock"] = {**_object({"initial": _whole(*INITIAL_BOUNDS, nullable=False),
-                                              "increment": _whole(*INCREMENT_BOUNDS)}, ("initial",)),
+            properties["clock"] = {**object_schema({"initial": _whole(*INITIAL_BOUNDS, nullable=False),
+                                                    "increment": _whole(*INCREMENT_BOUNDS)}, ("initial",)),
                                    "nullable": True,
                                    "description": "the time control: seconds a seat, seconds added a turn"}
-            branches.append(_object(properties, ("seats",) if name == GINNYO else ("game", "seats"),
-                                    title=f"{name}, {count} seats"))
+            branches.append(object_schema(properties, ("seats",) if name == GINNYO else ("game", "seats"),
+                                          title=f"{name}, {count} seats"))
     return {"oneOf": branches}
 
 
 def preview_body() -> dict[str, Any]:
     """``POST /api/games/{game_id}/preview``: a Ginny-O placement, or Crazy Rummy cards or a hint."""
-    placements = _object({"placements": {"type": "object", "additionalProperties": {"type": "string"},
-                                         "description": "square -> tile code (a joker: the card it stands "
-                                                        "for in lower case, or * not chosen yet)"}},
-                         ("placements",), title="Ginny-O: placements")
+    placements = object_schema({"placements": {"type": "object", "additionalProperties": {"type": "string"},
+                                               "description": "square -> tile code (a joker: the card it stands "
+                                                              "for in lower case, or * not chosen yet)"}},
+                               ("placements",), title="Ginny-O: placements")
     crazy = {"hint": {"type": "boolean", "description": "true: the advisor's best turn"},
              "cards": {"type": "array", "items": {"type": "string"}, "minItems": 1,
                        "maxItems": MAX_CHOSEN, "description": "card codes of the hand"},
              "onto": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2, "nullable": True,
                       "description": "[seat, number] of a meld on the table"}}
     return {"anyOf": [placements,
-                      _object({**crazy, "hint": {"type": "boolean", "enum": [True]}}, ("hint",),
-                              title="Crazy Rummy: a hint"),
-                      _object(crazy, ("cards",), title="Crazy Rummy: the steps of chosen cards")]}
+                      object_schema({**crazy, "hint": {"type": "boolean", "enum": [True]}}, ("hint",),
+                                    title="Crazy Rummy: a hint"),
+                      object_schema(crazy, ("cards",), title="Crazy Rummy: the steps of chosen cards")]}
 
 
 def action_body() -> dict[str, Any]:
@@ -114,9 +96,9 @@ def action_body() -> dict[str, Any]:
     action = {"anyOf": [{"type": "string", "maxLength": MAX_ACTION,
                          "description": "Ginny-O: move notation, return <tiles> or pass"},
                         step, {"type": "array", "items": step, "minItems": 1, "maxItems": MAX_STEPS}]}
-    return _object({"action": action,
-                    "version": {**_whole(0, VERSION_LIMIT), "description": "the version acted on (else 409)"}},
-                   ("action",))
+    return object_schema({"action": action,
+                          "version": {**_whole(0, VERSION_LIMIT), "description": "the version acted on (else 409)"}},
+                         ("action",))
 
 
 def position_field() -> dict[str, Any]:
@@ -126,22 +108,22 @@ def position_field() -> dict[str, Any]:
 
 def analysis_body() -> dict[str, Any]:
     """``POST /api/analysis``."""
-    return _object({"position": position_field(),
-                    "limit": {**_whole(1, MAX_LIMIT), "description": "plays in each ranking"}},
-                   ("position",))
+    return object_schema({"position": position_field(),
+                          "limit": {**_whole(1, MAX_LIMIT), "description": "plays in each ranking"}},
+                         ("position",))
 
 
 def simulation_body() -> dict[str, Any]:
     """``POST /api/analysis/simulations``."""
-    return _object({"position": position_field(),
-                    "rollouts": _whole(1, MAX_ROLLOUTS),
-                    "candidates": _whole(1, MAX_CANDIDATES),
-                    "plies": _whole(0, MAX_PLIES),
-                    "seed": _whole(0, MAX_SIMULATION_SEED),
-                    "policy": {"type": "string", "enum": list(POLICIES)},
-                    "stop": {"type": "integer", "enum": [*sorted(STOP_LEVELS), None], "nullable": True,
-                             "description": "stop once the leader is ahead at this confidence (%)"}},
-                   ("position",))
+    return object_schema({"position": position_field(),
+                          "rollouts": _whole(1, MAX_ROLLOUTS),
+                          "candidates": _whole(1, MAX_CANDIDATES),
+                          "plies": _whole(0, MAX_PLIES),
+                          "seed": _whole(0, MAX_SIMULATION_SEED),
+                          "policy": {"type": "string", "enum": list(POLICIES)},
+                          "stop": {"type": "integer", "enum": [*sorted(STOP_LEVELS), None], "nullable": True,
+                                   "description": "stop once the leader is ahead at this confidence (%)"}},
+                         ("position",))
 
 
 def empty_object() -> dict[str, Any]:
@@ -153,11 +135,11 @@ def empty_object() -> dict[str, Any]:
 
 def created_answer() -> dict[str, Any]:
     """A made game (or rematch): every seat, the people's tokens and links."""
-    seat = _object({"seat": {"type": "integer"}, "kind": {"type": "string"}, "name": {"type": "string"},
-                    "token": {"type": "string", "description": "a person's seat token (only here)"},
-                    "url": {"type": "string"}}, ("seat", "kind", "name"), closed=False)
-    return _object({"id": {"type": "string"}, "seats": {"type": "array", "items": seat},
-                    "hotseat_url": {"type": "string"}}, ("id", "seats"), closed=False)
+    seat = object_schema({"seat": {"type": "integer"}, "kind": {"type": "string"}, "name": {"type": "string"},
+                          "token": {"type": "string", "description": "a person's seat token (only here)"},
+                          "url": {"type": "string"}}, ("seat", "kind", "name"), closed=False)
+    return object_schema({"id": {"type": "string"}, "seats": {"type": "array", "items": seat},
+                          "hotseat_url": {"type": "string"}}, ("id", "seats"), closed=False)
 
 
 def seat_view() -> dict[str, Any]:
@@ -188,7 +170,8 @@ def seat_view() -> dict[str, Any]:
               "box": {"type": "integer", "description": "tiles left in the box"},
               "opened": {"type": "boolean"}, "stall": {"type": "object", "nullable": True},
               "can_return": {"type": "boolean"}, "can_pass": {"type": "boolean"},
-              "last": {"type": "object", "nullable": True, "description": "the last turn: seat, action, score, squares"}}
+              "last": {"type": "object", "nullable": True,
+                       "description": "the last turn: seat, action, score, squares"}}
     crazy = {"game": {"type": "string", "enum": ["crazy"]}, "round": {"type": "integer"}, "rounds": {"type": "integer"},
              "wild": {**text, "description": "the round's wild rank"}, "dealer": {"type": "integer"},
              "hand": {**text, "nullable": True, "description": "this seat's own cards only (null for a watcher)"},
@@ -198,40 +181,40 @@ def seat_view() -> dict[str, Any]:
              "turn": {"type": "object", "nullable": True}, "out_on_time": ints, "resigned": ints,
              "may_abort": {"type": "boolean"}, "rounds_played": {"type": "array", "items": {"type": "object"}},
              "last_round": {"type": "object", "nullable": True}}
-    return {"anyOf": [_object({**shared, **ginnyo}, required, closed=False, title="Ginny-O"),
-                      _object({**shared, **crazy}, (*required, "game"), closed=False, title="Crazy Rummy")]}
+    return {"anyOf": [object_schema({**shared, **ginnyo}, required, closed=False, title="Ginny-O"),
+                      object_schema({**shared, **crazy}, (*required, "game"), closed=False, title="Crazy Rummy")]}
 
 
 def preview_answer() -> dict[str, Any]:
-    return {"anyOf": [_object({"legal": {"type": "boolean"}, "reason": {"type": "string", "nullable": True},
-                               "reason_code": {"type": "string", "nullable": True}, "reason_args": {"type": "object"},
-                               "score": {"type": "integer"}, "melds": {"type": "array"},
-                               "joker_options": {"type": "object"}}, ("legal", "reason", "score", "melds"),
-                              closed=False, title="Ginny-O: the verdict"),
-                      _object({"options": {"type": "array"}, "reason": {"type": "string", "nullable": True},
-                               "reason_code": {"type": "string", "nullable": True},
-                               "reason_args": {"type": "object", "nullable": True}},
-                              ("options", "reason", "reason_code", "reason_args"), closed=False,
-                              title="Crazy Rummy: the steps"),
-                      _object({"hint": {"type": "object"}, "lines": {"type": "array"},
-                               "steps": {"type": "array", "items": _object({"code": {"type": "string"},
-                                                                            "args": {"type": "object"}},
-                                                                           ("code", "args"))}},
-                              ("hint", "lines", "steps"), closed=False, title="Crazy Rummy: the hint")]}
+    return {"anyOf": [object_schema({"legal": {"type": "boolean"}, "reason": {"type": "string", "nullable": True},
+                                     "reason_code": {"type": "string", "nullable": True}, "reason_args": {"type": "object"},
+                                     "score": {"type": "integer"}, "melds": {"type": "array"},
+                                     "joker_options": {"type": "object"}}, ("legal", "reason", "score", "melds"),
+                                    closed=False, title="Ginny-O: the verdict"),
+                      object_schema({"options": {"type": "array"}, "reason": {"type": "string", "nullable": True},
+                                     "reason_code": {"type": "string", "nullable": True},
+                                     "reason_args": {"type": "object", "nullable": True}},
+                                    ("options", "reason", "reason_code", "reason_args"), closed=False,
+                                    title="Crazy Rummy: the steps"),
+                      object_schema({"hint": {"type": "object"}, "lines": {"type": "array"},
+                                     "steps": {"type": "array", "items": object_schema({"code": {"type": "string"},
+                                                                                        "args": {"type": "object"}},
+                                                                                       ("code", "args"))}},
+                                    ("hint", "lines", "steps"), closed=False, title="Crazy Rummy: the hint")]}
 
 
 def analysis_answer() -> dict[str, Any]:
-    return _object({"position": {"type": "object"}, "line": {"type": "string"}, "by_score": {"type": "array"},
-                    "by_equity": {"type": "array"}, "no_play": {"type": "object", "nullable": True},
-                    "endgame": {"type": "object", "nullable": True}},
-                   ("position", "line", "by_score", "by_equity", "no_play", "endgame"), closed=False)
+    return object_schema({"position": {"type": "object"}, "line": {"type": "string"}, "by_score": {"type": "array"},
+                          "by_equity": {"type": "array"}, "no_play": {"type": "object", "nullable": True},
+                          "endgame": {"type": "object", "nullable": True}},
+                         ("position", "line", "by_score", "by_equity", "no_play", "endgame"), closed=False)
 
 
 def game_position_answer() -> dict[str, Any]:
     """A seat's position handed to the analysis board."""
-    return _object({"id": {"type": "string"}, "seat": {"type": "integer"}, "finished": {"type": "boolean"},
-                    "names": {"type": "array", "items": {"type": "string"}}, "position": {"type": "object"}},
-                   ("id", "seat", "finished", "names", "position"))
+    return object_schema({"id": {"type": "string"}, "seat": {"type": "integer"}, "finished": {"type": "boolean"},
+                          "names": {"type": "array", "items": {"type": "string"}}, "position": {"type": "object"}},
+                         ("id", "seat", "finished", "names", "position"))
 
 
 def job_answer(created: bool = False) -> dict[str, Any]:
@@ -243,7 +226,7 @@ def job_answer(created: bool = False) -> dict[str, Any]:
     if created:
         properties["events"] = {"type": "string"}
         required += ("events",)
-    return _object(properties, required, closed=False)
+    return object_schema(properties, required, closed=False)
 
 
 def review_answer(of_table: bool = False) -> dict[str, Any]:
@@ -254,154 +237,60 @@ def review_answer(of_table: bool = False) -> dict[str, Any]:
     if of_table:
         properties["game"] = {"type": "string"}
         required += ("game",)
-    return _object(properties, required, closed=False)
+    return object_schema(properties, required, closed=False)
 
 
 def puzzle_answer() -> dict[str, Any]:
     """A puzzle before an attempt: never its solution (docs/PUZZLES.md)."""
-    return _object({"id": {"type": "string"}, "kind": {"type": "string", "enum": ["score", "endgame", "equity"]},
-                    "position": {"type": "object"}, "themes": {"type": "array", "items": {"type": "string"}},
-                    "rating": {"type": "integer"}, "player_rating": {"type": "integer"}, "daily": {"type": "boolean"},
-                    "layout_grid": {"type": "array", "items": {"type": "string"}}},
-                   ("id", "kind", "position", "themes", "rating", "player_rating", "daily"), closed=False)
+    return object_schema({"id": {"type": "string"}, "kind": {"type": "string", "enum": ["score", "endgame", "equity"]},
+                          "position": {"type": "object"}, "themes": {"type": "array", "items": {"type": "string"}},
+                          "rating": {"type": "integer"}, "player_rating": {"type": "integer"}, "daily": {"type": "boolean"},
+                          "layout_grid": {"type": "array", "items": {"type": "string"}}},
+                         ("id", "kind", "position", "themes", "rating", "player_rating", "daily"), closed=False)
 
 
 def puzzle_attempt_body() -> dict[str, Any]:
-    return _object({"action": {"type": "string", "maxLength": MAX_ACTION,
-                               "description": "move notation or return <tiles>"}}, ("action",))
+    return object_schema({"action": {"type": "string", "maxLength": MAX_ACTION,
+                                     "description": "move notation or return <tiles>"}}, ("action",))
 
 
 def puzzle_placements_body() -> dict[str, Any]:
-    return _object({"placements": {"type": "object", "additionalProperties": {"type": "string"},
-                                   "description": "square -> tile code (a joker: its card in lower case, or *)"}},
-                   ("placements",))
+    return object_schema({"placements": {"type": "object", "additionalProperties": {"type": "string"},
+                                         "description": "square -> tile code (a joker: its card in lower case, or *)"}},
+                         ("placements",))
 
 
 def puzzle_attempt_answer() -> dict[str, Any]:
-    return _object({"id": {"type": "string"}, "correct": {"type": "boolean"}, "rated": {"type": "boolean"},
-                    "solution": {"type": "array", "items": {"type": "string"}}, "margin": {"type": "number"},
-                    "second": {"type": "object", "nullable": True}, "rating": {"type": "integer"},
-                    "puzzle_rating": {"type": "integer"}, "solution_placements": {"type": "object"}},
-                   ("id", "correct", "rated", "solution", "margin", "second", "rating", "puzzle_rating"), closed=False)
+    return object_schema({"id": {"type": "string"}, "correct": {"type": "boolean"}, "rated": {"type": "boolean"},
+                          "solution": {"type": "array", "items": {"type": "string"}}, "margin": {"type": "number"},
+                          "second": {"type": "object", "nullable": True}, "rating": {"type": "integer"},
+                          "puzzle_rating": {"type": "integer"}, "solution_placements": {"type": "object"}},
+                         ("id", "correct", "rated", "solution", "margin", "second", "rating", "puzzle_rating"), closed=False)
 
 
 def puzzle_themes_answer() -> dict[str, Any]:
-    return _object({"themes": {"type": "object", "additionalProperties": {"type": "integer"}}}, ("themes",))
-
-
-def chat_body() -> dict[str, Any]:
-    """``POST /api/games/{id}/chat``: the text, and the room (the sender's own; another is a 403)."""
-    return _object({"text": {"type": "string", "format": CHAT_FORMAT, "minLength": 1,
-                             "description": f"1 to {MAX_TEXT} printable characters once trimmed"},
-                    "room": {"type": "string", "enum": list(ROOMS)}}, ("text",))
-
-
-def chat_message() -> dict[str, Any]:
-    """A chat message: its room, its sender's name as shown, its text, when (seconds since the epoch)."""
-    return _object({"id": {"type": "integer"}, "room": {"type": "string", "enum": list(ROOMS)},
-                    "sender": {"type": "string"}, "text": {"type": "string"}, "created": {"type": "number"}},
-                   ("id", "room", "sender", "text", "created"))
-
-
-def chat_answer() -> dict[str, Any]:
-    return _object({"messages": {"type": "array", "items": chat_message()}}, ("messages",))
-
-
-def account_body(new: bool = True) -> dict[str, Any]:
-    """``POST /api/accounts``'s body (``new``: the name's and the password's rules) or ``POST /api/session``'s."""
-    name: dict[str, Any] = {"type": "string"}
-    password: dict[str, Any] = {"type": "string"}
-    if new:
-        name.update(minLength=MIN_ACCOUNT_NAME, maxLength=MAX_ACCOUNT_NAME, pattern=ACCOUNT_NAME_PATTERN.pattern)
-        password.update(minLength=MIN_PASSWORD, maxLength=MAX_PASSWORD)
-    return _object({"name": name, "password": password}, ("name", "password"))
-
-
-def account_answer() -> dict[str, Any]:
-    """The account signed in: its name as first written, when it was made (seconds since the epoch)."""
-    return _object({"name": {"type": "string"}, "created": {"type": "number"}}, ("name", "created"), closed=False)
-
-
-def clock_schema() -> dict[str, Any]:
-    return _object({"initial": {"type": "integer", "minimum": 1, "maximum": 3 * 3600},
-                    "increment": {"type": "integer", "minimum": 0, "maximum": 600}}, ("initial", "increment"))
-
-
-def seek_body() -> dict[str, Any]:
-    """``POST /api/seeks``'s body (docs/CLUB.md, "Seeks and the lobby")."""
-    return _object({"game": {"type": "string", "enum": ["ginnyo", "crazy"]},
-                    "players": {"type": "integer", "minimum": 2, "maximum": 6}, "clock": clock_schema(),
-                    "rated": {"type": "boolean"}, "bots": {"type": "array", "items": {"type": "string"}}},
-                   ("players",))
-
-
-def seat_answer() -> dict[str, Any]:
-    """A seated account's seat in a seek's game: a new token of it, and its page."""
-    return _object({"id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"},
-                    "url": {"type": "string"}}, ("id", "seat", "token", "url"))
-
-
-def seek_answer() -> dict[str, Any]:
-    """A seek; once full, its game (``game_id``) and, in the answer of whoever filled it, their ``seat``."""
-    return _object({"id": {"type": "string"}, "game": {"type": "string"}, "players": {"type": "integer"},
-                    "clock": clock_schema(), "rated": {"type": "boolean"},
-                    "bots": {"type": "array", "items": {"type": "string"}},
-                    "seated": {"type": "array", "items": {"type": "string"}}, "maker": {"type": "string"},
-                    "status": {"type": "string", "enum": ["open", "started", "cancelled"]},
-                    "full": {"type": "boolean"}, "game_id": {"type": "string", "nullable": True},
-                    "created": {"type": "number"}, "seat": seat_answer()},
-                   ("id", "game", "players", "clock", "rated", "bots", "seated", "status", "full", "game_id"),
-                   closed=False)
-
-
-def seeks_answer() -> dict[str, Any]:
-    return _object({"seeks": {"type": "array", "items": seek_answer()}}, ("seeks",))
-
-
-def standing_schema() -> dict[str, Any]:
-    return _object({"rating": {"type": "integer"}, "provisional": {"type": "boolean"}, "games": {"type": "integer"}},
-                   ("rating", "provisional", "games"))
-
-
-def player_answer() -> dict[str, Any]:
-    """A player's ratings (by game kind) and rated games, the latest first."""
-    game = _object({"id": {"type": "string"}, "game": {"type": "string"},
-                    "result": {"type": "string", "enum": ["won", "drew", "lost"]}, "rank": {"type": "integer"},
-                    "players": {"type": "integer"}, "rating_before": {"type": "integer"},
-                    "rating_after": {"type": "integer"}, "rating_change": {"type": "integer"},
-                    "created": {"type": "number"}}, ("id", "game", "result", "rating_change"), closed=False)
-    return _object({"name": {"type": "string"},
-                    "ratings": {"type": "object", "additionalProperties": standing_schema()},
-                    "games": {"type": "array", "items": game}}, ("name", "ratings", "games"))
-
-
-def leaderboard_answer() -> dict[str, Any]:
-    entry = standing_schema()
-    entry["properties"] = {"name": {"type": "string"}, **entry["properties"]}
-    entry["required"] = ["name", *entry["required"]]
-    return _object({"game": {"type": "string"}, "players": {"type": "array", "items": entry}}, ("game", "players"))
+    return object_schema({"themes": {"type": "object", "additionalProperties": {"type": "integer"}}}, ("themes",))
 
 
 def health_answer() -> dict[str, Any]:
-    return _object({"ok": {"type": "boolean", "enum": [True]}}, ("ok",))
+    return object_schema({"ok": {"type": "boolean", "enum": [True]}}, ("ok",))
 
 
 def document_answer() -> dict[str, Any]:
-    return _object({"openapi": {"type": "string"}, "info": {"type": "object"}, "paths": {"type": "object"}},
-                   ("openapi", "info", "paths"), closed=False)
+    return object_schema({"openapi": {"type": "string"}, "info": {"type": "object"}, "paths": {"type": "object"}},
+                         ("openapi", "info", "paths"), closed=False)
 
 
 def refusal() -> dict[str, Any]:
     """Every refusal: one line of reason (English), and where the app answers it its stable code and
     arguments, for a page to say it in its reader's language."""
-    return _object({"error": {"type": "string"},
-                    "code": {"type": "string", "description": "e.g. not-your-turn, not-a-meld (docs/WEB.md)"},
-                    "args": {"type": "object", "description": "what the code's sentence names"}}, ("error",))
+    return object_schema({"error": {"type": "string"},
+                          "code": {"type": "string", "description": "e.g. not-your-turn, not-a-meld (docs/WEB.md)"},
+                          "args": {"type": "object", "description": "what the code's sentence names"}}, ("error",))
 
 
 __all__ = ["puzzle_answer", "puzzle_attempt_body", "puzzle_placements_body", "puzzle_attempt_answer",
-           "puzzle_themes_answer", "NAME_FORMAT", "CHAT_FORMAT", "player_counts", "new_game_body", "preview_body",
-           "action_body", "analysis_body", "simulation_body", "empty_object", "created_answer", "seat_view",
-           "preview_answer", "analysis_answer", "job_answer", "review_answer", "seek_body", "seek_answer",
-           "seeks_answer", "seat_answer", "player_answer", "leaderboard_answer", "health_answer", "document_answer",
-           "refusal", "game_position_answer", "chat_body", "chat_message", "chat_answer"]
+           "puzzle_themes_answer", "NAME_FORMAT", "player_counts", "new_game_body", "preview_body", "action_body",
+           "analysis_body", "simulation_body", "empty_object", "created_answer", "seat_view", "preview_answer",
+           "analysis_answer", "job_answer", "review_answer", "health_answer", "document_answer", "refusal",
+           "game_position_answer"]

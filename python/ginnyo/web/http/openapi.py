@@ -1,6 +1,6 @@
 """The web API as an OpenAPI 3 document, made from the routes themselves (their paths, methods and
 path parameters) and, for each operation, what :data:`OPERATIONS` says of it: its body, its answer,
-the refusals it can give and whether it needs a seat's token (the schemas: :mod:`.api_schemas`)."""
+the refusals it can give and whether it needs a seat's token (the schemas: :mod:`.api_schemas` and :mod:`.club_schemas`)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from ginnyo import __version__
 
 from . import api_schemas as schemas
+from . import club_schemas
 from .requests import MAX_BODY, MAX_RECORD
 
 JSON = "application/json"
@@ -132,45 +133,45 @@ OPERATIONS: dict[tuple[str, str], tuple[str, Operation]] = {
 OPERATIONS.update({
     ("post", "/api/accounts"): ("sign_up", Operation(
         "Make an account (docs/CLUB.md): a name unique without regard to case and a password; signed in (the "
-        "session cookie set)", schemas.account_answer, JSON_BODY + (409,), 201, schemas.account_body)),
+        "session cookie set)", club_schemas.account_answer, JSON_BODY + (409,), 201, club_schemas.account_body)),
     ("post", "/api/session"): ("sign_in", Operation(
         "Sign in: a new session cookie (the one sent, if any, ends); 401 for a wrong name or password, 429 "
-        "after too many failures", schemas.account_answer, JSON_BODY + (401,),
-        body=lambda: schemas.account_body(new=False))),
+        "after too many failures", club_schemas.account_answer, JSON_BODY + (401,),
+        body=lambda: club_schemas.account_body(new=False))),
     ("delete", "/api/session"): ("sign_out", Operation(
         "Sign out: the session ends, its cookie is cleared (from this server's pages only: Origin)",
         None, (403,), 204, answer_type="text/plain")),
-    ("get", "/api/me"): ("me", Operation("The account signed in", schemas.account_answer, (401,), session=True)),
+    ("get", "/api/me"): ("me", Operation("The account signed in", club_schemas.account_answer, (401,), session=True)),
     # the club's seeks and ratings (docs/CLUB.md, "Seeks and the lobby", "Ratings"); the lobby's socket:
     # /api/lobby/events, public
     ("post", "/api/seeks"): ("create_seek", Operation(
         "Ask for a game: kind, seats, clock, rated or not, bot levels; filled by bots alone, made at once (its "
-        "game and the maker's seat in the answer)", schemas.seek_answer, JSON_BODY + (401, 503), 201,
-        schemas.seek_body, session=True)),
-    ("get", "/api/seeks"): ("list_seeks", Operation("The open seeks, the oldest first", schemas.seeks_answer)),
+        "game and the maker's seat in the answer)", club_schemas.seek_answer, JSON_BODY + (401, 503), 201,
+        club_schemas.seek_body, session=True)),
+    ("get", "/api/seeks"): ("list_seeks", Operation("The open seeks, the oldest first", club_schemas.seeks_answer)),
     ("post", "/api/seeks/{seek_id}/join"): ("join_seek", Operation(
         "Take a seat in a seek; once full, its game and the joiner's seat; 409 when it takes no one",
-        schemas.seek_answer, JSON_BODY + (401, 404, 409, 503), body=schemas.empty_object, session=True)),
+        club_schemas.seek_answer, JSON_BODY + (401, 404, 409, 503), body=schemas.empty_object, session=True)),
     ("delete", "/api/seeks/{seek_id}"): ("cancel_seek", Operation(
         "Withdraw an open seek (its maker alone)", None, (401, 403, 404, 409), 204, session=True,
         answer_type="text/plain")),
     ("post", "/api/seeks/{seek_id}/seat"): ("seek_seat", Operation(
-        "A new token of the seat the signed-in account holds in the seek's game", schemas.seat_answer,
+        "A new token of the seat the signed-in account holds in the seek's game", club_schemas.seat_answer,
         JSON_BODY + (401, 404, 503), 201, schemas.empty_object, session=True)),
     ("get", "/api/players/{name}"): ("player", Operation(
         "A player's ratings by game kind (an account's name, or bot:KIND) and rated games, the latest first",
-        schemas.player_answer, (404,))),
+        club_schemas.player_answer, (404,))),
     ("get", "/api/leaderboard"): ("leaderboard", Operation(
         "The players of a game kind (?game=ginnyo|crazy), the best rating first (?limit=, at most 100)",
-        schemas.leaderboard_answer, (400,))),
+        club_schemas.leaderboard_answer, (400,))),
     # the tables' chat (docs/CLUB.md "Watching and chat")
     ("post", "/api/games/{game_id}/chat"): ("chat_post", Operation(
         "Write in a game's chat: a seat in the players' room, a signed-in watcher in the watchers' room (403 "
         "for the other room); at most 300 printable characters, 5 messages in 10 s a sender",
-        schemas.chat_message, GAME + JSON_BODY + (503,), 201, schemas.chat_body, seat=True, watcher="session")),
+        club_schemas.chat_message, GAME + JSON_BODY + (503,), 201, club_schemas.chat_body, seat=True, watcher="session")),
     ("get", "/api/games/{game_id}/chat"): ("chat_read", Operation(
         "The last messages of the rooms the caller reads (a seat: the players' room until the game is over; a "
-        "watcher: both)", schemas.chat_answer, GAME, seat=True, watcher="anyone")),
+        "watcher: both)", club_schemas.chat_answer, GAME, seat=True, watcher="anyone")),
 })
 LINK_PARAMETERS = {
     # the game's id; the seat token (Authorization: Bearer TOKEN) is a person's seat's "token" in "seats"
