@@ -34,7 +34,7 @@ from .requests import (DEFAULT_CANDIDATES, DEFAULT_LIMIT, DEFAULT_PLIES, DEFAULT
                        MAX_PLIES, MAX_ROLLOUTS, MAX_SIMULATION_SEED)
 from .pages import page_response
 from .errors import BadRequest, Conflict, Illegal, NotFound
-from .limits import SIMULATIONS, limited
+from .limits import ANALYSES, SIMULATIONS, limited
 from ..live.analysis_jobs import KEEP_SECONDS, MAX_ACTIVE, Job, Simulations
 
 if TYPE_CHECKING:
@@ -87,6 +87,7 @@ def endgame_json(position: Position, context: GameContext, board: dict[str, str]
 
 
 async def analyse(request: Request) -> Response:
+    limited(request, ANALYSES)
     body = await fields.json_body(request)
     fields.only_fields(body, ("position", "limit"))
     limit = _number(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)   # the request's fields before the position's

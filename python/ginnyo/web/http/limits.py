@@ -27,7 +27,10 @@ EXPIRE_DAYS = 30.0             # a game in play untouched this long is let go fr
 REQUEST_SECONDS = 20.0         # a request's headers and body (at most 64 KiB) must come within this
 MAX_CLIENTS = 10_000           # client addresses whose buckets are kept
 ACCOUNTS_PER_MINUTE = 10       # accounts a client may make a minute: each costs an Argon2id hash (64 MiB a moment)
+PREVIEWS_PER_MINUTE = 600      # previews (a game's, a puzzle's) a client may ask a minute: the page asks one a tile placed
+ANALYSES_PER_MINUTE = 300      # analyses of a position and reviews of an uploaded record a client may ask a minute
 GAMES, SIMULATIONS, ACCOUNTS = "games", "simulations", "accounts"   # the kinds of request limited
+PREVIEWS, ANALYSES = "previews", "analyses"
 
 
 class RateLimiter:
@@ -63,12 +66,14 @@ class RateLimiter:
 
 
 def limited(request: Request, kind: str) -> None:
-    """Count the request against its client's allowance of ``kind`` (:data:`GAMES`, :data:`SIMULATIONS`, :data:`ACCOUNTS`)."""
+    """Count the request against its client's allowance of ``kind`` (:data:`GAMES`, :data:`SIMULATIONS`, :data:`ACCOUNTS`,
+    :data:`PREVIEWS`, :data:`ANALYSES`)."""
     limiters: dict[str, RateLimiter] = getattr(request.app.state, "limiters", {})
     limiter = limiters.get(kind)
     if limiter is not None:
         limiter.take(request.client.host if request.client is not None else "")
 
 
-__all__ = ["RateLimiter", "limited", "GAMES", "SIMULATIONS", "ACCOUNTS", "ACCOUNTS_PER_MINUTE", "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "MAX_GAMES",
+__all__ = ["RateLimiter", "limited", "GAMES", "SIMULATIONS", "ACCOUNTS", "PREVIEWS", "ANALYSES", "ACCOUNTS_PER_MINUTE",
+           "PREVIEWS_PER_MINUTE", "ANALYSES_PER_MINUTE", "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "MAX_GAMES",
            "EXPIRE_DAYS", "REQUEST_SECONDS"]
