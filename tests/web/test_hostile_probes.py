@@ -4,13 +4,16 @@ many sockets): each refusal one line with its code, and no stranger shutting oth
 from __future__ import annotations
 
 import contextlib
+import json
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
+from analysis_helpers import SHIPPED
 from ginnyo.commands.serve import web_app
 from ginnyo.puzzles.solving import shipped_puzzles
+from ginnyo.web.http import analysis
 from ginnyo.web.http import app as app_module
 from ginnyo.web.http import sockets
 from ginnyo.web.live import feed, lobby
@@ -86,6 +89,7 @@ def test_one_address_holds_a_bounded_number_of_sockets(client: TestClient, monke
 
 
 SAME_ORIGIN = {"Origin": "http://127.0.0.1"}
+MIDGAME = next(path for path in SHIPPED if path.name == "midgame.json")
 
 
 def test_a_seek_counts_against_the_games_allowance(tmp_path: Path) -> None:
@@ -124,3 +128,16 @@ def test_analyses_and_reviews_past_a_clients_allowance_are_refused(tmp_path: Pat
         assert client.post("/api/review", **record).status_code != 429
         coded(client.post("/api/review", **record).json(), "too-many-requests")
         coded(client.post("/api/analysis", json={"position": position}).json(), "too-many-requests")
+
+
+def test_one_address_holds_a_bounded_number_of_simulations(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis, "SIMULATIONS_PER_CLIENT", 1)
+    body = {"position": json.loads(MIDGAME.read_text()), "rollouts": 100_000}
+    first = client.post("/api/analysis/simulations", json=body)
+    assert first.status_code == 201, first.text
+    refused = client.post("/api/analysis/simulations", json=body)
+    assert refused.status_code == 409 and "this address" in refused.json()["error"]
+    assert client.post(f"/api/analysis/simulations/{first.json()['id']}/stop").status_code == 200
+    again = client.post("/api/analysis/simulations", json=body)   # a stopped one counts no more
+    assert again.status_code == 201, again.text
+    client.post(f"/api/analysis/simulations/{again.json()['id']}/stop")

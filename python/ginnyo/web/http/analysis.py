@@ -34,7 +34,7 @@ from .requests import (DEFAULT_CANDIDATES, DEFAULT_LIMIT, DEFAULT_PLIES, DEFAULT
                        MAX_PLIES, MAX_ROLLOUTS, MAX_SIMULATION_SEED)
 from .pages import page_response
 from .errors import BadRequest, Conflict, Illegal, NotFound
-from .limits import ANALYSES, SIMULATIONS, limited
+from .limits import ANALYSES, SIMULATIONS, SIMULATIONS_PER_CLIENT, limited
 from ..live.analysis_jobs import KEEP_SECONDS, MAX_ACTIVE, Job, Simulations
 
 if TYPE_CHECKING:
@@ -173,12 +173,29 @@ async def start_simulation(request: Request) -> Response:
     fields.only_fields(body, ("position", "rollouts", "candidates", "plies", "seed", "policy", "stop"))
     session, shown = await run_in_threadpool(simulation_job, body, request.app.state.win_chances)
     simulations = simulations_of(request)
-    job = simulations.start(session, shown)
+    with _MADE:   # counted and started at once: two requests of one address never both pass the bound
+        held = _unfinished_by_client(request.app.state)
+        client = request.client.host if request.client is not None else ""
+        if len(held.get(client, ())) >= SIMULATIONS_PER_CLIENT:
+            raise Conflict(f"this address has {SIMULATIONS_PER_CLIENT} simulations waiting or running, the most: "
+                           "stop one or wait")
+        job = simulations.start(session, shown)
+        if job is not None:
+            held.setdefault(client, []).append(job)
     if job is None:
         raise Conflict(f"too many simulations at once (at most {MAX_ACTIVE}): stop one or wait")
     answer = simulations.snapshot(job)[1]
     answer["events"] = f"/api/analysis/simulations/{job.id}/events"
     return JSONResponse(answer, status_code=201)
+
+
+def _unfinished_by_client(state: Any) -> dict[str, list[Job]]:
+    """Under ``_MADE``: the simulations each address has waiting or running (so that one stranger never
+    holds every one the server runs), those finished let go."""
+    kept: dict[str, list[Job]] = getattr(state, "simulations_by_client", {})
+    state.simulations_by_client = held = {client: unfinished for client, jobs in kept.items()
+                                          if (unfinished := [job for job in jobs if not job.finished])}
+    return held
 
 
 def simulation(simulations: Simulations, request: Request) -> Job:

@@ -31,6 +31,7 @@ PREVIEWS_PER_MINUTE = 600      # previews (a game's, a puzzle's) a client may as
 ANALYSES_PER_MINUTE = 300      # analyses of a position and reviews of an uploaded record a client may ask a minute
 GAMES, SIMULATIONS, ACCOUNTS = "games", "simulations", "accounts"   # the kinds of request limited
 PREVIEWS, ANALYSES = "previews", "analyses"
+SIMULATIONS_PER_CLIENT = 4     # simulations one address has waiting or running at once: the rest of the server's for others
 
 
 class RateLimiter:
@@ -75,5 +76,5 @@ def limited(request: Request, kind: str) -> None:
 
 
 __all__ = ["RateLimiter", "limited", "GAMES", "SIMULATIONS", "ACCOUNTS", "PREVIEWS", "ANALYSES", "ACCOUNTS_PER_MINUTE",
-           "PREVIEWS_PER_MINUTE", "ANALYSES_PER_MINUTE", "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "MAX_GAMES",
+           "PREVIEWS_PER_MINUTE", "ANALYSES_PER_MINUTE", "SIMULATIONS_PER_CLIENT", "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "MAX_GAMES",
            "EXPIRE_DAYS", "REQUEST_SECONDS"]
