@@ -3,6 +3,7 @@ many sockets): each refusal one line with its code, and no stranger shutting oth
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from pathlib import Path
@@ -17,6 +18,7 @@ from ginnyo.web.http import analysis
 from ginnyo.web.http import app as app_module
 from ginnyo.web.http import sockets
 from ginnyo.web.live import feed, lobby
+from ginnyo.web.live.broker import RedisBroker
 from web_helpers import TestClient, auth, bearer, client_of, create, view
 
 
@@ -141,3 +143,10 @@ def test_one_address_holds_a_bounded_number_of_simulations(client: TestClient, m
     again = client.post("/api/analysis/simulations", json=body)   # a stopped one counts no more
     assert again.status_code == 201, again.text
     client.post(f"/api/analysis/simulations/{again.json()['id']}/stop")
+
+
+def test_the_brokers_password_never_reaches_the_log() -> None:
+    lines: list[str] = []
+    broker = RedisBroker("redis://ginnyo:s3cret@127.0.0.1:1/0", warn=lines.append)   # port 1: nobody listens
+    asyncio.run(broker._send("ginnyo", "{}", "a move"))
+    assert lines and "127.0.0.1:1/0" in lines[0] and "s3cret" not in lines[0], lines
