@@ -150,3 +150,18 @@ def test_the_brokers_password_never_reaches_the_log() -> None:
     broker = RedisBroker("redis://ginnyo:s3cret@127.0.0.1:1/0", warn=lines.append)   # port 1: nobody listens
     asyncio.run(broker._send("ginnyo", "{}", "a move"))
     assert lines and "127.0.0.1:1/0" in lines[0] and "s3cret" not in lines[0], lines
+
+
+def test_a_simulations_event_stream_counts_among_its_addresss_sockets(client: TestClient,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sockets, "SOCKETS_PER_CLIENT", 1)
+    started = client.post("/api/analysis/simulations", json={"position": json.loads(MIDGAME.read_text())})
+    assert started.status_code == 201, started.text
+    events = f"/api/analysis/simulations/{started.json()['id']}/events"
+    client.post(f"/api/analysis/simulations/{started.json()['id']}/stop")
+    with client.websocket_connect("/api/lobby/events") as lobby_socket:
+        assert lobby_socket.receive_json()["type"] == "lobby"
+        refused = client.get(events)
+        assert refused.status_code == 429
+        coded(refused.json(), "too-many-requests")
+    assert "event: end" in client.get(events).text   # the socket closed: room again

@@ -35,6 +35,7 @@ from .requests import (DEFAULT_CANDIDATES, DEFAULT_LIMIT, DEFAULT_PLIES, DEFAULT
 from .pages import page_response
 from .errors import BadRequest, Conflict, Illegal, NotFound
 from .limits import ANALYSES, SIMULATIONS, SIMULATIONS_PER_CLIENT, limited
+from .sockets import held_open, room_for
 from ..live.analysis_jobs import KEEP_SECONDS, MAX_ACTIVE, Job, Simulations
 
 if TYPE_CHECKING:
@@ -224,27 +225,29 @@ async def simulation_events(request: Request) -> Response:
     ``end`` (done, stopped or failed) and the stream closes."""
     simulations = simulations_of(request)
     job = simulation(simulations, request)
+    room_for(request)   # a stream is held open as a socket is: counted among its address's
 
     async def stream() -> AsyncIterator[str]:
-        loop, event = asyncio.get_running_loop(), asyncio.Event()
-        simulations.watch(job, loop, event)
-        try:
-            seen = -1
-            while True:
-                event.clear()
-                changed, snapshot = await run_in_threadpool(simulations.snapshot, job)
-                if changed != seen:
-                    seen = changed
-                    kind = "end" if snapshot["state"] in ("done", "stopped", "failed") else "progress"
-                    yield f"event: {kind}\ndata: {json.dumps(snapshot)}\n\n"
-                    if kind == "end":
-                        return
-                try:
-                    await asyncio.wait_for(event.wait(), KEEPALIVE_SECONDS)
-                except asyncio.TimeoutError:
-                    yield ": still running\n\n"
-        finally:
-            simulations.unwatch(job, loop, event)
+        with held_open(request):
+            loop, event = asyncio.get_running_loop(), asyncio.Event()
+            simulations.watch(job, loop, event)
+            try:
+                seen = -1
+                while True:
+                    event.clear()
+                    changed, snapshot = await run_in_threadpool(simulations.snapshot, job)
+                    if changed != seen:
+                        seen = changed
+                        kind = "end" if snapshot["state"] in ("done", "stopped", "failed") else "progress"
+                        yield f"event: {kind}\ndata: {json.dumps(snapshot)}\n\n"
+                        if kind == "end":
+                            return
+                    try:
+                        await asyncio.wait_for(event.wait(), KEEPALIVE_SECONDS)
+                    except asyncio.TimeoutError:
+                        yield ": still running\n\n"
+            finally:
+                simulations.unwatch(job, loop, event)
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
