@@ -165,3 +165,12 @@ def test_a_simulations_event_stream_counts_among_its_addresss_sockets(client: Te
         assert refused.status_code == 429
         coded(refused.json(), "too-many-requests")
     assert "event: end" in client.get(events).text   # the socket closed: room again
+
+
+def test_puzzle_answers_past_a_clients_allowance_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app_module, "ANSWERS_PER_MINUTE", 2)
+    with TestClient(web_app(tmp_path)) as client:
+        url = f"/api/puzzles/{next(iter(shipped_puzzles()))}/attempt"
+        answers = [client.post(url, json={"action": "pass"}) for _ in range(3)]
+        assert [answer.status_code == 429 for answer in answers] == [False, False, True], answers
+        coded(answers[2].json(), "too-many-requests")

@@ -34,8 +34,9 @@ from .errors import (HTTP_CODES, INTERNAL_CODE, REFUSED_CODE, BadRequest, WebErr
                      retry_after_of, status_of)
 from .guard import Guard
 from ..games.kinds import GAME_KINDS, GameKind
-from .limits import (ACCOUNTS, ACCOUNTS_PER_MINUTE, ANALYSES, ANALYSES_PER_MINUTE, EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE,
-                     MAX_GAMES, PREVIEWS, PREVIEWS_PER_MINUTE, SIMULATIONS, SIMULATIONS_PER_MINUTE, RateLimiter, limited)
+from .limits import (ACCOUNTS, ACCOUNTS_PER_MINUTE, ANALYSES, ANALYSES_PER_MINUTE, ANSWERS, ANSWERS_PER_MINUTE,
+                     EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, PREVIEWS, PREVIEWS_PER_MINUTE, SIMULATIONS,
+                     SIMULATIONS_PER_MINUTE, RateLimiter, limited)
 from .openapi import openapi_document
 from .pages import page_response
 from .sockets import WATCHING, auth_token, one_client_bounded, pump
@@ -351,7 +352,8 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
                               SIMULATIONS: RateLimiter(simulations_per_minute, "simulations"),
                               ACCOUNTS: RateLimiter(ACCOUNTS_PER_MINUTE, "new accounts"),
                               PREVIEWS: RateLimiter(PREVIEWS_PER_MINUTE, "previews"),
-                              ANALYSES: RateLimiter(ANALYSES_PER_MINUTE, "analyses")}
+                              ANALYSES: RateLimiter(ANALYSES_PER_MINUTE, "analyses"),
+                              ANSWERS: RateLimiter(ANSWERS_PER_MINUTE, "puzzle answers")}
         sweeping = asyncio.create_task(_sweep(tables, min(SWEEP_SECONDS, (expire_seconds or SWEEP_SECONDS) / 2)))
         try:
             yield

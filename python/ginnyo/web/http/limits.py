@@ -30,7 +30,8 @@ ACCOUNTS_PER_MINUTE = 10       # accounts a client may make a minute: each costs
 PREVIEWS_PER_MINUTE = 600      # previews (a game's, a puzzle's) a client may ask a minute: the page asks one a tile placed
 ANALYSES_PER_MINUTE = 300      # analyses of a position and reviews of an uploaded record a client may ask a minute
 GAMES, SIMULATIONS, ACCOUNTS = "games", "simulations", "accounts"   # the kinds of request limited
-PREVIEWS, ANALYSES = "previews", "analyses"
+ANSWERS_PER_MINUTE = 120       # puzzle answers a client may send a minute (each a rating stored, a guest's new one)
+PREVIEWS, ANALYSES, ANSWERS = "previews", "analyses", "answers"
 SIMULATIONS_PER_CLIENT = 4     # simulations one address has waiting or running at once: the rest of the server's for others
 
 
@@ -68,13 +69,13 @@ class RateLimiter:
 
 def limited(request: Request, kind: str) -> None:
     """Count the request against its client's allowance of ``kind`` (:data:`GAMES`, :data:`SIMULATIONS`, :data:`ACCOUNTS`,
-    :data:`PREVIEWS`, :data:`ANALYSES`)."""
+    :data:`PREVIEWS`, :data:`ANALYSES`, :data:`ANSWERS`)."""
     limiters: dict[str, RateLimiter] = getattr(request.app.state, "limiters", {})
     limiter = limiters.get(kind)
     if limiter is not None:
         limiter.take(request.client.host if request.client is not None else "")
 
 
-__all__ = ["RateLimiter", "limited", "GAMES", "SIMULATIONS", "ACCOUNTS", "PREVIEWS", "ANALYSES", "ACCOUNTS_PER_MINUTE",
-           "PREVIEWS_PER_MINUTE", "ANALYSES_PER_MINUTE", "SIMULATIONS_PER_CLIENT", "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "MAX_GAMES",
+__all__ = ["RateLimiter", "limited", "GAMES", "SIMULATIONS", "ACCOUNTS", "PREVIEWS", "ANALYSES", "ANSWERS", "ACCOUNTS_PER_MINUTE",
+           "PREVIEWS_PER_MINUTE", "ANALYSES_PER_MINUTE", "ANSWERS_PER_MINUTE", "SIMULATIONS_PER_CLIENT", "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "MAX_GAMES",
            "EXPIRE_DAYS", "REQUEST_SECONDS"]
