@@ -34,7 +34,8 @@ from .requests import (DEFAULT_CANDIDATES, DEFAULT_LIMIT, DEFAULT_PLIES, DEFAULT
                        MAX_PLIES, MAX_ROLLOUTS, MAX_SIMULATION_SEED)
 from .pages import page_response
 from .errors import BadRequest, Conflict, Illegal, NotFound
-from .limits import SIMULATIONS, limited
+from .limits import ANALYSES, SIMULATIONS, SIMULATIONS_PER_CLIENT, limited
+from .sockets import held_open, room_for
 from ..live.analysis_jobs import KEEP_SECONDS, MAX_ACTIVE, Job, Simulations
 
 if TYPE_CHECKING:
@@ -87,6 +88,7 @@ def endgame_json(position: Position, context: GameContext, board: dict[str, str]
 
 
 async def analyse(request: Request) -> Response:
+    limited(request, ANALYSES)
     body = await fields.json_body(request)
     fields.only_fields(body, ("position", "limit"))
     limit = _number(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)   # the request's fields before the position's
@@ -172,12 +174,29 @@ async def start_simulation(request: Request) -> Response:
     fields.only_fields(body, ("position", "rollouts", "candidates", "plies", "seed", "policy", "stop"))
     session, shown = await run_in_threadpool(simulation_job, body, request.app.state.win_chances)
     simulations = simulations_of(request)
-    job = simulations.start(session, shown)
+    with _MADE:   # counted and started at once: two requests of one address never both pass the bound
+        held = _unfinished_by_client(request.app.state)
+        client = request.client.host if request.client is not None else ""
+        if len(held.get(client, ())) >= SIMULATIONS_PER_CLIENT:
+            raise Conflict(f"this address has {SIMULATIONS_PER_CLIENT} simulations waiting or running, the most: "
+                           "stop one or wait")
+        job = simulations.start(session, shown)
+        if job is not None:
+            held.setdefault(client, []).append(job)
     if job is None:
         raise Conflict(f"too many simulations at once (at most {MAX_ACTIVE}): stop one or wait")
     answer = simulations.snapshot(job)[1]
     answer["events"] = f"/api/analysis/simulations/{job.id}/events"
     return JSONResponse(answer, status_code=201)
+
+
+def _unfinished_by_client(state: Any) -> dict[str, list[Job]]:
+    """Under ``_MADE``: the simulations each address has waiting or running (so that one stranger never
+    holds every one the server runs), those finished let go."""
+    kept: dict[str, list[Job]] = getattr(state, "simulations_by_client", {})
+    state.simulations_by_client = held = {client: unfinished for client, jobs in kept.items()
+                                          if (unfinished := [job for job in jobs if not job.finished])}
+    return held
 
 
 def simulation(simulations: Simulations, request: Request) -> Job:
@@ -206,27 +225,29 @@ async def simulation_events(request: Request) -> Response:
     ``end`` (done, stopped or failed) and the stream closes."""
     simulations = simulations_of(request)
     job = simulation(simulations, request)
+    room_for(request)   # a stream is held open as a socket is: counted among its address's
 
     async def stream() -> AsyncIterator[str]:
-        loop, event = asyncio.get_running_loop(), asyncio.Event()
-        simulations.watch(job, loop, event)
-        try:
-            seen = -1
-            while True:
-                event.clear()
-                changed, snapshot = await run_in_threadpool(simulations.snapshot, job)
-                if changed != seen:
-                    seen = changed
-                    kind = "end" if snapshot["state"] in ("done", "stopped", "failed") else "progress"
-                    yield f"event: {kind}\ndata: {json.dumps(snapshot)}\n\n"
-                    if kind == "end":
-                        return
-                try:
-                    await asyncio.wait_for(event.wait(), KEEPALIVE_SECONDS)
-                except asyncio.TimeoutError:
-                    yield ": still running\n\n"
-        finally:
-            simulations.unwatch(job, loop, event)
+        with held_open(request):
+            loop, event = asyncio.get_running_loop(), asyncio.Event()
+            simulations.watch(job, loop, event)
+            try:
+                seen = -1
+                while True:
+                    event.clear()
+                    changed, snapshot = await run_in_threadpool(simulations.snapshot, job)
+                    if changed != seen:
+                        seen = changed
+                        kind = "end" if snapshot["state"] in ("done", "stopped", "failed") else "progress"
+                        yield f"event: {kind}\ndata: {json.dumps(snapshot)}\n\n"
+                        if kind == "end":
+                            return
+                    try:
+                        await asyncio.wait_for(event.wait(), KEEPALIVE_SECONDS)
+                    except asyncio.TimeoutError:
+                        yield ": still running\n\n"
+            finally:
+                simulations.unwatch(job, loop, event)
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import mimetypes
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterable
 
@@ -33,11 +34,12 @@ from .errors import (HTTP_CODES, INTERNAL_CODE, REFUSED_CODE, BadRequest, WebErr
                      retry_after_of, status_of)
 from .guard import Guard
 from ..games.kinds import GAME_KINDS, GameKind
-from .limits import (ACCOUNTS, ACCOUNTS_PER_MINUTE, EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, SIMULATIONS,
+from .limits import (ACCOUNTS, ACCOUNTS_PER_MINUTE, ANALYSES, ANALYSES_PER_MINUTE, ANSWERS, ANSWERS_PER_MINUTE,
+                     EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, PREVIEWS, PREVIEWS_PER_MINUTE, SIMULATIONS,
                      SIMULATIONS_PER_MINUTE, RateLimiter, limited)
 from .openapi import openapi_document
 from .pages import page_response
-from .sockets import WATCHING, auth_token, pump
+from .sockets import WATCHING, auth_token, one_client_bounded, pump
 from ..store import GINNYO, SYNC_MODES, Store
 from ..games.ginnyo import PlayerMaker
 from ..games.rebuilds import rebuilders
@@ -199,6 +201,7 @@ async def game_preview(request: Request) -> Response:
     """Judge a choice for the seat to move: Ginny-O placements (legality, the reason, the score meld by
     meld, joker options); Crazy Rummy cards (the melds, lay-offs and swaps they make) or a hint."""
     tables, table, seat, token = await _seat(request)
+    limited(request, PREVIEWS)
     body = await fields.json_body(request)
     return JSONResponse(await run_in_threadpool(tables.preview, table, seat, body))
 
@@ -344,9 +347,13 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         rater = club.Rater(tables, app.state.lobby)
         tables.on_finished = rater.heard
         rater.recover()   # the rated games that ended while no process was left to rate them
+        app.state.sockets_by_client = Counter()   # the sockets open, by client address (.sockets)
         app.state.limiters = {GAMES: RateLimiter(games_per_minute, "games"),
                               SIMULATIONS: RateLimiter(simulations_per_minute, "simulations"),
-                              ACCOUNTS: RateLimiter(ACCOUNTS_PER_MINUTE, "new accounts")}
+                              ACCOUNTS: RateLimiter(ACCOUNTS_PER_MINUTE, "new accounts"),
+                              PREVIEWS: RateLimiter(PREVIEWS_PER_MINUTE, "previews"),
+                              ANALYSES: RateLimiter(ANALYSES_PER_MINUTE, "analyses"),
+                              ANSWERS: RateLimiter(ANSWERS_PER_MINUTE, "puzzle answers")}
         sweeping = asyncio.create_task(_sweep(tables, min(SWEEP_SECONDS, (expire_seconds or SWEEP_SECONDS) / 2)))
         try:
             yield
@@ -370,7 +377,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         Route("/api/games/{game_id}/actions", game_action, methods=["POST"]),
         Route("/api/games/{game_id}/rematch", game_rematch, methods=["POST"]),
         Route("/api/games/{game_id}/record", game_record),
-        WebSocketRoute("/api/games/{game_id}/events", game_events),
+        WebSocketRoute("/api/games/{game_id}/events", one_client_bounded(game_events)),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ] + analysis.routes + review.routes + puzzles.routes + accounts.routes + clocks.routes + club.routes + chat.routes
     handlers: dict[Any, Any] = {WebError: web_error, TableRefusal: web_error, HTTPException: http_error,

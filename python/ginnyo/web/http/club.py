@@ -31,9 +31,10 @@ from ...game.clock import INCREMENT_BOUNDS, INITIAL_BOUNDS, ClockSettings
 from ...ratings.games import BOT_PREFIX, Standing, bot_player
 from . import requests as fields
 from .accounts import SESSION_COOKIE, SignedIn, signed_in
-from .errors import BadRequest, NotFound, status_of
+from .errors import BadRequest, NotFound, refusal_json, status_of
+from .limits import GAMES, limited
 from .pages import page_response
-from .sockets import pump
+from .sockets import one_client_bounded, pump
 from .requests import DEFAULT_THINK
 from ..games.kinds import CLUB_KINDS, CLUB_NAMES, GAME_KINDS
 from ..live.lobby import Lobby, Watcher
@@ -158,6 +159,7 @@ async def create_seek(request: Request) -> Response:
     """Ask for a game: {"game", "players", "clock", "rated", "bots"}; 201 with the seek (and, when bots
     fill it at once, the game and the maker's seat)."""
     account = await signed_in(request, write=True)
+    limited(request, GAMES)   # a seek is a game asked for (one that bots fill is made at once)
     seek = read_seek(await fields.json_body(request), account)
     tables = _tables(request)
     seek = await run_in_threadpool(tables.store.create_seek, seek)
@@ -232,7 +234,7 @@ async def lobby_events(websocket: WebSocket) -> None:
     try:
         lobby.join(watcher)
     except TableRefusal as error:
-        await websocket.send_json({"type": "error", "error": error.message})
+        await websocket.send_json({"type": "error", **refusal_json(error)})
         await websocket.close(code=4429 if status_of(error) == 429 else 4400)
         return
     try:
@@ -368,7 +370,7 @@ routes = [
     Route("/api/players/{name}", player),
     Route("/api/leaderboard", leaderboard),
     Route("/players/{name}", player_page),
-    WebSocketRoute("/api/lobby/events", lobby_events),
+    WebSocketRoute("/api/lobby/events", one_client_bounded(lobby_events)),
 ]
 
 __all__ = ["routes", "Rater", "new_lobby", "lobby_state", "read_seek", "start_game"]

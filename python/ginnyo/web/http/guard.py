@@ -17,6 +17,8 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .errors import REFUSED_CODE, Forbidden, class_code
+
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEFAULT_PORTS = {"http": 80, "ws": 80, "https": 443, "wss": 443}
@@ -65,7 +67,7 @@ class Guard:
             await _close_socket(receive, send, *refusal)
         else:
             status, message = refusal
-            await JSONResponse({"error": message}, status_code=status)(scope, receive, send)
+            await JSONResponse(_refusal_json(status, message), status_code=status)(scope, receive, send)
 
     def refusal(self, scope: Scope, headers: Headers) -> tuple[int, str] | None:
         """The status and reason to refuse the request with, or None to let it through."""
@@ -100,12 +102,17 @@ def _same_origin(origin: str, host: str) -> bool:
     return ours[0] == theirs[0] and (ours[1] or default) == (origin_port or default)
 
 
+def _refusal_json(status: int, message: str) -> dict[str, object]:
+    """A guard's refusal as every other is answered: its line, its code and (no) arguments."""
+    return {"error": message, "code": class_code(Forbidden) if status == FORBIDDEN else REFUSED_CODE, "args": {}}
+
+
 async def _close_socket(receive: Receive, send: Send, status: int, message: str) -> None:
     """Refuse a websocket as the app refuses one: an error message, then a close with 4000 + status."""
     if (await receive())["type"] != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
-    await send({"type": "websocket.send", "text": json.dumps({"type": "error", "error": message})})
+    await send({"type": "websocket.send", "text": json.dumps({"type": "error", **_refusal_json(status, message)})})
     await send({"type": "websocket.close", "code": 4000 + status})
 
 

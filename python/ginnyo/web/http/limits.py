@@ -27,7 +27,12 @@ EXPIRE_DAYS = 30.0             # a game in play untouched this long is let go fr
 REQUEST_SECONDS = 20.0         # a request's headers and body (at most 64 KiB) must come within this
 MAX_CLIENTS = 10_000           # client addresses whose buckets are kept
 ACCOUNTS_PER_MINUTE = 10       # accounts a client may make a minute: each costs an Argon2id hash (64 MiB a moment)
+PREVIEWS_PER_MINUTE = 600      # previews (a game's, a puzzle's) a client may ask a minute: the page asks one a tile placed
+ANALYSES_PER_MINUTE = 300      # analyses of a position and reviews of an uploaded record a client may ask a minute
 GAMES, SIMULATIONS, ACCOUNTS = "games", "simulations", "accounts"   # the kinds of request limited
+ANSWERS_PER_MINUTE = 120       # puzzle answers a client may send a minute (each a rating stored, a guest's new one)
+PREVIEWS, ANALYSES, ANSWERS = "previews", "analyses", "answers"
+SIMULATIONS_PER_CLIENT = 4     # simulations one address has waiting or running at once: the rest of the server's for others
 
 
 class RateLimiter:
@@ -63,12 +68,14 @@ class RateLimiter:
 
 
 def limited(request: Request, kind: str) -> None:
-    """Count the request against its client's allowance of ``kind`` (:data:`GAMES`, :data:`SIMULATIONS`, :data:`ACCOUNTS`)."""
+    """Count the request against its client's allowance of ``kind`` (:data:`GAMES`, :data:`SIMULATIONS`, :data:`ACCOUNTS`,
+    :data:`PREVIEWS`, :data:`ANALYSES`, :data:`ANSWERS`)."""
     limiters: dict[str, RateLimiter] = getattr(request.app.state, "limiters", {})
     limiter = limiters.get(kind)
     if limiter is not None:
         limiter.take(request.client.host if request.client is not None else "")
 
 
-__all__ = ["RateLimiter", "limited", "GAMES", "SIMULATIONS", "ACCOUNTS", "ACCOUNTS_PER_MINUTE", "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "MAX_GAMES",
+__all__ = ["RateLimiter", "limited", "GAMES", "SIMULATIONS", "ACCOUNTS", "PREVIEWS", "ANALYSES", "ANSWERS", "ACCOUNTS_PER_MINUTE",
+           "PREVIEWS_PER_MINUTE", "ANALYSES_PER_MINUTE", "ANSWERS_PER_MINUTE", "SIMULATIONS_PER_CLIENT", "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "MAX_GAMES",
            "EXPIRE_DAYS", "REQUEST_SECONDS"]

@@ -28,6 +28,7 @@ from ...ratings.skill import Skill, display_rating, skill_of_rating
 from . import requests as fields
 from .accounts import SESSION_COOKIE, signed_in
 from .errors import BadRequest, Illegal, NotFound, Unauthorized
+from .limits import ANSWERS, PREVIEWS, limited
 from .pages import page_response
 from ..games.ginnyo import placement_preview
 from .requests import MAX_ACTION
@@ -161,6 +162,7 @@ async def puzzles_attempt(request: Request) -> Response:
     """Answer a puzzle: ``{"action": NOTATION}``; whether it is a solution, the solutions, the
     margin and the second best, the player's new rating and the puzzle's."""
     puzzle = _puzzle(request)
+    limited(request, ANSWERS)   # each answer stores a rating (a guest's new one): bounded a client
     body = await fields.json_body(request)
     fields.only_fields(body, ("action",))
     action = fields.text(body, "action", MAX_ACTION)
@@ -172,6 +174,7 @@ async def puzzles_preview(request: Request) -> Response:
     """Judge placements on a puzzle's position as the table's preview does (legality, the reason,
     the score meld by meld), saying nothing of the solution."""
     puzzle = _puzzle(request)
+    limited(request, PREVIEWS)
     body = await fields.json_body(request)
     fields.only_fields(body, ("placements",))
     return JSONResponse(await run_in_threadpool(placement_preview, puzzle.position, body.get("placements")))

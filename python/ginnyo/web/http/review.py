@@ -30,6 +30,7 @@ from ..games.ginnyo import end_code
 from . import requests as fields
 from .pages import page_response
 from .errors import BadRequest, Illegal
+from .limits import ANALYSES, limited
 
 if TYPE_CHECKING:
     from ginnyo.game.game import Game, Turn
@@ -101,6 +102,7 @@ def _final_board(game: Game) -> dict[str, str]:
 
 async def review_record(request: Request) -> Response:
     """POST /api/review: the body is the record itself (JSON lines, UTF-8)."""
+    limited(request, ANALYSES)
     data = await fields.bounded_body(request, fields.MAX_RECORD, "the record")
     try:
         text = data.decode("utf-8").lstrip("\ufeff")

@@ -78,6 +78,15 @@ def broker_url(text: str) -> str:
     return text
 
 
+def shown_broker_url(url: str) -> str:
+    """A Redis URL as it may be shown (logged): whatever comes before its host's ``@`` (a password) hidden."""
+    scheme, separator, rest = url.partition("://")
+    address, slash, path = rest.partition("/")
+    if "@" not in address:
+        return url
+    return f"{scheme}{separator}***@{address.rpartition('@')[2]}{slash}{path}"
+
+
 class RedisBroker:
     """Processes sharing a database, talking through Redis pub/sub at ``url`` (the asyncio client);
     ``warn`` hears of a lost connection."""
@@ -85,7 +94,7 @@ class RedisBroker:
     def __init__(self, url: str, warn: Callable[[str], None] = lambda line: None, channel: str = CHANNEL,
                  club_channel: str = CLUB_CHANNEL) -> None:
         import redis.asyncio
-        self.url = broker_url(url)
+        self.url = shown_broker_url(broker_url(url))   # as the warnings print it: never its password
         self.channel = channel
         self.club_channel = club_channel
         self.origin = secrets.token_hex(8)   # this process: its own messages are not caught up with
@@ -187,5 +196,5 @@ def open_broker(url: str | None, warn: Callable[[str], None]) -> Broker:
     return LocalBroker() if url is None else RedisBroker(url, warn)
 
 
-__all__ = ["Broker", "LocalBroker", "RedisBroker", "Changed", "Heard", "open_broker", "broker_url", "CHANNEL",
+__all__ = ["Broker", "LocalBroker", "RedisBroker", "Changed", "Heard", "open_broker", "broker_url", "shown_broker_url", "CHANNEL",
            "CLUB_CHANNEL"]

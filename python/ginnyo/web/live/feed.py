@@ -12,6 +12,7 @@ from typing import Any, Callable, Protocol
 from ...errors import TooManySockets
 
 SOCKETS_PER_GAME = 32     # a game's event sockets open at once (a person has one a tab)
+WATCHERS_PER_GAME = SOCKETS_PER_GAME // 2   # of them watchers' at most: the rest kept for the seats' own tabs
 RETRY_SOCKET = 60         # seconds a client is asked to wait when a game has its most sockets
 
 
@@ -53,11 +54,16 @@ class Watched(Protocol):
 
 
 def subscribe(table: Watched, subscriber: Subscriber) -> None:
-    """Send ``subscriber`` the game's changes; :class:`TooManySockets` when :data:`SOCKETS_PER_GAME` are open."""
+    """Send ``subscriber`` the game's changes; :class:`TooManySockets` when :data:`SOCKETS_PER_GAME` are open,
+    or, for a watcher, :data:`WATCHERS_PER_GAME` watchers' (strangers never shut the players out of their game)."""
     with table.subscribers_lock:
         if len(table.subscribers) >= SOCKETS_PER_GAME:
             raise TooManySockets(f"this game has {SOCKETS_PER_GAME} sockets open, the most: close one", RETRY_SOCKET,
                                  most=SOCKETS_PER_GAME)
+        # a watcher's "seat" is negative (.seats.WATCHER), not imported: feed stays below seats
+        if subscriber.seat < 0 and sum(other.seat < 0 for other in table.subscribers) >= WATCHERS_PER_GAME:
+            raise TooManySockets(f"this game has {WATCHERS_PER_GAME} watchers' sockets open, the most: close one",
+                                 RETRY_SOCKET, most=WATCHERS_PER_GAME)
         table.subscribers.add(subscriber)
     send_presence(table, besides=subscriber)   # its own comes with its first view (the events route)
 
@@ -120,4 +126,4 @@ def broadcast(table: Watched, view_text: Callable[[int, str], str]) -> None:
 
 
 __all__ = ["Subscriber", "subscribe", "put_first", "unsubscribe", "subscribers_of", "broadcast", "presence_of", "seats_here", "presence_message", "send_presence", "Watched", "json_text", "view_message",
-           "SOCKETS_PER_GAME"]
+           "SOCKETS_PER_GAME", "WATCHERS_PER_GAME"]
