@@ -10,7 +10,10 @@ through a symbolic link.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
+import os
 import sys
 from typing import Any, Sequence
 
@@ -57,6 +60,7 @@ def _run_crazy(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    _hold_closed_streams()
     # the command is the first word that is no option (ginnyo's own are --help and --version)
     command = next((word for word in argv if not word.startswith("-")), None)
     args = build_parser(command if command in COMMANDS else None).parse_args(argv)
@@ -79,9 +83,35 @@ def _failed(error: Exception | KeyboardInterrupt) -> int:
     if isinstance(error, (GinnyoError, RunError)):
         print(f"ginnyo: error: {_one_line(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT if isinstance(error, GinnyoError) else EXIT_FAILURE
+    if isinstance(error, OSError):   # the system's, not ours: standard output on a full disk, a closed stream
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"ginnyo: error: cannot read or write{where}: {error.strerror or _one_line(error)}", file=sys.stderr)
+        return EXIT_FAILURE
     # the contract is one line, never a traceback
     print(f"ginnyo: internal error: {type(error).__name__}: {_one_line(error)}", file=sys.stderr)
     return EXIT_FAILURE
+
+
+def _hold_closed_streams() -> None:
+    """Standard input or output closed by the shell (``<&-``, ``>&-``): Python leaves
+    None in its place, which no command expects, and the next file opened would take
+    its descriptor (a worker's output landing in it).  Hold each descriptor on
+    /dev/null: input reads as empty, and every write to output fails."""
+    if sys.stdin is None:
+        sys.stdin = open(os.open(os.devnull, os.O_RDONLY), encoding="utf-8")
+    if sys.stdout is None:
+        os.open(os.devnull, os.O_RDONLY)
+        sys.stdout = _ClosedOutput()
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output that the shell closed: every write fails, as on a closed descriptor."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
 
 
 def _one_line(error: BaseException) -> str:

@@ -131,15 +131,15 @@ def add_deal_options(parser: argparse.ArgumentParser, sim_player: str) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
 
 
-def parse_bots(text: str) -> tuple[str, str]:
-    """``--bots A,B``: two known kinds of player."""
+def parse_bots(text: str, option: str = "--bots") -> tuple[str, str]:
+    """``--bots A,B``: two known kinds of player; ``option`` names the option in the error line."""
     from ..players.kinds import PLAYER_KINDS
     kinds = [kind.strip() for kind in text.split(",")]
     if len(kinds) != 2:
-        raise GinnyoError(f"--bots: give two players, A,B (not {text!r})")
+        raise GinnyoError(f"{option}: give two players, A,B (not {text!r})")
     for kind in kinds:
         if kind not in PLAYER_KINDS:
-            raise GinnyoError(f"--bots: unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
+            raise GinnyoError(f"{option}: unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
     return kinds[0], kinds[1]
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GinnyoError
-from .arguments import FORCE_HELP, add_deal_options, game_count, parse_bots
+from .arguments import FORCE_HELP, MAX_ROLLOUTS, add_deal_options, game_count, parse_bots
 
 
 def register(commands: Any) -> None:
@@ -28,13 +28,15 @@ def register(commands: Any) -> None:
 
 
 def rollout_counts(text: str) -> list[int]:
-    """``--rollouts 2,4,8``: whole numbers from 1, in increasing order."""
+    """``--rollouts 2,4,8``: whole numbers from 1 to ``MAX_ROLLOUTS``, in increasing order."""
     try:
         counts = [int(word) for word in text.split(",")]
     except ValueError:
         raise GinnyoError(f"--rollouts: {text!r} is not a list of whole numbers (2,4,8)") from None
     if not counts or min(counts) < 1 or counts != sorted(set(counts)):
         raise GinnyoError(f"--rollouts: {text!r} must be increasing whole numbers from 1")
+    if counts[-1] > MAX_ROLLOUTS:
+        raise GinnyoError(f"--rollouts: {counts[-1]} is out of range (from 1 to {MAX_ROLLOUTS})")
     return counts
 
 
@@ -47,7 +49,9 @@ def cmd_plot_sim(args: argparse.Namespace) -> int:
     from ..strength.results import summarise
     from ..strength.plots import win_rate_svg
     counts = rollout_counts(args.rollouts)
-    opponent = parse_bots(f"sim,{args.against}")[1]
+    if "," in args.against:
+        raise GinnyoError(f"--against: give one player, not {args.against!r}")
+    opponent = parse_bots(f"sim,{args.against}", option="--against")[1]
     if args.games % 2 or args.games == 0:
         raise GinnyoError(f"--games: {args.games} is not a positive even number (each deal is played twice)")
     out = Path(args.out)

@@ -13,6 +13,10 @@ from ..selfplay.leave_training import DEFAULT_TRAIN_GAMES
 from .arguments import FORCE_HELP, MAX_GAMES, seed_number, whole_number, worker_count
 
 
+#: the most rounds a training takes: each refits around the last one's play, and a handful converge
+MAX_ROUNDS = 1000
+
+
 def register(commands: Any) -> None:
     """Add ``train-leaves`` to the main parser's commands."""
     train = commands.add_parser("train-leaves", help="fit the leave values from seeded self-play (docs/EQUITY.md)")
@@ -20,7 +24,7 @@ def register(commands: Any) -> None:
                        help="games a round, for each player count")
     train.add_argument("--players", type=player_counts, default=(2, 3, 4), metavar="P,..",
                        help="the player counts to fit, the first one's model also for a count not given")
-    train.add_argument("--rounds", type=whole_number(1), default=2, metavar="R",
+    train.add_argument("--rounds", type=whole_number(1, MAX_ROUNDS), default=2, metavar="R",
                        help="rounds: the first explores around greedy play, later ones around equity play")
     train.add_argument("--seed", type=seed_number, default=0, metavar="S", help="the seed of the first game")
     train.add_argument("--out", required=True, metavar="FILE", help="the leave file to write (JSON)")

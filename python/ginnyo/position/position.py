@@ -84,6 +84,8 @@ class Position:
         setter(self, "sets", sets)
         setter(self, "board", MappingProxyType(dict(board or {})))
         setter(self, "rack", tuple(sorted(rack)))
+        if context is not None and not isinstance(context, Mapping):
+            raise PositionError(f"Position: context must map game fields to values, not {quote(context)}")
         setter(self, "context", dict(context or {}))
         if validate:
             _validate(self)
@@ -178,6 +180,8 @@ class Position:
     def from_text(cls, text: str | bytes) -> Position:
         """A position file's content: JSON (see :func:`position_line.looks_like_json`)
         or a position string, of at most :data:`files.POSITION_BYTES`."""
+        if not isinstance(text, (str, bytes)):
+            raise PositionError(f"position: must be text, not {type(text).__name__}")
         check_length(text, POSITION_BYTES, what="position", error=PositionError)
         if looks_like_json(text):
             return cls.from_json(text)
@@ -189,6 +193,8 @@ class Position:
     def from_file(cls, path: str | Path) -> Position:
         """Read a position file, JSON or a one-line position string
         (``'-'`` reads standard input), of at most :data:`files.POSITION_BYTES`."""
+        if not isinstance(path, (str, Path)):
+            raise PositionError(f"position: a file is named by a str or a Path, not {type(path).__name__}")
         return cls.from_text(read_bounded(path, POSITION_BYTES, what="position", error=PositionError))
 
     # -- writing -----------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -144,6 +145,13 @@ class Layout:
         return MELD_MULTIPLIER[self.kinds[square]]
 
     def square_name(self, square: int) -> str:
+        """``'H8'`` for square 112 of the standard layout; :class:`PositionError` off the board."""
+        try:
+            on_board = 0 <= operator.index(square) < self.size
+        except TypeError:
+            on_board = False
+        if not on_board:   # divmod would name a square of no board (-1: 'O0')
+            raise PositionError(f"square {quote(square)} is off the board (0 to {self.size - 1})")
         row, col = divmod(square, self.width)
         return f"{column_letter(col)}{row + 1}"
 

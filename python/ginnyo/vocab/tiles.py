@@ -32,8 +32,13 @@ def suit_of(card_id: int) -> int:
 
 
 def card_code(card_id: int) -> str:
-    """``'TH'`` for the ten of hearts."""
-    return RANKS[card_id % 13] + SUITS[card_id // 13]
+    """``'TH'`` for the ten of hearts; :class:`TileError` for anything but a card 0..51."""
+    try:
+        if 0 <= card_id < NUM_CARDS:
+            return RANKS[card_id % 13] + SUITS[card_id // 13]
+    except TypeError:   # None, a string, a float's index: not a card either
+        pass
+    raise TileError(f"card {quote(card_id)} is not a card (an int 0..{NUM_CARDS - 1})")
 
 
 def joker_code(card_id: int) -> str:

@@ -1,0 +1,74 @@
+"""The command line against a hostile user: closed or full standard streams, and
+numbers or names that other options already refuse (docs/FORMAT.md "Command line":
+one line on stderr, a non-zero exit, never a traceback)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import assert_bad_input
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def run_in_shell(command: str) -> subprocess.CompletedProcess[str]:
+    """``command`` run by sh with this ginnyo as ``$GINNYO``, for redirections pytest cannot make."""
+    environment = dict(os.environ, GINNYO=f"{sys.executable} -m ginnyo")
+    return subprocess.run(["sh", "-c", command], capture_output=True, text=True, env=environment, timeout=120)
+
+
+def assert_one_error_line(done: subprocess.CompletedProcess[str], message: str) -> None:
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert message in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("command", ["moves", "best-move --json", "show"])
+def test_closed_standard_output_is_one_error_line(command: str) -> None:
+    done = run_in_shell(f"$GINNYO {command} {EXAMPLES / 'opening.json'} >&-")
+    assert_one_error_line(done, "standard output is closed")
+
+
+def test_engine_with_closed_standard_output_is_one_error_line() -> None:
+    done = run_in_shell("echo quit | $GINNYO engine >&-")
+    assert_one_error_line(done, "standard output is closed")
+
+
+def test_full_disk_on_standard_output_is_an_error_not_an_internal_one() -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    done = run_in_shell(f"$GINNYO show {EXAMPLES / 'opening.json'} > /dev/full")
+    assert_one_error_line(done, "No space left on device")
+
+
+def test_closed_standard_input_reads_as_empty() -> None:
+    done = run_in_shell("$GINNYO moves - <&-")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "malformed JSON" in done.stderr and "internal error" not in done.stderr
+
+
+def test_plot_sim_refuses_more_rollouts_than_every_other_command(capsys: pytest.CaptureFixture[str],
+                                                                 tmp_path: Path) -> None:
+    assert_bad_input(capsys, "plot-sim", "--rollouts", "2,2000000", "--out", str(tmp_path / "plot.svg"),
+                     message="--rollouts: 2000000 is out of range (from 1 to 1000000)")
+
+
+def test_plot_sim_names_against_for_an_unknown_opponent(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert_bad_input(capsys, "plot-sim", "--against", "nobody", "--out", str(tmp_path / "plot.svg"),
+                     message="--against: unknown player 'nobody'")
+
+
+def test_plot_sim_names_against_for_two_opponents(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert_bad_input(capsys, "plot-sim", "--against", "sim,greedy", "--out", str(tmp_path / "plot.svg"),
+                     message="--against: give one player")
+
+
+def test_train_leaves_refuses_rounds_without_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    kept = tmp_path / "leaves.json"   # an existing --out: had the rounds passed, the refusal would name it
+    kept.write_text("kept")
+    assert_bad_input(capsys, "train-leaves", "--rounds", "10" * 12, "--out", str(kept), message="argument --rounds")
