@@ -160,3 +160,27 @@ def test_a_rated_game_against_a_bot_is_not_handed_to_the_analysis_board_while_it
     refused = client.get(f"/api/games/{rated['id']}/analysis", headers=bearer(rated["token"]))
     assert refused.status_code == 403 and "rated" in refused.json()["error"]
     assert client.get(f"/api/games/{casual['id']}/analysis", headers=bearer(casual["token"])).status_code == 200
+
+
+def test_a_seated_account_chats_in_the_players_room_by_its_session_alone(client: TestClient) -> None:
+    ann, bob, cid = Player(client, "Ann"), Player(client, "Bob"), Player(client, "Cid")
+    seek = ann.request("POST", "/api/seeks", json={**SEEK, "rated": False}).json()
+    game = bob.request("POST", f"/api/seeks/{seek['id']}/join").json()["game_id"]
+    said = bob.request("POST", f"/api/games/{game}/chat", json={"text": "good luck"})
+    assert said.status_code == 201, said.text
+    assert (said.json()["room"], said.json()["sender"]) == ("players", "Bob")
+    assert cid.request("POST", f"/api/games/{game}/chat", json={"text": "watching"}).json()["room"] == "watchers"
+    rooms = {name: {(message["room"], message["text"]) for message in
+                    player.request("GET", f"/api/games/{game}/chat").json()["messages"]}
+             for name, player in (("Ann", ann), ("Cid", cid))}
+    assert rooms["Ann"] == {("players", "good luck")}   # a seat reads the players' room, by its session too
+    assert rooms["Cid"] == {("players", "good luck"), ("watchers", "watching")}   # a watcher reads both
+    client.cookies.clear()
+    strangers = client.get(f"/api/games/{game}/chat").json()["messages"]
+    assert sorted(message["text"] for message in strangers) == ["good luck", "watching"]
+    client.cookies.set(SESSION_COOKIE, "no-such-session")   # an ended session reads as a watcher, not a 401
+    assert client.get(f"/api/games/{game}/chat").status_code == 200
+    foreign = {"Origin": "https://elsewhere.example"}
+    client.cookies.clear()
+    client.cookies.set(SESSION_COOKIE, bob.session)
+    assert client.post(f"/api/games/{game}/chat", json={"text": "x"}, headers=foreign).status_code == 403

@@ -1,7 +1,8 @@
 """The tables' chat over HTTP (docs/CLUB.md "Watching and chat"): a message written, the last ones read.
 The rooms and their bounds are :mod:`..live.chat`'s; here the sender is read from the request: a seat's
-token (``Authorization: Bearer``) writes as that seat in the players' room, a signed-in account with no
-token as a watcher in the watchers' room (the game open to watchers)."""
+token (``Authorization: Bearer``) writes as that seat in the players' room, and so does a signed-in account
+seated in the game (a seek's) with no token; any other signed-in account as a watcher in the watchers'
+room (the game open to watchers)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from . import requests as fields
-from .accounts import signed_in
-from .errors import BadRequest
+from .accounts import SESSION_COOKIE, SignedIn, signed_in
+from .errors import BadRequest, Unauthorized
 from ..live.chat import ROOMS, Chats, Sender
 from ..live.registry import Tables
 from ..live.seats import WATCHER
@@ -34,20 +35,44 @@ def _chats(request: Request) -> Chats:
     return chats
 
 
-def _reader(request: Request, tables: Tables, table: SeatTable) -> int:
-    """The seat of the request's token, or :data:`WATCHER` when it carries none (the game open to watchers)."""
+async def _account_seat(tables: Tables, table: SeatTable, account: SignedIn) -> int | None:
+    """The seat ``account`` holds in ``table`` (a seek's game), None when it holds none."""
+    return await run_in_threadpool(tables.store.account_seat, table.id, account.id)
+
+
+async def _reader(request: Request, tables: Tables, table: SeatTable) -> int:
+    """The seat of the request's token, else of its signed-in account seated in the game, else
+    :data:`WATCHER` (the game open to watchers)."""
     if "authorization" in request.headers:
         return tables.seat_of(table, fields.bearer_token(request))
+    if SESSION_COOKIE in request.cookies:
+        try:
+            seat = await _account_seat(tables, table, await signed_in(request))
+        except Unauthorized:   # a session that expired reads as a watcher, as no session does
+            seat = None
+        if seat is not None:
+            return seat
     tables.watching(table)
     return WATCHER
 
 
+def _seat_sender(table: SeatTable, seat: int) -> Sender:
+    return Sender(table.names[seat], f"seat:{table.id}:{seat}", seat)
+
+
 async def _sender(request: Request, tables: Tables, table: SeatTable) -> Sender:
-    """Who writes: the seat of the request's token, else the signed-in watcher (401 when no one is)."""
-    seat = _reader(request, tables, table)
-    if seat != WATCHER:
-        return Sender(table.names[seat], f"seat:{table.id}:{seat}", seat)
-    account = await signed_in(request, write=True)
+    """Who writes: the seat of the request's token, else the signed-in account -- as its seat when it
+    holds one in the game, else as a watcher (401 when no one is signed in)."""
+    if "authorization" in request.headers:
+        return _seat_sender(table, tables.seat_of(table, fields.bearer_token(request)))
+    account = None
+    if SESSION_COOKIE in request.cookies:
+        account = await signed_in(request, write=True)
+        held = await _account_seat(tables, table, account)
+        if held is not None:
+            return _seat_sender(table, held)
+    tables.watching(table)
+    account = account or await signed_in(request, write=True)
     return Sender(account.name, f"account:{account.id}", None)
 
 
@@ -70,7 +95,7 @@ async def chat_read(request: Request) -> Response:
     """The last messages of the rooms the caller reads: {"messages": [...]}, oldest first."""
     tables = _tables(request)
     table = tables.get(request.path_params["game_id"])
-    seat = _reader(request, tables, table)
+    seat = await _reader(request, tables, table)
     return JSONResponse({"messages": await run_in_threadpool(_chats(request).read, table, seat)})
 
 
