@@ -30,7 +30,7 @@ LINE = re.compile(r"^ginnyo: serving on (http://127\.0\.0\.1:(\d+)/)")
 
 def start(data: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen([sys.executable, "-m", "ginnyo", "serve", "--port", "0", "--data", str(data),
-                                "--max-games", "0", "--games-per-minute", "0", *args],
+                                "--max-games", "0", "--games-per-minute", "0", "--previews-per-minute", "0", *args],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()

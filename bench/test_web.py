@@ -159,7 +159,8 @@ def _background(url: str, count: int, ready: Any, stop: Any, pace: float, result
 def test_web_latency_with_100_games_in_progress(tmp_path: Path, capsys: Any, pace: float, sync: str) -> None:
     began = _cpu_times()
     server = subprocess.Popen([sys.executable, "-m", "ginnyo", "serve", "--port", "0", "--data", str(tmp_path),
-                               "--sync", sync, "--games-per-minute", "0"],   # its 100 games made at once
+                               "--sync", sync, "--games-per-minute", "0",   # its 100 games made at once
+                               "--previews-per-minute", "0"],   # one address, as fast as the server answers
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert server.stdout is not None

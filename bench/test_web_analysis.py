@@ -30,7 +30,8 @@ START_TIMEOUT = 60.0    # seconds for the server to print its address (a guard)
 
 
 def _serve(data: str) -> tuple[subprocess.Popen[str], str, int]:
-    process = subprocess.Popen([sys.executable, "-m", "ginnyo", "serve", "--port", "0", "--data", data],
+    process = subprocess.Popen([sys.executable, "-m", "ginnyo", "serve", "--port", "0", "--data", data,
+                                "--analyses-per-minute", "0", "--simulations-per-address", "0"],   # all from one address
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert process.stdout is not None       # stdout=PIPE

@@ -29,7 +29,7 @@ def resident_kib(pid: int) -> int:
 
 def start(data: str) -> tuple[subprocess.Popen[str], str]:
     server = subprocess.Popen([sys.executable, "-m", "ginnyo", "serve", "--port", "0", "--data", data,
-                               "--games-per-minute", "0", "--max-games", "0"],
+                               "--games-per-minute", "0", "--previews-per-minute", "0", "--max-games", "0"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert server.stdout is not None
     match = LINE.search(server.stdout.readline())

@@ -14,7 +14,6 @@ import pytest
 from analysis_helpers import SHIPPED
 from ginnyo.commands.serve import web_app
 from ginnyo.puzzles.solving import shipped_puzzles
-from ginnyo.web.http import analysis
 from ginnyo.web.http import app as app_module
 from ginnyo.web.http import sockets
 from ginnyo.web.live import feed, lobby
@@ -106,9 +105,8 @@ def test_a_seek_counts_against_the_games_allowance(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("kind", ["game", "puzzle"])
-def test_previews_past_a_clients_allowance_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
-    monkeypatch.setattr(app_module, "PREVIEWS_PER_MINUTE", 2)
-    with TestClient(web_app(tmp_path)) as client:
+def test_previews_past_a_clients_allowance_are_refused(tmp_path: Path, kind: str) -> None:
+    with TestClient(web_app(tmp_path, previews_per_minute=2)) as client:
         made = create(client, ["human", "greedy"])
         token = made["seats"][0]["token"]
         if kind == "game":
@@ -119,10 +117,8 @@ def test_previews_past_a_clients_allowance_are_refused(tmp_path: Path, monkeypat
         assert answers[:2] != [429, 429] and answers[2] == 429, answers
 
 
-def test_analyses_and_reviews_past_a_clients_allowance_are_refused(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app_module, "ANALYSES_PER_MINUTE", 2)
-    with TestClient(web_app(tmp_path)) as client:
+def test_analyses_and_reviews_past_a_clients_allowance_are_refused(tmp_path: Path) -> None:
+    with TestClient(web_app(tmp_path, analyses_per_minute=2)) as client:
         made = create(client, ["human", "greedy"])
         position = view(client, made["id"], made["seats"][0]["token"])["position"]
         assert client.post("/api/analysis", json={"position": position}).status_code == 200
@@ -132,8 +128,12 @@ def test_analyses_and_reviews_past_a_clients_allowance_are_refused(tmp_path: Pat
         coded(client.post("/api/analysis", json={"position": position}).json(), "too-many-requests")
 
 
-def test_one_address_holds_a_bounded_number_of_simulations(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(analysis, "SIMULATIONS_PER_CLIENT", 1)
+def test_one_address_holds_a_bounded_number_of_simulations(tmp_path: Path) -> None:
+    with TestClient(web_app(tmp_path, simulations_per_address=1)) as client:
+        _one_simulation_at_once(client)
+
+
+def _one_simulation_at_once(client: TestClient) -> None:
     body = {"position": json.loads(MIDGAME.read_text()), "rollouts": 100_000}
     first = client.post("/api/analysis/simulations", json=body)
     assert first.status_code == 201, first.text

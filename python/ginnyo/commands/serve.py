@@ -54,6 +54,13 @@ def add_limits(serve: argparse.ArgumentParser) -> None:
                        help="games (and rematches) one address may make a minute (0: no limit)")
     serve.add_argument("--simulations-per-minute", type=whole(0), default=limits.SIMULATIONS_PER_MINUTE, metavar="N",
                        help="simulations one address may start a minute (0: no limit)")
+    serve.add_argument("--previews-per-minute", type=whole(0), default=limits.PREVIEWS_PER_MINUTE, metavar="N",
+                       help="previews (of a game's or a puzzle's placement) one address may ask a minute (0: no limit)")
+    serve.add_argument("--analyses-per-minute", type=whole(0), default=limits.ANALYSES_PER_MINUTE, metavar="N",
+                       help="analyses of a position and reviews of an uploaded record one address may ask a minute "
+                            "(0: no limit)")
+    serve.add_argument("--simulations-per-address", type=whole(0), default=limits.SIMULATIONS_PER_CLIENT, metavar="N",
+                       help="simulations one address may have waiting or running at once (0: no limit)")
     serve.add_argument("--max-games", type=whole(0), default=limits.MAX_GAMES, metavar="N",
                        help="games in play held in memory; a new one past it is refused with 503 (0: no limit)")
     serve.add_argument("--expire-days", type=seconds_or_days, default=limits.EXPIRE_DAYS, metavar="DAYS",
@@ -234,7 +241,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(line, file=sys.stderr, flush=True)
 
     app = web_app(data, warn, args.sync, games_per_minute=args.games_per_minute,
-                  simulations_per_minute=args.simulations_per_minute, max_games=args.max_games,
+                  simulations_per_minute=args.simulations_per_minute, previews_per_minute=args.previews_per_minute,
+                  analyses_per_minute=args.analyses_per_minute, simulations_per_address=args.simulations_per_address,
+                  max_games=args.max_games,
                   expire_days=args.expire_days, allowed_hosts=allowed, port=port, database=args.database,
                   broker=args.broker)
     config = uvicorn.Config(app, log_level="warning", access_log=False,

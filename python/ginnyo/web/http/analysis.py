@@ -34,7 +34,7 @@ from .requests import (DEFAULT_CANDIDATES, DEFAULT_LIMIT, DEFAULT_PLIES, DEFAULT
                        MAX_PLIES, MAX_ROLLOUTS, MAX_SIMULATION_SEED)
 from .pages import page_response
 from .errors import BadRequest, Conflict, Illegal, NotFound
-from .limits import ANALYSES, SIMULATIONS, SIMULATIONS_PER_CLIENT, limited
+from .limits import ANALYSES, SIMULATIONS, limited
 from .sockets import held_open, room_for
 from ..live.analysis_jobs import KEEP_SECONDS, MAX_ACTIVE, Job, Simulations
 
@@ -177,8 +177,9 @@ async def start_simulation(request: Request) -> Response:
     with _MADE:   # counted and started at once: two requests of one address never both pass the bound
         held = _unfinished_by_client(request.app.state)
         client = request.client.host if request.client is not None else ""
-        if len(held.get(client, ())) >= SIMULATIONS_PER_CLIENT:
-            raise Conflict(f"this address has {SIMULATIONS_PER_CLIENT} simulations waiting or running, the most: "
+        most = request.app.state.simulations_per_address
+        if most > 0 and len(held.get(client, ())) >= most:
+            raise Conflict(f"this address has {most} simulations waiting or running, the most: "
                            "stop one or wait")
         job = simulations.start(session, shown)
         if job is not None:

@@ -36,7 +36,7 @@ from .guard import Guard
 from ..games.kinds import GAME_KINDS, GameKind
 from .limits import (ACCOUNTS, ACCOUNTS_PER_MINUTE, ANALYSES, ANALYSES_PER_MINUTE, ANSWERS, ANSWERS_PER_MINUTE,
                      EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, PREVIEWS, PREVIEWS_PER_MINUTE, SIMULATIONS,
-                     SIMULATIONS_PER_MINUTE, RateLimiter, limited)
+                     SIMULATIONS_PER_CLIENT, SIMULATIONS_PER_MINUTE, RateLimiter, limited)
 from .openapi import openapi_document
 from .pages import page_response
 from .sockets import WATCHING, auth_token, one_client_bounded, pump
@@ -310,7 +310,9 @@ async def internal_error(request: Request, error: Exception) -> Response:
 def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLogger(__name__).warning,
                sync: str = SYNC_MODES[0], *, players: PlayerMaker, win_chances: WinChances,
                games_per_minute: int = GAMES_PER_MINUTE,
-               simulations_per_minute: int = SIMULATIONS_PER_MINUTE, max_games: int = MAX_GAMES,
+               simulations_per_minute: int = SIMULATIONS_PER_MINUTE, previews_per_minute: int = PREVIEWS_PER_MINUTE,
+               analyses_per_minute: int = ANALYSES_PER_MINUTE, simulations_per_address: int = SIMULATIONS_PER_CLIENT,
+               max_games: int = MAX_GAMES,
                expire_days: float = EXPIRE_DAYS, allowed_hosts: Iterable[str] = (), port: int | None = None,
                database: str | None = None, broker: str | None = None,
                now: Callable[[], float] | None = None) -> Starlette:
@@ -318,8 +320,9 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
     with ``sync``: :data:`.store.SYNC_MODES`); ``warn`` hears of a stored game left out
     because it no longer replays.  What it asks of the engine is handed in (``ginnyo serve``'s
     :func:`ginnyo.commands.serve.web_app` is the composition root): ``players`` makes the Ginny-O bots,
-    ``win_chances`` the analysis board's win probabilities.  The limits (docs/WEB.md, "Limits"; 0: none): games and
-    simulations a client a minute, games in play in memory, days a game in play stays in memory untouched.
+    ``win_chances`` the analysis board's win probabilities.  The limits (docs/WEB.md, "Limits"; 0: none): games,
+    simulations, previews and analyses a client a minute, simulations an address holds at once, games in play in
+    memory, days a game in play stays in memory untouched.
     It answers requests addressed to the loopback names on ``port`` (any port if None) and to
     ``allowed_hosts`` (``NAME`` or ``NAME:PORT``), writes from no other site (:mod:`.guard`).
     With ``database`` (a PostgreSQL URL) the games are kept there instead of in ``data_dir``; with ``broker``
@@ -348,11 +351,12 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
         tables.on_finished = rater.heard
         rater.recover()   # the rated games that ended while no process was left to rate them
         app.state.sockets_by_client = Counter()   # the sockets open, by client address (.sockets)
+        app.state.simulations_per_address = simulations_per_address   # (.analysis)
         app.state.limiters = {GAMES: RateLimiter(games_per_minute, "games"),
                               SIMULATIONS: RateLimiter(simulations_per_minute, "simulations"),
                               ACCOUNTS: RateLimiter(ACCOUNTS_PER_MINUTE, "new accounts"),
-                              PREVIEWS: RateLimiter(PREVIEWS_PER_MINUTE, "previews"),
-                              ANALYSES: RateLimiter(ANALYSES_PER_MINUTE, "analyses"),
+                              PREVIEWS: RateLimiter(previews_per_minute, "previews"),
+                              ANALYSES: RateLimiter(analyses_per_minute, "analyses"),
                               ANSWERS: RateLimiter(ANSWERS_PER_MINUTE, "puzzle answers")}
         sweeping = asyncio.create_task(_sweep(tables, min(SWEEP_SECONDS, (expire_seconds or SWEEP_SECONDS) / 2)))
         try:
