@@ -54,7 +54,8 @@ function render() {
   if (!answer.by_score.length && answer.no_play) {
     const { reason_code: code, reason_args: args } = answer.no_play;
     // the reason in the reader's words by its code (position/plays_json.py), else the server's line
-    const reason = code ? t(`js.analysis.no-play-reason.${code}`, args || {}) : answer.no_play.reason;
+    const key = `js.analysis.no-play-reason.${code}`, worded = code ? t(key, args || {}) : key;
+    const reason = worded === key ? answer.no_play.reason : worded;
     $("by-score").replaceChildren(text("li", reason ? t("js.analysis.no-play-because", { reason }) : t("js.analysis.no-play"), "note"));
   }
   // a 2-player endgame or pre-endgame: the solver's move first (best-move --equity's answer), the static ranking after it

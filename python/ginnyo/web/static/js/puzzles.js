@@ -8,7 +8,7 @@ const words = $("puzzle-page").dataset;   // the page's words, in its language (
 const say = (message, error = false) => { $("status").textContent = message; $("status").classList.toggle("error", error); };
 const fill = (template, values) => template.replace(/\{(\w+)\}/g, (all, key) => (key in values ? values[key] : all));
 /** A puzzle theme (puzzles/themes.py) in the reader's words. */
-const themeWords = (theme) => t(`js.puzzles.theme.${theme}`);
+const themeWords = (theme) => { const key = `js.puzzles.theme.${theme}`, words = t(key); return words === key ? theme : words; };
 
 const state = { puzzle: null, placements: new Map(), selected: null, cursor: "H8", preview: null, seq: 0,
   answer: null, suppressClick: false };
