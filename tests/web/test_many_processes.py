@@ -163,15 +163,21 @@ def start(started: list[Server], tmp_path: Path, database: str, broker: str, *ar
     return server
 
 
+@pytest.fixture
+def two_processes(servers: list[Server], tmp_path: Path, postgresql_database: str, redis: str) -> tuple[Server, Server]:
+    """Two servers on the one database and broker, started in turn."""
+    return (start(servers, tmp_path, postgresql_database, redis),
+            start(servers, tmp_path, postgresql_database, redis))
+
+
 def action(view: dict[str, Any]) -> str:
     """A move a seat may always make: return its first tile, else pass."""
     return f"return {view['position']['rack'].split()[0]}" if view["can_return"] else "pass"
 
 
-def test_two_servers_share_a_game_and_one_killed_loses_nothing(servers: list[Server], tmp_path: Path,
-                                                               postgresql_database: str, redis: str) -> None:
-    first = start(servers, tmp_path, postgresql_database, redis)
-    second = start(servers, tmp_path, postgresql_database, redis)
+def test_two_servers_share_a_game_and_one_killed_loses_nothing(two_processes: tuple[Server, Server],
+                                                               postgresql_database: str) -> None:
+    first, second = two_processes
     made = first.post("/api/games", {"seats": ["human", "human", "equity"], "seed": 7}).json()
     game, tokens = made["id"], [seat.get("token") for seat in made["seats"]]
     home = [first, second]   # each person's seat is served by its own process
@@ -229,9 +235,8 @@ def seek_ids(lobby: dict[str, Any]) -> list[str]:
 
 
 def test_a_lobby_socket_of_one_process_sees_the_seeks_and_the_people_online_of_another(
-        servers: list[Server], tmp_path: Path, postgresql_database: str, redis: str) -> None:
-    first = start(servers, tmp_path, postgresql_database, redis)
-    second = start(servers, tmp_path, postgresql_database, redis)
+        two_processes: tuple[Server, Server]) -> None:
+    first, second = two_processes
     watching = second.lobby()
     assert watching.until(lambda lobby: True, "the first lobby")["seeks"] == []
     ann, bob = first.sign_up("Ann"), first.sign_up("Bob")
@@ -259,9 +264,8 @@ def test_a_lobby_socket_of_one_process_sees_the_seeks_and_the_people_online_of_a
 
 
 def test_a_chat_line_reaches_the_sockets_of_its_room_on_the_other_process(
-        servers: list[Server], tmp_path: Path, postgresql_database: str, redis: str) -> None:
-    first = start(servers, tmp_path, postgresql_database, redis)
-    second = start(servers, tmp_path, postgresql_database, redis)
+        two_processes: tuple[Server, Server]) -> None:
+    first, second = two_processes
     made = first.post("/api/games", {"seats": ["human", "human"], "seed": 5, "watchable": True}).json()
     game, tokens = made["id"], [seat["token"] for seat in made["seats"]]
     player, watcher = second.socket(game, tokens[1]), second.socket(game, None)
@@ -285,9 +289,8 @@ def test_a_chat_line_reaches_the_sockets_of_its_room_on_the_other_process(
 
 
 def test_a_seat_connected_on_one_process_is_shown_on_the_other_until_its_process_is_killed(
-        servers: list[Server], tmp_path: Path, postgresql_database: str, redis: str) -> None:
-    first = start(servers, tmp_path, postgresql_database, redis)
-    second = start(servers, tmp_path, postgresql_database, redis)
+        two_processes: tuple[Server, Server]) -> None:
+    first, second = two_processes
     made = first.post("/api/games", {"seats": ["human", "human", "equity"], "seed": 9}).json()
     game, tokens = made["id"], [seat.get("token") for seat in made["seats"]]
     mine = second.socket(game, tokens[1])
@@ -309,12 +312,11 @@ def test_a_seat_connected_on_one_process_is_shown_on_the_other_until_its_process
 
 
 def test_two_people_on_two_processes_play_a_rated_seek_on_the_clock_to_its_end_while_a_third_watches(
-        servers: list[Server], tmp_path: Path, postgresql_database: str, redis: str) -> None:
+        two_processes: tuple[Server, Server]) -> None:
     """Issue 44's whole story on several processes: Ann signs up on one, Bob on the other; Bob joins the
     rated seek on the clock Ann made; each plays on their own process to the end; a watcher on a third
     socket never reads a rack; both see their rating change and the game in their history."""
-    first = start(servers, tmp_path, postgresql_database, redis)
-    second = start(servers, tmp_path, postgresql_database, redis)
+    first, second = two_processes
     ann, bob = first.sign_up("Ann"), second.sign_up("Bob")
     made = first.signed_in("POST", "/api/seeks", ann, json={"game": "ginnyo", "players": 2, "rated": True,
                                                            "clock": {"initial": 600, "increment": 5}})
