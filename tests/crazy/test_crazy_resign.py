@@ -15,14 +15,8 @@ from ginnyo.crazy.cards import card_code
 from ginnyo.crazy.errors import CrazyError
 from ginnyo.crazy.game import record_lines, replay
 from ginnyo.crazy.match import CrazyMatch
+from crazy_match_helpers import finish_turn
 from ginnyo.game.events import ABORT, RESIGN, TIMEOUT, Event
-
-
-def finish_turn(match: CrazyMatch) -> None:
-    """The seat to move draws from the stock (unless it opens) and discards the first card it holds."""
-    steps: list[dict[str, str]] = [] if match.round.opening else [{"draw": "stock"}]
-    hand = match.round.after("none" if match.round.opening else "stock", []).hands[match.to_move]
-    match.apply([*steps, {"discard": card_code(hand[0])}])
 
 
 def test_a_seat_resigning_mid_turn_has_its_turn_undone_and_is_passed_by() -> None:
