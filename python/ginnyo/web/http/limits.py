@@ -22,17 +22,19 @@ if TYPE_CHECKING:   # the defaults are read by ginnyo serve's options, before th
 
 GAMES_PER_MINUTE = 60          # games (and rematches) a client may make a minute: a person makes one every few minutes
 SIMULATIONS_PER_MINUTE = 30    # simulations a client may start a minute: the page starts one a click
+ACCOUNTS_PER_MINUTE = 10       # accounts a client may make a minute: each costs an Argon2id hash (64 MiB a moment)
+PREVIEWS_PER_MINUTE = 600      # previews (a game's, a puzzle's) a client may ask a minute: the page asks one a tile placed
+ANALYSES_PER_MINUTE = 300      # analyses of a position and reviews of an uploaded record a client may ask a minute
+ANSWERS_PER_MINUTE = 120       # puzzle answers a client may send a minute (each a rating stored, a guest's new one)
+SIMULATIONS_PER_CLIENT = 4     # simulations one address has waiting or running at once: the rest of the server's for others
 MAX_GAMES = 5000               # games in play in memory (about 19 KiB each: docs/WEB.md, "Limits")
 EXPIRE_DAYS = 30.0             # a game in play untouched this long is let go from memory (rebuilt when asked for)
 REQUEST_SECONDS = 20.0         # a request's headers and body (at most 64 KiB) must come within this
 MAX_CLIENTS = 10_000           # client addresses whose buckets are kept
-ACCOUNTS_PER_MINUTE = 10       # accounts a client may make a minute: each costs an Argon2id hash (64 MiB a moment)
-PREVIEWS_PER_MINUTE = 600      # previews (a game's, a puzzle's) a client may ask a minute: the page asks one a tile placed
-ANALYSES_PER_MINUTE = 300      # analyses of a position and reviews of an uploaded record a client may ask a minute
-GAMES, SIMULATIONS, ACCOUNTS = "games", "simulations", "accounts"   # the kinds of request limited
-ANSWERS_PER_MINUTE = 120       # puzzle answers a client may send a minute (each a rating stored, a guest's new one)
+
+# the kinds of request limited a minute (the keys of the app's limiters)
+GAMES, SIMULATIONS, ACCOUNTS = "games", "simulations", "accounts"
 PREVIEWS, ANALYSES, ANSWERS = "previews", "analyses", "answers"
-SIMULATIONS_PER_CLIENT = 4     # simulations one address has waiting or running at once: the rest of the server's for others
 
 
 class RateLimiter:
@@ -76,6 +78,7 @@ def limited(request: Request, kind: str) -> None:
         limiter.take(request.client.host if request.client is not None else "")
 
 
-__all__ = ["RateLimiter", "limited", "GAMES", "SIMULATIONS", "ACCOUNTS", "PREVIEWS", "ANALYSES", "ANSWERS", "ACCOUNTS_PER_MINUTE",
-           "PREVIEWS_PER_MINUTE", "ANALYSES_PER_MINUTE", "ANSWERS_PER_MINUTE", "SIMULATIONS_PER_CLIENT", "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "MAX_GAMES",
-           "EXPIRE_DAYS", "REQUEST_SECONDS"]
+__all__ = ["RateLimiter", "limited", "GAMES", "SIMULATIONS", "ACCOUNTS", "PREVIEWS", "ANALYSES", "ANSWERS",
+           "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "ACCOUNTS_PER_MINUTE", "PREVIEWS_PER_MINUTE",
+           "ANALYSES_PER_MINUTE", "ANSWERS_PER_MINUTE", "SIMULATIONS_PER_CLIENT", "MAX_GAMES", "EXPIRE_DAYS",
+           "REQUEST_SECONDS"]
