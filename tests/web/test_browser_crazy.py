@@ -181,8 +181,8 @@ def test_on_one_screen_the_next_persons_hand_is_covered_until_they_are_there(pag
     assert page.eval_on_selector_all("#hand .tile", "tiles => tiles.map(t => t.dataset.code)") == hand
 
 
-def play_turn_through_the_api(server: Server, game: str, token: str, view: dict[str, Any]) -> None:
-    """The seat's turn as the advisor plays it, posted step by step."""
+def play_turn_through_the_api(server: Server, game: str, token: str, view: dict[str, Any]) -> int:
+    """The seat's turn as the advisor plays it, posted step by step; the version after its last step."""
     def post(action: dict[str, Any]) -> dict[str, Any]:
         nonlocal view
         view = server.call("POST", f"api/games/{game}/actions", {"action": action, "version": view["version"]},
@@ -191,6 +191,7 @@ def play_turn_through_the_api(server: Server, game: str, token: str, view: dict[
 
     for step in advisor_steps(view, lambda source: post({"draw": source})):
         post(step)
+    return int(view["version"])
 
 
 def test_the_end_of_a_round_is_shown_before_the_next_deal(page: Any, server: Server) -> None:
@@ -203,7 +204,9 @@ def test_the_end_of_a_round_is_shown_before_the_next_deal(page: Any, server: Ser
                                " || !document.getElementById('round-end').classList.contains('hidden')")
         if page.is_visible("#round-end"):
             break
-        play_turn_through_the_api(server, game, token, server.call("GET", f"api/games/{game}", token=token))
+        played = play_turn_through_the_api(server, game, token, server.call("GET", f"api/games/{game}", token=token))
+        # the page still says "your turn" until the discard reaches it: wait for that, not for a stale line
+        page.wait_for_function(f"Number(document.body.dataset.version) >= {played}")
     view = server.call("GET", f"api/games/{game}", token=token)
     last = view["last_round"]
     assert last["round"] == 1 and view["round"] == 2
