@@ -40,9 +40,11 @@ def chromium() -> Iterator[Any]:
     if not CHROMIUM.exists():
         unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         unavailable("playwright is not installed (pip install '.[test]')")
+    # expect() waits 5 s unless told: a loaded CI machine may take longer, as for every other wait here
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         try:
