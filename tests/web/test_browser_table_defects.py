@@ -16,16 +16,24 @@ from browser_table import WAIT_MS, Server, best_choice, joker_choice, joker_seed
 from ginnyo import Position
 from ginnyo.position.preview import preview
 
-LATENCY_MS = 700   # a friend's network: every preview answer held this long in the page
-# the previews' answers delayed in the page itself (a route handler would block Playwright's sync loop)
+# a friend's slow network: every preview answer held in the page itself (a route handler would block
+# Playwright's sync loop) until the test lets it through (held for a fixed time, a loaded machine could
+# reach the test's next step after the answer, or the answer before the test's next step)
 SLOW_PREVIEWS = """
 const fetchNow = window.fetch.bind(window);
+window.heldPreviews = [];
 window.fetch = async (url, options) => {
   const answer = await fetchNow(url, options);
-  if (String(url).endsWith("/preview")) await new Promise((resolve) => setTimeout(resolve, %d));
+  if (String(url).endsWith("/preview")) await new Promise((resolve) => window.heldPreviews.push(resolve));
   return answer;
 };
-""" % LATENCY_MS
+"""
+
+
+def let_the_previews_answer(page: Any) -> None:
+    """Waits for a held preview answer, then lets every held one through to the page."""
+    page.wait_for_function("window.heldPreviews.length > 0")
+    page.evaluate("window.heldPreviews.splice(0).forEach((resolve) => resolve())")
 # the contrast ratio (WCAG) of an element's text against the first opaque background behind it
 CONTRAST = """
 element => {
@@ -92,6 +100,7 @@ def test_a_drag_started_while_a_preview_is_pending_lands_and_leaves_no_ghost(ser
     page.mouse.move(*centre(start))
     page.mouse.down()
     page.mouse.move(target["x"] + 5, target["y"] + 5, steps=8)
+    let_the_previews_answer(page)
     page.wait_for_selector("#preview.illegal")     # the first tile's answer came in mid-drag
     page.mouse.move(*centre(target), steps=4)
     page.mouse.up()
@@ -104,6 +113,7 @@ def test_a_second_tile_shows_checking_and_never_the_first_tiles_verdict(server: 
     first_turn(server, page, seed=5)
     page.locator("#rack .slot").nth(0).click()
     page.click('[data-square="H8"]')
+    let_the_previews_answer(page)
     page.wait_for_selector("#preview.illegal")
     page.locator("#rack .slot:not(.used)").first.click()
     page.click('[data-square="I8"]')
