@@ -65,6 +65,9 @@ def test_a_chat_message_is_shown_as_text(page: Any, server: Server) -> None:
     game, token = created["id"], created["seats"][0]["token"]
     page.goto(f"{server.url.rstrip('/')}/play/{game}")
     page.wait_for_selector("#chat-form")
+    # a message is pushed to the sockets open when it is sent (the history read once, before): wait for the
+    # page's socket, whose first view brings who is connected (the players' dots), before sending it
+    page.wait_for_selector("#players .presence")
     server.call("POST", f"api/games/{game}/chat", {"text": ATTACK}, token=token)
     page.wait_for_selector("#chat-log li")
     assert page.inner_text("#chat-log li .chat-text") == ATTACK
