@@ -75,6 +75,32 @@ def test_a_chat_message_is_shown_as_text(page: Any, server: Server) -> None:
     assert page.evaluate("window.pwned") is None
 
 
+def test_a_message_said_before_the_pages_socket_listened_is_shown(page: Any, server: Server) -> None:
+    """The page reads the history once and then hears the socket: a message said between the two (or
+    while the socket reconnects) is read again when the socket's first view comes."""
+    created = watched_game(server)
+    game, token = created["id"], created["seats"][0]["token"]
+    held: list[Any] = []        # the page's socket, kept from the server until the message has been said
+    said: list[Any] = []        # what the page sends on it meanwhile (its "watch")
+
+    def hold(socket: Any) -> None:
+        socket.on_message(lambda message: said.append(message))
+        held.append(socket)
+
+    page.route_web_socket("**/events", hold)
+    with page.expect_response(lambda answer: answer.url.endswith(f"/api/games/{game}/chat")):
+        page.goto(f"{server.url.rstrip('/')}/play/{game}")
+    page.wait_for_function("() => document.getElementById('chat-log') !== null")
+    server.call("POST", f"api/games/{game}/chat", {"text": "said before the page listened"}, token=token)
+    page.wait_for_timeout(200)  # not a wait for anything: the page has nothing to hear yet
+    assert page.locator("#chat-log li").count() == 0
+    to_server = held[0].connect_to_server()
+    for message in said:
+        to_server.send(message)
+    page.wait_for_selector("#chat-log li")
+    assert page.inner_text("#chat-log li .chat-text") == "said before the page listened"
+
+
 def test_a_players_page_shows_the_chat_and_writes_in_the_players_room(page: Any, server: Server) -> None:
     created = watched_game(server)
     page.goto(server.page_url(created))

@@ -5,7 +5,8 @@ import { api, t, text } from "./common.js";
 const shown = new Set();   // the ids of the messages on screen: a hot-seat table hears each on every socket
 
 /** The panel in `section` for the game `gameId`, written as the seat of `token` (a watcher when null);
- *  answers `heard(message)`, to be called with each chat message of the game's sockets. */
+ *  answers `{heard, catchUp}`: `heard(message)` with each chat message of the game's sockets, `catchUp()`
+ *  when a socket's first view comes (what was said before that socket listened is read again). */
 export function chatPanel(section, gameId, token) {
   const path = `/api/games/${encodeURIComponent(gameId)}/chat`;
   const title = text("h2", t("js.common.chat.title"));
@@ -39,9 +40,12 @@ export function chatPanel(section, gameId, token) {
     const line = document.createElement("li");
     line.className = `chat-${message.room}`;
     line.dataset.room = message.room;
+    line.dataset.id = String(message.id);
     line.append(text("span", `${message.sender} (${t(`js.common.chat.${message.room}`)}): `, "chat-sender"),
       text("span", message.text, "chat-text"));   // textContent: a message is never markup
-    log.append(line);
+    // in the order said: a message read again on catching up can come after a later one heard live
+    const later = [...log.children].find((other) => Number(other.dataset.id) > message.id);
+    log.insertBefore(line, later || null);
     log.scrollTop = log.scrollHeight;
   }
 
@@ -58,6 +62,7 @@ export function chatPanel(section, gameId, token) {
         : t("js.common.chat.cannot", { reason: error.message });
     }
   });
-  api("GET", path, { token }).then((answer) => answer.messages.forEach(heard), () => {});
-  return heard;
+  const catchUp = () => api("GET", path, { token }).then((answer) => answer.messages.forEach(heard), () => {});
+  catchUp();
+  return { heard, catchUp };
 }

@@ -7,7 +7,7 @@ import { setUpEndings } from "./endings.js";
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const seats = readFragment(location.hash);
 const watching = !seats.size;   // no seat in the URL: a watcher of a game open to watchers
-let heard = () => {};           // the chat panel's: each chat message of the socket
+let chat = { heard: () => {}, catchUp: () => {} };   // the chat panel (chat.js), once drawn
 const $ = (id) => document.getElementById(id);
 const state = { view: null, seat: null, token: null, chosen: new Set(), busy: false, covered: false, roundEnd: false,
   viewAt: 0 };   // viewAt: performance.now() when the view arrived: a timed game's running clock ticks from then
@@ -417,9 +417,10 @@ function connect(seat, token, attempt = 0) {
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
+    if (message.presence) chat.catchUp();   // a socket's first view: what was said before it listened, read again
     if (message.type === "view" && message.view.seat === state.seat) onView(message.view);
     else if (message.type === "view") api("GET", `/api/games/${gameId}`, { token: state.token }).then(onView, () => {});
-    else if (message.type === "chat") heard(message.message);
+    else if (message.type === "chat") chat.heard(message.message);
     else if (message.type === "error") say(message.error, true);
   });
   socket.addEventListener("close", (event) => {
@@ -435,12 +436,12 @@ if (watching) {
     $("watching").classList.remove("hidden");
     onView(seen);
     connect(null, null);
-    heard = chatPanel($("chat"), gameId, null);
+    chat = chatPanel($("chat"), gameId, null);
   }, () => say(t("js.common.needs-link"), true));
 } else {
   state.seat = [...seats.keys()][0];
   state.token = seats.get(state.seat);
   const [firstSeat, firstToken] = [...seats.entries()][0];
   connect(firstSeat, firstToken);
-  heard = chatPanel($("chat"), gameId, firstToken);
+  chat = chatPanel($("chat"), gameId, firstToken);
 }

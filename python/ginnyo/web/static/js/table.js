@@ -14,7 +14,7 @@ const tokens = readFragment(location.hash);
 const hotseat = tokens.size > 1;
 const watching = !tokens.size;   // no seat in the URL: a watcher of a game open to watchers
 const WATCHER = -1;              // the watcher's "seat" among the views
-let heard = () => {};            // the chat panel's: each chat message of the sockets
+let chat = { heard: () => {}, catchUp: () => {} };   // the chat panel (chat.js), once drawn
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -148,10 +148,13 @@ function connect(seat, seatToken) {
       let message;
       try { message = JSON.parse(event.data); } catch (error) { return; }
       if (message.type === "view") {
-        if (message.presence) state.presence = message.presence;   // a socket's first view says it
+        if (message.presence) {   // a socket's first view says it: what was said before it listened, read again
+          state.presence = message.presence;
+          chat.catchUp();
+        }
         onView(seat, message.view);
       } else if (message.type === "presence") { state.presence = message.seats; render(); }
-      else if (message.type === "chat") heard(message.message);
+      else if (message.type === "chat") chat.heard(message.message);
       else if (message.type === "error") { refused = true; say(t("js.table.seat-error", { number: seat + 1, reason: refusal(message.code, message.args, message.error) }), true); }
     });
     socket.addEventListener("close", (event) => {
@@ -990,7 +993,7 @@ async function watch() {
   $("watching").classList.remove("hidden");
   onView(WATCHER, seen);
   connect(WATCHER, null);
-  heard = chatPanel($("chat"), gameId, null);
+  chat = chatPanel($("chat"), gameId, null);
 }
 
 if (watching) {
@@ -1000,7 +1003,7 @@ if (watching) {
     join(seat, seatToken);
     connect(seat, seatToken);
   }
-  heard = chatPanel($("chat"), gameId, tokens.values().next().value);
+  chat = chatPanel($("chat"), gameId, tokens.values().next().value);
   probeTools();
 }
 
