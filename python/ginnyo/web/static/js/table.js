@@ -1,5 +1,5 @@
 // The table: the board, the seat's rack, live legality and scores, actions, live updates, the end.
-import { api, cardWords, columnLetter, gameEndWords, rackCodes, readFragment, refusal, storeGame, t, text, tileElement, tileWords } from "./common.js";
+import { api, cardWords, columnLetter, gameEndWords, rackCodes, readFragment, refusal, showWatchers, storeGame, t, text, tileElement, tileWords } from "./common.js";
 import { BoardView } from "./board-view.js";
 import { chime, setSound, soundOn } from "./chime.js";
 import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndexes } from "./rack-order.js";
@@ -149,8 +149,9 @@ function connect(seat, seatToken) {
       try { message = JSON.parse(event.data); } catch (error) { return; }
       if (message.type === "view") {
         if (message.presence) state.presence = message.presence;   // a socket's first view says it
+        showWatchers(message.view.watchers);
         onView(seat, message.view);
-      } else if (message.type === "presence") { state.presence = message.seats; render(); }
+      } else if (message.type === "presence") { state.presence = message.seats; showWatchers(message.watchers); render(); }
       else if (message.type === "chat") heard(message.message);
       else if (message.type === "error") { refused = true; say(t("js.table.seat-error", { number: seat + 1, reason: refusal(message.code, message.args, message.error) }), true); }
     });
