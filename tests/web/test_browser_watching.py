@@ -1,14 +1,16 @@
 """A watcher's table page in a real browser (Playwright driving Debian's chromium) against a real
 ``ginnyo serve``: the page opened with no seat in its URL watches a game open to watchers, shows no rack
 and no move controls, and no websocket frame or API answer it receives holds a seat's rack; a chat
-message is shown as text, never run or rendered as markup."""
+message is shown as text, never run or rendered as markup; a player's page shows how many watch."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Iterator
 
-from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the fixtures)
+import pytest
+
+from browser_fixtures import browser, own_page, page, server, viewport  # noqa: F401 (the fixtures)
 from browser_table import Server
 from web_helpers import best_action
 
@@ -133,3 +135,24 @@ def test_a_crazy_rummy_watchers_page_never_receives_a_hand(page: Any, server: Se
         assert seen["hand"] not in text
     for watched in views:
         assert watched["seat"] is None and watched["hand"] == ""
+
+
+@pytest.fixture
+def watcher_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:   # noqa: F811 (the fixtures)
+    yield from own_page(browser, viewport)
+
+
+@pytest.mark.parametrize("game", ["ginny-o", "crazy"])
+def test_a_players_page_shows_how_many_watch_as_they_come_and_go(page: Any, watcher_page: Any,
+                                                                   server: Server, game: str) -> None:
+    created: dict[str, Any] = server.call("POST", "api/games", {"game": game, "seats": ["human", "human", "human"],
+                                                                "seed": SEED, "watchable": True})
+    page.goto(server.page_url(created))
+    page.wait_for_selector("#chat-form")
+    assert not page.locator("#watchers").is_visible()
+    watcher_page.goto(f"{server.url.rstrip('/')}/play/{created['id']}")
+    page.wait_for_selector("#watchers:not(.hidden)")
+    assert page.inner_text("#watchers") == "1 watcher"
+    watcher_page.wait_for_selector("#watchers:not(.hidden)")   # the watcher counts itself
+    watcher_page.goto("about:blank")
+    page.wait_for_selector("#watchers.hidden", state="attached")

@@ -216,8 +216,8 @@ def _play_and_listen(server: LiveServer, secrets: dict[str, dict[int, dict[int, 
             assert listener.messages
             for text in listener.messages:
                 message = json.loads(text)
-                if message["type"] == "presence":   # which seats are connected: no tiles in it
-                    assert set(message) == {"type", "seats"}
+                if message["type"] == "presence":   # which seats are connected, how many watch: no tiles
+                    assert set(message) == {"type", "seats", "watchers"}
                     continue
                 assert message["view"]["seat"] == seat
                 if not message["view"]["finished"]:

@@ -104,6 +104,18 @@ def test_a_seek_counts_against_the_games_allowance(tmp_path: Path) -> None:
         coded(refused.json(), "too-many-requests")
 
 
+def test_seek_joins_and_withdrawals_past_a_clients_allowance_are_refused(tmp_path: Path) -> None:
+    with TestClient(web_app(tmp_path, seek_joins_per_minute=2)) as client:
+        signed_up = client.post("/api/accounts", json={"name": "ada", "password": "correct horse battery"})
+        assert signed_up.status_code == 201, signed_up.text
+        assert client.post("/api/seeks/nope/join", headers=SAME_ORIGIN).status_code == 404
+        assert client.delete("/api/seeks/nope", headers=SAME_ORIGIN).status_code == 404
+        refused = client.post("/api/seeks/nope/join", headers=SAME_ORIGIN)
+        assert refused.status_code == 429 and "Retry-After" in refused.headers
+        coded(refused.json(), "too-many-requests")
+        coded(client.delete("/api/seeks/nope", headers=SAME_ORIGIN).json(), "too-many-requests")
+
+
 @pytest.mark.parametrize("kind", ["game", "puzzle"])
 def test_previews_past_a_clients_allowance_are_refused(tmp_path: Path, kind: str) -> None:
     with TestClient(web_app(tmp_path, previews_per_minute=2)) as client:

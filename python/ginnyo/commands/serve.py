@@ -59,6 +59,8 @@ def add_limits(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--analyses-per-minute", type=whole(0), default=limits.ANALYSES_PER_MINUTE, metavar="N",
                        help="analyses of a position and reviews of an uploaded record one address may ask a minute "
                             "(0: no limit)")
+    serve.add_argument("--seek-joins-per-minute", type=whole(0), default=limits.SEEK_JOINS_PER_MINUTE, metavar="N",
+                       help="seeks one address may join or withdraw a minute (0: no limit)")
     serve.add_argument("--simulations-per-address", type=whole(0), default=limits.SIMULATIONS_PER_CLIENT, metavar="N",
                        help="simulations one address may have waiting or running at once (0: no limit)")
     serve.add_argument("--max-games", type=whole(0), default=limits.MAX_GAMES, metavar="N",
@@ -243,6 +245,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = web_app(data, warn, args.sync, games_per_minute=args.games_per_minute,
                   simulations_per_minute=args.simulations_per_minute, previews_per_minute=args.previews_per_minute,
                   analyses_per_minute=args.analyses_per_minute, simulations_per_address=args.simulations_per_address,
+                  seek_joins_per_minute=args.seek_joins_per_minute,
                   max_games=args.max_games,
                   expire_days=args.expire_days, allowed_hosts=allowed, port=port, database=args.database,
                   broker=args.broker)

@@ -161,7 +161,8 @@ def seat_view() -> dict[str, Any]:
               "clocks": {"type": "array", "nullable": True, "items": {"type": "object"},
                          "description": "each seat's clock (seat, remaining, running, overtime_penalty)"},
               "analysis_open": {"type": "boolean",
-                                "description": "whether the analysis board is handed this game now (fair play)"}}
+                                "description": "whether the analysis board is handed this game now (fair play)"},
+              "watchers": {"type": "integer", "description": "the watchers' sockets open now (a tab each)"}}
     required = ("id", "seat", "version", "players", "names", "kinds", "to_move", "your_turn", "finished",
                 "history", "result", "rematch")
     ginnyo = {"position": {"type": "object", "nullable": True,

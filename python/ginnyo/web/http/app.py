@@ -35,8 +35,9 @@ from .errors import (HTTP_CODES, INTERNAL_CODE, REFUSED_CODE, BadRequest, WebErr
 from .guard import Guard
 from ..games.kinds import GAME_KINDS, GameKind
 from .limits import (ACCOUNTS, ACCOUNTS_PER_MINUTE, ANALYSES, ANALYSES_PER_MINUTE, ANSWERS, ANSWERS_PER_MINUTE,
-                     EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, PREVIEWS, PREVIEWS_PER_MINUTE, SIMULATIONS,
-                     SIMULATIONS_PER_CLIENT, SIMULATIONS_PER_MINUTE, RateLimiter, limited)
+                     EXPIRE_DAYS, GAMES, GAMES_PER_MINUTE, MAX_GAMES, PREVIEWS, PREVIEWS_PER_MINUTE, SEEK_JOINS,
+                     SEEK_JOINS_PER_MINUTE, SIMULATIONS, SIMULATIONS_PER_CLIENT, SIMULATIONS_PER_MINUTE, RateLimiter,
+                     limited)
 from .openapi import openapi_document
 from .pages import page_response
 from .sockets import WATCHING, auth_token, one_client_bounded, pump
@@ -312,7 +313,7 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
                games_per_minute: int = GAMES_PER_MINUTE,
                simulations_per_minute: int = SIMULATIONS_PER_MINUTE, previews_per_minute: int = PREVIEWS_PER_MINUTE,
                analyses_per_minute: int = ANALYSES_PER_MINUTE, simulations_per_address: int = SIMULATIONS_PER_CLIENT,
-               max_games: int = MAX_GAMES,
+               seek_joins_per_minute: int = SEEK_JOINS_PER_MINUTE, max_games: int = MAX_GAMES,
                expire_days: float = EXPIRE_DAYS, allowed_hosts: Iterable[str] = (), port: int | None = None,
                database: str | None = None, broker: str | None = None,
                now: Callable[[], float] | None = None) -> Starlette:
@@ -321,8 +322,8 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
     because it no longer replays.  What it asks of the engine is handed in (``ginnyo serve``'s
     :func:`ginnyo.commands.serve.web_app` is the composition root): ``players`` makes the Ginny-O bots,
     ``win_chances`` the analysis board's win probabilities.  The limits (docs/WEB.md, "Limits"; 0: none): games,
-    simulations, previews and analyses a client a minute, simulations an address holds at once, games in play in
-    memory, days a game in play stays in memory untouched.
+    simulations, previews and analyses a client a minute, simulations an address holds at once, seeks joined or
+    withdrawn a client a minute, games in play in memory, days a game in play stays in memory untouched.
     It answers requests addressed to the loopback names on ``port`` (any port if None) and to
     ``allowed_hosts`` (``NAME`` or ``NAME:PORT``), writes from no other site (:mod:`.guard`).
     With ``database`` (a PostgreSQL URL) the games are kept there instead of in ``data_dir``; with ``broker``
@@ -357,7 +358,8 @@ def create_app(data_dir: str | Path, warn: Callable[[str], None] = logging.getLo
                               ACCOUNTS: RateLimiter(ACCOUNTS_PER_MINUTE, "new accounts"),
                               PREVIEWS: RateLimiter(previews_per_minute, "previews"),
                               ANALYSES: RateLimiter(analyses_per_minute, "analyses"),
-                              ANSWERS: RateLimiter(ANSWERS_PER_MINUTE, "puzzle answers")}
+                              ANSWERS: RateLimiter(ANSWERS_PER_MINUTE, "puzzle answers"),
+                              SEEK_JOINS: RateLimiter(seek_joins_per_minute, "seeks joined or withdrawn")}
         sweeping = asyncio.create_task(_sweep(tables, min(SWEEP_SECONDS, (expire_seconds or SWEEP_SECONDS) / 2)))
         try:
             yield

@@ -32,7 +32,7 @@ from ...ratings.games import BOT_PREFIX, Standing, bot_player
 from . import requests as fields
 from .accounts import SESSION_COOKIE, SignedIn, signed_in
 from .errors import BadRequest, NotFound, refusal_json, status_of
-from .limits import GAMES, limited
+from .limits import GAMES, SEEK_JOINS, limited
 from .pages import page_response
 from .sockets import one_client_bounded, pump
 from .requests import DEFAULT_THINK
@@ -185,6 +185,7 @@ async def list_seeks(request: Request) -> Response:
 async def join_seek(request: Request) -> Response:
     """Take a seat in a seek: the seek; once full, its game and the joiner's seat (409 when it takes no one)."""
     account = await signed_in(request, write=True)
+    limited(request, SEEK_JOINS)
     fields.only_fields(await fields.json_body(request, empty_ok=True), ())
     tables = _tables(request)
     seek = await run_in_threadpool(tables.store.join_seek, request.path_params["seek_id"], account.id)
@@ -200,6 +201,7 @@ async def join_seek(request: Request) -> Response:
 async def cancel_seek(request: Request) -> Response:
     """Withdraw an open seek (its maker alone: 403 for another's); 204."""
     account = await signed_in(request, write=True)
+    limited(request, SEEK_JOINS)   # counted with the joins: each a store write and the lobby resent
     await run_in_threadpool(_tables(request).store.cancel_seek, request.path_params["seek_id"], account.id)
     await _changed(request)
     return Response(status_code=204)

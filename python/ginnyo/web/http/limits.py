@@ -26,6 +26,7 @@ ACCOUNTS_PER_MINUTE = 10       # accounts a client may make a minute: each costs
 PREVIEWS_PER_MINUTE = 600      # previews (a game's, a puzzle's) a client may ask a minute: the page asks one a tile placed
 ANALYSES_PER_MINUTE = 300      # analyses of a position and reviews of an uploaded record a client may ask a minute
 ANSWERS_PER_MINUTE = 120       # puzzle answers a client may send a minute (each a rating stored, a guest's new one)
+SEEK_JOINS_PER_MINUTE = 60     # seeks a client may join or withdraw a minute (each a store write and a lobby resent)
 SIMULATIONS_PER_CLIENT = 4     # simulations one address has waiting or running at once: the rest of the server's for others
 MAX_GAMES = 5000               # games in play in memory (about 19 KiB each: docs/WEB.md, "Limits")
 EXPIRE_DAYS = 30.0             # a game in play untouched this long is let go from memory (rebuilt when asked for)
@@ -35,6 +36,7 @@ MAX_CLIENTS = 10_000           # client addresses whose buckets are kept
 # the kinds of request limited a minute (the keys of the app's limiters)
 GAMES, SIMULATIONS, ACCOUNTS = "games", "simulations", "accounts"
 PREVIEWS, ANALYSES, ANSWERS = "previews", "analyses", "answers"
+SEEK_JOINS = "seek-joins"
 
 
 class RateLimiter:
@@ -71,7 +73,7 @@ class RateLimiter:
 
 def limited(request: Request, kind: str) -> None:
     """Count the request against its client's allowance of ``kind`` (:data:`GAMES`, :data:`SIMULATIONS`, :data:`ACCOUNTS`,
-    :data:`PREVIEWS`, :data:`ANALYSES`, :data:`ANSWERS`)."""
+    :data:`PREVIEWS`, :data:`ANALYSES`, :data:`ANSWERS`, :data:`SEEK_JOINS`)."""
     limiters: dict[str, RateLimiter] = getattr(request.app.state, "limiters", {})
     limiter = limiters.get(kind)
     if limiter is not None:
@@ -79,6 +81,6 @@ def limited(request: Request, kind: str) -> None:
 
 
 __all__ = ["RateLimiter", "limited", "GAMES", "SIMULATIONS", "ACCOUNTS", "PREVIEWS", "ANALYSES", "ANSWERS",
-           "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "ACCOUNTS_PER_MINUTE", "PREVIEWS_PER_MINUTE",
-           "ANALYSES_PER_MINUTE", "ANSWERS_PER_MINUTE", "SIMULATIONS_PER_CLIENT", "MAX_GAMES", "EXPIRE_DAYS",
-           "REQUEST_SECONDS"]
+           "SEEK_JOINS", "GAMES_PER_MINUTE", "SIMULATIONS_PER_MINUTE", "ACCOUNTS_PER_MINUTE", "PREVIEWS_PER_MINUTE",
+           "ANALYSES_PER_MINUTE", "ANSWERS_PER_MINUTE", "SEEK_JOINS_PER_MINUTE", "SIMULATIONS_PER_CLIENT",
+           "MAX_GAMES", "EXPIRE_DAYS", "REQUEST_SECONDS"]

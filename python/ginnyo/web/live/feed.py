@@ -51,6 +51,7 @@ class Watched(Protocol):
     subscribers: set[Subscriber]
     subscribers_lock: threading.Lock
     seats_elsewhere: frozenset[int]
+    watchers_elsewhere: int
 
 
 def subscribe(table: Watched, subscriber: Subscriber) -> None:
@@ -96,13 +97,25 @@ def presence_of(table: Watched) -> list[bool]:
     return [seat in open_seats for seat in range(len(table.kinds))]
 
 
+def watchers_here(table: Watched) -> int:
+    """The watchers' sockets of ``table`` open in this process (a tab each)."""
+    return sum(subscriber.seat < 0 for subscriber in subscribers_of(table))
+
+
+def watchers_of(table: Watched) -> int:
+    """The watchers' sockets of ``table`` open now, in this process or another (:mod:`.peers`)."""
+    return watchers_here(table) + table.watchers_elsewhere
+
+
 def presence_message(table: Watched) -> str:
-    """The socket message saying which seats are connected: ``{"type": "presence", "seats": [true, false, ...]}``."""
-    return json_text({"type": "presence", "seats": presence_of(table)})
+    """The socket message saying which seats are connected and how many watch:
+    ``{"type": "presence", "seats": [true, false, ...], "watchers": n}``."""
+    return json_text({"type": "presence", "seats": presence_of(table), "watchers": watchers_of(table)})
 
 
 def send_presence(table: Watched, besides: Subscriber | None = None) -> None:
-    """Tell every socket of ``table`` (but ``besides``) which seats are connected (after one opened or closed)."""
+    """Tell every socket of ``table`` (but ``besides``) which seats are connected and how many watch (after a
+    socket opened or closed)."""
     message = presence_message(table)
     for subscriber in subscribers_of(table):
         if subscriber is not besides:
@@ -125,5 +138,6 @@ def broadcast(table: Watched, view_text: Callable[[int, str], str]) -> None:
         subscriber.send(messages[key])
 
 
-__all__ = ["Subscriber", "subscribe", "put_first", "unsubscribe", "subscribers_of", "broadcast", "presence_of", "seats_here", "presence_message", "send_presence", "Watched", "json_text", "view_message",
-           "SOCKETS_PER_GAME", "WATCHERS_PER_GAME"]
+__all__ = ["Subscriber", "subscribe", "put_first", "unsubscribe", "subscribers_of", "broadcast", "presence_of",
+           "seats_here", "watchers_here", "watchers_of", "presence_message", "send_presence", "Watched", "json_text",
+           "view_message", "SOCKETS_PER_GAME", "WATCHERS_PER_GAME"]

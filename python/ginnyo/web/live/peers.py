@@ -1,6 +1,6 @@
 """The club's live state among processes sharing a store and a broker (docs/DEPLOY.md, "Past one machine:
 many processes"): what the sockets of one process must see of another's — the lobby changed, a chat line,
-which seats of a game have a socket open, who is signed in at the lobby — told through the broker
+which seats of a game have a socket open and how many watch it, who is signed in at the lobby — told through the broker
 (:meth:`.broker.Broker.tell`) and heard here (:meth:`Peers.heard`).
 
 A process tells the others of each change at once, and all it has (its lobby's names, its games' seats
@@ -27,17 +27,19 @@ HEARTBEAT_SECONDS = 5.0   # a process tells the others all it has this often
 LAPSE_SECONDS = 15.0      # what another process told lapses this long after it was last heard (it died)
 
 #: the club messages' types: a chat line; the lobby changed (with the teller's names online); one game's
-#: seats with a socket at the teller; all the teller has (its heartbeat); a new process asking for that
+#: seats with a socket (and its watchers' sockets) at the teller; all the teller has (its heartbeat); a new process asking for that
 CHAT, LOBBY, SEATS, HERE, HELLO = "chat", "lobby", "seats", "here", "hello"
 
 
 @dataclass
 class Other:
-    """Another process as last heard: when, its lobby's names online, and its games' seats with a socket."""
+    """Another process as last heard: when, its lobby's names online, its games' seats with a socket and
+    watchers' sockets."""
 
     heard: float
     online: frozenset[str] = frozenset()
     seats: dict[str, frozenset[int]] = field(default_factory=dict)
+    watchers: dict[str, int] = field(default_factory=dict)
 
 
 def _names(value: object) -> frozenset[str] | None:
@@ -50,6 +52,18 @@ def _seats(value: object) -> frozenset[int] | None:
     if not isinstance(value, list) or not all(type(seat) is int for seat in value):
         return None
     return frozenset(value)
+
+
+def _count(value: object) -> int:
+    """A count told (a game's watchers' sockets); 0 for anything else."""
+    return value if type(value) is int and 0 <= value <= feed.SOCKETS_PER_GAME else 0
+
+
+def _counts(value: object) -> dict[str, int]:
+    """Counts told by game (the games with none left out)."""
+    if not isinstance(value, dict):
+        return {}
+    return {game: found for game, count in value.items() if isinstance(game, str) and (found := _count(count))}
 
 
 class Peers:
@@ -89,13 +103,16 @@ class Peers:
                 self.warn(f"ginnyo: the club's state was not told: {type(error).__name__}: {error}")
 
     def tell_all(self) -> None:
-        """Tell the others this process's lobby names and every held game's seats with a socket here."""
-        seats = {}
+        """Tell the others this process's lobby names and every held game's seats with a socket and watchers'
+        sockets here."""
+        seats, watchers = {}, {}
         for table in list(self.tables.values()):
-            here = feed.seats_here(table)
+            here, watching = feed.seats_here(table), feed.watchers_here(table)
             if here:
                 seats[table.id] = sorted(here)
-        self.broker.tell({"type": HERE, "online": self.lobby.online_here(), "seats": seats})
+            if watching:
+                watchers[table.id] = watching
+        self.broker.tell({"type": HERE, "online": self.lobby.online_here(), "seats": seats, "watchers": watchers})
 
     def lobby_changed(self, names: list[str]) -> None:
         """The lobby's ``tell``: its state changed here (stored), ``names`` online here."""
@@ -103,9 +120,10 @@ class Peers:
 
     def sockets_changed(self, table: SeatTable) -> None:
         """A socket of ``table`` opened or closed here: its seats known elsewhere brought up to date, the
-        others told this process's."""
+        others told this process's (and its watchers' sockets here)."""
         self._refresh(table.id)
-        self.broker.tell({"type": SEATS, "game": table.id, "seats": sorted(feed.seats_here(table))})
+        self.broker.tell({"type": SEATS, "game": table.id, "seats": sorted(feed.seats_here(table)),
+                          "watchers": feed.watchers_here(table)})
 
     def online_elsewhere(self) -> set[str]:
         """The names online at the other processes' lobbies (the lapsed left out)."""
@@ -133,18 +151,21 @@ class Peers:
         elif kind == SEATS:
             game, seats = message.get("game"), _seats(message.get("seats"))
             if isinstance(game, str) and seats is not None:
-                self._heard_from(origin, seats={game: seats}, whole=False)
+                self._heard_from(origin, seats={game: seats}, watchers={game: _count(message.get("watchers"))},
+                                 whole=False)
         elif kind == HERE:
             names, told = _names(message.get("online")), message.get("seats")
             if names is not None and isinstance(told, dict):
                 games = {game: found for game, value in told.items() if (found := _seats(value))}
-                if self._heard_from(origin, online=names, seats=games, whole=True):
+                if self._heard_from(origin, online=names, seats=games, watchers=_counts(message.get("watchers")),
+                                    whole=True):
                     self._resend_lobby()
 
     def _heard_from(self, origin: str, online: frozenset[str] | None = None,
-                    seats: dict[str, frozenset[int]] | None = None, whole: bool = False) -> bool:
-        """Note what ``origin`` told (``whole``: ``seats`` are all its games'), then tell this process's game
-        sockets whatever changed for them; whether its names online changed."""
+                    seats: dict[str, frozenset[int]] | None = None, watchers: dict[str, int] | None = None,
+                    whole: bool = False) -> bool:
+        """Note what ``origin`` told (``whole``: ``seats`` and ``watchers`` are all its games'), then tell this
+        process's game sockets whatever changed for them; whether its names online changed."""
         with self._lock:
             other = self._others.setdefault(origin, Other(self.now()))
             other.heard = self.now()
@@ -163,6 +184,17 @@ class Peers:
                             other.seats[game] = found
                         else:
                             other.seats.pop(game, None)
+            if watchers is not None:
+                if whole:
+                    games |= set(other.watchers) | set(watchers)
+                    other.watchers = dict(watchers)
+                else:
+                    games |= set(watchers)
+                    for game, count in watchers.items():
+                        if count:
+                            other.watchers[game] = count
+                        else:
+                            other.watchers.pop(game, None)
         for game in games:
             self._refresh(game)
         return online is not None and online != was_online
@@ -174,22 +206,24 @@ class Peers:
             gone = [origin for origin, other in self._others.items() if other.heard < fresh]
             lost = [self._others.pop(origin) for origin in gone]
         for other in lost:
-            for game in other.seats:
+            for game in set(other.seats) | set(other.watchers):
                 self._refresh(game)
         if any(other.online for other in lost):
             self._resend_lobby()
 
     def _refresh(self, game: str) -> None:
-        """Set the seats of ``game`` connected elsewhere, and tell its sockets here if they changed."""
+        """Set the seats of ``game`` connected elsewhere and its watchers there, and tell its sockets here if
+        they changed."""
         table = self.tables.get(game)
         if table is None:
             return
         fresh = self.now() - LAPSE_SECONDS
         with self._lock:
-            elsewhere = frozenset(seat for other in self._others.values() if other.heard >= fresh
-                                  for seat in other.seats.get(game, ()))
-        if elsewhere != table.seats_elsewhere:
-            table.seats_elsewhere = elsewhere
+            heard = [other for other in self._others.values() if other.heard >= fresh]
+            elsewhere = frozenset(seat for other in heard for seat in other.seats.get(game, ()))
+            watching = sum(other.watchers.get(game, 0) for other in heard)
+        if elsewhere != table.seats_elsewhere or watching != table.watchers_elsewhere:
+            table.seats_elsewhere, table.watchers_elsewhere = elsewhere, watching
             feed.send_presence(table)
 
     def _resend_lobby(self) -> None:

@@ -54,7 +54,7 @@ class Tables(KeptGames):
         self.leases: Leases = leases or LocalLeases()
         self.max_games = max_games
         self.tokens: dict[str, tuple[str, int]] = {}      # token hash -> (game, seat), of every game
-        self._views: dict[tuple[str, int, str], tuple[tuple[int, str | None], str]] = {}
+        self._views: dict[tuple[str, int, str], tuple[tuple[int, str | None, int], str]] = {}
         self._views_lock = threading.Lock()                # (game, seat, token) -> ((version, rematch), view's JSON)
         self.bots = Bots(self._commit, lambda game_id: self.tables.get(game_id), workers, hold=self.leases.hold)
         self.timekeeper = Timekeeper(now, self._commit, lambda game_id: self.tables.get(game_id), self.leases.hold,
@@ -211,23 +211,23 @@ class Tables(KeptGames):
         """The seat's view (JSON text) if one made since the game last changed is at hand, else None; it
         takes no lock, so the event loop may ask (a view is made only of a committed game, under its lock)."""
         kept = self._views.get((table.id, seat, token))
-        if kept is None or table.clock is not None and not table.over or kept[0] != (table.version, table.rematch):
+        if kept is None or table.clock is not None and not table.over or kept[0] != _made_of(table):
             return None
         return kept[1]
 
     def _view(self, table: SeatTable, seat: int, token: str) -> str:
-        """The seat's view as JSON text, made once and kept for the polls until the game changes
+        """The seat's view as JSON text, made once and kept for the polls until the game (or its watchers) changes
         (the caller holds the lock; encoding here keeps it off the event loop).  It writes nothing."""
         text = self.kept_view(table, seat, token)
         if text is None:
             seen = (table.watcher_view(self.watched_rematch(table)) if seat == WATCHER
                     else table.view(seat, self.rematch_entry(table, seat, token)))
             text = feed.json_text({**seen, "clocks": self.timekeeper.clocks(table),
-                                   "analysis_open": self.analysis_open(table)})
+                                   "analysis_open": self.analysis_open(table), "watchers": feed.watchers_of(table)})
             with self._views_lock:
                 views = self._views
                 views.pop((table.id, seat, token), None)
-                views[table.id, seat, token] = ((table.version, table.rematch), text)
+                views[table.id, seat, token] = (_made_of(table), text)
                 if len(views) > VIEWS_KEPT:
                     del views[next(iter(views))]   # the one made longest ago
         return text
@@ -365,6 +365,11 @@ class Tables(KeptGames):
 
     def unsubscribe(self, table: SeatTable, subscriber: feed.Subscriber) -> None:
         feed.unsubscribe(table, subscriber)
+
+
+def _made_of(table: SeatTable) -> tuple[int, str | None, int]:
+    """What a kept view of ``table`` was made of: a view made of another is made anew."""
+    return table.version, table.rematch, feed.watchers_of(table)
 
 
 def _reason(error: GinnyoError) -> str:

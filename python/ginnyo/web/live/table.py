@@ -39,6 +39,7 @@ class SeatTable:
     subscribers: set[Subscriber] = field(default_factory=set)
     subscribers_lock: threading.Lock = field(default_factory=threading.Lock)   # held for no I/O: the loop takes it
     seats_elsewhere: frozenset[int] = frozenset()   # seats with a socket open in another process (.peers)
+    watchers_elsewhere: int = 0                     # watchers' sockets open in other processes (.peers)
     bot_running: bool = False
     bot_failure: str | None = None     # why the bot to move stopped, if it failed
     touched: float = field(default_factory=time.time)   # its last action, making or rebuilding (time.time())

@@ -31,6 +31,14 @@ export function t(key, args = {}) {
   return message.replace(/\{([a-z_]+)\}/g, (whole, name) => (name in args ? String(args[name]) : whole));
 }
 
+/** The table pages' count of the watchers' sockets open (a view's or a presence message's "watchers"); none: hidden. */
+export function showWatchers(count) {
+  const line = document.getElementById("watchers");
+  if (!line || typeof count !== "number") return;
+  line.textContent = count ? t("js.common.watchers", { count }) : "";
+  line.classList.toggle("hidden", !count);
+}
+
 /** A square's kind in words, for screen readers. */
 export function kindName(kind) {
   return t(`js.common.square.${kind === "." ? "plain" : kind}`);

@@ -1,5 +1,5 @@
 // The Crazy Rummy table: one seat's view (over the WS), its turn made step by step, each step judged by the server.
-import { LANGUAGE, SUITS, api, gameEndWords, readFragment, refusal, storeGame, t, tileElement, text } from "./common.js";
+import { LANGUAGE, SUITS, api, gameEndWords, readFragment, refusal, showWatchers, storeGame, t, tileElement, text } from "./common.js";
 import { chatPanel } from "./chat.js";
 import { drawClockCells } from "./clocks.js";
 import { setUpEndings } from "./endings.js";
@@ -418,6 +418,8 @@ function connect(seat, token, attempt = 0) {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.presence) chat.catchUp();   // a socket's first view: what was said before it listened, read again
+    if (message.type === "view") showWatchers(message.view.watchers);
+    else if (message.type === "presence") showWatchers(message.watchers);
     if (message.type === "view" && message.view.seat === state.seat) onView(message.view);
     else if (message.type === "view") api("GET", `/api/games/${gameId}`, { token: state.token }).then(onView, () => {});
     else if (message.type === "chat") chat.heard(message.message);

@@ -1,5 +1,5 @@
 // The table: the board, the seat's rack, live legality and scores, actions, live updates, the end.
-import { api, cardWords, columnLetter, gameEndWords, rackCodes, readFragment, refusal, storeGame, t, text, tileElement, tileWords } from "./common.js";
+import { api, cardWords, columnLetter, gameEndWords, rackCodes, readFragment, refusal, showWatchers, storeGame, t, text, tileElement, tileWords } from "./common.js";
 import { BoardView } from "./board-view.js";
 import { chime, setSound, soundOn } from "./chime.js";
 import { arrange, forgetOrder, loadOrder, movedIndexes, saveOrder, shuffledIndexes } from "./rack-order.js";
@@ -152,8 +152,9 @@ function connect(seat, seatToken) {
           state.presence = message.presence;
           chat.catchUp();
         }
+        showWatchers(message.view.watchers);
         onView(seat, message.view);
-      } else if (message.type === "presence") { state.presence = message.seats; render(); }
+      } else if (message.type === "presence") { state.presence = message.seats; showWatchers(message.watchers); render(); }
       else if (message.type === "chat") chat.heard(message.message);
       else if (message.type === "error") { refused = true; say(t("js.table.seat-error", { number: seat + 1, reason: refusal(message.code, message.args, message.error) }), true); }
     });
