@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from ..endgame.choice import COMMAND_SECONDS as SOLVER_SECONDS
 from ..position.position import Position
 from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
-from .arguments import (EXIT_OK, POSITION_HELP, ply_count, positive_seconds, rollout_count, seed_number, whole_number,
-                        worker_count)
+from .arguments import (EXIT_OK, POSITION_HELP, file_name, ply_count, positive_seconds, rollout_count, seed_number,
+                        whole_number, worker_count)
 
 if TYPE_CHECKING:
     from ..equity.leaves import LeaveModel
@@ -53,7 +53,7 @@ def register(commands: Any) -> None:
     best.add_argument("--infer", action="store_true",
                       help="with --sim and --turn: deal each opponent's rack from what its last action says of "
                            "the tiles it kept (docs/INFERENCE.md)")
-    best.add_argument("--leaves", metavar="FILE",
+    best.add_argument("--leaves", type=file_name, metavar="FILE",
                       help="with --equity/--sim: another leave file (default: the shipped one)")
     ranking.add_argument("--endgame", action="store_true",
                          help="the endgame or pre-endgame solver's move and spread (docs/ENDGAME.md)")
