@@ -72,3 +72,42 @@ def test_train_leaves_refuses_rounds_without_end(capsys: pytest.CaptureFixture[s
     kept = tmp_path / "leaves.json"   # an existing --out: had the rounds passed, the refusal would name it
     kept.write_text("kept")
     assert_bad_input(capsys, "train-leaves", "--rounds", "10" * 12, "--out", str(kept), message="argument --rounds")
+
+
+EMPTY_PATH_OPTIONS = [
+    ("show", str(EXAMPLES / "opening.json"), "--svg"),
+    ("plot-sim", "--out"), ("ladder", str(EXAMPLES / "opening.json"), "--out"), ("corpus", "--out"),
+    ("analyze", str(EXAMPLES / "opening.json"), "--out"), ("train-leaves", "--out"), ("train-winprob", "--out"),
+    ("train-winprob", "--out", "model.json", "--plot"), ("puzzles", "make", "--out"),
+    ("puzzles", "make", "--out", "puzzles.jsonl", "--from-records"),
+    ("best-move", str(EXAMPLES / "opening.json"), "--equity", "--leaves"),
+    ("match", "--bots", "equity,greedy", "--games", "2", "--leaves-a"),
+    ("match", "--bots", "equity,equity", "--games", "2", "--leaves-b"),
+    ("match", "--bots", "greedy,greedy", "--games", "2", "--plot"),
+    ("selfplay", "--games", "1", "--records"), ("crazy", "selfplay", "--games", "1", "--records"),
+    ("db", "migrate", "--data"), ("db", "copy", "--to", "postgresql://nobody@127.0.0.1:1/none", "--from"),
+    ("serve", "--data"),
+]
+
+
+@pytest.mark.parametrize("words", EMPTY_PATH_OPTIONS, ids=" ".join)
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(capsys: pytest.CaptureFixture[str],
+                                                                  words: tuple[str, ...]) -> None:
+    assert_bad_input(capsys, *words, "", message=f"argument {words[-1]}: an empty path names no file or folder")
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--plies", "2"], "--plies needs --sim"), (["--seed", "3"], "--seed needs --sim"),
+    (["--workers", "1"], "--workers needs --sim"), (["--scheduler", "tcp://head:8786"], "--scheduler needs --sim"),
+    (["--policy", "equity"], "--policy needs --sim"), (["--stop", "95"], "--stop needs --sim"),
+    (["--late-box", "3"], "--late-box needs --sim"),
+    (["--rollout-endgame-nodes", "5"], "--rollout-endgame-nodes needs --sim"),
+    (["--equity", "--plies", "3"], "--plies needs --sim"), (["--equity", "--infer"], "--infer needs --sim"),
+    (["--candidates", "3"], "--candidates needs --equity or --sim"),
+    (["--endgame", "--candidates", "3"], "--candidates needs --equity or --sim"),
+    (["--leaves", "leaves.json"], "--leaves needs --equity or --sim"),
+    (["--time", "1"], "--time needs --endgame, --equity or --sim"),
+])
+def test_best_move_refuses_an_option_its_ranking_would_leave_unused(capsys: pytest.CaptureFixture[str],
+                                                                     options: list[str], message: str) -> None:
+    assert_bad_input(capsys, "best-move", str(EXAMPLES / "opening.json"), *options, message=message)

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from ginnyo import Layout, PlacedTile, Position, PositionError, TileError, card_code, rack_code
+from ginnyo.vocab.layout import column_letter
+from ginnyo.vocab.tiles import rack_penalty
 
 
 @pytest.mark.parametrize("card", [-1, 52, 10**30, None, "AS", 1.5])
@@ -50,3 +52,29 @@ def test_from_file_refuses_what_names_no_file(path: Any) -> None:
 def test_constructor_refuses_a_context_that_is_no_mapping(context: Any) -> None:
     with pytest.raises(PositionError, match="context must map"):
         Position(Layout.standard(), 1, {}, [], context)
+
+
+@pytest.mark.parametrize("square", [-1, -225, 225, 10**30, None, 1.0])
+@pytest.mark.parametrize("method", ["tile_multiplier", "meld_multiplier", "neighbours"])
+def test_layout_refuses_a_square_off_the_board(method: str, square: Any) -> None:
+    with pytest.raises(PositionError, match=rf"square {square!r} is off the board \(0 to 224\)"):
+        getattr(Layout.standard(), method)(square)
+
+
+def test_layout_of_a_small_board_refuses_the_squares_of_a_larger_one() -> None:
+    small = Layout.from_rows(["Y.B", ".S.", "G.R"])
+    assert small.tile_multiplier(6) == 3 and small.meld_multiplier(8) == 2 and small.neighbours(4) == [1, 7, 3, 5]
+    with pytest.raises(PositionError, match="square 9 is off the board"):
+        small.tile_multiplier(9)
+
+
+@pytest.mark.parametrize("column", [-1, 26])
+def test_column_letter_refuses_a_column_of_no_board(column: int) -> None:
+    with pytest.raises(PositionError, match=f"column {column} is off every board"):
+        column_letter(column)
+
+
+@pytest.mark.parametrize("tile", [-1, 53, 10**30])
+def test_rack_penalty_refuses_what_is_no_rack_tile(tile: int) -> None:
+    with pytest.raises(TileError, match=f"tile {tile} is not a rack tile"):
+        rack_penalty(tile)

@@ -9,7 +9,7 @@ import sys
 from functools import partial
 from typing import Any, Callable, Sequence
 
-from .arguments import EXIT_OK, FORCE_HELP, worker_count
+from .arguments import EXIT_OK, FORCE_HELP, file_name, worker_count
 
 KINDS = ("auto", "corpus", "records")
 Format = Callable[[dict[str, Any]], str]    # a row as a line of text
@@ -34,7 +34,8 @@ def register(commands: Any) -> None:
                        help="a table for people on stdout (the default when stdout is a terminal)")
     shown.add_argument("--json", action="store_true",
                        help="JSON lines on stdout (the default when stdout is not a terminal)")
-    analyze.add_argument("--out", metavar="FILE", help="write the JSON lines to FILE, whole or not at all")
+    analyze.add_argument("--out", type=file_name, metavar="FILE",
+                         help="write the JSON lines to FILE, whole or not at all")
     analyze.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
     analyze.add_argument("--workers", type=worker_count, metavar="W",
                          help="threads of the compiled batch calls, or processes for a corpus that "

@@ -119,6 +119,14 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def file_name(text: str) -> str:
+    """An argparse type: the name of a file or folder to read or write.  An empty
+    one is refused: the system would read it as ``.``, the current folder."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path names no file or folder")
+    return text
+
+
 def add_deal_options(parser: argparse.ArgumentParser, sim_player: str) -> None:
     """The options ``match`` and ``plot-sim`` share: the seed of the deals, the
     sim player's search (``sim_player`` names it) and where the games are played."""
@@ -146,4 +154,4 @@ def parse_bots(text: str, option: str = "--bots") -> tuple[str, str]:
 __all__ = ["positive_seconds", "CommandParser", "DefaultsFormatter", "default_text", "has_default", "whole_number", "worker_count", "game_count",
            "seed_number", "rollout_count", "ply_count", "color_wanted", "add_deal_options", "parse_bots", "POSITION_HELP", "FORCE_HELP", "COLOR_CHOICES", "COLOR_HELP",
            "EXIT_OK", "EXIT_FAILURE", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "MAX_WORKERS", "MAX_GAMES",
-           "MAX_POSITIONS", "MAX_ROLLOUTS", "MAX_PLIES", "MAX_SEED"]
+           "MAX_POSITIONS", "MAX_ROLLOUTS", "MAX_PLIES", "MAX_SEED", "file_name"]

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..errors import GinnyoError
-from .arguments import EXIT_OK, FORCE_HELP, MAX_POSITIONS, seed_number, whole_number, worker_count
+from .arguments import EXIT_OK, FORCE_HELP, MAX_POSITIONS, file_name, seed_number, whole_number, worker_count
 
 
 def register(commands: Any) -> None:
@@ -17,7 +17,7 @@ def register(commands: Any) -> None:
     corpus.add_argument("--stage", choices=("early", "mid", "late"),
                         help="only positions of this stage (default: any)")
     corpus.add_argument("--seed", type=seed_number, default=0, metavar="S", help="the seed of the games")
-    corpus.add_argument("--out", required=True, metavar="PATH",
+    corpus.add_argument("--out", type=file_name, required=True, metavar="PATH",
                         help="a directory of position files, or a .jsonl file (one position a line)")
     corpus.add_argument("--workers", type=worker_count, metavar="W",
                         help="local processes to play the games on (default: one a core)")

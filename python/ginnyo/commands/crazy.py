@@ -13,7 +13,7 @@ import json
 import time
 from typing import Any, Callable
 
-from .arguments import FORCE_HELP, MAX_WORKERS, CommandParser, game_count, seed_number, whole_number
+from .arguments import FORCE_HELP, MAX_WORKERS, CommandParser, file_name, game_count, seed_number, whole_number
 
 STATE_HELP = "a state file (docs/CRAZY-RUMMY.md), JSON text, or - for stdin"
 
@@ -48,7 +48,8 @@ def register(commands: Any) -> argparse.ArgumentParser:
     selfplay.add_argument("--workers", type=whole_number(1, MAX_WORKERS), metavar="W",
                           help="local processes (default: one a core, and one for every 4 games at most; "
                                "1 plays in this process)")
-    selfplay.add_argument("--records", metavar="DIR", help="write each game's record to DIR/crazy-SEED.jsonl")
+    selfplay.add_argument("--records", type=file_name, metavar="DIR",
+                          help="write each game's record to DIR/crazy-SEED.jsonl")
     selfplay.add_argument("--force", action="store_true", help=FORCE_HELP.format("--records"))
     selfplay.set_defaults(run=cmd_selfplay)
 

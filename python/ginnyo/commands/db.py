@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import RunError, StoreRefused
-from .arguments import EXIT_OK
+from .arguments import EXIT_OK, file_name
 
 
 def register(commands: Any) -> None:
@@ -20,10 +20,10 @@ def register(commands: Any) -> None:
     migrate = actions.add_parser("migrate", help="bring a games store to this ginnyo's schema")
     where = migrate.add_mutually_exclusive_group(required=True)
     where.add_argument("--database", metavar="URL", help="a PostgreSQL database: postgresql://USER@HOST:PORT/DB")
-    where.add_argument("--data", metavar="DIR", help="a data directory (its games.sqlite3)")
+    where.add_argument("--data", type=file_name, metavar="DIR", help="a data directory (its games.sqlite3)")
     migrate.set_defaults(run=cmd_migrate)
     copy = actions.add_parser("copy", help="copy every game, token and move of a SQLite store into PostgreSQL")
-    copy.add_argument("--from", dest="source", metavar="PATH", required=True,
+    copy.add_argument("--from", type=file_name, dest="source", metavar="PATH", required=True,
                       help="the SQLite store: its games.sqlite3, or the data directory holding it")
     copy.add_argument("--to", dest="target", metavar="URL", required=True,
                       help="the PostgreSQL database: postgresql://USER@HOST:PORT/DB (brought to the schema)")

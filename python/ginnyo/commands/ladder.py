@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GinnyoError
-from .arguments import FORCE_HELP
+from .arguments import FORCE_HELP, file_name
 
 DEFAULT_TITLE = "Strength ladder"
 
@@ -18,7 +18,7 @@ def register(commands: Any) -> None:
     ladder = commands.add_parser("ladder", help="match results (match --json lines) as a table and an SVG ladder")
     ladder.add_argument("results", nargs="+", metavar="RESULTS",
                         help="files of 'ginnyo match --json' lines, one a match (ginnyo match ... --json >> FILE)")
-    ladder.add_argument("--out", required=True, metavar="FILE", help="the SVG to write")
+    ladder.add_argument("--out", type=file_name, required=True, metavar="FILE", help="the SVG to write")
     ladder.add_argument("--title", default=DEFAULT_TITLE, metavar="TEXT", help="the picture's title")
     ladder.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
     ladder.set_defaults(run=cmd_ladder)

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import GinnyoError, RunError
 from ..players.kinds import SIM_KINDS
-from .arguments import FORCE_HELP, add_deal_options, game_count, parse_bots, rollout_count, whole_number
+from .arguments import FORCE_HELP, add_deal_options, file_name, game_count, parse_bots, rollout_count, whole_number
 
 
 def register(commands: Any) -> None:
@@ -28,15 +28,15 @@ def register(commands: Any) -> None:
                             "(2 players: the seats swapped)")
     match.add_argument("--rollouts", type=rollout_count, default=32, metavar="N",
                        help="a sim player's rollouts a decision")
-    match.add_argument("--leaves-a", metavar="FILE",
+    match.add_argument("--leaves-a", type=file_name, metavar="FILE",
                        help="A's leave file (A an equity, endgame or sim player; default: the shipped one)")
-    match.add_argument("--leaves-b", metavar="FILE", help="B's leave file, as --leaves-a")
+    match.add_argument("--leaves-b", type=file_name, metavar="FILE", help="B's leave file, as --leaves-a")
     match.add_argument("--endgame-deals", action="store_true",
                        help="summarise only the deals in which a game's box ran empty (where the endgame "
                             "player differs from equity)")
     match.add_argument("--label", metavar="TEXT", help="a name for the match in --json, which 'ginnyo ladder' shows")
     add_deal_options(match, "a sim player's")
-    match.add_argument("--plot", metavar="FILE", help="write an SVG of the score distributions")
+    match.add_argument("--plot", type=file_name, metavar="FILE", help="write an SVG of the score distributions")
     match.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     match.add_argument("--force", action="store_true", help=FORCE_HELP.format("--plot"))
     match.set_defaults(run=cmd_match)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GinnyoError
-from .arguments import FORCE_HELP, MAX_ROLLOUTS, add_deal_options, game_count, parse_bots
+from .arguments import FORCE_HELP, MAX_ROLLOUTS, add_deal_options, file_name, game_count, parse_bots
 
 
 def register(commands: Any) -> None:
@@ -22,7 +22,7 @@ def register(commands: Any) -> None:
                           help=f"the opponent: {', '.join(PLAYER_KINDS)} (as in match --bots)")
     plot_sim.add_argument("--games", type=game_count, default=800, metavar="N", help="games a point, even")
     add_deal_options(plot_sim, "the sim player's")
-    plot_sim.add_argument("--out", required=True, metavar="FILE", help="the SVG to write")
+    plot_sim.add_argument("--out", type=file_name, required=True, metavar="FILE", help="the SVG to write")
     plot_sim.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
     plot_sim.set_defaults(run=cmd_plot_sim)
 

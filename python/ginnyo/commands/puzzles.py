@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..errors import GinnyoError
-from .arguments import EXIT_OK, FORCE_HELP, game_count, seed_number, whole_number, worker_count
+from .arguments import EXIT_OK, FORCE_HELP, file_name, game_count, seed_number, whole_number, worker_count
 
 
 def _margin(text: str) -> float:
@@ -23,11 +23,11 @@ def register(commands: Any) -> None:
     source = make.add_mutually_exclusive_group(required=True)
     source.add_argument("--games", type=game_count, metavar="N",
                         help="play N seeded 2-player games between endgame bots (game i dealt from seed S+i)")
-    source.add_argument("--from-records", metavar="DIR",
+    source.add_argument("--from-records", type=file_name, metavar="DIR",
                         help="the game records in DIR (*.jsonl, as selfplay --records and the web table write)")
     make.add_argument("--seed", type=seed_number, default=0, metavar="S",
                       help="the seed of the games and of every choice and simulation")
-    make.add_argument("--out", required=True, metavar="FILE", help="the puzzles, one JSON line each")
+    make.add_argument("--out", type=file_name, required=True, metavar="FILE", help="the puzzles, one JSON line each")
     make.add_argument("--margin", type=_margin, default=10, metavar="M",
                       help="a score puzzle's least lead, in points, over every other play")
     make.add_argument("--endgame-margin", type=_margin, default=5, metavar="M",

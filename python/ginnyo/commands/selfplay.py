@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from ..errors import GinnyoError
-from .arguments import FORCE_HELP, game_count, seed_number, whole_number, worker_count
+from .arguments import FORCE_HELP, file_name, game_count, seed_number, whole_number, worker_count
 
 
 def register(commands: Any) -> None:
@@ -24,7 +24,8 @@ def register(commands: Any) -> None:
                           help="local processes (default: one a core; 1 plays in this process)")
     selfplay.add_argument("--scheduler", metavar="ADDRESS",
                           help="play on the Dask cluster of this scheduler (tcp://host:8786)")
-    selfplay.add_argument("--records", metavar="DIR", help="write each game's record to DIR/game-SEED.jsonl")
+    selfplay.add_argument("--records", type=file_name, metavar="DIR",
+                          help="write each game's record to DIR/game-SEED.jsonl")
     selfplay.add_argument("--engine", choices=("python", "c"), default="python",
                           help="python, or c: the compiled game loop, greedy and equity seats only, several "
                                "times faster (its own shuffles, so other deals than python's)")

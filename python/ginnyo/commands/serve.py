@@ -13,7 +13,7 @@ from typing import IO, Any
 
 from ..errors import RunError, StoreRefused
 from ..web.store import SYNC_MODES
-from .arguments import EXIT_OK
+from .arguments import EXIT_OK, file_name
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765      # taken when free, else a free port (unless --port names one)
@@ -30,7 +30,7 @@ def register(commands: Any) -> None:
                             "names, for a server opened to a network (repeatable; docs/WEB.md)")
     serve.add_argument("--port", type=port_number, default=None,
                        help=f"the port (0: any free one; default {DEFAULT_PORT} when free, else any free one)")
-    serve.add_argument("--data", metavar="DIR", default=None,
+    serve.add_argument("--data", type=file_name, metavar="DIR", default=None,
                        help="the directory of the games' database (default: the user's data directory for ginnyo)")
     serve.add_argument("--database", metavar="URL", default=None,
                        help="keep the games in this PostgreSQL database (postgresql://USER@HOST:PORT/DB, at the "

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..position.position import Position
-from .arguments import COLOR_CHOICES, COLOR_HELP, EXIT_OK, FORCE_HELP, POSITION_HELP, color_wanted
+from .arguments import COLOR_CHOICES, COLOR_HELP, EXIT_OK, FORCE_HELP, POSITION_HELP, color_wanted, file_name
 
 
 def register(commands: Any) -> None:
@@ -14,7 +14,7 @@ def register(commands: Any) -> None:
     show = commands.add_parser("show", help="the board as a picture")
     show.add_argument("position", metavar="POSITION", help=POSITION_HELP)
     show_output = show.add_mutually_exclusive_group()
-    show_output.add_argument("--svg", metavar="FILE", help="write an SVG image instead")
+    show_output.add_argument("--svg", type=file_name, metavar="FILE", help="write an SVG image instead")
     show_output.add_argument("--line", action="store_true",
                              help="print the one-line position string instead (docs/POSITION-STRING.md)")
     show.add_argument("--color", choices=COLOR_CHOICES, default="auto", help=COLOR_HELP.format("terminal picture"))

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GinnyoError
-from .arguments import FORCE_HELP, seed_number, whole_number, worker_count
+from .arguments import FORCE_HELP, file_name, seed_number, whole_number, worker_count
 
 
 def register(commands: Any) -> None:
@@ -21,8 +21,9 @@ def register(commands: Any) -> None:
     train.add_argument("--per-game", type=whole_number(1, 100), default=DEFAULT_PER_GAME, metavar="K",
                        help="positions taken from each game")
     train.add_argument("--seed", type=seed_number, default=DEFAULT_SEED, metavar="S", help="the seed of the games")
-    train.add_argument("--out", required=True, metavar="FILE", help="the model file to write (JSON)")
-    train.add_argument("--plot", metavar="SVG", help="also write the reliability plot of the held-out games")
+    train.add_argument("--out", type=file_name, required=True, metavar="FILE", help="the model file to write (JSON)")
+    train.add_argument("--plot", type=file_name, metavar="SVG",
+                       help="also write the reliability plot of the held-out games")
     train.add_argument("--workers", type=worker_count, metavar="W", help="threads (default: one a core)")
     train.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out and --plot"))
     train.set_defaults(run=cmd_train_winprob)

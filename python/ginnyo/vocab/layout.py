@@ -138,21 +138,28 @@ class Layout:
         """The premiums of every square as the compiled core takes them (see :func:`core_premiums`)."""
         return core_premiums(self.kinds)
 
+    def checked_square(self, square: object) -> int:
+        """``square`` when it is a square of this board, else :class:`PositionError`
+        naming it: -1 would otherwise be read as the last square, as Python indexes."""
+        try:
+            index = operator.index(square)   # type: ignore[arg-type]   # anything else is refused below
+        except TypeError:
+            index = -1
+        if not 0 <= index < self.size:
+            raise PositionError(f"square {quote(square)} is off the board (0 to {self.size - 1})")
+        return index
+
     def tile_multiplier(self, square: int) -> int:
-        return TILE_MULTIPLIER[self.kinds[square]]
+        """What ``square`` multiplies a tile's value by; :class:`PositionError` off the board."""
+        return TILE_MULTIPLIER[self.kinds[self.checked_square(square)]]
 
     def meld_multiplier(self, square: int) -> int:
-        return MELD_MULTIPLIER[self.kinds[square]]
+        """What ``square`` multiplies a meld's score by; :class:`PositionError` off the board."""
+        return MELD_MULTIPLIER[self.kinds[self.checked_square(square)]]
 
     def square_name(self, square: int) -> str:
         """``'H8'`` for square 112 of the standard layout; :class:`PositionError` off the board."""
-        try:
-            on_board = 0 <= operator.index(square) < self.size
-        except TypeError:
-            on_board = False
-        if not on_board:   # divmod would name a square of no board (-1: 'O0')
-            raise PositionError(f"square {quote(square)} is off the board (0 to {self.size - 1})")
-        row, col = divmod(square, self.width)
+        row, col = divmod(self.checked_square(square), self.width)   # divmod alone would name -1 'O0'
         return f"{column_letter(col)}{row + 1}"
 
     def parse_square(self, name: object) -> int:
@@ -175,8 +182,8 @@ class Layout:
             return None
 
     def neighbours(self, square: int) -> list[int]:
-        """Orthogonally adjacent squares on the board."""
-        row, col = divmod(square, self.width)
+        """Orthogonally adjacent squares on the board; :class:`PositionError` off the board."""
+        row, col = divmod(self.checked_square(square), self.width)
         result = []
         if row > 0:
             result.append(square - self.width)
@@ -193,6 +200,9 @@ class Layout:
 
 
 def column_letter(col: int) -> str:
+    """``'A'`` for column 0 .. ``'Z'`` for 25; :class:`PositionError` for a column of no board."""
+    if not 0 <= col < MAX_SIDE:   # chr would give '@' for -1
+        raise PositionError(f"column {quote(col)} is off every board (0 to {MAX_SIDE - 1})")
     return chr(ord("A") + col)
 
 

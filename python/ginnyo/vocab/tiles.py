@@ -113,8 +113,13 @@ def set_value(card_id: int) -> int:
 
 
 def rack_penalty(tile: int) -> int:
-    """What a tile left on the rack at the end costs (a positive number)."""
-    return 0 if tile == JOKER else set_value(tile)
+    """What a tile left on the rack at the end costs (a positive number);
+    :class:`TileError` for anything but a rack tile 0..52 (-1 would cost a king's)."""
+    if tile == JOKER:
+        return 0
+    if 0 <= tile < NUM_CARDS:
+        return set_value(tile)
+    raise TileError(f"tile {quote(tile)} is not a rack tile (an int 0..{JOKER})")
 
 
 class PlacedTile(tuple[int, bool]):
