@@ -8,6 +8,7 @@ import json
 import random
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -18,7 +19,7 @@ from ginnyo import rack_code
 from ginnyo.web.store import DATABASE_NAME
 from ginnyo.web.games.ginnyo import Table, seat_view
 from web_helpers import (LiveServer, TestClient, act, auth, bearer, best_action, client_of, create, live_server, view,
-                         wait_for)
+                         wait_for, WAIT_SECONDS)
 
 SEED = 48_151_623_427   # long enough that its digits appear nowhere by chance
 
@@ -141,7 +142,8 @@ class Listener(threading.Thread):
         self.stopping = threading.Event()
 
     def run(self) -> None:
-        with connect(self.url) as socket:
+        # the handshake may take long on a loaded machine: waited for as long as the bots are
+        with connect(self.url, open_timeout=WAIT_SECONDS) as socket:
             socket.send(auth(self.token))
             self.ready.set()
             while not self.stopping.is_set():
@@ -165,6 +167,9 @@ def test_two_people_and_bots_never_read_each_others_racks(tmp_path: Path, monkey
     apply = Table.apply
 
     def recording_apply(table: Table, action: Any) -> str:
+        # what the game holds before its first action too: a bot may move before the test looks (under the lock)
+        secrets.setdefault(table.id, {}).setdefault(table.version, {seat: secrets_of(table, seat)
+                                                                     for seat in range(table.game.players)})
         text = apply(table, action)
         secrets.setdefault(table.id, {})[table.version] = {seat: secrets_of(table, seat)
                                                           for seat in range(table.game.players)}
@@ -180,17 +185,18 @@ def _play_and_listen(server: LiveServer, secrets: dict[str, dict[int, dict[int, 
     made = create(client, ["human", "greedy", "human", "random"], seed=SEED)
     game = made["id"]
     table: Table = server.app.state.tables.tables[game]
-    with table.lock:
-        secrets.setdefault(game, {})[0] = {seat: secrets_of(table, seat) for seat in range(4)}
+    with table.lock:   # unless a bot has moved already, and recording_apply kept version 0 as it was dealt
+        secrets.setdefault(game, {}).setdefault(0, {seat: secrets_of(table, seat) for seat in range(4)})
     tokens = {0: made["seats"][0]["token"], 2: made["seats"][2]["token"]}
     listeners = {seat: Listener(server.socket_url(game), token) for seat, token in tokens.items()}
     try:
         for listener in listeners.values():
             listener.start()
-            assert listener.ready.wait(10)
+            assert listener.ready.wait(WAIT_SECONDS), "a seat's socket did not open"
         answers = 0
+        deadline = time.monotonic() + WAIT_SECONDS
         while True:
-            finished = False
+            finished, moved_now = False, False
             for seat, token in tokens.items():
                 answer = client.get(f"/api/games/{game}", headers=bearer(token))
                 seen = answer.json()
@@ -207,11 +213,18 @@ def _play_and_listen(server: LiveServer, secrets: dict[str, dict[int, dict[int, 
                     assert moved.status_code == 200
                     assert_hides(moved.text, secrets[game][moved.json()["version"]][seat])
                     answers += 1
+                    moved_now = True
             if finished:
                 break
             assert answers < 500
+            if moved_now:
+                deadline = time.monotonic() + WAIT_SECONDS
+            else:   # the bots' turns: they are given the time, not a busy loop of GETs
+                assert time.monotonic() < deadline, f"the bots did not move within {WAIT_SECONDS} s"
+                time.sleep(0.01)
         for listener in listeners.values():
-            listener.join(30)
+            listener.join(WAIT_SECONDS)
+            assert not listener.is_alive(), "a seat's socket was not sent the finished game"
         for seat, listener in listeners.items():
             assert listener.messages
             for text in listener.messages:
