@@ -6,7 +6,8 @@ level; the player page's rating, history and chart, in English and Greek."""
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+import time
+from typing import Any, Callable, Iterator
 from urllib.parse import parse_qs, urlparse
 
 import httpx
@@ -40,6 +41,16 @@ def seat_of(page: Any) -> tuple[str, int, str]:
 def rack_shown(page: Any) -> list[str]:
     page.locator("#rack .slot").first.wait_for()
     return [str(code) for code in page.eval_on_selector_all("#rack .slot", "slots => slots.map(s => s.dataset.code)")]
+
+
+def rated(player_page: Callable[[], dict[str, Any]], name: str) -> dict[str, Any]:
+    """The player's answer (``player_page()``) once a game is in its history: games are rated in a worker
+    thread after their end, so asked again until one is, for as long as a page's wait (a guard)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not (player := player_page())["games"]:
+        assert time.monotonic() < deadline, f"{name}'s game was not rated within {WAIT_MS / 1000} s"
+        time.sleep(0.02)
+    return player
 
 
 @pytest.fixture
@@ -137,12 +148,7 @@ def test_a_rated_seek_made_and_joined_in_the_lobby_is_played_to_its_end_through_
         assert result["reason"] and (opened.inner_text("#end-reason") or "").strip()
         assert result["winners"] and (opened.inner_text("#end-winners") or "").strip()
     for opened, name in ((page, "Eve"), (second_page, "Fay")):   # rated, in each one's history
-        tries = 0
-        while not server.call("GET", f"api/players/{name}")["games"]:   # rated in a worker thread
-            tries += 1
-            assert tries < 3000, "the game was not rated"
-            opened.wait_for_timeout(10)
-        player = server.call("GET", f"api/players/{name}")
+        player = rated(lambda: server.call("GET", f"api/players/{name}"), name)
         assert [entry["id"] for entry in player["games"]] == [game]
         assert player["ratings"]["ginnyo"]["games"] == 1 and player["games"][0]["rating_change"] != 0
         opened.goto(server.url + f"players/{name}")
@@ -172,12 +178,7 @@ def test_the_player_page_shows_the_rating_the_game_and_a_chart_in_english_and_gr
                                                "clock": {"initial": 600, "increment": 5}})
         assert seek.status_code == 201, seek.text
         play_to_end(client, seek.json()["game_id"], [seek.json()["seat"]["token"]])
-        deadline_tries = 0
-        while not client.get("/api/players/Dee").json()["games"]:   # rated in a worker thread
-            deadline_tries += 1
-            assert deadline_tries < 3000, "the game was not rated"
-            page.wait_for_timeout(10)
-        player = client.get("/api/players/Dee").json()
+        player = rated(lambda: client.get("/api/players/Dee").json(), "Dee")
     page.goto(server.url + "players/Dee")
     page.locator("#player-games li").first.wait_for()
     rating = player["ratings"]["ginnyo"]["rating"]
