@@ -6,12 +6,13 @@ message is shown as text, never run or rendered as markup; a player's page shows
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+import time
+from typing import Any, Callable, Iterator
 
 import pytest
 
 from browser_fixtures import browser, own_page, page, server, viewport  # noqa: F401 (the fixtures)
-from browser_table import Server
+from browser_table import WAIT_MS, Server
 from web_helpers import best_action
 
 SEED = 48_151_623_427
@@ -22,6 +23,16 @@ def watched_game(server: Server) -> dict[str, Any]:
     created: dict[str, Any] = server.call("POST", "api/games", {"seats": ["human", "greedy", "random"], "seed": SEED,
                                                                 "watchable": True, "names": ["Ann", "greedy", "random"]})
     return created
+
+
+def view_when(server: Server, game: str, token: str, ready: Callable[[dict[str, Any]], bool],
+              what: str) -> dict[str, Any]:
+    """The seat's view once ``ready`` says so (the bots move meanwhile), asked for as long as a page's wait."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not ready(seen := server.view(game, token)):
+        assert time.monotonic() < deadline, f"not {what} within {WAIT_MS / 1000} s: version {seen['version']}"
+        time.sleep(0.05)
+    return seen
 
 
 def recorded(page: Any) -> tuple[list[str], list[str]]:
@@ -41,10 +52,7 @@ def test_a_watchers_page_never_receives_a_rack(page: Any, server: Server) -> Non
     page.wait_for_selector("#watching:not(.hidden)")
     racks = []
     for _ in range(4):   # Ann moves; the bots answer; the watcher's page follows
-        seen = server.view(game, token)
-        while not seen["your_turn"] and not seen["finished"]:
-            page.wait_for_timeout(50)
-            seen = server.view(game, token)
+        seen = view_when(server, game, token, lambda seen: seen["your_turn"] or seen["finished"], "Ann's turn")
         if seen["finished"]:
             break
         racks.append(seen["position"]["rack"])
@@ -123,11 +131,11 @@ def test_a_crazy_rummy_watchers_page_never_receives_a_hand(page: Any, server: Se
     page.goto(f"{server.url.rstrip('/')}/play/{game}")
     page.wait_for_selector("#watching:not(.hidden)")
     page.wait_for_selector("#chat-form")
-    seen = server.view(game, token)
-    while seen["to_move"] != 0:   # the bots play up to Ann's turn; her hand is dealt and drawn by then
-        page.wait_for_timeout(50)
-        seen = server.view(game, token)
+    # the bots play up to Ann's turn; her hand is dealt and drawn by then
+    seen = view_when(server, game, token, lambda seen: seen["to_move"] == 0, "Ann's turn")
     page.wait_for_function("() => document.querySelectorAll('#history li').length > 0")
+    # the page drew its first view from a GET; the socket's first view (counting this watcher) may come later
+    page.wait_for_selector("#watchers:not(.hidden)")
     assert not page.locator("#hand-bar").is_visible() and not page.locator("#controls").is_visible()
     views = [json.loads(frame)["view"] for frame in frames if json.loads(frame).get("type") == "view"]
     assert views and bodies
