@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -19,7 +20,7 @@ from ginnyo.web.games.ginnyo import Table, watcher_view
 from ginnyo.web.live.chat import MAX_TEXT, MESSAGES_PER_WINDOW, Chats
 from ginnyo.web.live.registry import Tables
 from ginnyo.web.live.table import SeatTable
-from web_helpers import LOCAL, TestClient, act, auth, bearer, client_of, create, play_to_end, view
+from web_helpers import LOCAL, WAIT_SECONDS, TestClient, act, auth, bearer, client_of, create, play_to_end, view
 
 SEED = 48_151_623_427
 OURS = {"Origin": f"http://{LOCAL}"}
@@ -178,6 +179,12 @@ def watch_whole_game(client: TestClient, monkeypatch: pytest.MonkeyPatch, made: 
         monkeypatch.setattr(bots, "schedule", schedule)
         for table in held:
             schedule(table)
+        # the socket's receive waits forever: the game's end is waited for (bounded) through the API, and
+        # the frames read after it, every one of them sent by then
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not (seen := client.get(f"/api/games/{game}").json())["finished"]:
+            assert time.monotonic() < deadline, f"the bots did not finish within {WAIT_SECONDS} s: {seen['version']}"
+            time.sleep(0.02)
         while not json.loads(frames[-1])["view"]["finished"]:
             frames.append(socket.receive_text())
     return frames
