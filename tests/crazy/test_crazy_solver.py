@@ -211,6 +211,6 @@ def test_solver_agrees_with_brute_force_with_several_swappable_wilds_many_more()
     ("AC AD AH AS 3C 3D 3H 3S 5C 5D 5H 5S 2C 2D", 2, 1),
 ])
 def test_biggest_hands_solve_quickly(text: str, wild: int, expected: int) -> None:
-    start = time.perf_counter()
+    start = time.process_time()   # the work's time, not the wall's: a loaded machine may leave the test waiting
     assert solve_hand(parse_cards(text, "hand"), wild).deadwood == expected
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
