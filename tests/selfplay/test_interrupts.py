@@ -80,8 +80,8 @@ def cpu_seconds(pid: int) -> float:
 
 def assert_none_left(session: int) -> None:
     """No process of the session is left (the resource tracker goes when its
-    pipe closes: give it a moment)."""
-    deadline = time.monotonic() + 10
+    pipe closes: give it a moment, as long as a loaded machine may take)."""
+    deadline = time.monotonic() + WAIT
     while in_session(session) and time.monotonic() < deadline:
         time.sleep(0.05)
     left = in_session(session)
