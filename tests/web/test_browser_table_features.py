@@ -209,8 +209,11 @@ def test_the_racks_own_order_moved_and_shuffled_survives_reloads_and_draws(serve
     page.reload()
     wait_turn(page)
     assert shown_rack(page) == dragged
-    page.click("#shuffle")
-    shuffled = shown_rack(page)
+    for _ in range(3):   # a shuffle may give the same order back (one time in 8!, more with twin tiles)
+        page.click("#shuffle")
+        shuffled = shown_rack(page)
+        if shuffled != dragged:
+            break
     assert Counter(shuffled) == Counter(served) and shuffled != dragged
     page.reload()
     wait_turn(page)
