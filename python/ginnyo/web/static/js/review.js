@@ -107,13 +107,20 @@ function gradeRows(turn) {
   return rows;
 }
 
+/** A move's notation for the reader: a pass and a return in the page's words, a play as written. */
+function moveWords(notation) {
+  if (notation === "pass") return t("js.review.move.pass");
+  if (notation.startsWith("return ")) return t("js.review.move.return", { tiles: notation.slice("return ".length) });
+  return notation;
+}
+
 function drawComparison(turn) {
   const best = turn.best;
   const rows = [
     row(["", t("js.review.move"), t("js.review.score"), t("js.review.equity")], true),
-    row([t("js.review.played"), code(turn.played.notation), turn.played.score, turn.played.equity]),
-    row([t("js.review.best-score"), best ? code(best.notation) : t("js.review.no-play"), best ? best.score : 0, ""]),
-    row([t("js.review.best-equity"), code(turn.equity.notation), turn.equity.score, turn.equity.equity]),
+    row([t("js.review.played"), code(moveWords(turn.played.notation)), turn.played.score, turn.played.equity]),
+    row([t("js.review.best-score"), best ? code(moveWords(best.notation)) : t("js.review.no-play"), best ? best.score : 0, ""]),
+    row([t("js.review.best-equity"), code(moveWords(turn.equity.notation)), turn.equity.score, turn.equity.equity]),
   ];
   const lost = document.createElement("span");
   lost.className = `lost${turn.big_loss ? " big" : ""}`;
@@ -127,7 +134,7 @@ function drawTurnList() {
   list.replaceChildren();
   state.review.turns.forEach((turn, index) => {
     const item = document.createElement("li");
-    item.append(text("span", `${turn.name}: ${turn.played.notation} (${turn.played.score})`));
+    item.append(text("span", `${turn.name}: ${moveWords(turn.played.notation)} (${turn.played.score})`));
     if (turn.points_lost || turn.equity_lost) item.append(text("span", ` — ${t("js.review.lost-short", { points: turn.points_lost, equity: turn.equity_lost })}`, "lost"));
     if (turn.grade !== undefined && turn.grade !== "none") item.append(" ", gradeBadge(turn.grade));
     item.classList.toggle("big-loss", turn.big_loss);
