@@ -111,3 +111,61 @@ def test_an_empty_path_is_refused_not_read_as_the_current_folder(capsys: pytest.
 def test_best_move_refuses_an_option_its_ranking_would_leave_unused(capsys: pytest.CaptureFixture[str],
                                                                      options: list[str], message: str) -> None:
     assert_bad_input(capsys, "best-move", str(EXAMPLES / "opening.json"), *options, message=message)
+
+
+# serve's options here come with --workers 2 and no --database: refused or not, serve stops at once
+EMPTY_ADDRESS_OPTIONS = [
+    (("selfplay", "--games", "1", "--engine", "c", "--scheduler"), "an empty address names no scheduler"),
+    (("selfplay", "--games", "1", "--scheduler"), "an empty address names no scheduler"),
+    (("match", "--bots", "greedy,greedy", "--games", "2", "--scheduler"), "an empty address names no scheduler"),
+    (("plot-sim", "--out", "plot.svg", "--scheduler"), "an empty address names no scheduler"),
+    (("corpus", "--positions", "1", "--out", "corpus.jsonl", "--scheduler"), "an empty address names no scheduler"),
+    (("analyze", str(EXAMPLES / "opening.json"), "--scheduler"), "an empty address names no scheduler"),
+    (("train-leaves", "--out", "leaves.json", "--scheduler"), "an empty address names no scheduler"),
+    (("best-move", str(EXAMPLES / "opening.json"), "--sim", "2", "--scheduler"),
+     "an empty address names no scheduler"),
+    (("db", "migrate", "--database"), "an empty URL names no database"),
+    (("db", "copy", "--from", "games", "--to"), "an empty URL names no database"),
+    (("serve", "--workers", "2", "--database"), "an empty URL names no database"),
+    (("serve", "--workers", "2", "--broker"), "an empty URL names no Redis server"),
+    (("serve", "--workers", "2", "--host"), "an empty address would listen on every address"),
+    (("serve", "--workers", "2", "--allowed-host"), "an empty name names no host"),
+]
+
+
+@pytest.mark.parametrize(("words", "reason"), EMPTY_ADDRESS_OPTIONS,
+                         ids=[" ".join(words) for words, _ in EMPTY_ADDRESS_OPTIONS])
+@pytest.mark.parametrize("empty", ["", " "])
+def test_an_empty_address_is_refused_not_read_as_none_given(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch, words: tuple[str, ...],
+                                                             reason: str, empty: str) -> None:
+    monkeypatch.chdir(tmp_path)   # whatever a run not refused would write, it writes here
+    assert_bad_input(capsys, *words, empty, message=f"argument {words[-1]}: {reason}")
+
+
+@pytest.mark.parametrize(("words", "message"), [
+    (("db", "migrate", "--database", "mysql://user@head/games"),
+     "argument --database: mysql://user@head/games: is not a PostgreSQL URL"),
+    (("db", "copy", "--from", "games", "--to", "postgresql://user@head"),
+     "argument --to: postgresql://user@head: names no database"),
+    (("serve", "--workers", "2", "--broker", "http://head:6379"),
+     "argument --broker: 'http://head:6379' is not a Redis URL"),
+    (("serve", "--workers", "2", "--host", "127.0.0.1 "), "argument --host: '127.0.0.1 ' is not an address"),
+    (("serve", "--workers", "2", "--allowed-host", "a b"), "argument --allowed-host: 'a b' is not a host name"),
+    (("serve", "--workers", "²"), "argument --workers: '²' is not a whole number of at least 1"),
+    (("serve", "--port", "²"), "argument --port: '²' is not a port number"),
+])
+def test_a_malformed_address_is_refused_naming_its_option(capsys: pytest.CaptureFixture[str],
+                                                          words: tuple[str, ...], message: str) -> None:
+    assert_bad_input(capsys, *words, message=message)
+
+
+def test_a_scheduler_address_dask_cannot_reach_is_refused_before_the_run(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    assert_bad_input(capsys, "selfplay", "--games", "1", "--scheduler", "http://head:8786",
+                     message="argument --scheduler: unsupported address scheme 'http'")
+
+
+def test_serve_names_host_for_a_name_of_no_address_here(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert_bad_input(capsys, "serve", "--host", "nosuch.invalid", "--port", "0", "--data", str(tmp_path),
+                     message="--host: 'nosuch.invalid' is no address of this machine")

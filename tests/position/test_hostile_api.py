@@ -10,7 +10,8 @@ import pytest
 
 from ginnyo import Layout, PlacedTile, Position, PositionError, TileError, card_code, rack_code
 from ginnyo.vocab.layout import column_letter
-from ginnyo.vocab.tiles import rack_penalty
+from ginnyo.vocab.melds import tile_value
+from ginnyo.vocab.tiles import rack_penalty, run_value, set_value
 
 
 @pytest.mark.parametrize("card", [-1, 52, 10**30, None, "AS", 1.5])
@@ -78,3 +79,16 @@ def test_column_letter_refuses_a_column_of_no_board(column: int) -> None:
 def test_rack_penalty_refuses_what_is_no_rack_tile(tile: int) -> None:
     with pytest.raises(TileError, match=f"tile {tile} is not a rack tile"):
         rack_penalty(tile)
+
+
+@pytest.mark.parametrize("card", [-1, -13, 52, 10**30, None, 1.5])
+@pytest.mark.parametrize("value", [run_value, set_value])
+def test_a_meld_value_refuses_what_is_no_card(value: Any, card: Any) -> None:
+    with pytest.raises(TileError, match="is not a card"):
+        value(card)
+
+
+@pytest.mark.parametrize("kind", ["run", "set"])
+def test_a_placed_tile_of_no_card_has_no_value_in_a_meld(kind: str) -> None:
+    with pytest.raises(TileError, match="is not a card"):
+        tile_value(PlacedTile(-1), kind)

@@ -275,9 +275,10 @@ def test_serve_refuses_a_malformed_allowed_host_in_one_line(tmp_path: Path) -> N
     result = subprocess.run([sys.executable, "-m", "ginnyo", "serve", "--data", str(tmp_path), "--port", "0",
                              "--allowed-host", "http://table.example/"], capture_output=True, text=True,
                             timeout=WAIT_SECONDS)
-    assert result.returncode == 1 and result.stdout == ""
-    assert result.stderr.strip().splitlines() == ["ginnyo: error: --allowed-host: 'http://table.example/' is not a "
-                                                  "host name or address (NAME or NAME:PORT)"]
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == ["ginnyo: error: argument --allowed-host: 'http://table.example/' is "
+                                                  "not a host name or address (NAME or NAME:PORT) (see 'ginnyo serve "
+                                                  "--help')"]
 
 
 def test_a_sockets_first_message_goes_before_what_its_game_sent_meanwhile() -> None:

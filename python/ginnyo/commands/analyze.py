@@ -9,7 +9,7 @@ import sys
 from functools import partial
 from typing import Any, Callable, Sequence
 
-from .arguments import EXIT_OK, FORCE_HELP, file_name, worker_count
+from .arguments import EXIT_OK, FORCE_HELP, file_name, scheduler_address, worker_count
 
 KINDS = ("auto", "corpus", "records")
 Format = Callable[[dict[str, Any]], str]    # a row as a line of text
@@ -40,7 +40,7 @@ def register(commands: Any) -> None:
     analyze.add_argument("--workers", type=worker_count, metavar="W",
                          help="threads of the compiled batch calls, or processes for a corpus that "
                               "would take more than a few seconds (default: one a core)")
-    analyze.add_argument("--scheduler", metavar="ADDRESS",
+    analyze.add_argument("--scheduler", type=scheduler_address, metavar="ADDRESS",
                          help="analyse on the Dask cluster of this scheduler (tcp://host:8786)")
     analyze.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     analyze.set_defaults(run=cmd_analyze)

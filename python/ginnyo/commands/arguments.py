@@ -127,6 +127,36 @@ def file_name(text: str) -> str:
     return text
 
 
+def named(empty: str, check: Callable[[str], object] | None = None) -> Callable[[str], str]:
+    """An argparse type: an address, URL or name, refused when empty or blank (``empty``
+    says why: given '', an option must not read as not given, nor as every address) or
+    when ``check`` raises ValueError, whose message is then the error line's."""
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(empty)
+        if check is not None:
+            try:
+                check(text)
+            except ValueError as error:
+                raise argparse.ArgumentTypeError(str(error)) from None
+        return text
+    return parse
+
+
+def _dask_address(text: str) -> None:
+    """ValueError for an address Dask cannot reach; none when Dask is missing (the run says it is)."""
+    try:
+        from ..support.cluster import address_problem
+        problem = address_problem(text)
+    except ImportError:
+        return
+    if problem is not None:
+        raise ValueError(problem)
+
+
+scheduler_address = named("an empty address names no scheduler", _dask_address)
+
+
 def add_deal_options(parser: argparse.ArgumentParser, sim_player: str) -> None:
     """The options ``match`` and ``plot-sim`` share: the seed of the deals, the
     sim player's search (``sim_player`` names it) and where the games are played."""
@@ -136,7 +166,7 @@ def add_deal_options(parser: argparse.ArgumentParser, sim_player: str) -> None:
     parser.add_argument("--plies", type=ply_count, default=2, metavar="P",
                         help=f"{sim_player} turns after its own in a rollout")
     parser.add_argument("--workers", type=worker_count, metavar="W", help="local processes (default: one a core)")
-    parser.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster")
+    parser.add_argument("--scheduler", type=scheduler_address, metavar="ADDRESS", help="play on this Dask cluster")
 
 
 def parse_bots(text: str, option: str = "--bots") -> tuple[str, str]:
@@ -154,4 +184,4 @@ def parse_bots(text: str, option: str = "--bots") -> tuple[str, str]:
 __all__ = ["positive_seconds", "CommandParser", "DefaultsFormatter", "default_text", "has_default", "whole_number", "worker_count", "game_count",
            "seed_number", "rollout_count", "ply_count", "color_wanted", "add_deal_options", "parse_bots", "POSITION_HELP", "FORCE_HELP", "COLOR_CHOICES", "COLOR_HELP",
            "EXIT_OK", "EXIT_FAILURE", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "MAX_WORKERS", "MAX_GAMES",
-           "MAX_POSITIONS", "MAX_ROLLOUTS", "MAX_PLIES", "MAX_SEED", "file_name"]
+           "MAX_POSITIONS", "MAX_ROLLOUTS", "MAX_PLIES", "MAX_SEED", "file_name", "named", "scheduler_address"]

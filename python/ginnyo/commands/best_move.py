@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from ..endgame.choice import COMMAND_SECONDS as SOLVER_SECONDS
 from ..position.position import Position
 from ..simulation.choices import DEFAULT_POLICY, LATE_BOX, POLICIES, ROLLOUT_ENDGAME_NODES, STOP_LEVELS
-from .arguments import (EXIT_OK, POSITION_HELP, file_name, ply_count, positive_seconds, rollout_count, seed_number,
-                        whole_number, worker_count)
+from .arguments import (EXIT_OK, POSITION_HELP, file_name, ply_count, positive_seconds, rollout_count,
+                        scheduler_address, seed_number, whole_number, worker_count)
 
 if TYPE_CHECKING:
     from ..equity.leaves import LeaveModel
@@ -56,7 +56,7 @@ def register(commands: Any) -> None:
                       help="with --sim: the seed of the deals")
     best.add_argument("--workers", action=_StoreNoted, type=worker_count, metavar="W",
                       help="with --sim: threads (default: one a core)")
-    best.add_argument("--scheduler", action=_StoreNoted, metavar="ADDRESS",
+    best.add_argument("--scheduler", action=_StoreNoted, type=scheduler_address, metavar="ADDRESS",
                       help="with --sim: run the rollouts on this Dask cluster")
     best.add_argument("--policy", action=_StoreNoted, choices=POLICIES, default=DEFAULT_POLICY,
                       help="with --sim: how the players of the rollouts choose (equity: the core's equity ranking)")

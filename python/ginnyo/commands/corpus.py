@@ -6,7 +6,8 @@ import argparse
 from typing import Any
 
 from ..errors import GinnyoError
-from .arguments import EXIT_OK, FORCE_HELP, MAX_POSITIONS, file_name, seed_number, whole_number, worker_count
+from .arguments import (EXIT_OK, FORCE_HELP, MAX_POSITIONS, file_name, scheduler_address, seed_number, whole_number,
+                        worker_count)
 
 
 def register(commands: Any) -> None:
@@ -21,7 +22,8 @@ def register(commands: Any) -> None:
                         help="a directory of position files, or a .jsonl file (one position a line)")
     corpus.add_argument("--workers", type=worker_count, metavar="W",
                         help="local processes to play the games on (default: one a core)")
-    corpus.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
+    corpus.add_argument("--scheduler", type=scheduler_address, metavar="ADDRESS",
+                        help="play the games on this Dask cluster")
     corpus.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
     corpus.set_defaults(run=cmd_corpus)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import RunError, StoreRefused
-from .arguments import EXIT_OK, file_name
+from .arguments import EXIT_OK, file_name, named
 
 
 def register(commands: Any) -> None:
@@ -19,17 +19,30 @@ def register(commands: Any) -> None:
     actions.required = True
     migrate = actions.add_parser("migrate", help="bring a games store to this ginnyo's schema")
     where = migrate.add_mutually_exclusive_group(required=True)
-    where.add_argument("--database", metavar="URL", help="a PostgreSQL database: postgresql://USER@HOST:PORT/DB")
+    where.add_argument("--database", type=_database_url, metavar="URL",
+                       help="a PostgreSQL database: postgresql://USER@HOST:PORT/DB")
     where.add_argument("--data", type=file_name, metavar="DIR", help="a data directory (its games.sqlite3)")
     migrate.set_defaults(run=cmd_migrate)
     copy = actions.add_parser("copy", help="copy every game, token and move of a SQLite store into PostgreSQL")
     copy.add_argument("--from", type=file_name, dest="source", metavar="PATH", required=True,
                       help="the SQLite store: its games.sqlite3, or the data directory holding it")
-    copy.add_argument("--to", dest="target", metavar="URL", required=True,
+    copy.add_argument("--to", type=_database_url, dest="target", metavar="URL", required=True,
                       help="the PostgreSQL database: postgresql://USER@HOST:PORT/DB (brought to the schema)")
     copy.add_argument("--into-non-empty", action="store_true",
                       help="copy into a database that holds games already (a game of the same id: nothing copied)")
     copy.set_defaults(run=cmd_copy)
+
+
+def _postgresql_url(text: str) -> None:
+    """StoreRefused (a ValueError) for what is no PostgreSQL URL; none without the web extra (the command says so)."""
+    try:
+        from ..web.store import database_url
+    except ImportError:
+        return
+    database_url(text)
+
+
+_database_url = named("an empty URL names no database", _postgresql_url)
 
 
 def _store_module() -> Any:

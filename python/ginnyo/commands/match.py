@@ -92,7 +92,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     models = leave_models(args, bots)
     sim = SimSettings(args.rollouts, args.candidates, args.plies)
     workers = args.workers or default_workers()
-    where = f"Dask scheduler {args.scheduler}" if args.scheduler else \
+    where = f"Dask scheduler {args.scheduler}" if args.scheduler is not None else \
         f"{workers} worker process{'es' if workers > 1 else ''}"
     bar = progress_bar(args.games)
     start = time.perf_counter()

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from ..errors import GinnyoError
-from .arguments import FORCE_HELP, file_name, game_count, seed_number, whole_number, worker_count
+from .arguments import FORCE_HELP, file_name, game_count, scheduler_address, seed_number, whole_number, worker_count
 
 
 def register(commands: Any) -> None:
@@ -22,7 +22,7 @@ def register(commands: Any) -> None:
                           help=f"one kind for every seat, or one a seat: {kinds_help(default='greedy')}")
     selfplay.add_argument("--workers", type=worker_count, metavar="W",
                           help="local processes (default: one a core; 1 plays in this process)")
-    selfplay.add_argument("--scheduler", metavar="ADDRESS",
+    selfplay.add_argument("--scheduler", type=scheduler_address, metavar="ADDRESS",
                           help="play on the Dask cluster of this scheduler (tcp://host:8786)")
     selfplay.add_argument("--records", type=file_name, metavar="DIR",
                           help="write each game's record to DIR/game-SEED.jsonl")
@@ -47,10 +47,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         raise GinnyoError(f"--bots: {error}") from None
     records = records_folder(args.records)
     workers = args.workers or default_workers()
-    where = f"Dask scheduler {args.scheduler}" if args.scheduler else \
+    where = f"Dask scheduler {args.scheduler}" if args.scheduler is not None else \
         f"{workers} worker process{'es' if workers > 1 else ''}" if workers > 1 else "1 process"
     if args.engine == "c":
-        if not set(kinds) <= set(LOOP_BOTS) or records is not None or args.scheduler:
+        if not set(kinds) <= set(LOOP_BOTS) or records is not None or args.scheduler is not None:
             raise GinnyoError("--engine c plays greedy and equity seats only, in this process, without --records")
         threads = min(workers, default_workers())   # the loop starts at most one a processor
         where = f"C game loop on {threads} thread{'s' if threads > 1 else ''}"

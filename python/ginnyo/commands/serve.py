@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import RunError, StoreRefused
-from ..web.store import SYNC_MODES
-from .arguments import EXIT_OK, file_name
+from ..errors import GinnyoError, RunError, StoreRefused
+from ..web.store import SYNC_MODES, database_url
+from .arguments import EXIT_OK, file_name, named
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765      # taken when free, else a free port (unless --port names one)
@@ -24,18 +24,23 @@ ANY_ADDRESS = ("0.0.0.0", "::")
 def register(commands: Any) -> None:
     """Add ``serve`` to the main parser's commands."""
     serve = commands.add_parser("serve", help="play in the browser: serve the web table on this machine")
-    serve.add_argument("--host", default=DEFAULT_HOST, help="the address to listen on")
-    serve.add_argument("--allowed-host", metavar="NAME", action="append", default=[],
+    every_address = "an empty address would listen on every address (0.0.0.0 says so)"
+    serve.add_argument("--host", type=named(every_address, _one_word), default=DEFAULT_HOST,
+                       help="the address to listen on (0.0.0.0 or :: for every address)")
+    serve.add_argument("--allowed-host", type=named("an empty name names no host", _host_name), metavar="NAME",
+                       action="append", default=[],
                        help="a name (NAME or NAME:PORT) the server answers to besides this machine's loopback "
                             "names, for a server opened to a network (repeatable; docs/WEB.md)")
     serve.add_argument("--port", type=port_number, default=None,
                        help=f"the port (0: any free one; default {DEFAULT_PORT} when free, else any free one)")
     serve.add_argument("--data", type=file_name, metavar="DIR", default=None,
                        help="the directory of the games' database (default: the user's data directory for ginnyo)")
-    serve.add_argument("--database", metavar="URL", default=None,
+    serve.add_argument("--database", type=named("an empty URL names no database", database_url), metavar="URL",
+                       default=None,
                        help="keep the games in this PostgreSQL database (postgresql://USER@HOST:PORT/DB, at the "
                             "current schema: ginnyo db migrate) instead of the data directory's SQLite file")
-    serve.add_argument("--broker", metavar="URL", default=None,
+    serve.add_argument("--broker", type=named("an empty URL names no Redis server", _redis_url), metavar="URL",
+                       default=None,
                        help="tell other servers on the same --database of every move, and hear of theirs, through "
                             "this Redis (redis://HOST:PORT/DB); docs/DEPLOY.md")
     serve.add_argument("--workers", type=whole(1), default=1, metavar="N",
@@ -78,10 +83,31 @@ def add_limits(serve: argparse.ArgumentParser) -> None:
 def whole(low: int) -> Any:
     """An argparse type: a whole number ``low`` or more."""
     def read(text: str) -> int:
-        if not text.isdigit() or int(text) < low:
+        if not (text.isascii() and text.isdigit()) or int(text) < low:   # not '²', which int() refuses
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least {low}")
         return int(text)
     return read
+
+
+def _one_word(text: str) -> None:
+    """ValueError for an address with a blank or an unprintable character in it."""
+    if not text.isprintable() or any(character.isspace() for character in text):
+        raise ValueError(f"{text!r} is not an address")
+
+
+def _host_name(text: str) -> None:
+    """ValueError for what names no host (``--allowed-host``: NAME or NAME:PORT)."""
+    try:
+        from ..web.http.guard import host_and_port
+    except ImportError:   # the command itself says it needs the web extra
+        return
+    if host_and_port(text) is None:
+        raise ValueError(f"{text!r} is not a host name or address (NAME or NAME:PORT)")
+
+
+def _redis_url(text: str) -> None:
+    from ..web.live.broker import broker_url
+    broker_url(text)
 
 
 def seconds_or_days(text: str) -> float:
@@ -97,7 +123,7 @@ def seconds_or_days(text: str) -> float:
 
 def port_number(text: str) -> int:
     """A TCP port 0..65535 (argparse type)."""
-    if not text.isdigit() or not 0 <= int(text) <= 65535:
+    if not (text.isascii() and text.isdigit()) or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
     return int(text)
 
@@ -125,6 +151,8 @@ def listening_socket(host: str, port: int | None) -> socket.socket:
             sock.close()
             if error.errno == errno.EADDRINUSE and number != tries[-1]:
                 continue
+            if isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL:
+                raise GinnyoError(f"--host: {host!r} is no address of this machine ({error.strerror})") from None
             reason = "is in use" if error.errno == errno.EADDRINUSE else f"cannot be used ({error.strerror})"
             raise RunError(f"--port: {host}:{number} {reason}") from None
         sock.listen(128)
@@ -206,13 +234,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web.http.connections import deadline_protocol
-        from ..web.http.guard import host_and_port
         from ..web.http.requests import MAX_BODY
     except ImportError as error:
         raise RunError(f"ginnyo serve needs the web extra: pip install 'ginnyo[web]' ({error})") from None
-    for name in args.allowed_host:
-        if host_and_port(name) is None:
-            raise RunError(f"--allowed-host: {name!r} is not a host name or address (NAME or NAME:PORT)")
     if args.workers > 1 and (args.database is None or args.broker is None):
         raise RunError("--workers: more than one process needs --database (PostgreSQL) and --broker (Redis)")
     if args.broker is not None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import GinnyoError
 from ..selfplay.leave_training import DEFAULT_TRAIN_GAMES
-from .arguments import FORCE_HELP, MAX_GAMES, file_name, seed_number, whole_number, worker_count
+from .arguments import FORCE_HELP, MAX_GAMES, file_name, scheduler_address, seed_number, whole_number, worker_count
 
 
 #: the most rounds a training takes: each refits around the last one's play, and a handful converge
@@ -29,7 +29,8 @@ def register(commands: Any) -> None:
     train.add_argument("--seed", type=seed_number, default=0, metavar="S", help="the seed of the first game")
     train.add_argument("--out", type=file_name, required=True, metavar="FILE", help="the leave file to write (JSON)")
     train.add_argument("--workers", type=worker_count, metavar="W", help="local processes (default: one a core)")
-    train.add_argument("--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster")
+    train.add_argument("--scheduler", type=scheduler_address, metavar="ADDRESS",
+                       help="play the games on this Dask cluster")
     train.add_argument("--force", action="store_true", help=FORCE_HELP.format("--out"))
     train.set_defaults(run=cmd_train_leaves)
 

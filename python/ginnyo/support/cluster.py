@@ -77,6 +77,14 @@ def on_dask(function: Callable[[Part], Result], parts: Sequence[Part], scheduler
 def check_address(scheduler: str, label: str) -> None:
     """Refuse (:class:`GinnyoError`) an address whose scheme Dask does not speak
     (``http://``, ``foo://``) or that names no host."""
+    problem = address_problem(scheduler)
+    if problem is not None:
+        raise GinnyoError(f"{label}: {problem}")
+
+
+def address_problem(scheduler: str) -> str | None:
+    """What is wrong with ``scheduler`` as a Dask address, before reaching it: a
+    scheme Dask does not speak, or no host; None for a well-formed one."""
     from distributed.comm.addressing import parse_address
     from distributed.comm.registry import backends, get_backend
     try:
@@ -85,9 +93,10 @@ def check_address(scheduler: str, label: str) -> None:
     except ValueError:
         known = ", ".join(f"{name}://" for name in sorted(backends))
         scheme = scheduler.partition("://")[0] if "://" in scheduler else scheduler
-        raise GinnyoError(f"{label}: unsupported address scheme {quote(scheme)} (Dask speaks {known})") from None
+        return f"unsupported address scheme {quote(scheme)} (Dask speaks {known})"
     if not location.strip(":"):
-        raise GinnyoError(f"{label}: no host in the address (tcp://host:8786)")
+        return "no host in the address (tcp://host:8786)"
+    return None
 
 
 def shown(address: str) -> str:
@@ -238,5 +247,5 @@ def one_line(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
-__all__ = ["on_dask", "check_address", "probe", "ClusterError", "POLL_SECONDS", "ANSWER_SECONDS",
+__all__ = ["on_dask", "check_address", "address_problem", "probe", "ClusterError", "POLL_SECONDS", "ANSWER_SECONDS",
            "WORKERLESS_SECONDS", "SILENT_SECONDS"]

@@ -6,6 +6,8 @@ ranks 1 (ace) .. 13 (king).  A rack tile is a card or :data:`JOKER`.
 
 from __future__ import annotations
 
+import operator
+
 from ..errors import TileError
 from ..support.quoting import quote
 
@@ -102,14 +104,27 @@ def parse_rack_tile(text: str) -> int:
 
 
 def run_value(card_id: int) -> int:
-    """Value of a real card in a run: ace 1, 2..10 face, J Q K 10."""
-    return min(card_id % 13 + 1, 10)
+    """Value of a real card in a run: ace 1, 2..10 face, J Q K 10; :class:`TileError`
+    for anything but a card 0..51."""
+    return min(_card_rank(card_id), 10)
 
 
 def set_value(card_id: int) -> int:
-    """Value of a real card in a set: ace 15, 2..10 face, J Q K 10."""
-    rank = card_id % 13 + 1
+    """Value of a real card in a set: ace 15, 2..10 face, J Q K 10; :class:`TileError`
+    for anything but a card 0..51."""
+    rank = _card_rank(card_id)
     return 15 if rank == 1 else min(rank, 10)
+
+
+def _card_rank(card_id: int) -> int:
+    """The rank 1..13 of a card 0..51, checked: ``%`` alone would read -1 as a king, 52 as an ace."""
+    try:
+        index = operator.index(card_id)   # an int (a NumPy one too), not a float or a string
+    except TypeError:
+        index = -1
+    if not 0 <= index < NUM_CARDS:
+        raise TileError(f"card {quote(card_id)} is not a card (an int 0..{NUM_CARDS - 1})")
+    return index % 13 + 1
 
 
 def rack_penalty(tile: int) -> int:
