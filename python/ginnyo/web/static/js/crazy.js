@@ -270,9 +270,12 @@ setUpEndings({
 async function act(action) {
   state.busy = true;
   draw();
+  const sent = [...state.chosen].sort().join(" ");
   try {
     const view = await api("POST", `/api/games/${gameId}/actions`, { token: state.token, body: { action, version: state.view.version } });
-    state.chosen.clear();
+    // the cards chosen for the action are done with; a choice made while it was on its way (the socket's view
+    // of a draw can come first) is kept
+    if ([...state.chosen].sort().join(" ") === sent) state.chosen.clear();
     hideOptions();
     onView(view);
     say("");
