@@ -106,6 +106,46 @@ def test_a_simulation_started_in_the_page_runs_and_stops(page: Any, server: Serv
     assert re.search(r"[+-]\d+\.\d \[", page.locator("#by-sim li").first.text_content())
 
 
+# the simulation's progress events held in the page itself while window.holdProgress is set, until the test lets
+# them through: a snapshot the server took before the stop comes after the stop's answer, as it can on a network
+HELD_PROGRESS = """
+const NativeEventSource = window.EventSource;
+window.holdProgress = false;
+window.heldProgress = [];
+window.ended = false;
+window.EventSource = class extends NativeEventSource {
+  addEventListener(type, listener, options) {
+    super.addEventListener(type, (message) => {
+      if (type === "end") window.ended = true;
+      if (type === "progress" && window.holdProgress) window.heldProgress.push(() => listener(message));
+      else listener(message);
+    }, options);
+  }
+};
+"""
+
+
+def test_a_progress_event_coming_after_the_stop_leaves_the_simulation_stopped(page: Any, server: Server) -> None:
+    page.add_init_script(HELD_PROGRESS)
+    open_file(page, server, MIDGAME)
+    page.fill("#sim-rollouts", "100000")
+    page.fill("#sim-plies", "8")            # long enough to be running when the stop is clicked
+    page.fill("#sim-candidates", "10")
+    with page.expect_response(lambda response: response.url.endswith("/api/analysis/simulations")) as started:
+        page.click("#sim-start")
+    job = started.value.json()["id"]
+    page.wait_for_function("() => document.getElementById('sim-progress').dataset.state === 'running'")
+    page.evaluate("window.holdProgress = true")
+    page.wait_for_function("window.heldProgress.length > 0")   # a snapshot of the job running, not yet shown
+    page.click("#sim-stop")
+    page.wait_for_function("window.ended && document.getElementById('sim-progress').dataset.state === 'stopped'")
+    page.evaluate("window.heldProgress.splice(0).forEach((show) => show())")
+    assert page.locator("#sim-progress").get_attribute("data-state") == "stopped"
+    assert page.locator("#sim-stop").is_disabled()
+    done = int(str(page.locator("#sim-progress").text_content()).split(" of ")[0])
+    assert server.call("GET", f"api/analysis/simulations/{job}")["rollouts"] == done
+
+
 def test_a_rack_edit_the_rules_refuse_is_refused_in_words(page: Any, server: Server, tmp_path: Path) -> None:
     open_file(page, server, MIDGAME)
     page.fill("#rack-text", "3C ZZ")

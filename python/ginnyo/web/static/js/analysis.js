@@ -218,7 +218,9 @@ async function startSimulation(event) {
   state.events = events;
   const update = (message) => {
     const snapshot = JSON.parse(message.data);
-    if (state.job && snapshot.id === state.job.id) { state.job = snapshot; drawSimulation(snapshot); }
+    // a snapshot taken before the stop may come after the stop's answer: a finished job is never shown running again
+    const stale = state.job && finished(state.job) && !finished(snapshot);
+    if (state.job && snapshot.id === state.job.id && !stale) { state.job = snapshot; drawSimulation(snapshot); }
   };
   events.addEventListener("progress", update);
   events.addEventListener("end", (message) => { update(message); events.close(); if (state.events === events) state.events = null; });
