@@ -15,6 +15,8 @@ from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the 
 from browser_table import WAIT_MS, Server, best_choice, joker_choice, joker_seed, place_tiles, take_turn, wait_turn
 from ginnyo import Position
 from ginnyo.position.preview import preview
+from test_browser_crazy import HELD_ACTIONS
+from web_helpers import best_action
 
 # a friend's slow network: every preview answer held in the page itself (a route handler would block
 # Playwright's sync loop) until the test lets it through (held for a fixed time, a loaded machine could
@@ -190,6 +192,19 @@ def test_the_focus_stays_on_the_rack_or_board_after_a_play(server: Server, page:
     page.click("#play")
     wait_turn(page, view["version"])
     assert page.evaluate("Boolean(document.activeElement.closest('#rack .slot, #board .sq'))")
+
+
+def test_a_move_typed_while_the_last_is_on_its_way_is_kept(server: Server, page: Any) -> None:
+    page.add_init_script(HELD_ACTIONS)
+    _, _, view = first_turn(server, page, seed=5)
+    page.fill("#notation-text", best_action(view))
+    page.press("#notation-text", "Enter")
+    wait_turn(page, view["version"])      # the bot's answer came on the socket: the answer to the move still held
+    page.wait_for_function("window.heldActions.length > 0")
+    page.fill("#notation-text", "H8 typed ahead")
+    page.evaluate("window.heldActions.splice(0).forEach((resolve) => resolve())")
+    page.wait_for_selector("#notation-send:enabled")   # the answer taken: no longer sending
+    assert page.input_value("#notation-text") == "H8 typed ahead"
 
 
 def test_the_board_keeps_its_place_from_one_state_to_the_next(server: Server, page: Any) -> None:

@@ -549,12 +549,14 @@ async function send(action) {
   const mover = state.shown;
   state.sending = true;
   const focused = document.activeElement;
+  const typed = $("notation-text").value;
   render();
   try {
     const next = await api("POST", `/api/games/${encodeURIComponent(gameId)}/actions`,
       { token: tokens.get(mover), body: { action, version: current.version } });
     say(t("js.table.played", { action: sheetMove(action) }));
-    $("notation-text").value = "";
+    // a move typed while this one was on its way (the socket's view of the next turn can come first) is kept
+    if ($("notation-text").value === typed) $("notation-text").value = "";
     onView(mover, next);
     // hot-seat: the next seat's own view, without waiting for its socket
     if (state.shown !== mover) join(state.shown, token());
