@@ -70,6 +70,44 @@ def test_a_legal_play_not_the_solution_is_wrong_and_the_solution_shown(page: Any
         assert "last" in (page.locator(f"#board [data-square='{square}']").get_attribute("class") or "")
 
 
+# every attempt's answer held in the page itself while window.holdAttempts is set, until the test lets it through
+HELD_ATTEMPTS = """
+const fetchNow = window.fetch.bind(window);
+window.holdAttempts = true;
+window.heldAttempts = [];
+window.fetch = async (url, options) => {
+  const answer = await fetchNow(url, options);
+  if (String(url).endsWith("/attempt") && window.holdAttempts) {
+    await new Promise((resolve) => window.heldAttempts.push(resolve));
+  }
+  return answer;
+};
+"""
+
+
+def submit_typed(page: Any, notation: str) -> None:
+    page.fill("#notation-text", notation)
+    page.press("#notation-text", "Enter")
+
+
+def test_an_answer_that_comes_after_next_is_not_taken_for_the_next_puzzles(page: Any, server: Server) -> None:
+    from playwright.sync_api import expect
+    page.add_init_script(HELD_ATTEMPTS)
+    page.goto(f"{server.url}puzzles")
+    first = shown_puzzle(page)
+    submit_typed(page, first.line["solution"][0])
+    page.wait_for_function("window.heldAttempts.length > 0")
+    page.evaluate("document.getElementById('facts').textContent = ''")
+    page.click("#next")      # an attempted puzzle is not drawn again
+    second = shown_puzzle(page)
+    assert second.id != first.id
+    page.evaluate("window.holdAttempts = false; window.heldAttempts.splice(0).forEach((resolve) => resolve())")
+    submit_typed(page, second.line["solution"][0])
+    expect(page.locator("#why")).to_contain_text(second.line["solution"][0])
+    assert page.locator("#verdict").get_attribute("class") == "note correct"
+    assert (page.locator("#facts").text_content() or "").startswith(f"{second.id} · ")
+
+
 @pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}])
 def test_the_page_fits_a_phone(page: Any, server: Server) -> None:
     page.goto(f"{server.url}puzzles?lang=el")

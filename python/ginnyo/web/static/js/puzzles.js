@@ -163,8 +163,10 @@ function drawJoker() {
 async function submit(notation = null) {
   const action = notation || (state.preview && state.preview.legal ? state.preview.notation : null);
   if (!action || answered()) return;
+  const puzzle = state.puzzle;
   try {
-    const answer = await api("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/attempt`, { body: { action } });
+    const answer = await api("POST", `/api/puzzles/${encodeURIComponent(puzzle.id)}/attempt`, { body: { action } });
+    if (state.puzzle !== puzzle) return;   // Next or Daily was clicked while it was on its way: of a puzzle gone
     state.answer = answer;
     $("player-rating").textContent = String(answer.rating);
     const verdict = $("verdict");
@@ -178,7 +180,7 @@ async function submit(notation = null) {
     $("facts").textContent = `${state.puzzle.id} · ${answer.puzzle_rating} · ${state.puzzle.themes.map(themeWords).join(", ")}`;
     render();
     $("next").focus();
-  } catch (error) { say(error.message, true); }
+  } catch (error) { if (state.puzzle === puzzle) say(error.message, true); }
 }
 
 function secondValue(second) {
