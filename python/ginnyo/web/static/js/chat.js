@@ -51,12 +51,13 @@ export function chatPanel(section, gameId, token) {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const words = input.value.trim();
+    const typed = input.value;
+    const words = typed.trim();
     if (!words) return;
     note.textContent = "";
     try {
       heard(await api("POST", path, { token, body: { text: words } }));
-      input.value = "";
+      if (input.value === typed) input.value = "";   // a line typed while this one was on its way is kept
     } catch (error) {
       note.textContent = error.status === 401 ? t("js.common.chat.sign-in")
         : t("js.common.chat.cannot", { reason: error.message });
