@@ -191,7 +191,8 @@ def test_the_focus_stays_on_the_rack_or_board_after_a_play(server: Server, page:
     page.wait_for_selector("#play:enabled")
     page.click("#play")
     wait_turn(page, view["version"])
-    assert page.evaluate("Boolean(document.activeElement.closest('#rack .slot, #board .sq'))")
+    page.wait_for_selector("#notation-send:enabled")   # the play's answer taken (the focus is kept then), not only
+    assert page.evaluate("Boolean(document.activeElement.closest('#rack .slot, #board .sq'))")   # the socket's views
 
 
 def test_a_move_typed_while_the_last_is_on_its_way_is_kept(server: Server, page: Any) -> None:
