@@ -108,6 +108,35 @@ def test_an_answer_that_comes_after_next_is_not_taken_for_the_next_puzzles(page:
     assert (page.locator("#facts").text_content() or "").startswith(f"{second.id} · ")
 
 
+# every preview's answer held in the page itself until the test lets it through
+HELD_PREVIEWS = """
+const fetchNow = window.fetch.bind(window);
+window.heldPreviews = [];
+window.fetch = async (url, options) => {
+  const answer = await fetchNow(url, options);
+  if (String(url).endsWith("/preview")) await new Promise((resolve) => window.heldPreviews.push(resolve));
+  return answer;
+};
+"""
+
+
+def test_a_preview_that_comes_after_next_is_not_taken_for_the_next_puzzles(page: Any, server: Server) -> None:
+    page.add_init_script(HELD_PREVIEWS)
+    page.goto(f"{server.url}puzzles")
+    puzzle, placements = puzzle_to_place(page, lambda puzzle: puzzle.line["solution"][0])
+    for square, code in placements.items():        # the solution placed, its previews' answers held
+        page.locator(f"#rack .slot[data-code='{code}']:not(:disabled)").first.click()
+        page.locator(f"#board [data-square='{square}']").click()
+    page.wait_for_function(f"window.heldPreviews.length === {len(placements)}")
+    page.evaluate("document.getElementById('facts').textContent = ''")
+    page.click("#next")                            # the same puzzle may come again: nothing placed on it yet
+    shown_puzzle(page)
+    page.evaluate("window.heldPreviews.splice(0).forEach((resolve) => resolve())")
+    page.evaluate("() => new Promise((resolve) => setTimeout(resolve, 0))")   # the answers handled
+    assert page.locator("#submit").is_disabled()
+    assert page.locator("#board .pending").count() == 0 and page.inner_text("#verdict") == ""
+
+
 @pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}])
 def test_the_page_fits_a_phone(page: Any, server: Server) -> None:
     page.goto(f"{server.url}puzzles?lang=el")

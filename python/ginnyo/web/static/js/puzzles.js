@@ -33,6 +33,7 @@ async function load(path) {
 
 function show(puzzle) {
   Object.assign(state, { puzzle, answer: null, preview: null, selected: null });
+  state.seq += 1;   // a preview asked for the puzzle shown before is no answer for this one
   state.placements.clear();
   boardView.build(grid());
   state.cursor = boardView.centre();
