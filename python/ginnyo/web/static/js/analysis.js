@@ -13,8 +13,18 @@ function say(message, error = false) {
   $("status").classList.toggle("error", error);
 }
 
-/** Analyses `position` (a FORMAT.md object or a position line); kept only when the server accepts it. */
-async function analyse(position, { edit = false, note = null } = {}) {
+let asked = Promise.resolve();   // the analyses asked for, each sent once the one before is answered
+
+/** Analyses `position` (a FORMAT.md object or a position line, or a function making it from the position
+ *  then shown) once the analyses asked before are answered: an edit builds on the edits before it, never on
+ *  a position they have replaced.  The position is kept only when the server accepts it. */
+function analyse(position, options = {}) {
+  asked = asked.then(() => analyseNow(typeof position === "function" ? position(edited()) : position, options))
+    .catch(() => false);
+  return asked;
+}
+
+async function analyseNow(position, { edit = false, note = null } = {}) {
   let answer;
   try {
     answer = await api("POST", "/api/analysis", { body: { position, limit: LIMIT } });
@@ -113,13 +123,15 @@ function showPlay(play) {
 }
 
 function fillForms(position) {
-  $("rack-text").value = position.rack;
-  $("sets").value = String(position.sets || 1);
-  $("players").value = position.players ?? "";
-  $("to-move").value = position.to_move ?? "";
-  $("scores").value = Array.isArray(position.scores) ? position.scores.join(" ") : "";
-  $("unseen").value = position.unseen ?? "";
-  $("layout").value = Array.isArray(position.layout) ? position.layout.join("\n") : (position.layout || "standard");
+  // the field being typed in is left as it is: an answer to an edit before may come meanwhile
+  const fill = (id, value) => { if (document.activeElement !== $(id)) $(id).value = value; };
+  fill("rack-text", position.rack);
+  fill("sets", String(position.sets || 1));
+  fill("players", position.players ?? "");
+  fill("to-move", position.to_move ?? "");
+  fill("scores", Array.isArray(position.scores) ? position.scores.join(" ") : "");
+  fill("unseen", position.unseen ?? "");
+  fill("layout", Array.isArray(position.layout) ? position.layout.join("\n") : (position.layout || "standard"));
 }
 
 // -- edits --------------------------------------------------------------------------------
@@ -135,24 +147,23 @@ function squareClicked(name) {
 function placeTile(event) {
   event.preventDefault();
   if (!state.cursor) { say(t("js.analysis.square-first"), true); return; }
-  const code = $("tile-code").value.trim();
-  const position = edited();
-  if (code) position.board[state.cursor] = code; else delete position.board[state.cursor];
-  analyse(position, { edit: true });
+  const square = state.cursor, code = $("tile-code").value.trim();
+  analyse((position) => {
+    if (code) position.board[square] = code; else delete position.board[square];
+    return position;
+  }, { edit: true });
 }
 
 function removeTile() {
   if (!state.cursor) { say(t("js.analysis.square-first"), true); return; }
-  const position = edited();
-  delete position.board[state.cursor];
-  analyse(position, { edit: true });
+  const square = state.cursor;
+  analyse((position) => { delete position.board[square]; return position; }, { edit: true });
 }
 
 function setRack(event) {
   event.preventDefault();
-  const position = edited();
-  position.rack = $("rack-text").value.trim();
-  analyse(position, { edit: true });
+  const rack = $("rack-text").value.trim();
+  analyse((position) => Object.assign(position, { rack }), { edit: true });
 }
 
 /** A whole number typed, or the text itself (so that the server names what is wrong). */
@@ -162,19 +173,22 @@ function number(value) {
 
 function setFields(event) {
   event.preventDefault();
-  const position = edited();
-  position.sets = number($("sets").value);
+  const fields = { sets: number($("sets").value) };   // as typed now; a field left empty is taken out
   for (const [id, key] of [["players", "players"], ["to-move", "to_move"]]) {
     const value = $(id).value.trim();
-    if (value) position[key] = number(value); else delete position[key];
+    fields[key] = value ? number(value) : undefined;
   }
   const scores = $("scores").value.trim();
-  if (scores) position.scores = scores.split(/[\s,]+/).map(number); else delete position.scores;
-  const unseen = $("unseen").value.trim();
-  if (unseen) position.unseen = unseen; else delete position.unseen;
+  fields.scores = scores ? scores.split(/[\s,]+/).map(number) : undefined;
+  fields.unseen = $("unseen").value.trim() || undefined;
   const layout = $("layout").value.trim();
-  position.layout = !layout || layout === "standard" ? "standard" : layout.split(/\s*\n\s*/);
-  analyse(position, { edit: true });
+  fields.layout = !layout || layout === "standard" ? "standard" : layout.split(/\s*\n\s*/);
+  analyse((position) => {
+    for (const [key, value] of Object.entries(fields)) {
+      if (value === undefined) delete position[key]; else position[key] = value;
+    }
+    return position;
+  }, { edit: true });
 }
 
 // -- the position as text ---------------------------------------------------------------------
