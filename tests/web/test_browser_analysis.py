@@ -15,6 +15,7 @@ from analysis_helpers import ENDGAMES, PREENDGAMES, RANKED_STATICALLY, SHIPPED, 
 from browser_fixtures import browser, page, server  # noqa: F401 (the fixtures)
 from browser_table import Server
 from ginnyo import Position
+from held_answers import hold_answers, let_through, start_holding, wait_held
 
 MIDGAME = next(path for path in SHIPPED if path.name == "midgame.json")
 
@@ -240,46 +241,31 @@ def test_the_plays_by_score_are_listed_one_row_a_group_of_orderings(page: Any, s
     assert len({row.split("  ")[0] for row in rows}) == 10
 
 
-# every analysis answer held in the page itself while window.holdAnalyses is set, until the test lets it through
-HELD_ANALYSES = """
-const fetchNow = window.fetch.bind(window);
-window.holdAnalyses = false;
-window.heldAnalyses = [];
-window.fetch = async (url, options) => {
-  const answer = await fetchNow(url, options);
-  if (String(url).endsWith("/api/analysis") && window.holdAnalyses) {
-    await new Promise((resolve) => window.heldAnalyses.push(resolve));
-  }
-  return answer;
-};
-"""
+def rack_edit_held(page: Any, server: Server) -> None:
+    """The midgame opened, its rack set to KS KS *: that edit's answer held in the page."""
+    hold_answers(page, "/api/analysis", holding=False)
+    open_file(page, server, MIDGAME)
+    start_holding(page)
+    page.fill("#rack-text", "KS KS *")
+    page.click("#rack-set")
+    wait_held(page)
 
 
 def test_an_edit_made_before_the_last_is_answered_builds_on_it(page: Any, server: Server) -> None:
-    page.add_init_script(HELD_ANALYSES)
-    open_file(page, server, MIDGAME)
-    page.evaluate("window.holdAnalyses = true")
-    page.fill("#rack-text", "KS KS *")
-    page.click("#rack-set")
-    page.wait_for_function("window.heldAnalyses.length === 1")
+    rack_edit_held(page, server)
     page.fill("#scores", "10 20 30")             # typed while the rack's edit is on its way
     page.click("#state-set")
-    page.evaluate("window.holdAnalyses = false; window.heldAnalyses.splice(0).forEach((resolve) => resolve())")
+    let_through(page, stop=True)
     page.wait_for_function("() => (JSON.parse(document.getElementById('source').value).scores || []).length === 3")
     shown = json.loads(page.locator("#source").input_value())
     assert shown["rack"] == "KS KS *" and shown["scores"] == [10, 20, 30]
 
 
 def test_a_field_being_typed_in_is_not_overwritten_by_an_answer(page: Any, server: Server) -> None:
-    page.add_init_script(HELD_ANALYSES)
-    open_file(page, server, MIDGAME)
-    page.evaluate("window.holdAnalyses = true")
-    page.fill("#rack-text", "KS KS *")
-    page.click("#rack-set")
-    page.wait_for_function("window.heldAnalyses.length === 1")
+    rack_edit_held(page, server)
     page.locator("#scores").press_sequentially("10 20")   # half typed (the field focused) when the rack's answer comes
     assert page.evaluate("document.activeElement.id") == "scores"
-    page.evaluate("window.holdAnalyses = false; window.heldAnalyses.splice(0).forEach((resolve) => resolve())")
+    let_through(page, stop=True)
     page.wait_for_function("() => JSON.parse(document.getElementById('source').value).rack === 'KS KS *'")
     assert page.locator("#scores").input_value() == "10 20"
     assert page.locator("#rack-text").input_value() == "KS KS *"

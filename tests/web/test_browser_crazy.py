@@ -18,6 +18,7 @@ from browser_table import WAIT_MS, Server, chromium
 from crazy_helpers import advisor_steps, swap_seed
 from ginnyo.crazy.cards import parse_one, rank_of, wild_rank
 from ginnyo.crazy.match import normal_step
+from held_answers import hold_answers, let_through, wait_held
 
 SEATS = ["human", "advisor", "advisor"]
 
@@ -153,32 +154,19 @@ def test_a_refused_meld_is_said_in_words(page: Any, server: Server) -> None:
     assert "meld" in page.text_content("#status")
 
 
-# every answer to an action held in the page itself until the test lets it through (a route handler would block
-# Playwright's sync loop): the socket's view of the action comes first, as it can on a real network
-HELD_ACTIONS = """
-const fetchNow = window.fetch.bind(window);
-window.heldActions = [];
-window.fetch = async (url, options) => {
-  const answer = await fetchNow(url, options);
-  if (String(url).endsWith("/actions")) await new Promise((resolve) => window.heldActions.push(resolve));
-  return answer;
-};
-"""
-
-
 def test_cards_chosen_while_the_draw_is_on_its_way_stay_chosen(page: Any, server: Server) -> None:
-    page.add_init_script(HELD_ACTIONS)
+    hold_answers(page, "/actions")
     created = create_crazy(server, 3)
     page.goto(server.url + created["seats"][0]["url"].lstrip("/"))
     view = wait_my_turn(page, server, created["id"], created["seats"][0]["token"])
     assert not view["turn"]["drawn"]
     page.click("#stock")
     wait_version_after(page, view["version"])       # the socket's view of the draw, its answer still held
-    page.wait_for_function("window.heldActions.length > 0")
+    wait_held(page)
     hand = page.eval_on_selector_all("#hand .tile", "tiles => tiles.map(t => t.dataset.code)")
     chosen = list(dict.fromkeys(hand))[:2]          # two cards of different codes (a hand may hold twins)
     choose_cards(page, chosen)
-    page.evaluate("window.heldActions.splice(0).forEach((resolve) => resolve())")
+    let_through(page)
     page.wait_for_function("!document.getElementById('hint').disabled")   # the answer taken: no longer busy
     assert sorted(page.eval_on_selector_all("#hand .tile.chosen", "tiles => tiles.map(t => t.dataset.code)")) == \
         sorted(chosen)

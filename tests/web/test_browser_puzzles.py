@@ -12,6 +12,7 @@ from browser_fixtures import browser, page, server, viewport   # noqa: F401 (fix
 from browser_table import Server
 from ginnyo.game.actions import Place, parse_action
 from ginnyo.puzzles.solving import ShippedPuzzle, shipped_puzzles
+from held_answers import hold_answers, let_through, wait_held
 
 
 def shown_puzzle(page: Any) -> ShippedPuzzle:
@@ -70,21 +71,6 @@ def test_a_legal_play_not_the_solution_is_wrong_and_the_solution_shown(page: Any
         assert "last" in (page.locator(f"#board [data-square='{square}']").get_attribute("class") or "")
 
 
-# every attempt's answer held in the page itself while window.holdAttempts is set, until the test lets it through
-HELD_ATTEMPTS = """
-const fetchNow = window.fetch.bind(window);
-window.holdAttempts = true;
-window.heldAttempts = [];
-window.fetch = async (url, options) => {
-  const answer = await fetchNow(url, options);
-  if (String(url).endsWith("/attempt") && window.holdAttempts) {
-    await new Promise((resolve) => window.heldAttempts.push(resolve));
-  }
-  return answer;
-};
-"""
-
-
 def submit_typed(page: Any, notation: str) -> None:
     page.fill("#notation-text", notation)
     page.press("#notation-text", "Enter")
@@ -92,46 +78,34 @@ def submit_typed(page: Any, notation: str) -> None:
 
 def test_an_answer_that_comes_after_next_is_not_taken_for_the_next_puzzles(page: Any, server: Server) -> None:
     from playwright.sync_api import expect
-    page.add_init_script(HELD_ATTEMPTS)
+    hold_answers(page, "/attempt")
     page.goto(f"{server.url}puzzles")
     first = shown_puzzle(page)
     submit_typed(page, first.line["solution"][0])
-    page.wait_for_function("window.heldAttempts.length > 0")
+    wait_held(page)
     page.evaluate("document.getElementById('facts').textContent = ''")
     page.click("#next")      # an attempted puzzle is not drawn again
     second = shown_puzzle(page)
     assert second.id != first.id
-    page.evaluate("window.holdAttempts = false; window.heldAttempts.splice(0).forEach((resolve) => resolve())")
+    let_through(page, stop=True)
     submit_typed(page, second.line["solution"][0])
     expect(page.locator("#why")).to_contain_text(second.line["solution"][0])
     assert page.locator("#verdict").get_attribute("class") == "note correct"
     assert (page.locator("#facts").text_content() or "").startswith(f"{second.id} · ")
 
 
-# every preview's answer held in the page itself until the test lets it through
-HELD_PREVIEWS = """
-const fetchNow = window.fetch.bind(window);
-window.heldPreviews = [];
-window.fetch = async (url, options) => {
-  const answer = await fetchNow(url, options);
-  if (String(url).endsWith("/preview")) await new Promise((resolve) => window.heldPreviews.push(resolve));
-  return answer;
-};
-"""
-
-
 def test_a_preview_that_comes_after_next_is_not_taken_for_the_next_puzzles(page: Any, server: Server) -> None:
-    page.add_init_script(HELD_PREVIEWS)
+    hold_answers(page, "/preview")
     page.goto(f"{server.url}puzzles")
     puzzle, placements = puzzle_to_place(page, lambda puzzle: puzzle.line["solution"][0])
     for square, code in placements.items():        # the solution placed, its previews' answers held
         page.locator(f"#rack .slot[data-code='{code}']:not(:disabled)").first.click()
         page.locator(f"#board [data-square='{square}']").click()
-    page.wait_for_function(f"window.heldPreviews.length === {len(placements)}")
+    wait_held(page, len(placements))
     page.evaluate("document.getElementById('facts').textContent = ''")
     page.click("#next")                            # the same puzzle may come again: nothing placed on it yet
     shown_puzzle(page)
-    page.evaluate("window.heldPreviews.splice(0).forEach((resolve) => resolve())")
+    let_through(page)
     page.evaluate("() => new Promise((resolve) => setTimeout(resolve, 0))")   # the answers handled
     assert page.locator("#submit").is_disabled()
     assert page.locator("#board .pending").count() == 0 and page.inner_text("#verdict") == ""

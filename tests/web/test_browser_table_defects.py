@@ -15,27 +15,9 @@ from browser_fixtures import browser, page, server, viewport  # noqa: F401 (the 
 from browser_table import WAIT_MS, Server, best_choice, joker_choice, joker_seed, place_tiles, take_turn, wait_turn
 from ginnyo import Position
 from ginnyo.position.preview import preview
-from test_browser_crazy import HELD_ACTIONS
+from held_answers import hold_answers, let_through, wait_held
 from web_helpers import best_action
 
-# a friend's slow network: every preview answer held in the page itself (a route handler would block
-# Playwright's sync loop) until the test lets it through (held for a fixed time, a loaded machine could
-# reach the test's next step after the answer, or the answer before the test's next step)
-SLOW_PREVIEWS = """
-const fetchNow = window.fetch.bind(window);
-window.heldPreviews = [];
-window.fetch = async (url, options) => {
-  const answer = await fetchNow(url, options);
-  if (String(url).endsWith("/preview")) await new Promise((resolve) => window.heldPreviews.push(resolve));
-  return answer;
-};
-"""
-
-
-def let_the_previews_answer(page: Any) -> None:
-    """Waits for a held preview answer, then lets every held one through to the page."""
-    page.wait_for_function("window.heldPreviews.length > 0")
-    page.evaluate("window.heldPreviews.splice(0).forEach((resolve) => resolve())")
 # the contrast ratio (WCAG) of an element's text against the first opaque background behind it
 CONTRAST = """
 element => {
@@ -88,7 +70,7 @@ def _first_view(seed: int) -> dict[str, Any]:
 
 @pytest.fixture
 def slow_page(page: Any) -> Iterator[Any]:
-    page.add_init_script(SLOW_PREVIEWS)
+    hold_answers(page, "/preview")   # a friend's slow network, made exact
     yield page
 
 
@@ -102,7 +84,8 @@ def test_a_drag_started_while_a_preview_is_pending_lands_and_leaves_no_ghost(ser
     page.mouse.move(*centre(start))
     page.mouse.down()
     page.mouse.move(target["x"] + 5, target["y"] + 5, steps=8)
-    let_the_previews_answer(page)
+    wait_held(page)
+    let_through(page)
     page.wait_for_selector("#preview.illegal")     # the first tile's answer came in mid-drag
     page.mouse.move(*centre(target), steps=4)
     page.mouse.up()
@@ -115,7 +98,8 @@ def test_a_second_tile_shows_checking_and_never_the_first_tiles_verdict(server: 
     first_turn(server, page, seed=5)
     page.locator("#rack .slot").nth(0).click()
     page.click('[data-square="H8"]')
-    let_the_previews_answer(page)
+    wait_held(page)
+    let_through(page)
     page.wait_for_selector("#preview.illegal")
     page.locator("#rack .slot:not(.used)").first.click()
     page.click('[data-square="I8"]')
@@ -196,14 +180,14 @@ def test_the_focus_stays_on_the_rack_or_board_after_a_play(server: Server, page:
 
 
 def test_a_move_typed_while_the_last_is_on_its_way_is_kept(server: Server, page: Any) -> None:
-    page.add_init_script(HELD_ACTIONS)
+    hold_answers(page, "/actions")
     _, _, view = first_turn(server, page, seed=5)
     page.fill("#notation-text", best_action(view))
     page.press("#notation-text", "Enter")
     wait_turn(page, view["version"])      # the bot's answer came on the socket: the answer to the move still held
-    page.wait_for_function("window.heldActions.length > 0")
+    wait_held(page)
     page.fill("#notation-text", "H8 typed ahead")
-    page.evaluate("window.heldActions.splice(0).forEach((resolve) => resolve())")
+    let_through(page)
     page.wait_for_selector("#notation-send:enabled")   # the answer taken: no longer sending
     assert page.input_value("#notation-text") == "H8 typed ahead"
 

@@ -13,6 +13,7 @@ import pytest
 
 from browser_fixtures import browser, own_page, page, server, viewport  # noqa: F401 (the fixtures)
 from browser_table import WAIT_MS, Server
+from held_answers import hold_answers, let_through, wait_answered, wait_held
 from web_helpers import best_action
 
 SEED = 48_151_623_427
@@ -123,38 +124,17 @@ def test_a_players_page_shows_the_chat_and_writes_in_the_players_room(page: Any,
     assert [message["text"] for message in messages] == ["good luck"]
 
 
-# the answer to a chat line the page posts held in the page itself until the test lets it through; chatAnswered
-# counts the answers the page has done with (what it does once the body is read runs before a timer's callback)
-HELD_CHAT = """
-const fetchNow = window.fetch.bind(window);
-window.heldChat = [];
-window.chatAnswered = 0;
-window.fetch = async (url, options) => {
-  const answer = await fetchNow(url, options);
-  if (!String(url).endsWith("/chat") || (options || {}).method !== "POST") return answer;
-  await new Promise((resolve) => window.heldChat.push(resolve));
-  const read = answer.text.bind(answer);
-  answer.text = async () => {
-    const body = await read();
-    setTimeout(() => { window.chatAnswered += 1; }, 0);
-    return body;
-  };
-  return answer;
-};
-"""
-
-
 def test_a_chat_line_typed_while_the_last_is_on_its_way_is_kept(page: Any, server: Server) -> None:
-    page.add_init_script(HELD_CHAT)
+    hold_answers(page, "/chat", method="POST")
     created = watched_game(server)
     page.goto(server.page_url(created))
     page.wait_for_selector("#chat-form")
     page.fill("#chat-text", "good luck")
     page.press("#chat-text", "Enter")
-    page.wait_for_function("window.heldChat.length > 0")
+    wait_held(page)
     page.fill("#chat-text", "and have fun")
-    page.evaluate("window.heldChat.splice(0).forEach((resolve) => resolve())")
-    page.wait_for_function("window.chatAnswered > 0")
+    let_through(page)
+    wait_answered(page)
     assert page.input_value("#chat-text") == "and have fun"
     assert page.inner_text("#chat-log li .chat-text") == "good luck"
 
